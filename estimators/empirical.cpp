@@ -1,0 +1,31 @@
+#include "estimators/empirical.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "host/errors.hpp"
+
+namespace gs {
+
+SortedSample::SortedSample(std::vector<double> values) : values_(std::move(values)) {
+  if (values_.empty()) throw UserError("an empirical distribution needs at least one value");
+  for (double v : values_) {
+    if (std::isnan(v)) throw UserError("an empirical distribution cannot contain NaN");
+  }
+  std::sort(values_.begin(), values_.end());
+}
+
+double SortedSample::cdf(double x) const {
+  const auto above = std::upper_bound(values_.begin(), values_.end(), x);
+  return static_cast<double>(above - values_.begin()) / static_cast<double>(values_.size());
+}
+
+double SortedSample::quantile(double p) const {
+  if (!(p >= 0 && p <= 1)) throw UserError("a quantile level must lie in [0, 1]");
+  const double h = (static_cast<double>(values_.size()) - 1) * p;
+  const auto lo = static_cast<std::size_t>(std::floor(h));
+  const std::size_t hi = std::min(lo + 1, values_.size() - 1);
+  return values_[lo] + (h - static_cast<double>(lo)) * (values_[hi] - values_[lo]);
+}
+
+}  // namespace gs

@@ -1,0 +1,83 @@
+// The backend interface: declared once, implemented by the CPU backend (always
+// built) and the CUDA backend (built when nvcc is found). Asking for CUDA when
+// it is not compiled, or when no device is usable, is a UserError.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "host/config.hpp"
+#include "host/models.hpp"
+#include "io/ensemble_file.hpp"
+#include "kernels/philox.hpp"
+
+namespace gs {
+
+enum class Backend { cpu, cuda };
+const char* to_string(Backend backend);
+
+struct Tally {
+  std::uint64_t clipped = 0;
+  std::uint64_t saturated = 0;
+  Tally& operator+=(const Tally& other) {
+    clipped += other.clipped;
+    saturated += other.saturated;
+    return *this;
+  }
+};
+
+// Everything a backend needs to generate one ensemble.
+struct EnsembleJob {
+  const EnsembleSpec* spec = nullptr;
+  RngStreamKey key;
+  StorageType storage = StorageType::float32;
+  std::optional<LfsnKernel> lfsn;  // set for model lfsn
+};
+
+// Memory a backend needs for a batch of b replicas: fixed + b · per_replica
+// bytes of its own memory (host RAM for the CPU, device memory for CUDA).
+struct MemoryNeed {
+  std::uint64_t fixed = 0;
+  std::uint64_t per_replica = 0;
+};
+
+// Host memory for batch output; the CUDA backend gives page-locked memory so
+// device-to-host copies run at full speed and overlap with work.
+using HostBuffer = std::unique_ptr<unsigned char, std::function<void(unsigned char*)>>;
+
+class EnsembleGenerator {
+ public:
+  virtual ~EnsembleGenerator() = default;
+  // Replicas [first, first + count) into host memory `out`, row-major
+  // (count × length values of the job's storage type).
+  virtual Tally generate(std::uint64_t first, std::uint64_t count, void* out) = 0;
+};
+
+class BackendDevice {
+ public:
+  virtual ~BackendDevice() = default;
+  virtual Backend kind() const = 0;
+  virtual std::string description() const = 0;  // "CPU: <model>, 16 threads" / "GPU: <name> ..."
+  virtual std::uint64_t default_memory_budget() const = 0;
+  // Workspace for a batch, in the backend's own memory (host RAM for the CPU,
+  // device memory for CUDA); output buffers on the host are counted by the plan.
+  virtual MemoryNeed memory_need(const EnsembleJob& job) const = 0;
+  virtual HostBuffer host_buffer(std::size_t bytes) const = 0;
+  virtual std::unique_ptr<EnsembleGenerator> make_generator(const EnsembleJob& job, std::uint64_t max_batch) = 0;
+};
+
+std::unique_ptr<BackendDevice> make_cpu_backend();
+
+// CUDA (host/cuda/cuda_backend.cu, or the stub when CUDA is not compiled).
+bool cuda_backend_compiled();
+// Number of usable CUDA devices; `why_none` says why when it is 0.
+int cuda_device_count(std::string* why_none = nullptr);
+std::unique_ptr<BackendDevice> make_cuda_backend();
+
+// auto → cuda when a device is usable, else cpu; `log` says which and why.
+std::unique_ptr<BackendDevice> open_backend(BackendChoice choice, std::string& log);
+
+}  // namespace gs

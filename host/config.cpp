@@ -1,0 +1,159 @@
+#include "host/config.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+
+#include "host/config_reader.hpp"
+#include "host/errors.hpp"
+
+namespace gs {
+
+const char* to_string(BackendChoice b) {
+  switch (b) {
+    case BackendChoice::cpu: return "cpu";
+    case BackendChoice::cuda: return "cuda";
+    default: return "auto";
+  }
+}
+const char* to_string(Dtype d) { return d == Dtype::float64 ? "float64" : "float32"; }
+const char* to_string(ValueKind v) { return v == ValueKind::counts ? "counts" : "real"; }
+
+BackendChoice parse_backend_choice(const std::string& text) {
+  if (text == "auto") return BackendChoice::automatic;
+  if (text == "cpu") return BackendChoice::cpu;
+  if (text == "cuda") return BackendChoice::cuda;
+  throw UserError(fmt::format("backend '{}' is not accepted; accepted: auto, cpu, cuda", text));
+}
+
+std::uint32_t stream_of_name(const std::string& name) {
+  std::uint32_t hash = 2166136261u;
+  for (unsigned char c : name) {
+    hash ^= c;
+    hash *= 16777619u;
+  }
+  return hash;
+}
+
+namespace {
+
+WorkloadMapping parse_workload(ConfigMap& map, ValueKind& values) {
+  WorkloadMapping workload;
+  workload.v = map.number("v").value_or(1.0);
+  require_in_range(map, "v", workload.v, workload.v > 0, "v > 0 (the I/O mean velocity of eq. (5))");
+  workload.delta = map.number("delta").value_or(0.0);
+  values = map.choice("values", {"real", "counts"}).value_or("real") == "counts" ? ValueKind::counts
+                                                                                 : ValueKind::real;
+  return workload;
+}
+
+const std::vector<std::string> kEnsembleKeys = {"name",     "model",  "params", "workload",
+                                                "replicas", "length", "dtype",  "stream"};
+const std::vector<std::string> kTopKeys = {"version", "seed", "backend", "output", "compression", "ensembles"};
+
+EnsembleSpec parse_ensemble(const YAML::Node& node, const std::string& file, std::size_t index) {
+  ConfigMap map(node, file, fmt::format("ensembles[{}]", index), kEnsembleKeys);
+  EnsembleSpec spec;
+  spec.line = static_cast<int>(node.Mark().line) + 1;
+  spec.name = map.require(map.text("name"), "name", "a unique name made of A-Z a-z 0-9 _ . -");
+  static const std::regex name_pattern("[A-Za-z0-9_.-]+");
+  if (!std::regex_match(spec.name, name_pattern)) {
+    throw map.error_at("name", fmt::format("{}.name = '{}' is not accepted; accepted: one or more of "
+                                           "A-Z a-z 0-9 _ . -", map.where(), spec.name));
+  }
+  ConfigMap named(node, file, fmt::format("ensembles[{}] ({})", index, spec.name), kEnsembleKeys);
+  const std::string model = named.require(named.text("model"), "model",
+                                          fmt::format("one of {}", fmt::join(model_names(), ", ")));
+  const ModelInfo* info = find_model(model);
+  if (!info) {
+    throw named.error_at("model", fmt::format("{}.model = '{}' is not a known model; accepted: {}",
+                                              named.where(), model, fmt::join(model_names(), ", ")));
+  }
+  auto params = named.require(named.map("params", info->keys), "params", fmt::format("the parameters of {}", model));
+  spec.params = info->parse(params);
+  if (auto workload = named.map("workload", {"v", "delta", "values"})) {
+    spec.workload = parse_workload(*workload, spec.values);
+  }
+  spec.replicas = named.require(named.unsigned_integer("replicas"), "replicas", "how many independent series, >= 1");
+  require_in_range(named, "replicas", static_cast<double>(spec.replicas),
+                   spec.replicas >= 1 && spec.replicas <= 0xffffffffull, "1 <= replicas <= 4294967295");
+  spec.length = named.require(named.unsigned_integer("length"), "length", "the number of bins of each series, >= 1");
+  require_in_range(named, "length", static_cast<double>(spec.length), spec.length >= 1 && spec.length <= (1ull << 40),
+                   "1 <= length <= 2^40");
+  spec.dtype = named.choice("dtype", {"float32", "float64"}).value_or("float32") == "float64" ? Dtype::float64
+                                                                                              : Dtype::float32;
+  if (auto stream = named.unsigned_integer("stream")) {
+    require_in_range(named, "stream", static_cast<double>(*stream), *stream <= 0xffffffffull, "0 <= stream <= 4294967295");
+    spec.stream = static_cast<std::uint32_t>(*stream);
+    spec.stream_given = true;
+  } else {
+    spec.stream = stream_of_name(spec.name);
+  }
+  return spec;
+}
+
+}  // namespace
+
+RunConfig parse_config(const std::string& text, const std::string& path) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw located_error(path, e.mark.line + 1, e.mark.column + 1, fmt::format("not valid YAML: {}", e.msg));
+  }
+  if (!root || root.IsNull()) throw UserError(fmt::format("{}: the file is empty", path));
+  RunConfig config;
+  config.path = path;
+  config.text = text;
+  ConfigMap top(root, path, "", kTopKeys);
+  const auto version = top.unsigned_integer("version");
+  if (version && *version != 1) {
+    throw top.error_at("version", fmt::format("version = {} is not supported; accepted: 1", *version));
+  }
+  if (auto seed = top.unsigned_integer("seed")) {
+    config.seed = *seed;
+    config.seed_given = true;
+  }
+  config.backend = parse_backend_choice(top.choice("backend", {"auto", "cpu", "cuda"}).value_or("auto"));
+  config.output = top.require(top.text("output"), "output", "the path of the HDF5 file to write");
+  if (config.output.empty()) throw top.error_at("output", "output must not be empty");
+  const auto compression = top.integer("compression").value_or(1);
+  require_in_range(top, "compression", static_cast<double>(compression), compression >= 0 && compression <= 9,
+                   "deflate level 0 (none) to 9");
+  config.compression = static_cast<int>(compression);
+  const YAML::Node list = top.require(top.sequence("ensembles"), "ensembles", "a list of ensembles to generate");
+  if (list.size() == 0) throw top.error_at("ensembles", "ensembles must list at least one ensemble");
+  std::map<std::string, std::size_t> names;
+  std::map<std::uint32_t, std::string> streams;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    EnsembleSpec spec = parse_ensemble(list[i], path, i);
+    if (names.count(spec.name)) {
+      throw located_error_at(list[i]["name"], path,
+                             fmt::format("ensembles[{}].name = '{}' is already used by ensembles[{}]; names must be unique",
+                                         i, spec.name, names[spec.name]));
+    }
+    names[spec.name] = i;
+    if (streams.count(spec.stream)) {
+      throw located_error_at(list[i], path,
+                             fmt::format("ensembles[{}] ({}) has Philox stream {}, the same as ensemble '{}'; "
+                                         "set a distinct 'stream' on one of them", i, spec.name, spec.stream,
+                                         streams[spec.stream]));
+    }
+    streams[spec.stream] = spec.name;
+    config.ensembles.push_back(std::move(spec));
+  }
+  return config;
+}
+
+RunConfig load_config(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UserError(fmt::format("{}: cannot open the config file", path));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_config(text.str(), path);
+}
+
+}  // namespace gs

@@ -1,0 +1,57 @@
+// ensemble.yaml, schema v1, parsed into typed structs. Every key is documented
+// in the README; unknown keys, wrong types, duplicate names and missing
+// required keys are user errors naming the file, line, column and key.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "host/models.hpp"
+#include "kernels/workload.hpp"
+
+namespace gs {
+
+constexpr std::uint64_t kDefaultSeed = 20240601;  // recorded in every output
+
+enum class BackendChoice { automatic, cpu, cuda };
+enum class Dtype { float32, float64 };
+enum class ValueKind { real, counts };
+
+const char* to_string(BackendChoice b);
+const char* to_string(Dtype d);
+const char* to_string(ValueKind v);
+BackendChoice parse_backend_choice(const std::string& text);  // throws UserError
+
+struct EnsembleSpec {
+  std::string name;
+  ModelParams params;
+  WorkloadMapping workload;
+  ValueKind values = ValueKind::real;
+  Dtype dtype = Dtype::float32;  // compute and storage precision of real values
+  std::uint64_t replicas = 0;
+  std::uint64_t length = 0;
+  std::uint32_t stream = 0;      // Philox stream: FNV-1a of the name unless given
+  bool stream_given = false;
+  int line = 0;                  // where the ensemble is declared
+};
+
+struct RunConfig {
+  std::string path;   // the file it came from
+  std::string text;   // its full text, recorded in the output
+  std::uint64_t seed = kDefaultSeed;
+  bool seed_given = false;
+  BackendChoice backend = BackendChoice::automatic;
+  std::string output;
+  int compression = 1;  // deflate level 0..9 (0: none)
+  std::vector<EnsembleSpec> ensembles;
+};
+
+RunConfig load_config(const std::string& path);
+RunConfig parse_config(const std::string& text, const std::string& path);
+
+// FNV-1a, 32 bits: the default Philox stream of an ensemble, so adding or
+// reordering ensembles leaves the others' numbers unchanged.
+std::uint32_t stream_of_name(const std::string& name);
+
+}  // namespace gs

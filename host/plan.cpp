@@ -1,0 +1,146 @@
+#include "host/plan.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+#include "host/errors.hpp"
+
+namespace gs {
+
+namespace {
+
+constexpr std::uint64_t kMinBatches = 16;
+
+StorageType storage_of(const EnsembleSpec& spec) {
+  if (spec.values == ValueKind::counts) return StorageType::uint32;
+  return spec.dtype == Dtype::float64 ? StorageType::float64 : StorageType::float32;
+}
+
+std::uint64_t max_batch(std::uint64_t budget, std::uint64_t fixed, std::uint64_t per_replica) {
+  if (budget <= fixed) return 0;
+  if (per_replica == 0) return UINT64_MAX;
+  return (budget - fixed) / per_replica;
+}
+
+}  // namespace
+
+std::uint64_t parse_memory_size(const std::string& text) {
+  std::size_t pos = 0;
+  double value = 0;
+  try {
+    value = std::stod(text, &pos);
+  } catch (const std::exception&) {
+    pos = 0;
+  }
+  std::string unit = text.substr(pos);
+  unit.erase(std::remove_if(unit.begin(), unit.end(), [](unsigned char c) { return std::isspace(c); }), unit.end());
+  static const std::pair<const char*, double> units[] = {
+      {"", 1},          {"B", 1},           {"KiB", 1024.0},          {"MiB", 1024.0 * 1024},
+      {"GiB", 1 << 30}, {"TiB", 1099511627776.0}, {"kB", 1e3}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12},
+      {"K", 1024.0},    {"M", 1024.0 * 1024},   {"G", 1 << 30}, {"T", 1099511627776.0}};
+  if (pos > 0 && std::isfinite(value) && value > 0) {
+    for (const auto& [name, factor] : units) {
+      if (unit == name && value * factor >= 1 && value * factor < 1.8e19) {
+        return static_cast<std::uint64_t>(value * factor);
+      }
+    }
+  }
+  throw UserError(fmt::format("memory size '{}' is not accepted; accepted: a positive number with an optional "
+                              "unit B, KiB, MiB, GiB, TiB, kB, MB, GB, TB (e.g. 2GiB)", text));
+}
+
+std::string format_bytes(std::uint64_t bytes) {
+  static const char* names[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  double value = static_cast<double>(bytes);
+  int unit = 0;
+  while (value >= 1024 && unit < 5) {
+    value /= 1024;
+    ++unit;
+  }
+  return unit == 0 ? fmt::format("{} B", bytes) : fmt::format("{:.1f} {}", value, names[unit]);
+}
+
+RunPlan make_plan(const RunConfig& config, const BackendDevice& backend, std::optional<std::uint64_t> memory_limit) {
+  RunPlan plan;
+  plan.backend = backend.kind();
+  plan.device = backend.description();
+  plan.seed = config.seed;
+  plan.memory_budget_given = memory_limit.has_value();
+  plan.memory_budget = memory_limit.value_or(backend.default_memory_budget());
+  const bool workspace_on_host = backend.kind() == Backend::cpu;
+  for (const EnsembleSpec& spec : config.ensembles) {
+    EnsemblePlan ensemble;
+    ensemble.job.spec = &spec;
+    ensemble.job.key = RngStreamKey{config.seed, spec.stream};
+    ensemble.job.storage = storage_of(spec);
+    if (const auto* lfsn = std::get_if<LfsnModel>(&spec.params)) {
+      ensemble.job.lfsn = make_lfsn_kernel(*lfsn, spec.length);
+      if (ensemble.job.lfsn->fine_points > kMaxRngPosition) {
+        throw UserError(fmt::format("ensemble '{}': m*(length+K) = {} fine-grid points exceed the RNG layout's "
+                                    "2^56; shorten the series or reduce m", spec.name, ensemble.job.lfsn->fine_points));
+      }
+    }
+    ensemble.row_bytes = spec.length * storage_bytes(ensemble.job.storage);
+    ensemble.need = backend.memory_need(ensemble.job);
+    const std::uint64_t host_fixed = workspace_on_host ? ensemble.need.fixed : 0;
+    const std::uint64_t host_per_replica = 2 * ensemble.row_bytes + (workspace_on_host ? ensemble.need.per_replica : 0);
+    std::uint64_t batch = max_batch(plan.memory_budget, host_fixed, host_per_replica);
+    if (!workspace_on_host) {
+      batch = std::min(batch, max_batch(plan.memory_budget, ensemble.need.fixed, ensemble.need.per_replica));
+    }
+    if (batch == 0) {
+      const std::uint64_t one = std::max(host_fixed + host_per_replica,
+                                         workspace_on_host ? 0 : ensemble.need.fixed + ensemble.need.per_replica);
+      throw UserError(fmt::format("the memory budget {} is too small for ensemble '{}': one replica needs {} "
+                                  "(two output rows of {} and the {} workspace); raise --memory-limit or "
+                                  "shorten the series",
+                                  format_bytes(plan.memory_budget), spec.name, format_bytes(one),
+                                  format_bytes(ensemble.row_bytes), to_string(backend.kind())));
+    }
+    // About 16 batches, so progress moves and writes overlap generation; every
+    // write covers whole chunks.
+    const std::uint64_t wanted = std::min(batch, (spec.replicas + kMinBatches - 1) / kMinBatches);
+    ensemble.chunk_rows =
+        std::min(series_chunk_shape(spec.replicas, spec.length, storage_bytes(ensemble.job.storage), wanted).rows, batch);
+    batch = std::min(spec.replicas, std::max(wanted, ensemble.chunk_rows));
+    if (batch < spec.replicas) batch = batch / ensemble.chunk_rows * ensemble.chunk_rows;
+    ensemble.batch_replicas = batch;
+    ensemble.batches = (spec.replicas + batch - 1) / batch;
+    ensemble.backend_bytes = ensemble.need.fixed + batch * ensemble.need.per_replica;
+    ensemble.host_bytes = 2 * batch * ensemble.row_bytes + (workspace_on_host ? ensemble.backend_bytes : 0);
+    plan.total_samples += spec.replicas * spec.length;
+    plan.total_bytes += spec.replicas * ensemble.row_bytes;
+    plan.ensembles.push_back(std::move(ensemble));
+  }
+  return plan;
+}
+
+std::string format_plan(const RunPlan& plan, const RunConfig& config) {
+  std::string text = fmt::format("plan for {} (seed {}, backend {}, {})\n", config.path, plan.seed,
+                                 to_string(plan.backend), plan.device);
+  text += fmt::format("memory budget {} ({})\n", format_bytes(plan.memory_budget),
+                      plan.memory_budget_given ? "--memory-limit" : "default");
+  text += fmt::format("{:<24} {:<7} {:>10} {:>10} {:>14} {:>8} {:>11} {:>8} {:>11} {:>11}\n", "ensemble", "model",
+                      "replicas", "length", "samples", "type", "bytes", "batches", "batch rows", "batch mem");
+  for (const EnsemblePlan& e : plan.ensembles) {
+    const EnsembleSpec& spec = *e.job.spec;
+    text += fmt::format("{:<24} {:<7} {:>10} {:>10} {:>14} {:>8} {:>11} {:>8} {:>11} {:>11}\n", spec.name,
+                        model_name(spec.params), spec.replicas, spec.length, spec.replicas * spec.length,
+                        to_string(e.job.storage), format_bytes(spec.replicas * e.row_bytes), e.batches,
+                        e.batch_replicas, format_bytes(std::max(e.host_bytes, e.backend_bytes)));
+    if (e.job.lfsn) {
+      text += fmt::format("  lfsn: FFT length {} ({} fine-grid innovations per replica), kernel {} coefficients, "
+                          "marginal S1(alpha, beta_eff={:.6g}, 1, 0)\n",
+                          e.job.lfsn->fft_length, e.job.lfsn->fine_points, e.job.lfsn->coefficients.size(),
+                          e.job.lfsn->beta_eff);
+    }
+  }
+  text += fmt::format("total: {} samples, {} uncompressed, output {}\n", plan.total_samples,
+                      format_bytes(plan.total_bytes), config.output);
+  return text;
+}
+
+}  // namespace gs

@@ -1,0 +1,232 @@
+#include "host/run.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <future>
+
+#include "host/backend.hpp"
+#include "host/errors.hpp"
+#include "host/interrupt.hpp"
+#include "host/plan.hpp"
+#include "host/progress.hpp"
+#include "host/sysinfo.hpp"
+#include "io/ensemble_file.hpp"
+#include "version.hpp"
+
+namespace gs {
+
+namespace {
+
+struct Interrupted {
+  int signal;
+};
+
+void check_interrupt() {
+  if (const int signal = pending_interrupt()) throw Interrupted{signal};
+}
+
+const char* rng_use(const EnsembleSpec& spec) {
+  if (std::holds_alternative<LfsnModel>(spec.params)) {
+    return "fine-grid point t of replica r: one Philox call at (replica r, position t, draw 0); words 0,1 -> X+(t), "
+           "words 2,3 -> X-(t) (Chambers-Mallows-Stuck, u = (word + 1/2)/2^32)";
+  }
+  return "bins 2j and 2j+1 of replica r: one Philox call at (replica r, position j, draw 0); words 0,1 -> bin 2j, "
+         "words 2,3 -> bin 2j+1 (Chambers-Mallows-Stuck, u = (word + 1/2)/2^32)";
+}
+
+std::vector<Attribute> root_attributes(const RunConfig& config, const RunPlan& plan, const RunOptions& options) {
+  return {
+      {"file_type", std::string("gpusynth ensembles")},
+      {"format_version", std::string("1.0")},
+      {"description",
+       std::string("Synthetic parallel I/O workload ensembles made by gpusynth. Each group under /ensembles is one "
+                   "ensemble: its attributes give the model, every parameter, the workload mapping "
+                   "IOs(i) = v*X(i) + delta and the random-number stream; its dataset 'series' has shape "
+                   "(replicas, bins), one independent realization per row.")},
+      {"gpusynth_version", std::string(kVersion)},
+      {"git_revision", std::string(kGitRevision)},
+      {"created_utc", utc_now_iso8601()},
+      {"seed", config.seed},
+      {"backend", std::string(to_string(plan.backend))},
+      {"device", plan.device},
+      {"host", host_name()},
+      {"command_line", options.command_line},
+      {"config_path", config.path},
+      {"config", config.text},
+      {"rng",
+       std::string("Philox4x32-10 (Random123). key = (seed mod 2^32, seed div 2^32); counter = (position mod 2^32, "
+                   "(position div 2^32) + 2^24*draw, replica, stream). Each ensemble's attribute rng_use says "
+                   "which counters its values use.")},
+  };
+}
+
+std::vector<Attribute> ensemble_attributes(const EnsemblePlan& ensemble, const Tally& tally) {
+  const EnsembleSpec& spec = *ensemble.job.spec;
+  std::vector<Attribute> attrs = {
+      {"model", std::string(model_name(spec.params))},
+      {"mapping", std::string("IOs(i) = v*X(i) + delta (eq. (5) of the alpha-stable workload paper)")},
+      {"workload_v", spec.workload.v},
+      {"workload_delta", spec.workload.delta},
+      {"values", std::string(to_string(spec.values))},
+      {"values_rule", std::string(spec.values == ValueKind::counts
+                                      ? "rounded to the nearest integer (halves up), negative counts clipped to 0, "
+                                        "counts above 2^32-1 saturated"
+                                      : "stored as computed; values beyond the storage type saturate at its largest "
+                                        "finite value")},
+      {"dtype", std::string(to_string(spec.dtype))},
+      {"storage_type", std::string(to_string(ensemble.job.storage))},
+      {"replicas", spec.replicas},
+      {"length", spec.length},
+      {"seed", ensemble.job.key.seed},
+      {"stream", static_cast<std::uint64_t>(spec.stream)},
+      {"stream_source", std::string(spec.stream_given ? "config key 'stream'" : "FNV-1a hash of the ensemble name")},
+      {"rng_use", std::string(rng_use(spec))},
+      {"clipped_bins", tally.clipped},
+      {"saturated_values", tally.saturated},
+  };
+  for (auto& attr : describe_model(spec.params)) attrs.push_back(std::move(attr));
+  if (const auto& lfsn = ensemble.job.lfsn) {
+    const auto& model = std::get<LfsnModel>(spec.params);
+    attrs.push_back({"marginal_law", fmt::format("N(i) ~ S1(alpha={}, beta={:.10g}, scale=1, location=0) exactly "
+                                                 "(Nolan's S1 = eq. (3)); X = N",
+                                                 model.alpha, lfsn->beta_eff)});
+    attrs.push_back({"marginal_beta", lfsn->beta_eff});
+    attrs.push_back({"kernel", std::string("c_k = h_d(k/m) / (sum_j |h_d(j/m)|^alpha)^(1/alpha), k = 1..K*m, "
+                                           "h_d(x) = x^d - (x-1)^d (x >= 1), x^d (0 < x <= 1); "
+                                           "N(i) = sum_k c_k Z(m*i - k), Z = a X+ - b X-, "
+                                           "a = ((1+beta)/2)^(1/alpha), b = ((1-beta)/2)^(1/alpha)")});
+    attrs.push_back({"kernel_alpha_norm", lfsn->raw_alpha_norm});
+    attrs.push_back({"drift_removed", lfsn->drift});
+    attrs.push_back({"fine_points", lfsn->fine_points});
+    attrs.push_back({"fft_length", lfsn->fft_length});
+    attrs.push_back({"convolution", std::string("circular FFT convolution in double precision (no wrap-around: "
+                                                "fft_length > fine_points)")});
+  }
+  return attrs;
+}
+
+void write_series_attributes(SeriesDataset& series, const EnsembleSpec& spec) {
+  h5::write_attributes(series.dataset(), {
+      {"dimensions", std::string("replica, bin")},
+      {"units", std::string(spec.values == ValueKind::counts ? "I/O requests per bin" : "v*X + delta per bin")},
+  });
+}
+
+// Generates one ensemble batch by batch; the write of batch k runs on a
+// separate thread while batch k+1 is generated.
+Tally generate_ensemble(const EnsemblePlan& ensemble, BackendDevice& backend, EnsembleFile& file, int compression,
+                        Progress& progress) {
+  const EnsembleSpec& spec = *ensemble.job.spec;
+  SeriesDataset series = file.create_series(spec.name, ensemble.job.storage, spec.replicas, spec.length,
+                                            ensemble.chunk_rows, compression);
+  write_series_attributes(series, spec);
+  auto generator = backend.make_generator(ensemble.job, ensemble.batch_replicas);
+  const std::size_t buffer_bytes = ensemble.batch_replicas * ensemble.row_bytes;
+  HostBuffer buffers[2] = {backend.host_buffer(buffer_bytes), backend.host_buffer(buffer_bytes)};
+  std::future<void> pending_write;
+  Tally total;
+  progress.begin(spec.name);
+  try {
+    for (std::uint64_t b = 0; b < ensemble.batches; ++b) {
+      check_interrupt();
+      const std::uint64_t first = b * ensemble.batch_replicas;
+      const std::uint64_t count = std::min(ensemble.batch_replicas, spec.replicas - first);
+      unsigned char* buffer = buffers[b % 2].get();
+      total += generator->generate(first, count, buffer);
+      check_interrupt();  // a generator stops early when interrupted: its batch is incomplete
+      if (pending_write.valid()) pending_write.get();
+      pending_write = std::async(std::launch::async, [&series, first, count, buffer] {
+        series.write_rows(first, count, buffer);
+      });
+      progress.advance(count * spec.length);
+    }
+    if (pending_write.valid()) pending_write.get();
+  } catch (...) {
+    if (pending_write.valid()) pending_write.wait();
+    throw;
+  }
+  series.write_attributes(ensemble_attributes(ensemble, total));
+  return total;
+}
+
+void check_disk_space(const RunPlan& plan, const RunConfig& config, bool quiet) {
+  const std::uint64_t free = free_disk_bytes(config.output);
+  if (free == 0 || plan.total_bytes <= free) return;
+  if (config.compression == 0) {
+    throw UserError(fmt::format("output '{}': the ensembles need {} uncompressed but only {} is free on that file "
+                                "system; free some space, choose another output (-o) or enable compression",
+                                config.output, format_bytes(plan.total_bytes), format_bytes(free)));
+  }
+  log_info(quiet, fmt::format("warning: the ensembles are {} uncompressed and only {} is free at '{}'; the run "
+                              "relies on compression", format_bytes(plan.total_bytes), format_bytes(free),
+                              config.output));
+}
+
+}  // namespace
+
+void apply_overrides(RunConfig& config, const RunOptions& options) {
+  if (options.seed) {
+    config.seed = *options.seed;
+    config.seed_given = true;
+  }
+  if (options.output) {
+    if (options.output->empty()) throw UserError("--output must not be empty");
+    config.output = *options.output;
+  }
+  if (options.backend) config.backend = *options.backend;
+  if (options.replicas) {
+    if (*options.replicas < 1 || *options.replicas > 0xffffffffull) {
+      throw UserError(fmt::format("--replicas {} is out of range; accepted: 1 to 4294967295", *options.replicas));
+    }
+    for (auto& ensemble : config.ensembles) ensemble.replicas = *options.replicas;
+  }
+}
+
+int run_command(const RunOptions& options) {
+  RunConfig config = load_config(options.config_path);
+  apply_overrides(config, options);
+  std::string backend_log;
+  auto backend = open_backend(config.backend, backend_log);
+  const RunPlan plan = make_plan(config, *backend, options.memory_limit);
+  if (options.dry_run) {
+    std::fputs(format_plan(plan, config).c_str(), stdout);
+    std::fputs("dry run: nothing written\n", stdout);
+    return kExitOk;
+  }
+  log_info(options.quiet, backend_log + "; " + plan.device);
+  check_disk_space(plan, config, options.quiet);
+  const auto start = std::chrono::steady_clock::now();
+  InterruptGuard interrupts;
+  try {
+    EnsembleFile file(config.output);
+    file.write_root_attributes(root_attributes(config, plan, options));
+    Progress progress(plan.total_samples, options.quiet);
+    std::vector<Tally> tallies;
+    for (const EnsemblePlan& ensemble : plan.ensembles) {
+      tallies.push_back(generate_ensemble(ensemble, *backend, file, config.compression, progress));
+    }
+    check_interrupt();
+    file.commit();
+    progress.finish();
+    for (std::size_t i = 0; i < tallies.size(); ++i) {
+      if (tallies[i].clipped || tallies[i].saturated) {
+        log_info(options.quiet, fmt::format("ensemble '{}': {} negative counts clipped to 0, {} values saturated "
+                                            "(recorded as attributes clipped_bins, saturated_values)",
+                                            plan.ensembles[i].job.spec->name, tallies[i].clipped,
+                                            tallies[i].saturated));
+      }
+    }
+  } catch (const Interrupted& interrupted) {
+    std::fprintf(stderr, "\ninterrupted by signal %d: nothing was written to %s\n", interrupted.signal,
+                 config.output.c_str());
+    return kExitInterrupted;
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  log_info(options.quiet, fmt::format("wrote {} ({} samples in {} ensembles, {:.2f} s, {:.3g} samples/s)",
+                                      config.output, plan.total_samples, plan.ensembles.size(), seconds,
+                                      static_cast<double>(plan.total_samples) / seconds));
+  return kExitOk;
+}
+
+}  // namespace gs

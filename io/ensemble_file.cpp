@@ -1,0 +1,152 @@
+#include "io/ensemble_file.hpp"
+
+#include <fmt/format.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include "host/errors.hpp"
+
+namespace gs {
+
+namespace fs = std::filesystem;
+
+std::size_t storage_bytes(StorageType type) { return type == StorageType::float64 ? 8 : 4; }
+
+const char* to_string(StorageType type) {
+  switch (type) {
+    case StorageType::float64: return "float64";
+    case StorageType::uint32: return "uint32";
+    default: return "float32";
+  }
+}
+
+namespace {
+
+hid_t native_type(StorageType type) {
+  switch (type) {
+    case StorageType::float64: return H5T_NATIVE_DOUBLE;
+    case StorageType::uint32: return H5T_NATIVE_UINT32;
+    default: return H5T_NATIVE_FLOAT;
+  }
+}
+
+// Stored little-endian whatever the host, so files compare byte for byte.
+hid_t file_type(StorageType type) {
+  switch (type) {
+    case StorageType::float64: return H5T_IEEE_F64LE;
+    case StorageType::uint32: return H5T_STD_U32LE;
+    default: return H5T_IEEE_F32LE;
+  }
+}
+
+fs::path directory_of(const std::string& path) {
+  const fs::path parent = fs::path(path).parent_path();
+  return parent.empty() ? fs::path(".") : parent;
+}
+
+}  // namespace
+
+ChunkShape series_chunk_shape(std::uint64_t replicas, std::uint64_t length, std::size_t element_bytes,
+                              std::uint64_t wanted_rows) {
+  constexpr std::uint64_t min_bytes = 64u << 10, max_bytes = 1u << 20;
+  constexpr std::uint64_t max_chunk_elements = 1u << 28;  // 1 GiB of float32
+  const std::uint64_t row_bytes = std::max<std::uint64_t>(1, length * element_bytes);
+  const std::uint64_t min_rows = std::max<std::uint64_t>(1, min_bytes / row_bytes);
+  const std::uint64_t max_rows = std::max<std::uint64_t>(1, max_bytes / row_bytes);
+  const std::uint64_t rows = std::min({max_rows, std::max(min_rows, wanted_rows), replicas});
+  return ChunkShape{std::max<std::uint64_t>(1, rows), std::min(length, max_chunk_elements)};
+}
+
+std::uint64_t free_disk_bytes(const std::string& path) {
+  struct statvfs info {};
+  if (statvfs(directory_of(path).c_str(), &info) != 0) return 0;
+  return static_cast<std::uint64_t>(info.f_bavail) * info.f_frsize;
+}
+
+SeriesDataset::SeriesDataset(h5::Handle group, h5::Handle dataset, StorageType type, std::uint64_t length)
+    : group_(std::move(group)), dataset_(std::move(dataset)), type_(type), length_(length) {}
+
+void SeriesDataset::write_rows(std::uint64_t first, std::uint64_t count, const void* data) {
+  const hsize_t start[2] = {first, 0};
+  const hsize_t extent[2] = {count, length_};
+  h5::Handle file_space(GS_CHECK_NONNEG(H5Dget_space(dataset_.id())), H5Sclose);
+  GS_CHECK_NONNEG(H5Sselect_hyperslab(file_space.id(), H5S_SELECT_SET, start, nullptr, extent, nullptr));
+  h5::Handle memory_space(GS_CHECK_NONNEG(H5Screate_simple(2, extent, nullptr)), H5Sclose);
+  GS_CHECK_NONNEG(H5Dwrite(dataset_.id(), native_type(type_), memory_space.id(), file_space.id(), H5P_DEFAULT, data));
+}
+
+void SeriesDataset::write_attributes(const std::vector<Attribute>& attributes) {
+  h5::write_attributes(group_.id(), attributes);
+}
+
+EnsembleFile::EnsembleFile(std::string output_path) : output_path_(std::move(output_path)) {
+  const fs::path directory = directory_of(output_path_);
+  std::error_code ec;
+  if (!fs::is_directory(directory, ec)) {
+    throw UserError(fmt::format("output '{}': the directory '{}' does not exist; create it first or choose "
+                                "another output path (-o)", output_path_, directory.string()));
+  }
+  if (access(directory.c_str(), W_OK) != 0) {
+    throw UserError(fmt::format("output '{}': the directory '{}' is not writable", output_path_, directory.string()));
+  }
+  if (fs::is_directory(output_path_, ec)) {
+    throw UserError(fmt::format("output '{}' is a directory; give a file path", output_path_));
+  }
+  const fs::path name = fs::path(output_path_).filename();
+  temp_path_ = (directory / fmt::format(".{}.tmp-{}", name.string(), getpid())).string();
+  file_ = h5::create_file(temp_path_);
+  ensembles_ = h5::create_group(file_.id(), "ensembles");
+}
+
+EnsembleFile::~EnsembleFile() {
+  if (!committed_) {
+    ensembles_.reset();
+    file_.reset();
+    std::remove(temp_path_.c_str());
+  }
+}
+
+void EnsembleFile::write_root_attributes(const std::vector<Attribute>& attributes) {
+  h5::write_attributes(file_.id(), attributes);
+}
+
+SeriesDataset EnsembleFile::create_series(const std::string& name, StorageType type, std::uint64_t replicas,
+                                          std::uint64_t length, std::uint64_t chunk_rows,
+                                          int compression_level) {
+  h5::Handle group = h5::create_group(ensembles_.id(), name);
+  const hsize_t dims[2] = {replicas, length};
+  h5::Handle space(GS_CHECK_NONNEG(H5Screate_simple(2, dims, nullptr)), H5Sclose);
+  h5::Handle properties(GS_CHECK_NONNEG(H5Pcreate(H5P_DATASET_CREATE)), H5Pclose);
+  const ChunkShape shape = series_chunk_shape(replicas, length, storage_bytes(type), chunk_rows);
+  const hsize_t chunk[2] = {std::max<std::uint64_t>(1, std::min(chunk_rows, replicas)), shape.columns};
+  GS_CHECK_NONNEG(H5Pset_chunk(properties.id(), 2, chunk));
+  if (compression_level > 0) {
+    GS_CHECK_NONNEG(H5Pset_shuffle(properties.id()));
+    GS_CHECK_NONNEG(H5Pset_deflate(properties.id(), static_cast<unsigned>(compression_level)));
+  }
+  h5::Handle dataset(GS_CHECK_NONNEG(H5Dcreate2(group.id(), "series", file_type(type), space.id(), H5P_DEFAULT,
+                                                properties.id(), H5P_DEFAULT)),
+                     H5Dclose);
+  return SeriesDataset(std::move(group), std::move(dataset), type, length);
+}
+
+void EnsembleFile::commit() {
+  GS_CHECK_NONNEG(H5Fflush(file_.id(), H5F_SCOPE_GLOBAL));
+  ensembles_.reset();
+  file_.reset();
+  if (std::rename(temp_path_.c_str(), output_path_.c_str()) != 0) {
+    const int error = errno;
+    std::remove(temp_path_.c_str());
+    throw InternalError(fmt::format("rename(\"{}\", \"{}\")", temp_path_, output_path_), std::strerror(error),
+                        __FILE__, __LINE__);
+  }
+  committed_ = true;
+}
+
+}  // namespace gs

@@ -1,0 +1,85 @@
+// The output file of a run (layout in the README, "HDF5 output"):
+//
+//   /                         file_type, format_version, gpusynth_version, git_revision,
+//                             created_utc, seed, backend, device, host, config (full text)
+//   /ensembles/<name>/        model, every parameter, workload mapping, RNG stream, tallies
+//   /ensembles/<name>/series  replicas × length, float32 | float64 | uint32, chunked by
+//                             replica, shuffled and deflated
+//
+// The file is written under a temporary name beside the output and renamed on
+// commit(); destroying an uncommitted EnsembleFile removes the temporary, so a
+// failed or interrupted run never leaves a file at the output path.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "io/attributes.hpp"
+#include "io/hdf5.hpp"
+
+namespace gs {
+
+enum class StorageType { float32, float64, uint32 };
+
+std::size_t storage_bytes(StorageType type);
+const char* to_string(StorageType type);
+
+class SeriesDataset {
+ public:
+  SeriesDataset(h5::Handle group, h5::Handle dataset, StorageType type, std::uint64_t length);
+
+  // Rows [first, first + count) from row-major host memory.
+  void write_rows(std::uint64_t first, std::uint64_t count, const void* data);
+  void write_attributes(const std::vector<Attribute>& attributes);  // on the ensemble group
+
+  hid_t group() const { return group_.id(); }
+  hid_t dataset() const { return dataset_.id(); }
+
+ private:
+  h5::Handle group_;
+  h5::Handle dataset_;
+  StorageType type_;
+  std::uint64_t length_;
+};
+
+class EnsembleFile {
+ public:
+  // Checks that the output's directory exists and is writable (UserError
+  // otherwise) and creates the temporary file.
+  explicit EnsembleFile(std::string output_path);
+  EnsembleFile(const EnsembleFile&) = delete;
+  EnsembleFile& operator=(const EnsembleFile&) = delete;
+  ~EnsembleFile();
+
+  void write_root_attributes(const std::vector<Attribute>& attributes);
+  // Chunks of `chunk_rows` whole replicas (see series_chunk_shape).
+  SeriesDataset create_series(const std::string& name, StorageType type, std::uint64_t replicas,
+                              std::uint64_t length, std::uint64_t chunk_rows, int compression_level);
+  void commit();
+
+  const std::string& temp_path() const { return temp_path_; }
+  const std::string& output_path() const { return output_path_; }
+
+ private:
+  std::string output_path_;
+  std::string temp_path_;
+  h5::Handle file_;
+  h5::Handle ensembles_;
+  bool committed_ = false;
+};
+
+// HDF5 chunks of whole replicas: `wanted_rows`, kept between 64 KiB and 1 MiB
+// per chunk when the ensemble allows (good for deflate and for reading a few
+// replicas back), and split along time beyond 1 GiB (HDF5's limit is 4 GiB).
+struct ChunkShape {
+  std::uint64_t rows;
+  std::uint64_t columns;
+};
+ChunkShape series_chunk_shape(std::uint64_t replicas, std::uint64_t length, std::size_t element_bytes,
+                              std::uint64_t wanted_rows);
+
+// Free bytes on the file system holding `path`'s directory.
+std::uint64_t free_disk_bytes(const std::string& path);
+
+}  // namespace gs

@@ -1,0 +1,164 @@
+#include "io/hdf5.hpp"
+
+#include <fmt/format.h>
+
+#include "host/errors.hpp"
+
+namespace gs::h5 {
+
+Handle::Handle(hid_t id, Closer closer) : id_(id), closer_(closer) {
+  if (id_ < 0) throw InternalError("HDF5 call", "returned an invalid handle", __FILE__, __LINE__);
+}
+
+Handle& Handle::operator=(Handle&& other) noexcept {
+  if (this != &other) {
+    reset();
+    id_ = std::exchange(other.id_, -1);
+    closer_ = other.closer_;
+  }
+  return *this;
+}
+
+void Handle::reset() {
+  if (id_ >= 0 && closer_) closer_(id_);
+  id_ = -1;
+}
+
+void quiet_library_errors() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
+
+Handle create_file(const std::string& path) {
+  // STRONG: closing the file closes every object still open in it.
+  Handle access(GS_CHECK_NONNEG(H5Pcreate(H5P_FILE_ACCESS)), H5Pclose);
+  GS_CHECK_NONNEG(H5Pset_fclose_degree(access.id(), H5F_CLOSE_STRONG));
+  const hid_t id = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.id());
+  if (id < 0) throw InternalError(fmt::format("H5Fcreate(\"{}\")", path), "failed", __FILE__, __LINE__);
+  return Handle(id, H5Fclose);
+}
+
+Handle open_file_read(const std::string& path) {
+  const hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (id < 0) throw UserError(fmt::format("{}: cannot open as an HDF5 file", path));
+  return Handle(id, H5Fclose);
+}
+
+Handle create_group(hid_t parent, const std::string& name) {
+  return Handle(GS_CHECK_NONNEG(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)),
+                H5Gclose);
+}
+
+Handle open_group(hid_t parent, const std::string& name) {
+  return Handle(GS_CHECK_NONNEG(H5Gopen2(parent, name.c_str(), H5P_DEFAULT)), H5Gclose);
+}
+
+Handle open_dataset(hid_t parent, const std::string& name) {
+  return Handle(GS_CHECK_NONNEG(H5Dopen2(parent, name.c_str(), H5P_DEFAULT)), H5Dclose);
+}
+
+namespace {
+
+void write_raw(hid_t object, const std::string& name, hid_t type, hid_t space, const void* data) {
+  if (H5Aexists(object, name.c_str()) > 0) GS_CHECK_NONNEG(H5Adelete(object, name.c_str()));
+  Handle attr(GS_CHECK_NONNEG(H5Acreate2(object, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT)), H5Aclose);
+  GS_CHECK_NONNEG(H5Awrite(attr.id(), type, data));
+}
+
+Handle scalar_space() { return Handle(GS_CHECK_NONNEG(H5Screate(H5S_SCALAR)), H5Sclose); }
+
+}  // namespace
+
+void write_attribute(hid_t object, const Attribute& attribute) {
+  const std::string& name = attribute.name;
+  std::visit(
+      [&](const auto& value) {
+        using T = std::decay_t<decltype(value)>;
+        if constexpr (std::is_same_v<T, std::string>) {
+          // Variable-length UTF-8 strings read as str in h5py and xarray.
+          Handle type(GS_CHECK_NONNEG(H5Tcopy(H5T_C_S1)), H5Tclose);
+          GS_CHECK_NONNEG(H5Tset_size(type.id(), H5T_VARIABLE));
+          GS_CHECK_NONNEG(H5Tset_cset(type.id(), H5T_CSET_UTF8));
+          const char* text = value.c_str();
+          write_raw(object, name, type.id(), scalar_space().id(), &text);
+        } else if constexpr (std::is_same_v<T, std::vector<double>>) {
+          const hsize_t n = value.size();
+          Handle space(GS_CHECK_NONNEG(H5Screate_simple(1, &n, nullptr)), H5Sclose);
+          write_raw(object, name, H5T_NATIVE_DOUBLE, space.id(), value.data());
+        } else if constexpr (std::is_same_v<T, double>) {
+          write_raw(object, name, H5T_NATIVE_DOUBLE, scalar_space().id(), &value);
+        } else if constexpr (std::is_same_v<T, std::int64_t>) {
+          write_raw(object, name, H5T_NATIVE_INT64, scalar_space().id(), &value);
+        } else {
+          write_raw(object, name, H5T_NATIVE_UINT64, scalar_space().id(), &value);
+        }
+      },
+      attribute.value);
+}
+
+void write_attributes(hid_t object, const std::vector<Attribute>& attributes) {
+  for (const auto& attribute : attributes) write_attribute(object, attribute);
+}
+
+bool has_attribute(hid_t object, const std::string& name) {
+  return GS_CHECK_NONNEG(H5Aexists(object, name.c_str())) > 0;
+}
+
+namespace {
+
+Handle open_attribute(hid_t object, const std::string& name) {
+  if (!has_attribute(object, name)) throw UserError(fmt::format("attribute '{}' is missing", name));
+  return Handle(GS_CHECK_NONNEG(H5Aopen(object, name.c_str(), H5P_DEFAULT)), H5Aclose);
+}
+
+template <class T>
+T read_scalar(hid_t object, const std::string& name, hid_t memtype) {
+  Handle attr = open_attribute(object, name);
+  T value{};
+  GS_CHECK_NONNEG(H5Aread(attr.id(), memtype, &value));
+  return value;
+}
+
+}  // namespace
+
+std::string read_string_attribute(hid_t object, const std::string& name) {
+  Handle attr = open_attribute(object, name);
+  Handle type(GS_CHECK_NONNEG(H5Aget_type(attr.id())), H5Tclose);
+  if (H5Tis_variable_str(type.id()) > 0) {
+    Handle memtype(GS_CHECK_NONNEG(H5Tcopy(H5T_C_S1)), H5Tclose);
+    GS_CHECK_NONNEG(H5Tset_size(memtype.id(), H5T_VARIABLE));
+    GS_CHECK_NONNEG(H5Tset_cset(memtype.id(), H5Tget_cset(type.id())));
+    char* text = nullptr;
+    GS_CHECK_NONNEG(H5Aread(attr.id(), memtype.id(), &text));
+    std::string result = text ? text : "";
+    Handle space(GS_CHECK_NONNEG(H5Aget_space(attr.id())), H5Sclose);
+    H5Dvlen_reclaim(memtype.id(), space.id(), H5P_DEFAULT, &text);
+    return result;
+  }
+  const std::size_t size = H5Tget_size(type.id());
+  std::string result(size, '\0');
+  GS_CHECK_NONNEG(H5Aread(attr.id(), type.id(), result.data()));
+  return result.substr(0, result.find('\0'));
+}
+
+std::vector<double> read_as_double(hid_t dataset, std::vector<hsize_t>* dims) {
+  Handle space(GS_CHECK_NONNEG(H5Dget_space(dataset)), H5Sclose);
+  const int rank = GS_CHECK_NONNEG(H5Sget_simple_extent_ndims(space.id()));
+  std::vector<hsize_t> shape(static_cast<std::size_t>(rank));
+  GS_CHECK_NONNEG(H5Sget_simple_extent_dims(space.id(), shape.data(), nullptr));
+  hsize_t count = 1;
+  for (hsize_t d : shape) count *= d;
+  std::vector<double> values(count);
+  if (count > 0) GS_CHECK_NONNEG(H5Dread(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()));
+  if (dims) *dims = shape;
+  return values;
+}
+
+double read_double_attribute(hid_t object, const std::string& name) {
+  return read_scalar<double>(object, name, H5T_NATIVE_DOUBLE);
+}
+std::int64_t read_int_attribute(hid_t object, const std::string& name) {
+  return read_scalar<std::int64_t>(object, name, H5T_NATIVE_INT64);
+}
+std::uint64_t read_uint_attribute(hid_t object, const std::string& name) {
+  return read_scalar<std::uint64_t>(object, name, H5T_NATIVE_UINT64);
+}
+
+}  // namespace gs::h5

@@ -1,0 +1,56 @@
+// Linear fractional stable noise (LFSN), the discretisation of eq. (4) of the
+// α-stable workload paper:
+//
+//   N(i) = Σ_{k=1}^{Km} c_k Z(mi − k),   Z(t) = a·X⁺(t) − b·X⁻(t),
+//   a = ((1+β)/2)^{1/α}, b = ((1−β)/2)^{1/α},  X± i.i.d. S1(α, 1, 1, 0),
+//   c_k = h_d(k/m) / ‖h_d‖_α,  ‖h_d‖_α = (Σ_k |h_d(k/m)|^α)^{1/α},  d = H − 1/α,
+//
+// on the fine grid of step 1/m. The paper's innovations have scale m^{−1/α};
+// that factor cancels in the α-norm normalisation, so Z has unit scale and
+// N(i) has the exact marginal law S1(α, β_eff, 1, 0) (after the α = 1 drift is
+// removed; see lfsn_marginal in host/models), with
+// β_eff = β Σ_k sign(c_k)|c_k|^α: for d < 0 the kernel is negative beyond x = 1,
+// which lowers the skewness.
+//
+// Philox use: fine-grid point t of replica r uses one call at
+// (replica r, position t, draw 0): words 0,1 give X⁺(t), words 2,3 give X⁻(t).
+#pragma once
+
+#include <cstdint>
+
+#include "philox.hpp"
+#include "portability.hpp"
+#include "stable.hpp"
+
+namespace gs {
+
+// h_d(x) = x^d − (x − 1)^d for x ≥ 1 and x^d for 0 < x ≤ 1, computed for large
+// x as −x^d·expm1(d·log1p(−1/x)) to avoid the cancellation of the difference.
+GS_HD GS_INLINE double lfsn_kernel_value(double x, double d) {
+  const double x_pow_d = gs::exp(d * gs::log(x));
+  if (x <= 1.0) return x_pow_d;
+  return -x_pow_d * gs::expm1(d * gs::log1p(-1.0 / x));
+}
+
+// The combined innovation Z(t) of fine-grid point t. |Z| is capped at `cap` so
+// that the FFT of a replica can never overflow; capped values are counted.
+template <class Real>
+struct LfsnInnovation {
+  StableSampler<Real> skewed;  // S1(α, 1, 1, 0)
+  Real weight_plus = 1, weight_minus = 0;
+  Real cap = FiniteMax<Real>::value;
+  RngStreamKey key;
+
+  GS_HD Real operator()(std::uint32_t replica, std::uint64_t t, std::uint32_t& capped) const {
+    const PhiloxBits r = philox_bits(key, replica, t, 0);
+    Real z = weight_plus * skewed(r[0], r[1]);
+    if (weight_minus != Real(0)) z -= weight_minus * skewed(r[2], r[3]);
+    if (!(gs::fabs(z) <= cap)) {  // also catches NaN, which cannot arise but must not pass
+      ++capped;
+      z = z < Real(0) ? -cap : cap;
+    }
+    return z;
+  }
+};
+
+}  // namespace gs

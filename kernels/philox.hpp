@@ -1,0 +1,76 @@
+// The random-number layout of gpusynth, written down once.
+//
+// Every random number comes from Philox4x32-10 (Random123), a pure function of
+// a 128-bit counter and a 64-bit key:
+//
+//   key     = (seed & 0xffffffff, seed >> 32)                 the run's seed
+//   counter = (position & 0xffffffff,                        c0
+//              (position >> 32) | (draw << 24),              c1: 24 + 8 bits
+//              replica,                                      c2
+//              stream)                                       c3: the ensemble
+//
+// One call yields four 32-bit words. What a model does with them (how many
+// words a sample uses, what `position` and `draw` mean) is stated in the
+// model's header. Because a draw depends only on (seed, stream, replica,
+// position, draw), output never depends on batch size, thread count, backend,
+// GPU count or MPI rank.
+//
+// Uniforms: the word k stands for u = (k + 1/2) / 2^32, strictly inside (0, 1)
+// and symmetric: 1 - u is the uniform of ~k. Samplers that need accuracy near
+// 0 and near 1 (the tails of heavy-tailed laws) use the distance to the nearer
+// edge, which has full relative precision in float and double, instead of u.
+#pragma once
+
+#include <Random123/philox.h>
+
+#include <cstdint>
+
+#include "portability.hpp"
+
+namespace gs {
+
+using PhiloxBits = r123::Philox4x32::ctr_type;
+
+struct RngStreamKey {
+  std::uint64_t seed = 0;
+  std::uint32_t stream = 0;
+};
+
+// Largest position and draw the counter layout can address.
+constexpr std::uint64_t kMaxRngPosition = (std::uint64_t{1} << 56) - 1;
+constexpr std::uint32_t kMaxRngDraw = 255;
+
+GS_HD GS_INLINE PhiloxBits philox_bits(const RngStreamKey& key, std::uint32_t replica,
+                                       std::uint64_t position, std::uint32_t draw) {
+  r123::Philox4x32 rng;
+  r123::Philox4x32::key_type k = {{static_cast<std::uint32_t>(key.seed),
+                                   static_cast<std::uint32_t>(key.seed >> 32)}};
+  PhiloxBits c = {{static_cast<std::uint32_t>(position),
+                   static_cast<std::uint32_t>(position >> 32) | (draw << 24), replica,
+                   key.stream}};
+  return rng(c, k);
+}
+
+// u = (k + 1/2) / 2^32 in double: exact, never 0 or 1.
+GS_HD GS_INLINE double uniform_open(std::uint32_t k) {
+  return (static_cast<double>(k) + 0.5) * 2.3283064365386963e-10;
+}
+
+// min(u, 1 - u) for u of the word k, in (0, 1/2], with full relative precision.
+template <class Real>
+GS_HD GS_INLINE Real edge_distance(std::uint32_t k) {
+  const std::uint32_t nearer = (k >> 31) ? ~k : k;
+  return static_cast<Real>((static_cast<double>(nearer) + 0.5) * 2.3283064365386963e-10);
+}
+
+GS_HD GS_INLINE bool in_upper_half(std::uint32_t k) { return (k >> 31) != 0; }
+
+// A standard exponential variate -log(u) that is never 0 or infinite, accurate
+// at both ends: for u near 1 it is -log1p(-(1 - u)).
+template <class Real>
+GS_HD GS_INLINE Real standard_exponential(std::uint32_t k) {
+  const Real d = edge_distance<Real>(k);
+  return in_upper_half(k) ? -gs::log1p(-d) : -gs::log(d);
+}
+
+}  // namespace gs

@@ -1,0 +1,81 @@
+// The one place that knows which compiler the model code is under.
+//
+// GS_HD marks functions compiled for both the host (plain C++, OpenMP) and the
+// device (nvcc). The math wrappers below resolve to the C library on the host
+// and to CUDA's device math library under nvcc, for float and double, so model
+// code calls gs::sin(x) and never asks where it runs.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#if defined(__CUDACC__)
+#define GS_HD __host__ __device__
+#define GS_DEVICE __device__
+#else
+#define GS_HD
+#define GS_DEVICE
+#endif
+
+#if defined(__CUDA_ARCH__)
+#define GS_INLINE __forceinline__
+#else
+#define GS_INLINE inline
+#endif
+
+namespace gs {
+
+// Float and double overloads of the elementary functions the models use.
+// ::sinf etc. are declared for device code by the CUDA headers and are the C
+// library functions on the host.
+#define GS_MATH_UNARY(name)                                                     \
+  GS_HD GS_INLINE float name(float x) { return ::name##f(x); }                 \
+  GS_HD GS_INLINE double name(double x) { return ::name(x); }
+GS_MATH_UNARY(sin)
+GS_MATH_UNARY(cos)
+GS_MATH_UNARY(exp)
+GS_MATH_UNARY(expm1)
+GS_MATH_UNARY(log)
+GS_MATH_UNARY(log1p)
+GS_MATH_UNARY(sqrt)
+GS_MATH_UNARY(floor)
+GS_MATH_UNARY(fabs)
+#undef GS_MATH_UNARY
+
+GS_HD GS_INLINE float copysign(float x, float s) { return ::copysignf(x, s); }
+GS_HD GS_INLINE double copysign(double x, double s) { return ::copysign(x, s); }
+
+template <class Real>
+GS_HD GS_INLINE bool is_finite(Real x) {
+  return x - x == Real(0);  // false for ±inf and NaN, without <cmath> traps
+}
+
+// Largest finite value of the compute or storage type (numeric_limits is not
+// usable in device code without relaxed constexpr).
+template <class T>
+struct FiniteMax;
+template <>
+struct FiniteMax<float> {
+  static constexpr float value = 3.40282347e+38f;
+};
+template <>
+struct FiniteMax<double> {
+  static constexpr double value = 1.7976931348623157e+308;
+};
+
+// log(FiniteMax): exp() of anything above overflows.
+template <class T>
+struct LogFiniteMax;
+template <>
+struct LogFiniteMax<float> {
+  static constexpr float value = 88.7228391f;
+};
+template <>
+struct LogFiniteMax<double> {
+  static constexpr double value = 709.782712893384;
+};
+
+constexpr double kPi = 3.14159265358979323846;
+
+}  // namespace gs

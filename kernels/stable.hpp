@@ -1,0 +1,190 @@
+// α-stable variates by the Chambers–Mallows–Stuck (CMS) transform, for every
+// α ∈ (0, 2] and β ∈ [-1, 1], in Nolan's S0 or S1 parameterization.
+//
+// S1 is the characteristic function of eq. (3) of the α-stable workload paper
+// (Samorodnitsky–Taqqu): E e^{iθX} = exp(-σ^α|θ|^α (1 - iβ sign θ tan(πα/2)) + iμθ)
+// for α ≠ 1 and exp(-σ|θ|(1 + iβ (2/π) sign θ ln|θ|) + iμθ) for α = 1.
+// S0 shifts the standard law by -β tan(πα/2) (α ≠ 1) and is continuous in α.
+//
+// Philox use: one sample consumes two 32-bit words (kv → V, kw → W). Which
+// words and counters a model uses is stated where the model calls this.
+//
+// Numerics. With V = π(u − 1/2) and W = −ln u', the textbook transform loses
+// all precision (a) near the edges V → ±π/2, where the tails and the support
+// boundary live, and (b) in S0 near α = 1, where it subtracts two numbers of
+// size tan(πα/2). We therefore write the transform with
+//   w = V + π/2 = πu ∈ (0, π),  sin w and cot w from the distance of u to the
+//   nearer edge (full relative precision at both ends),
+//   a = απ/2 − arctan(τ), τ = β tan(πα/2), split as a = a0 + δa with a0 ∈ {0, π}
+//   so that the two CMS angles are sin(α(V+ξ)) = s0·sin(w + δ) and
+//   cos(V − α(V+ξ)) = |sin δ| with δ = (α−1)w − δa, a sum of same-signed
+//   terms; w + δ = αw − δa does cancel near the zeros of sin(α(V+ξ)) (at 0 and
+//   π), where a large Q amplifies its error, so that one angle is formed from
+//   the exact uniform and reduced modulo π in double whatever the compute type;
+// and, in S0 with |τ| > 1, Z0 = τ·expm1(L) with L assembled from log1p terms
+// that are each O(α−1) (the "expm1 rewrite"), which is exact and reduces at
+// α = 1 to the α = 1 transform. β < 0 uses the exact reflection
+// Z(β, u) = −Z(−β, 1 − u), and 1 − u is the uniform of ~kv.
+// Constants are prepared in double on the host; tan(πα/2) is −1/tan(π(α−1)/2).
+#pragma once
+
+#include <cstdint>
+
+#include "philox.hpp"
+#include "portability.hpp"
+
+namespace gs {
+
+enum class StableParameterization { S0, S1 };
+
+struct StableLawParams {
+  double alpha = 2.0;
+  double beta = 0.0;
+  double sigma = 1.0;  // scale, > 0
+  double mu = 0.0;     // location
+  StableParameterization parameterization = StableParameterization::S1;
+};
+
+// Trivially copyable, prepared constants; Real is the compute type.
+template <class Real>
+struct StableSampler {
+  enum Kind : int { kGeneral = 0, kAlphaOne = 1, kGaussian = 2 };
+
+  int kind = kGaussian;
+  bool s0 = false;       // return the standard S0 variable (else S1)
+  bool reflect = false;  // β < 0
+  bool near_one = false; // S0 with |τ| > 1: use the expm1 form
+  Real inv_alpha = 1, eps = 0, eps_over_alpha = 0;
+  Real b = 0;              // |β|
+  Real tau = 0;            // |β| tan(πα/2)
+  Real s0_sign = 1;        // +1 for α < 1, −1 for α > 1
+  Real delta_a = 0;        // a − a0
+  Real log_cos_phi = 0;    // ln cos(arctan τ) = −ln(1 + τ²)/2
+  Real log_sin_phi_inv = 0;  // −ln|sin(arctan τ)| = ln(1 + 1/τ²)/2
+  Real half_pi_one_minus_b = 0;  // α = 1: π/2 (1 − |β|)
+  double alpha = 2, delta_a_exact = 0;  // for the one angle formed in double
+  Real scale = 1, shift = 0;     // y = scale·z + shift
+
+  // The standard variable (σ = 1, location 0) of the chosen parameterization.
+  GS_HD Real standard(std::uint32_t kv, std::uint32_t kw) const {
+    if (reflect) kv = ~kv;
+    const Real pi = Real(kPi);
+    const Real W = standard_exponential<Real>(kw);
+    const Real d = edge_distance<Real>(kv);
+    const bool upper = in_upper_half(kv);
+    const Real sin_w = gs::sin(pi * d);
+    const Real cos_w = upper ? -gs::cos(pi * d) : gs::cos(pi * d);
+    Real z;
+    if (kind == kGaussian) {
+      z = Real(-2) * gs::sqrt(W) * cos_w;  // 2√W sin V: Box–Muller on the same words
+    } else if (kind == kAlphaOne) {
+      const Real w = upper ? pi - pi * d : pi * d;
+      const Real p = half_pi_one_minus_b + b * w;  // π/2 + |β|V > 0
+      z = Real(2 / kPi) * (-p * cos_w / sin_w -
+                           b * (Real(0.45158270528945486) /* ln(π/2) */ + gs::log(W) +
+                                gs::log(sin_w) - gs::log(p)));
+    } else {
+      z = general(W, d, upper, sin_w, cos_w, uniform_open(kv));
+    }
+    return reflect ? -z : z;
+  }
+
+  GS_HD Real operator()(std::uint32_t kv, std::uint32_t kw) const {
+    return scale * standard(kv, kw) + shift;
+  }
+
+ private:
+  // sin x for a double angle, reduced modulo π in double before rounding to
+  // Real, so that angles near π keep the relative precision of their sine.
+  GS_HD static Real sin_reduced(double x) {
+    const double turns = gs::floor(x * (1 / kPi) + 0.5);
+    const Real s = gs::sin(static_cast<Real>(x - turns * kPi));
+    return static_cast<long long>(turns) % 2 == 0 ? s : -s;
+  }
+
+  GS_HD Real general(Real W, Real d, bool upper, Real sin_w, Real cos_w, double u) const {
+    const Real pi = Real(kPi);
+    const Real w = upper ? pi - pi * d : pi * d;
+    const Real delta = eps * w - delta_a;
+    const Real sin_delta = gs::sin(delta);
+    const Real sin_w_plus_delta = sin_reduced(alpha * (kPi * u) - delta_a_exact);
+    const Real log_sin_w = gs::log(sin_w);
+    const Real log_abs_sin_delta = gs::log(gs::fabs(sin_delta));
+    const Real log_W = gs::log(W);
+    // ln Q, Q = sin(w)^(−1/α) (|sin δ| / (cos φ · W))^(−(α−1)/α)
+    const Real log_q =
+        -inv_alpha * log_sin_w + eps_over_alpha * (log_W - log_abs_sin_delta + log_cos_phi);
+    if (near_one && sin_w_plus_delta > Real(0)) {
+      // ln of ratio = sin(w + δ)/sin w = 1 + R; R without cancellation when small.
+      const Real half = gs::sin(Real(0.5) * delta);
+      const Real R = Real(-2) * half * half + (cos_w / sin_w) * sin_delta;
+      const Real log_ratio =
+          gs::fabs(R) < Real(0.5) ? gs::log1p(R) : gs::log(sin_w_plus_delta / sin_w);
+      const Real L = log_ratio +
+                     eps_over_alpha * (log_sin_w + log_W + log_cos_phi - log_abs_sin_delta) +
+                     log_sin_phi_inv;
+      return tau * gs::expm1(L);
+    }
+    const Real s = s0_sign * sin_w_plus_delta;  // sin(α(V + ξ))
+    const Real log_mag = log_q - log_cos_phi;     // Z1 = s·Q / cos φ
+    Real z1;
+    if (log_mag > LogFiniteMax<Real>::value) {
+      z1 = s == Real(0) ? Real(0) : gs::copysign(Real(INFINITY), s);
+    } else {
+      z1 = s * gs::exp(log_mag);
+    }
+    return s0 ? z1 - tau : z1;
+  }
+};
+
+// Host-side preparation in double. The parameters must already be validated
+// (α ∈ (0, 2], β ∈ [−1, 1], σ > 0, all finite).
+template <class Real>
+StableSampler<Real> make_stable_sampler(const StableLawParams& p) {
+  StableSampler<Real> s;
+  const double alpha = p.alpha;
+  const double b = p.beta < 0 ? -p.beta : p.beta;
+  const bool want_s0 = p.parameterization == StableParameterization::S0;
+  s.reflect = p.beta < 0;
+  s.b = static_cast<Real>(b);
+  s.scale = static_cast<Real>(p.sigma);
+  s.shift = static_cast<Real>(p.mu);
+  if (alpha == 2.0) {
+    s.kind = StableSampler<Real>::kGaussian;
+    return s;
+  }
+  if (alpha == 1.0) {
+    s.kind = StableSampler<Real>::kAlphaOne;
+    s.half_pi_one_minus_b = static_cast<Real>(kPi / 2 * (1 - b));
+    // S0 and S1 coincide for the standard α = 1 law; S1 rescaling adds a drift.
+    if (!want_s0) s.shift = static_cast<Real>(p.mu + 2 / kPi * p.beta * p.sigma * std::log(p.sigma));
+    return s;
+  }
+  s.kind = StableSampler<Real>::kGeneral;
+  s.s0 = want_s0;
+  const double eps = alpha - 1;  // exact for α ≥ 1/2
+  const double tan_half_pi_alpha = -1 / std::tan(kPi / 2 * eps);
+  const double tau = b * tan_half_pi_alpha;
+  double delta_a;
+  if (b == 1.0) {
+    delta_a = 0;  // a = 0 (α < 1) or π (α > 1) exactly
+  } else if (alpha < 1) {
+    delta_a = eps * kPi / 2 + std::atan2(1.0, tau);
+  } else {
+    delta_a = eps * kPi / 2 - std::atan2(1.0, -tau);
+  }
+  s.alpha = alpha;
+  s.delta_a_exact = delta_a;
+  s.inv_alpha = static_cast<Real>(1 / alpha);
+  s.eps = static_cast<Real>(eps);
+  s.eps_over_alpha = static_cast<Real>(eps / alpha);
+  s.tau = static_cast<Real>(tau);
+  s.s0_sign = static_cast<Real>(alpha < 1 ? 1 : -1);
+  s.delta_a = static_cast<Real>(delta_a);
+  s.log_cos_phi = static_cast<Real>(-0.5 * std::log1p(tau * tau));
+  s.near_one = want_s0 && std::fabs(tau) > 1;
+  s.log_sin_phi_inv = s.near_one ? static_cast<Real>(0.5 * std::log1p(1 / (tau * tau))) : Real(0);
+  return s;
+}
+
+}  // namespace gs

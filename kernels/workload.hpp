@@ -1,0 +1,53 @@
+// The workload mapping of eq. (5), IOs(i) = v·X(i) + δ, and its storage.
+//
+// `real` values are stored as float32 or float64; `counts` are rounded to the
+// nearest integer (halves up), clipped at 0 and stored as uint32. Nothing
+// non-finite is ever stored: values beyond the storage type saturate at its
+// largest value (with sign) and are counted, as are clipped counts. The
+// mapping is evaluated in double so counts stay exact up to 2^32.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "portability.hpp"
+
+namespace gs {
+
+struct WorkloadMapping {
+  double v = 1.0;
+  double delta = 0.0;
+};
+
+struct StoreTally {
+  std::uint32_t clipped = 0;    // counts that were negative, stored as 0
+  std::uint32_t saturated = 0;  // values beyond the storage type (or capped innovations)
+};
+
+constexpr double kMaxCount = 4294967295.0;
+
+template <class Out>
+GS_HD GS_INLINE Out store_workload(double x, const WorkloadMapping& map, StoreTally& tally) {
+  const double y = map.v * x + map.delta;
+  if constexpr (std::is_integral<Out>::value) {  // uint32 counts
+    const double rounded = gs::floor(y + 0.5);
+    if (rounded < 0.0) {
+      ++tally.clipped;
+      return 0;
+    }
+    if (!(rounded <= kMaxCount)) {  // +inf or NaN
+      ++tally.saturated;
+      return static_cast<Out>(kMaxCount);
+    }
+    return static_cast<Out>(rounded);
+  } else {
+    const double top = static_cast<double>(FiniteMax<Out>::value);
+    if (!(gs::fabs(y) <= top)) {
+      ++tally.saturated;
+      return static_cast<Out>(y < 0.0 ? -top : top);
+    }
+    return static_cast<Out>(y);
+  }
+}
+
+}  // namespace gs

@@ -1,0 +1,184 @@
+// ensemble.yaml parsing: every user mistake is a UserError naming the file,
+// line, column and key with the accepted range; defaults are filled in.
+#include <gtest/gtest.h>
+
+#include "host/config.hpp"
+#include "host/errors.hpp"
+#include "host/plan.hpp"
+#include "host/run.hpp"
+
+namespace gs {
+namespace {
+
+const char* kValid = R"(seed: 7
+backend: cpu
+output: out.h5
+ensembles:
+  - name: a
+    model: stable
+    params: {alpha: 1.5}
+    replicas: 4
+    length: 10
+  - name: b.2
+    model: lfsn
+    params: {alpha: 1.2, H: 0.7}
+    workload: {v: 2, delta: 3, values: counts}
+    replicas: 3
+    length: 20
+    dtype: float64
+)";
+
+// Expects a UserError whose message contains every piece.
+void expect_user_error(const std::string& yaml, const std::vector<std::string>& pieces) {
+  try {
+    parse_config(yaml, "test.yaml");
+    ADD_FAILURE() << "no error for:\n" << yaml;
+  } catch (const UserError& e) {
+    for (const auto& piece : pieces) EXPECT_NE(std::string(e.what()).find(piece), std::string::npos)
+        << "message: " << e.what() << "\nlacks: " << piece;
+  }
+}
+
+std::string with_params(const std::string& model, const std::string& params) {
+  return "output: o.h5\nensembles:\n  - name: x\n    model: " + model + "\n    params: {" + params +
+         "}\n    replicas: 2\n    length: 8\n";
+}
+
+TEST(Config, ValidFileWithDefaults) {
+  const RunConfig config = parse_config(kValid, "test.yaml");
+  EXPECT_EQ(config.seed, 7u);
+  EXPECT_TRUE(config.seed_given);
+  EXPECT_EQ(config.backend, BackendChoice::cpu);
+  EXPECT_EQ(config.compression, 1);
+  ASSERT_EQ(config.ensembles.size(), 2u);
+  const auto& a = config.ensembles[0];
+  const auto& stable = std::get<StableModel>(a.params);
+  EXPECT_EQ(stable.law.beta, 0.0);
+  EXPECT_EQ(stable.law.sigma, 1.0);
+  EXPECT_EQ(stable.law.mu, 0.0);
+  EXPECT_EQ(stable.law.parameterization, StableParameterization::S1);
+  EXPECT_EQ(a.workload.v, 1.0);
+  EXPECT_EQ(a.workload.delta, 0.0);
+  EXPECT_EQ(a.values, ValueKind::real);
+  EXPECT_EQ(a.dtype, Dtype::float32);
+  EXPECT_EQ(a.stream, stream_of_name("a"));
+  EXPECT_EQ(a.line, 5);
+  const auto& b = config.ensembles[1];
+  const auto& lfsn = std::get<LfsnModel>(b.params);
+  EXPECT_EQ(lfsn.m, 16);
+  EXPECT_EQ(lfsn.K, 256);
+  EXPECT_EQ(lfsn.beta, 0.0);
+  EXPECT_EQ(b.values, ValueKind::counts);
+  EXPECT_EQ(b.dtype, Dtype::float64);
+  EXPECT_EQ(b.workload.v, 2.0);
+}
+
+TEST(Config, DefaultSeedWhenAbsent) {
+  const RunConfig config = parse_config(with_params("stable", "alpha: 1"), "t.yaml");
+  EXPECT_EQ(config.seed, kDefaultSeed);
+  EXPECT_FALSE(config.seed_given);
+}
+
+TEST(Config, StreamIsFnv1aOfTheName) {
+  EXPECT_EQ(stream_of_name(""), 0x811c9dc5u);   // FNV-1a offset basis
+  EXPECT_EQ(stream_of_name("a"), 0xe40c292cu);  // published test vector
+  EXPECT_EQ(stream_of_name("foobar"), 0xbf9cf968u);
+}
+
+TEST(Config, UnknownKeysNameFileLineAndKey) {
+  expect_user_error("outptu: x.h5\n", {"test.yaml:1:1:", "unknown key 'outptu'"});
+  expect_user_error(std::string(kValid) + "extra: 1\n", {"test.yaml:17:1:", "unknown key 'extra'"});
+  expect_user_error(with_params("stable", "alpha: 1.5, gamma: 2"),
+                    {"test.yaml:5:", "unknown key 'gamma'", "ensembles[0] (x).params",
+                     "accepted keys: alpha, beta, sigma, mu, parameterization"});
+}
+
+TEST(Config, WrongTypesAndMissingKeys) {
+  expect_user_error("output: o.h5\nensembles:\n  - name: x\n    model: stable\n    params: {alpha: 1}\n"
+                    "    replicas: many\n    length: 8\n",
+                    {"test.yaml:6:15:", "ensembles[0] (x).replicas must be a non-negative whole number", "'many'"});
+  expect_user_error(with_params("stable", "alpha: [1, 2]"), {"params.alpha must be a number"});
+  expect_user_error(with_params("stable", "beta: 0.1"), {"missing the required key 'alpha'"});
+  expect_user_error("output: o.h5\nensembles:\n  - name: x\n    params: {alpha: 1}\n    replicas: 2\n    length: 8\n",
+                    {"test.yaml:3:5:", "missing the required key 'model'", "stable, lfsn"});
+  expect_user_error("ensembles: []\n", {"missing the required key 'output'"});
+  expect_user_error("output: o.h5\nensembles: []\n", {"at least one ensemble"});
+  expect_user_error("output: o.h5\nensembles: {a: 1}\n", {"test.yaml:2:12:", "ensembles must be a list"});
+  expect_user_error("", {"the file is empty"});
+  expect_user_error("output: [unclosed\n", {"test.yaml:", "not valid YAML"});
+  expect_user_error(with_params("nope", "alpha: 1"), {"model = 'nope' is not a known model; accepted: stable, lfsn"});
+}
+
+TEST(Config, NamesAreCheckedAndUnique) {
+  expect_user_error(
+      "output: o.h5\nensembles:\n  - {name: a, model: stable, params: {alpha: 1}, replicas: 1, length: 1}\n"
+      "  - {name: a, model: stable, params: {alpha: 1}, replicas: 1, length: 1}\n",
+      {"test.yaml:4:", "name = 'a' is already used by ensembles[0]"});
+  expect_user_error("output: o.h5\nensembles:\n  - {name: 'a b', model: stable, params: {alpha: 1}, replicas: 1, length: 1}\n",
+                    {"name = 'a b' is not accepted", "A-Z a-z 0-9 _ . -"});
+  expect_user_error(
+      "output: o.h5\nensembles:\n  - {name: a, stream: 5, model: stable, params: {alpha: 1}, replicas: 1, length: 1}\n"
+      "  - {name: b, stream: 5, model: stable, params: {alpha: 1}, replicas: 1, length: 1}\n",
+      {"Philox stream 5", "set a distinct 'stream'"});
+}
+
+TEST(Config, ParameterRangesNameKeyValueAndRange) {
+  expect_user_error(with_params("stable", "alpha: 2.5"), {"test.yaml:5:", "params.alpha = 2.5 is out of range",
+                                                          "0 < alpha <= 2"});
+  expect_user_error(with_params("stable", "alpha: 0"), {"alpha = 0 is out of range"});
+  expect_user_error(with_params("stable", "alpha: 1, beta: 1.5"), {"beta = 1.5", "-1 <= beta <= 1"});
+  expect_user_error(with_params("stable", "alpha: 1, sigma: 0"), {"sigma = 0", "sigma > 0"});
+  expect_user_error(with_params("stable", "alpha: 1, parameterization: S2"), {"'S2' is not accepted; accepted: S1, S0"});
+  expect_user_error(with_params("stable", "alpha: .nan"), {"alpha must be a number"});
+  expect_user_error(with_params("stable", "alpha: .inf"), {"alpha must be finite"});
+  expect_user_error(with_params("lfsn", "alpha: 1.5, H: 1"), {"H = 1 is out of range", "0 < H < 1"});
+  expect_user_error(with_params("lfsn", "alpha: 1.5, H: 0"), {"H = 0 is out of range"});
+  expect_user_error(with_params("lfsn", "alpha: 1.25, H: 0.8"), {"H = 0.8 equals 1/alpha", "H != 1/alpha"});
+  expect_user_error(with_params("lfsn", "alpha: 1.5, H: 0.7, m: 0"), {"m = 0 is out of range", "1 <= m"});
+  expect_user_error(with_params("lfsn", "alpha: 1.5, H: 0.7, K: 0"), {"K = 0 is out of range", "1 <= K"});
+  expect_user_error(with_params("lfsn", "alpha: 1.5, H: 0.7, K: 2.5"), {"K must be a whole number"});
+  expect_user_error(with_params("lfsn", "alpha: 1.5, H: 0.7, beta: -2"), {"beta = -2 is out of range"});
+  expect_user_error(with_params("lfsn", "alpha: 1.5"), {"missing the required key 'H'"});
+}
+
+TEST(Config, WorkloadAndOutputKeys) {
+  const std::string base = "output: o.h5\nensembles:\n  - name: x\n    model: stable\n    params: {alpha: 1}\n"
+                           "    replicas: 2\n    length: 8\n";
+  expect_user_error(base + "    workload: {v: 0}\n", {"workload.v = 0 is out of range", "v > 0"});
+  expect_user_error(base + "    workload: {values: count}\n", {"'count' is not accepted; accepted: real, counts"});
+  expect_user_error(base + "    dtype: float16\n", {"'float16' is not accepted; accepted: float32, float64"});
+  expect_user_error(base + "    replicas2: 3\n", {"unknown key 'replicas2'"});
+  expect_user_error("compression: 12\n" + base, {"compression = 12 is out of range", "0 (none) to 9"});
+  expect_user_error("backend: gpu\n" + base, {"'gpu' is not accepted; accepted: auto, cpu, cuda"});
+  expect_user_error("version: 2\n" + base, {"version = 2 is not supported"});
+  expect_user_error(std::string("output: o.h5\nensembles:\n  - name: x\n    model: stable\n    params: {alpha: 1}\n"
+                                "    replicas: 0\n    length: 8\n"),
+                    {"replicas = 0 is out of range"});
+}
+
+TEST(Config, OverridesApplyToEveryEnsemble) {
+  RunConfig config = parse_config(kValid, "test.yaml");
+  RunOptions options;
+  options.seed = 99;
+  options.replicas = 5;
+  options.output = "other.h5";
+  options.backend = BackendChoice::cpu;
+  apply_overrides(config, options);
+  EXPECT_EQ(config.seed, 99u);
+  EXPECT_EQ(config.output, "other.h5");
+  for (const auto& e : config.ensembles) EXPECT_EQ(e.replicas, 5u);
+  options.replicas = 0;
+  EXPECT_THROW(apply_overrides(config, options), UserError);
+}
+
+TEST(Config, MemorySizes) {
+  EXPECT_EQ(parse_memory_size("2GiB"), 2ull << 30);
+  EXPECT_EQ(parse_memory_size("512MiB"), 512ull << 20);
+  EXPECT_EQ(parse_memory_size("1.5GB"), 1500000000ull);
+  EXPECT_EQ(parse_memory_size("4096"), 4096ull);
+  EXPECT_EQ(parse_memory_size("64 KiB"), 65536ull);
+  for (const char* bad : {"", "abc", "-1GiB", "0", "2XB", "1e30"}) EXPECT_THROW(parse_memory_size(bad), UserError) << bad;
+}
+
+}  // namespace
+}  // namespace gs

@@ -1,0 +1,49 @@
+// Shared helpers of the test suites: reference tables, temporary directories,
+// sampling the shared kernels directly, and z-scores for CDF comparisons.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "kernels/stable.hpp"
+
+namespace gs::test {
+
+std::string data_path(const std::string& name);  // tests/data/<name>
+
+// Rows of a CSV whose lines starting with '#' are comments and whose first
+// other line is the header; columns by name.
+struct Table {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+  std::size_t column(const std::string& name) const;
+};
+Table read_csv(const std::string& path);
+
+// A fresh directory under the system temp dir, removed with its contents.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  std::string path(const std::string& name) const;
+  const std::string& root() const { return root_; }
+
+ private:
+  std::string root_;
+};
+
+// n draws of the law through the shared sampler, in the compute type Real,
+// using Philox words (replica 0, position i/2) of stream `stream`.
+template <class Real>
+std::vector<double> draw_stable(const StableLawParams& law, std::size_t n, std::uint64_t seed, std::uint32_t stream);
+
+// (F_n(x) − p) / sqrt(p(1 − p)/n): the binomial z-score of an empirical CDF.
+double cdf_z_score(double empirical, double p, std::size_t n);
+
+void write_file(const std::string& path, const std::string& text);
+
+}  // namespace gs::test
