@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "host/config.hpp"
 #include "host/models.hpp"
@@ -76,6 +77,10 @@ bool cuda_backend_compiled();
 // Number of usable CUDA devices; `why_none` says why when it is 0.
 int cuda_device_count(std::string* why_none = nullptr);
 std::unique_ptr<BackendDevice> make_cuda_backend();
+// The Philox words of calls [first, first + calls) of a replica, computed on
+// the GPU (words 0..3 of each call): the CPU/GPU uniform-stream check.
+std::vector<std::uint32_t> cuda_philox_words(const RngStreamKey& key, std::uint32_t replica, std::uint64_t first,
+                                             std::uint64_t calls);
 
 // auto → cuda when a device is usable, else cpu; `log` says which and why.
 std::unique_ptr<BackendDevice> open_backend(BackendChoice choice, std::string& log);

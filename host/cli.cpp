@@ -60,6 +60,7 @@ int parse_and_run(int argc, char** argv) {
   run->add_option("--memory-limit", memory_limit, "memory budget for batches, e.g. 2GiB (default: a quarter of "
                                                   "the available RAM up to 4 GiB, or the GPU's free memory)");
   run->add_flag("--dry-run", options.dry_run, "print the plan (ensembles, replicas, bytes, batches) and write nothing");
+  run->add_flag("--no-output", options.no_output, "generate every batch and discard it: timing without the HDF5 write");
   run->add_flag("-q,--quiet", options.quiet, "no progress and no log lines");
 
   std::vector<std::string> args = normalised_arguments(argc, argv);

@@ -10,6 +10,7 @@
 #include "host/backend.hpp"
 #include "host/cpu_launch.hpp"
 #include "host/fft.hpp"
+#include "host/plan.hpp"
 #include "host/interrupt.hpp"
 #include "host/prepare.hpp"
 #include "host/sysinfo.hpp"
@@ -27,7 +28,7 @@ class CpuStableGenerator final : public EnsembleGenerator {
     StablePairsKernel<Real, Out> kernel = kernel_;
     kernel.first_replica = first;
     kernel.out = static_cast<Out*>(out);
-    return cpu_for_each(count * kernel.pairs_per_row, kernel);
+    return cpu_for_each(count, kernel);
   }
 
  private:
@@ -62,12 +63,12 @@ class CpuLfsnGenerator final : public EnsembleGenerator {
         LfsnInnovationsKernel<Real> innovations = innovations_;
         innovations.first_replica = first + static_cast<std::uint64_t>(row);
         innovations.signal = signal;
-        Tally tally = serial_for_each(convolver_.size(), innovations);
+        Tally tally = serial_for_each(innovations);
         convolver_.convolve(signal, spectrum_.data(), scratch);
         LfsnStoreKernel<Out> store = store_;
         store.convolved = signal;
         store.out = static_cast<Out*>(out) + static_cast<std::uint64_t>(row) * length;
-        tally += serial_for_each(length, store);
+        tally += serial_for_each(store);
         clipped += tally.clipped;
         saturated += tally.saturated;
       }
@@ -93,12 +94,7 @@ class CpuBackend final : public BackendDevice {
     return fmt::format("CPU: {}, {} OpenMP threads", cpu_model(), omp_get_max_threads());
   }
 
-  std::uint64_t default_memory_budget() const override {
-    // A quarter of what is available, at most 4 GiB: batches that large already
-    // amortise everything; the rest stays for the page cache and the writer.
-    const std::uint64_t quarter = available_memory() / 4;
-    return std::clamp<std::uint64_t>(quarter, 64ull << 20, 4ull << 30);
-  }
+  std::uint64_t default_memory_budget() const override { return default_host_budget(); }
 
   MemoryNeed memory_need(const EnsembleJob& job) const override {
     if (!job.lfsn) return {};

@@ -17,4 +17,9 @@ std::unique_ptr<BackendDevice> make_cuda_backend() {
                   "(-DGPUSYNTH_CUDA=ON) or use --backend cpu");
 }
 
+std::vector<std::uint32_t> cuda_philox_words(const RngStreamKey&, std::uint32_t, std::uint64_t, std::uint64_t) {
+  make_cuda_backend();  // throws
+  return {};
+}
+
 }  // namespace gs

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "host/errors.hpp"
+#include "host/sysinfo.hpp"
 
 namespace gs {
 
@@ -26,6 +27,10 @@ std::uint64_t max_batch(std::uint64_t budget, std::uint64_t fixed, std::uint64_t
 }
 
 }  // namespace
+
+std::uint64_t default_host_budget() {
+  return std::clamp<std::uint64_t>(available_memory() / 4, 64ull << 20, 4ull << 30);
+}
 
 std::uint64_t parse_memory_size(const std::string& text) {
   std::size_t pos = 0;
@@ -71,6 +76,7 @@ RunPlan make_plan(const RunConfig& config, const BackendDevice& backend, std::op
   plan.memory_budget_given = memory_limit.has_value();
   plan.memory_budget = memory_limit.value_or(backend.default_memory_budget());
   const bool workspace_on_host = backend.kind() == Backend::cpu;
+  plan.host_budget = workspace_on_host ? plan.memory_budget : memory_limit.value_or(default_host_budget());
   for (const EnsembleSpec& spec : config.ensembles) {
     EnsemblePlan ensemble;
     ensemble.job.spec = &spec;
@@ -86,8 +92,12 @@ RunPlan make_plan(const RunConfig& config, const BackendDevice& backend, std::op
     ensemble.row_bytes = spec.length * storage_bytes(ensemble.job.storage);
     ensemble.need = backend.memory_need(ensemble.job);
     const std::uint64_t host_fixed = workspace_on_host ? ensemble.need.fixed : 0;
-    const std::uint64_t host_per_replica = 2 * ensemble.row_bytes + (workspace_on_host ? ensemble.need.per_replica : 0);
-    std::uint64_t batch = max_batch(plan.memory_budget, host_fixed, host_per_replica);
+    // Two output buffers (one generating, one writing) and, when compressing,
+    // the deflated copy of the batch being written.
+    const std::uint64_t output_copies = config.compression > 0 ? 3 : 2;
+    const std::uint64_t host_per_replica =
+        output_copies * ensemble.row_bytes + (workspace_on_host ? ensemble.need.per_replica : 0);
+    std::uint64_t batch = max_batch(plan.host_budget, host_fixed, host_per_replica);
     if (!workspace_on_host) {
       batch = std::min(batch, max_batch(plan.memory_budget, ensemble.need.fixed, ensemble.need.per_replica));
     }
@@ -95,7 +105,7 @@ RunPlan make_plan(const RunConfig& config, const BackendDevice& backend, std::op
       const std::uint64_t one = std::max(host_fixed + host_per_replica,
                                          workspace_on_host ? 0 : ensemble.need.fixed + ensemble.need.per_replica);
       throw UserError(fmt::format("the memory budget {} is too small for ensemble '{}': one replica needs {} "
-                                  "(two output rows of {} and the {} workspace); raise --memory-limit or "
+                                  "(two or three output rows of {} and the {} workspace); raise --memory-limit or "
                                   "shorten the series",
                                   format_bytes(plan.memory_budget), spec.name, format_bytes(one),
                                   format_bytes(ensemble.row_bytes), to_string(backend.kind())));
@@ -110,7 +120,7 @@ RunPlan make_plan(const RunConfig& config, const BackendDevice& backend, std::op
     ensemble.batch_replicas = batch;
     ensemble.batches = (spec.replicas + batch - 1) / batch;
     ensemble.backend_bytes = ensemble.need.fixed + batch * ensemble.need.per_replica;
-    ensemble.host_bytes = 2 * batch * ensemble.row_bytes + (workspace_on_host ? ensemble.backend_bytes : 0);
+    ensemble.host_bytes = output_copies * batch * ensemble.row_bytes + (workspace_on_host ? ensemble.backend_bytes : 0);
     plan.total_samples += spec.replicas * spec.length;
     plan.total_bytes += spec.replicas * ensemble.row_bytes;
     plan.ensembles.push_back(std::move(ensemble));
@@ -121,8 +131,11 @@ RunPlan make_plan(const RunConfig& config, const BackendDevice& backend, std::op
 std::string format_plan(const RunPlan& plan, const RunConfig& config) {
   std::string text = fmt::format("plan for {} (seed {}, backend {}, {})\n", config.path, plan.seed,
                                  to_string(plan.backend), plan.device);
-  text += fmt::format("memory budget {} ({})\n", format_bytes(plan.memory_budget),
-                      plan.memory_budget_given ? "--memory-limit" : "default");
+  text += fmt::format("memory budget {} ({}){}\n", format_bytes(plan.memory_budget),
+                      plan.memory_budget_given ? "--memory-limit" : "default",
+                      plan.host_budget != plan.memory_budget
+                          ? fmt::format(", host buffers {}", format_bytes(plan.host_budget))
+                          : std::string());
   text += fmt::format("{:<24} {:<7} {:>10} {:>10} {:>14} {:>8} {:>11} {:>8} {:>11} {:>11}\n", "ensemble", "model",
                       "replicas", "length", "samples", "type", "bytes", "batches", "batch rows", "batch mem");
   for (const EnsemblePlan& e : plan.ensembles) {

@@ -28,7 +28,8 @@ struct RunPlan {
   Backend backend = Backend::cpu;
   std::string device;
   std::uint64_t seed = 0;
-  std::uint64_t memory_budget = 0;
+  std::uint64_t memory_budget = 0;  // the backend's memory (host RAM on the CPU, device memory on a GPU)
+  std::uint64_t host_budget = 0;    // page-locked output buffers of the GPU backend
   bool memory_budget_given = false;
   std::vector<EnsemblePlan> ensembles;
   std::uint64_t total_samples = 0;
@@ -39,6 +40,10 @@ struct RunPlan {
 RunPlan make_plan(const RunConfig& config, const BackendDevice& backend, std::optional<std::uint64_t> memory_limit);
 
 std::string format_plan(const RunPlan& plan, const RunConfig& config);
+
+// Host memory for batches when no --memory-limit is given: a quarter of the
+// available RAM, between 64 MiB and 4 GiB (larger batches gain nothing).
+std::uint64_t default_host_budget();
 
 // "2GiB", "512MiB", "1.5GB", "4096" (bytes) → bytes; UserError otherwise.
 std::uint64_t parse_memory_size(const std::string& text);

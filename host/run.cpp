@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <future>
+#include <optional>
 
 #include "host/backend.hpp"
 #include "host/errors.hpp"
@@ -113,19 +114,33 @@ void write_series_attributes(SeriesDataset& series, const EnsembleSpec& spec) {
   });
 }
 
+struct EnsembleResult {
+  Tally tally;
+  double generate_seconds = 0;  // inside the backend, per batch
+  double write_seconds = 0;     // inside the writer thread
+};
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 // Generates one ensemble batch by batch; the write of batch k runs on a
-// separate thread while batch k+1 is generated.
-Tally generate_ensemble(const EnsemblePlan& ensemble, BackendDevice& backend, EnsembleFile& file, int compression,
-                        Progress& progress) {
+// separate thread while batch k+1 is generated. Without a file (--no-output)
+// the batches are generated and dropped.
+EnsembleResult generate_ensemble(const EnsemblePlan& ensemble, BackendDevice& backend, EnsembleFile* file,
+                                 int compression, Progress& progress) {
   const EnsembleSpec& spec = *ensemble.job.spec;
-  SeriesDataset series = file.create_series(spec.name, ensemble.job.storage, spec.replicas, spec.length,
-                                            ensemble.chunk_rows, compression);
-  write_series_attributes(series, spec);
+  std::optional<SeriesDataset> series;
+  if (file) {
+    series.emplace(file->create_series(spec.name, ensemble.job.storage, spec.replicas, spec.length,
+                                       ensemble.chunk_rows, compression));
+    write_series_attributes(*series, spec);
+  }
   auto generator = backend.make_generator(ensemble.job, ensemble.batch_replicas);
   const std::size_t buffer_bytes = ensemble.batch_replicas * ensemble.row_bytes;
   HostBuffer buffers[2] = {backend.host_buffer(buffer_bytes), backend.host_buffer(buffer_bytes)};
-  std::future<void> pending_write;
-  Tally total;
+  std::future<double> pending_write;
+  EnsembleResult result;
   progress.begin(spec.name);
   try {
     for (std::uint64_t b = 0; b < ensemble.batches; ++b) {
@@ -133,21 +148,27 @@ Tally generate_ensemble(const EnsemblePlan& ensemble, BackendDevice& backend, En
       const std::uint64_t first = b * ensemble.batch_replicas;
       const std::uint64_t count = std::min(ensemble.batch_replicas, spec.replicas - first);
       unsigned char* buffer = buffers[b % 2].get();
-      total += generator->generate(first, count, buffer);
+      const auto start = std::chrono::steady_clock::now();
+      result.tally += generator->generate(first, count, buffer);
+      result.generate_seconds += seconds_since(start);
       check_interrupt();  // a generator stops early when interrupted: its batch is incomplete
-      if (pending_write.valid()) pending_write.get();
-      pending_write = std::async(std::launch::async, [&series, first, count, buffer] {
-        series.write_rows(first, count, buffer);
-      });
+      if (pending_write.valid()) result.write_seconds += pending_write.get();
+      if (series) {
+        pending_write = std::async(std::launch::async, [&series, first, count, buffer] {
+          const auto write_start = std::chrono::steady_clock::now();
+          series->write_rows(first, count, buffer);
+          return seconds_since(write_start);
+        });
+      }
       progress.advance(count * spec.length);
     }
-    if (pending_write.valid()) pending_write.get();
+    if (pending_write.valid()) result.write_seconds += pending_write.get();
   } catch (...) {
     if (pending_write.valid()) pending_write.wait();
     throw;
   }
-  series.write_attributes(ensemble_attributes(ensemble, total));
-  return total;
+  if (series) series->write_attributes(ensemble_attributes(ensemble, result.tally));
+  return result;
 }
 
 void check_disk_space(const RunPlan& plan, const RunConfig& config, bool quiet) {
@@ -195,37 +216,47 @@ int run_command(const RunOptions& options) {
     return kExitOk;
   }
   log_info(options.quiet, backend_log + "; " + plan.device);
-  check_disk_space(plan, config, options.quiet);
+  if (!options.no_output) check_disk_space(plan, config, options.quiet);
   const auto start = std::chrono::steady_clock::now();
   InterruptGuard interrupts;
+  std::vector<EnsembleResult> results;
   try {
-    EnsembleFile file(config.output);
-    file.write_root_attributes(root_attributes(config, plan, options));
+    std::optional<EnsembleFile> file;
+    if (!options.no_output) {
+      file.emplace(config.output);
+      file->write_root_attributes(root_attributes(config, plan, options));
+    }
     Progress progress(plan.total_samples, options.quiet);
-    std::vector<Tally> tallies;
     for (const EnsemblePlan& ensemble : plan.ensembles) {
-      tallies.push_back(generate_ensemble(ensemble, *backend, file, config.compression, progress));
+      results.push_back(generate_ensemble(ensemble, *backend, file ? &*file : nullptr, config.compression, progress));
     }
     check_interrupt();
-    file.commit();
+    if (file) file->commit();
     progress.finish();
-    for (std::size_t i = 0; i < tallies.size(); ++i) {
-      if (tallies[i].clipped || tallies[i].saturated) {
-        log_info(options.quiet, fmt::format("ensemble '{}': {} negative counts clipped to 0, {} values saturated "
-                                            "(recorded as attributes clipped_bins, saturated_values)",
-                                            plan.ensembles[i].job.spec->name, tallies[i].clipped,
-                                            tallies[i].saturated));
-      }
-    }
   } catch (const Interrupted& interrupted) {
     std::fprintf(stderr, "\ninterrupted by signal %d: nothing was written to %s\n", interrupted.signal,
                  config.output.c_str());
     return kExitInterrupted;
   }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  log_info(options.quiet, fmt::format("wrote {} ({} samples in {} ensembles, {:.2f} s, {:.3g} samples/s)",
-                                      config.output, plan.total_samples, plan.ensembles.size(), seconds,
-                                      static_cast<double>(plan.total_samples) / seconds));
+  double generate_seconds = 0, write_seconds = 0;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    generate_seconds += results[i].generate_seconds;
+    write_seconds += results[i].write_seconds;
+    if (results[i].tally.clipped || results[i].tally.saturated) {
+      log_info(options.quiet, fmt::format("ensemble '{}': {} negative counts clipped to 0, {} values saturated "
+                                          "(recorded as attributes clipped_bins, saturated_values)",
+                                          plan.ensembles[i].job.spec->name, results[i].tally.clipped,
+                                          results[i].tally.saturated));
+    }
+  }
+  const double seconds = seconds_since(start);
+  log_info(options.quiet, fmt::format("{} {} samples in {} ensembles: {:.2f} s wall ({:.3g} samples/s); generate "
+                                      "{:.2f} s, write {:.2f} s on the writer thread, overlapped",
+                                      options.no_output ? "generated (--no-output, nothing written)"
+                                                        : "wrote " + config.output + ":",
+                                      plan.total_samples, plan.ensembles.size(), seconds,
+                                      static_cast<double>(plan.total_samples) / seconds, generate_seconds,
+                                      write_seconds));
   return kExitOk;
 }
 

@@ -17,6 +17,7 @@ struct RunOptions {
   std::optional<std::uint64_t> replicas;
   std::optional<std::uint64_t> memory_limit;
   bool dry_run = false;
+  bool no_output = false;  // generate every batch and discard it (timing without the HDF5 write)
   bool quiet = false;
   std::string command_line;
 };

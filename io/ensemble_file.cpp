@@ -3,12 +3,14 @@
 #include <fmt/format.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <vector>
 
 #include "host/errors.hpp"
 
@@ -69,16 +71,65 @@ std::uint64_t free_disk_bytes(const std::string& path) {
   return static_cast<std::uint64_t>(info.f_bavail) * info.f_frsize;
 }
 
-SeriesDataset::SeriesDataset(h5::Handle group, h5::Handle dataset, StorageType type, std::uint64_t length)
-    : group_(std::move(group)), dataset_(std::move(dataset)), type_(type), length_(length) {}
+SeriesDataset::SeriesDataset(h5::Handle group, h5::Handle dataset, StorageType type, std::uint64_t length,
+                             ChunkShape chunk, int compression_level)
+    : group_(std::move(group)),
+      dataset_(std::move(dataset)),
+      type_(type),
+      length_(length),
+      chunk_(chunk),
+      compression_level_(compression_level) {}
+
+namespace {
+
+// HDF5's shuffle filter (byte j of element i goes to j·n + i) then its deflate
+// filter (zlib's compress2 at the dataset's level), as the filter pipeline
+// would apply them to one chunk.
+std::vector<unsigned char> shuffle_and_deflate(const unsigned char* chunk, std::size_t elements,
+                                               std::size_t element_bytes, int level) {
+  std::vector<unsigned char> shuffled(elements * element_bytes);
+  for (std::size_t i = 0; i < elements; ++i) {
+    for (std::size_t j = 0; j < element_bytes; ++j) shuffled[j * elements + i] = chunk[i * element_bytes + j];
+  }
+  uLongf size = compressBound(static_cast<uLong>(shuffled.size()));
+  std::vector<unsigned char> deflated(size);
+  if (compress2(deflated.data(), &size, shuffled.data(), static_cast<uLong>(shuffled.size()), level) != Z_OK) {
+    throw InternalError("compress2", "failed", __FILE__, __LINE__);
+  }
+  deflated.resize(size);
+  return deflated;
+}
+
+}  // namespace
 
 void SeriesDataset::write_rows(std::uint64_t first, std::uint64_t count, const void* data) {
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  const std::size_t element_bytes = storage_bytes(type_);
+  const std::size_t row_bytes = length_ * element_bytes;
+  if (compression_level_ > 0 && chunk_.columns == length_ && first % chunk_.rows == 0) {
+    const std::uint64_t chunks = count / chunk_.rows;
+    std::vector<std::vector<unsigned char>> compressed(chunks);
+#pragma omp parallel for schedule(dynamic, 1)
+    for (std::int64_t c = 0; c < static_cast<std::int64_t>(chunks); ++c) {
+      compressed[c] = shuffle_and_deflate(bytes + c * chunk_.rows * row_bytes, chunk_.rows * length_, element_bytes,
+                                          compression_level_);
+    }
+    for (std::uint64_t c = 0; c < chunks; ++c) {
+      const hsize_t offset[2] = {first + c * chunk_.rows, 0};
+      GS_CHECK_NONNEG(H5Dwrite_chunk(dataset_.id(), H5P_DEFAULT, 0, offset, compressed[c].size(), compressed[c].data()));
+    }
+    // The ensemble's last rows may end inside a chunk: through the pipeline.
+    first += chunks * chunk_.rows;
+    count -= chunks * chunk_.rows;
+    bytes += chunks * chunk_.rows * row_bytes;
+    if (count == 0) return;
+  }
   const hsize_t start[2] = {first, 0};
   const hsize_t extent[2] = {count, length_};
   h5::Handle file_space(GS_CHECK_NONNEG(H5Dget_space(dataset_.id())), H5Sclose);
   GS_CHECK_NONNEG(H5Sselect_hyperslab(file_space.id(), H5S_SELECT_SET, start, nullptr, extent, nullptr));
   h5::Handle memory_space(GS_CHECK_NONNEG(H5Screate_simple(2, extent, nullptr)), H5Sclose);
-  GS_CHECK_NONNEG(H5Dwrite(dataset_.id(), native_type(type_), memory_space.id(), file_space.id(), H5P_DEFAULT, data));
+  GS_CHECK_NONNEG(H5Dwrite(dataset_.id(), native_type(type_), memory_space.id(), file_space.id(), H5P_DEFAULT, bytes));
 }
 
 void SeriesDataset::write_attributes(const std::vector<Attribute>& attributes) {
@@ -123,8 +174,9 @@ SeriesDataset EnsembleFile::create_series(const std::string& name, StorageType t
   const hsize_t dims[2] = {replicas, length};
   h5::Handle space(GS_CHECK_NONNEG(H5Screate_simple(2, dims, nullptr)), H5Sclose);
   h5::Handle properties(GS_CHECK_NONNEG(H5Pcreate(H5P_DATASET_CREATE)), H5Pclose);
-  const ChunkShape shape = series_chunk_shape(replicas, length, storage_bytes(type), chunk_rows);
-  const hsize_t chunk[2] = {std::max<std::uint64_t>(1, std::min(chunk_rows, replicas)), shape.columns};
+  ChunkShape shape = series_chunk_shape(replicas, length, storage_bytes(type), chunk_rows);
+  shape.rows = std::max<std::uint64_t>(1, std::min(chunk_rows, replicas));
+  const hsize_t chunk[2] = {shape.rows, shape.columns};
   GS_CHECK_NONNEG(H5Pset_chunk(properties.id(), 2, chunk));
   if (compression_level > 0) {
     GS_CHECK_NONNEG(H5Pset_shuffle(properties.id()));
@@ -133,7 +185,7 @@ SeriesDataset EnsembleFile::create_series(const std::string& name, StorageType t
   h5::Handle dataset(GS_CHECK_NONNEG(H5Dcreate2(group.id(), "series", file_type(type), space.id(), H5P_DEFAULT,
                                                 properties.id(), H5P_DEFAULT)),
                      H5Dclose);
-  return SeriesDataset(std::move(group), std::move(dataset), type, length);
+  return SeriesDataset(std::move(group), std::move(dataset), type, length, shape, compression_level);
 }
 
 void EnsembleFile::commit() {

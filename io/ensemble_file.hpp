@@ -25,11 +25,25 @@ enum class StorageType { float32, float64, uint32 };
 std::size_t storage_bytes(StorageType type);
 const char* to_string(StorageType type);
 
+// HDF5 chunks of whole replicas: `wanted_rows`, kept between 64 KiB and 1 MiB
+// per chunk when the ensemble allows (good for deflate and for reading a few
+// replicas back), and split along time beyond 1 GiB (HDF5's limit is 4 GiB).
+struct ChunkShape {
+  std::uint64_t rows;
+  std::uint64_t columns;
+};
+ChunkShape series_chunk_shape(std::uint64_t replicas, std::uint64_t length, std::size_t element_bytes,
+                              std::uint64_t wanted_rows);
+
 class SeriesDataset {
  public:
-  SeriesDataset(h5::Handle group, h5::Handle dataset, StorageType type, std::uint64_t length);
+  SeriesDataset(h5::Handle group, h5::Handle dataset, StorageType type, std::uint64_t length, ChunkShape chunk,
+                int compression_level);
 
-  // Rows [first, first + count) from row-major host memory.
+  // Rows [first, first + count) from row-major host memory. Whole compressed
+  // chunks are shuffled and deflated on every core and written with
+  // H5Dwrite_chunk (HDF5's own filters run on one thread); the file is the
+  // same as through the filter pipeline and reads back with any HDF5 reader.
   void write_rows(std::uint64_t first, std::uint64_t count, const void* data);
   void write_attributes(const std::vector<Attribute>& attributes);  // on the ensemble group
 
@@ -41,6 +55,8 @@ class SeriesDataset {
   h5::Handle dataset_;
   StorageType type_;
   std::uint64_t length_;
+  ChunkShape chunk_;
+  int compression_level_;
 };
 
 class EnsembleFile {
@@ -69,15 +85,7 @@ class EnsembleFile {
   bool committed_ = false;
 };
 
-// HDF5 chunks of whole replicas: `wanted_rows`, kept between 64 KiB and 1 MiB
-// per chunk when the ensemble allows (good for deflate and for reading a few
-// replicas back), and split along time beyond 1 GiB (HDF5's limit is 4 GiB).
-struct ChunkShape {
-  std::uint64_t rows;
-  std::uint64_t columns;
-};
-ChunkShape series_chunk_shape(std::uint64_t replicas, std::uint64_t length, std::size_t element_bytes,
-                              std::uint64_t wanted_rows);
+
 
 // Free bytes on the file system holding `path`'s directory.
 std::uint64_t free_disk_bytes(const std::string& path);

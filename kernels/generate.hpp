@@ -1,7 +1,9 @@
-// Per-element work of each model, as functors with one GS_HD operator()(i,
-// tally) over a flat 64-bit index of a batch. The CPU backend runs them in an
-// OpenMP loop, the CUDA backend in one bounds-checked kernel: the same code.
-// Output buffers are row-major (batch row, bin); row r is replica first + r.
+// Per-element work of each model, as functors with one GS_HD
+// operator()(row, column, tally) over a batch's rows (replicas) and `columns`.
+// The CPU backend runs them in an OpenMP loop, the CUDA backend in one
+// bounds-checked 2-D kernel: the same code. (Two indices rather than one flat
+// index: splitting a flat 64-bit index costs a software division per element
+// on a GPU.) Output buffers are row-major; row r is replica first + r.
 #pragma once
 
 #include <cstdint>
@@ -15,8 +17,8 @@
 namespace gs {
 
 // i.i.d. α-stable. Philox use: bins 2j and 2j+1 of replica r use one call at
-// (replica r, position j, draw 0), words (0, 1) and (2, 3). Element i is the
-// pair j of row i / pairs_per_row.
+// (replica r, position j, draw 0), words (0, 1) and (2, 3). Column j is that
+// pair of bins.
 template <class Real, class Out>
 struct StablePairsKernel {
   StableSampler<Real> law;
@@ -27,14 +29,14 @@ struct StablePairsKernel {
   std::uint64_t pairs_per_row = 0;  // ceil(length / 2)
   Out* out = nullptr;
 
-  GS_HD void operator()(std::uint64_t i, StoreTally& tally) const {
-    const std::uint64_t row = i / pairs_per_row;
-    const std::uint64_t pair = i - row * pairs_per_row;
+  GS_HD std::uint64_t columns() const { return pairs_per_row; }
+
+  GS_HD void operator()(std::uint64_t row, std::uint64_t pair, StoreTally& tally) const {
     const PhiloxBits r = philox_bits(key, static_cast<std::uint32_t>(first_replica + row), pair, 0);
     const std::uint64_t bin = 2 * pair;
     Out* dst = out + row * length + bin;
-    dst[0] = store_workload<Out>(static_cast<double>(law(r[0], r[1])), map, tally);
-    if (bin + 1 < length) dst[1] = store_workload<Out>(static_cast<double>(law(r[2], r[3])), map, tally);
+    dst[0] = store_workload<Out>(law(r[0], r[1]), map, tally);
+    if (bin + 1 < length) dst[1] = store_workload<Out>(law(r[2], r[3]), map, tally);
   }
 };
 
@@ -43,7 +45,7 @@ struct StablePairsKernel {
 // replica, which is visible for α ≤ 1.
 
 // LFSN step 1: the innovations Z(t), t < fine_points, of each row, zero-padded
-// to fft_length (element i is point i % fft_length of row i / fft_length).
+// to fft_length.
 template <class Real>
 struct LfsnInnovationsKernel {
   LfsnInnovation<Real> innovation;
@@ -52,10 +54,10 @@ struct LfsnInnovationsKernel {
   std::uint64_t fft_length = 0;
   double* signal = nullptr;
 
-  GS_HD void operator()(std::uint64_t i, StoreTally& tally) const {
-    const std::uint64_t row = i / fft_length;
-    const std::uint64_t t = i - row * fft_length;
-    signal[i] = t < fine_points
+  GS_HD std::uint64_t columns() const { return fft_length; }
+
+  GS_HD void operator()(std::uint64_t row, std::uint64_t t, StoreTally& tally) const {
+    signal[row * fft_length + t] = t < fine_points
                     ? static_cast<double>(
                           innovation(static_cast<std::uint32_t>(first_replica + row), t, tally.saturated))
                     : 0.0;
@@ -69,8 +71,11 @@ struct SpectrumProductKernel {
   std::uint64_t spectrum_length = 0;  // fft_length / 2 + 1
   Complex<double>* spectra = nullptr;
 
-  GS_HD void operator()(std::uint64_t i, StoreTally&) const {
-    spectra[i] = spectra[i] * kernel[i % spectrum_length];
+  GS_HD std::uint64_t columns() const { return spectrum_length; }
+
+  GS_HD void operator()(std::uint64_t row, std::uint64_t j, StoreTally&) const {
+    Complex<double>& value = spectra[row * spectrum_length + j];
+    value = value * kernel[j];
   }
 };
 
@@ -86,10 +91,10 @@ struct LfsnStoreKernel {
   WorkloadMapping map;
   Out* out = nullptr;
 
-  GS_HD void operator()(std::uint64_t i, StoreTally& tally) const {
-    const std::uint64_t row = i / length;
-    const std::uint64_t k = i - row * length;
-    out[i] = store_workload<Out>(convolved[row * fft_length + kernel_points + m * k] - drift, map, tally);
+  GS_HD std::uint64_t columns() const { return length; }
+
+  GS_HD void operator()(std::uint64_t row, std::uint64_t k, StoreTally& tally) const {
+    out[row * length + k] = store_workload<Out>(convolved[row * fft_length + kernel_points + m * k] - drift, map, tally);
   }
 };
 

@@ -57,10 +57,12 @@ GS_HD GS_INLINE double uniform_open(std::uint32_t k) {
 }
 
 // min(u, 1 - u) for u of the word k, in (0, 1/2], with full relative precision.
+// In float the word is rounded once (to nearest) and then scaled exactly, so
+// both backends get the same bits without double arithmetic.
 template <class Real>
 GS_HD GS_INLINE Real edge_distance(std::uint32_t k) {
   const std::uint32_t nearer = (k >> 31) ? ~k : k;
-  return static_cast<Real>((static_cast<double>(nearer) + 0.5) * 2.3283064365386963e-10);
+  return static_cast<Real>(nearer) * Real(2.3283064365386963e-10) + Real(1.1641532182693481e-10);
 }
 
 GS_HD GS_INLINE bool in_upper_half(std::uint32_t k) { return (k >> 31) != 0; }

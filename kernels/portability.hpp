@@ -43,6 +43,20 @@ GS_MATH_UNARY(floor)
 GS_MATH_UNARY(fabs)
 #undef GS_MATH_UNARY
 
+// sin(πx) and cos(πx): CUDA's sinpi/cospi need no range reduction; the host
+// uses sin(π·x), whose rounding of π·x costs one ulp (callers keep |x| ≤ 1/2).
+#if defined(__CUDA_ARCH__)
+GS_HD GS_INLINE float sinpi(float x) { return ::sinpif(x); }
+GS_HD GS_INLINE double sinpi(double x) { return ::sinpi(x); }
+GS_HD GS_INLINE float cospi(float x) { return ::cospif(x); }
+GS_HD GS_INLINE double cospi(double x) { return ::cospi(x); }
+#else
+GS_HD GS_INLINE float sinpi(float x) { return ::sinf(3.14159265358979323846f * x); }
+GS_HD GS_INLINE double sinpi(double x) { return ::sin(3.14159265358979323846 * x); }
+GS_HD GS_INLINE float cospi(float x) { return ::cosf(3.14159265358979323846f * x); }
+GS_HD GS_INLINE double cospi(double x) { return ::cos(3.14159265358979323846 * x); }
+#endif
+
 GS_HD GS_INLINE float copysign(float x, float s) { return ::copysignf(x, s); }
 GS_HD GS_INLINE double copysign(double x, double s) { return ::copysign(x, s); }
 

@@ -72,15 +72,16 @@ struct StableSampler {
     const Real W = standard_exponential<Real>(kw);
     const Real d = edge_distance<Real>(kv);
     const bool upper = in_upper_half(kv);
-    const Real sin_w = gs::sin(pi * d);
-    const Real cos_w = upper ? -gs::cos(pi * d) : gs::cos(pi * d);
+    const Real sin_w = gs::sinpi(d);
+    // cos w only where a branch needs it (not in the common S1 path).
+    const auto cos_w = [&] { return upper ? -gs::cospi(d) : gs::cospi(d); };
     Real z;
     if (kind == kGaussian) {
-      z = Real(-2) * gs::sqrt(W) * cos_w;  // 2√W sin V: Box–Muller on the same words
+      z = Real(-2) * gs::sqrt(W) * cos_w();  // 2√W sin V: Box–Muller on the same words
     } else if (kind == kAlphaOne) {
       const Real w = upper ? pi - pi * d : pi * d;
       const Real p = half_pi_one_minus_b + b * w;  // π/2 + |β|V > 0
-      z = Real(2 / kPi) * (-p * cos_w / sin_w -
+      z = Real(2 / kPi) * (-p * cos_w() / sin_w -
                            b * (Real(0.45158270528945486) /* ln(π/2) */ + gs::log(W) +
                                 gs::log(sin_w) - gs::log(p)));
     } else {
@@ -96,13 +97,19 @@ struct StableSampler {
  private:
   // sin x for a double angle, reduced modulo π in double before rounding to
   // Real, so that angles near π keep the relative precision of their sine.
+  // x = απu − δa lies in (−π, 5π/2) for every α ∈ (0, 2]: at most two
+  // subtractions (no floor or integer conversion, slow on a GPU).
   GS_HD static Real sin_reduced(double x) {
-    const double turns = gs::floor(x * (1 / kPi) + 0.5);
-    const Real s = gs::sin(static_cast<Real>(x - turns * kPi));
-    return static_cast<long long>(turns) % 2 == 0 ? s : -s;
+    bool negate = false;
+    if (x > kPi / 2) x -= kPi, negate = !negate;
+    if (x > kPi / 2) x -= kPi, negate = !negate;
+    if (x < -kPi / 2) x += kPi, negate = !negate;
+    const Real s = gs::sin(static_cast<Real>(x));
+    return negate ? -s : s;
   }
 
-  GS_HD Real general(Real W, Real d, bool upper, Real sin_w, Real cos_w, double u) const {
+  template <class CosW>
+  GS_HD Real general(Real W, Real d, bool upper, Real sin_w, const CosW& cos_w, double u) const {
     const Real pi = Real(kPi);
     const Real w = upper ? pi - pi * d : pi * d;
     const Real delta = eps * w - delta_a;
@@ -117,7 +124,7 @@ struct StableSampler {
     if (near_one && sin_w_plus_delta > Real(0)) {
       // ln of ratio = sin(w + δ)/sin w = 1 + R; R without cancellation when small.
       const Real half = gs::sin(Real(0.5) * delta);
-      const Real R = Real(-2) * half * half + (cos_w / sin_w) * sin_delta;
+      const Real R = Real(-2) * half * half + (cos_w() / sin_w) * sin_delta;
       const Real log_ratio =
           gs::fabs(R) < Real(0.5) ? gs::log1p(R) : gs::log(sin_w_plus_delta / sin_w);
       const Real L = log_ratio +

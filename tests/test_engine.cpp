@@ -138,6 +138,25 @@ TEST(Engine, SameSeedSameBytesAcrossThreadsAndBatchSizes) {
   EXPECT_NE(series(dir.path("other-seed.h5"), "marginal"), series(dir.path("one-thread.h5"), "marginal"));
 }
 
+TEST(Engine, ParallelDeflateReadsBackAsThePipelineWould) {
+  // Compressed chunks are made by gpusynth (shuffle + zlib on every core) and
+  // stored with H5Dwrite_chunk; HDF5's own filters must decode them.
+  const test::TempDir dir;
+  PreparedRun run = prepare(dir);
+  for (const char* level : {"0", "1", "9"}) {
+    const std::string text = std::string("compression: ") + level + "\n" + kConfig;
+    test::write_file(run.path, text);
+    run.options.output = dir.path(std::string("level") + level + ".h5");
+    ASSERT_EQ(run_command(run.options), kExitOk);
+  }
+  for (const char* name : {"bursty", "marginal"}) {
+    const auto plain = series(dir.path("level0.h5"), name);
+    EXPECT_EQ(series(dir.path("level1.h5"), name), plain) << name;
+    EXPECT_EQ(series(dir.path("level9.h5"), name), plain) << name;
+  }
+  EXPECT_LT(std::filesystem::file_size(dir.path("level9.h5")), std::filesystem::file_size(dir.path("level0.h5")));
+}
+
 TEST(Engine, ReplicaOverrideKeepsTheFirstReplicas) {
   // Replica r's values depend only on (seed, stream, r): fewer replicas are a prefix.
   const test::TempDir dir;

@@ -13,7 +13,10 @@
 
 namespace gs::test {
 
-std::string data_path(const std::string& name) { return std::string(GPUSYNTH_TEST_DATA) + "/" + name; }
+std::string data_path(const std::string& name) {
+  const char* moved = std::getenv("GPUSYNTH_TEST_DATA");  // when the test binary runs away from its source tree
+  return std::string(moved ? moved : GPUSYNTH_TEST_DATA) + "/" + name;
+}
 
 std::size_t Table::column(const std::string& name) const {
   for (std::size_t i = 0; i < header.size(); ++i) {

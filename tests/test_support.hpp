@@ -11,7 +11,7 @@
 
 namespace gs::test {
 
-std::string data_path(const std::string& name);  // tests/data/<name>
+std::string data_path(const std::string& name);  // tests/data/<name>, or $GPUSYNTH_TEST_DATA/<name>
 
 // Rows of a CSV whose lines starting with '#' are comments and whose first
 // other line is the header; columns by name.

@@ -1,0 +1,225 @@
+// GPU benchmark, one run (CUDA events, median of repetitions after warm-up):
+//   the device's write bandwidth (cudaMemset) and copy bandwidth (read + write),
+//   cuRAND's curandGenerateNormal (Philox, float) as the reference generator,
+//   the fused α-stable kernel (draw, CMS, store) in samples/s and bytes/s, and
+//   LFSN samples/s against the bare cuFFT D2Z + Z2D of the same batch.
+// Run: build/bench/bench_cuda [log2 samples, default 30]
+#include <cuda_runtime.h>
+#include <cufft.h>
+#include <curand.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <vector>
+
+#include "host/backend.hpp"
+#include "host/cuda/cuda_check.hpp"
+#include "host/cuda/cuda_launch.cuh"
+#include "host/models.hpp"
+#include "host/prepare.hpp"
+
+namespace {
+
+using gs::StorageType;
+
+// Median milliseconds of `repeats` runs of `work` after two warm-ups.
+double median_ms(const std::function<void()>& work, int repeats = 15) {
+  cudaEvent_t start, stop;
+  GS_CUDA_CHECK(cudaEventCreate(&start));
+  GS_CUDA_CHECK(cudaEventCreate(&stop));
+  for (int i = 0; i < 2; ++i) work();
+  std::vector<double> times;
+  for (int i = 0; i < repeats; ++i) {
+    GS_CUDA_CHECK(cudaEventRecord(start));
+    work();
+    GS_CUDA_CHECK(cudaEventRecord(stop));
+    GS_CUDA_CHECK(cudaEventSynchronize(stop));
+    float ms = 0;
+    GS_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    times.push_back(ms);
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+struct StableCase {
+  const char* label;
+  double alpha, beta;
+  gs::StableParameterization parameterization;
+  gs::Dtype dtype;
+  gs::ValueKind values;
+};
+
+gs::EnsembleSpec stable_spec(const StableCase& c, std::uint64_t length) {
+  gs::EnsembleSpec spec;
+  spec.name = "bench";
+  gs::StableModel model;
+  model.law.alpha = c.alpha;
+  model.law.beta = c.beta;
+  model.law.parameterization = c.parameterization;
+  spec.params = model;
+  spec.dtype = c.dtype;
+  spec.values = c.values;
+  spec.workload = gs::WorkloadMapping{2.0, 10.0};
+  spec.replicas = 1;
+  spec.length = length;
+  return spec;
+}
+
+// The cost floor of any sampler that needs two uniforms per value: one
+// Philox4x32-10 call per two values, stored as float.
+struct PhiloxFloorKernel {
+  gs::RngStreamKey key;
+  std::uint64_t pairs = 0;
+  float* out = nullptr;
+  GS_HD std::uint64_t columns() const { return pairs; }
+  GS_HD void operator()(std::uint64_t, std::uint64_t j, gs::StoreTally&) const {
+    const gs::PhiloxBits bits = gs::philox_bits(key, 0, j, 0);
+    out[2 * j] = static_cast<float>(bits[0] ^ bits[1]);
+    out[2 * j + 1] = static_cast<float>(bits[2] ^ bits[3]);
+  }
+};
+
+template <class Real, class Out>
+double time_stable(const gs::EnsembleJob& job, void* device_out, unsigned long long* tallies, int sms) {
+  auto kernel = gs::make_stable_kernel<Real, Out>(job);
+  kernel.out = static_cast<Out*>(device_out);
+  return median_ms([&] { gs::cuda_for_each(1, kernel, tallies, sms, nullptr); });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int log2n = argc > 1 ? std::atoi(argv[1]) : 30;
+  const std::uint64_t n = std::uint64_t{1} << log2n;
+  cudaDeviceProp prop{};
+  GS_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  const int sms = prop.multiProcessorCount;
+  std::printf("device: %s, sm_%d%d, %d SMs, %.1f GiB\n", prop.name, prop.major, prop.minor, sms,
+              prop.totalGlobalMem / 1073741824.0);
+  std::printf("samples per measurement: 2^%d = %llu\n\n", log2n, static_cast<unsigned long long>(n));
+
+  // 8 bytes per sample covers float64 output; float32 and uint32 use half.
+  void* buffer = nullptr;
+  void* second = nullptr;
+  GS_CUDA_CHECK(cudaMalloc(&buffer, n * 8));
+  GS_CUDA_CHECK(cudaMalloc(&second, n * 4));
+  unsigned long long* tallies = nullptr;
+  GS_CUDA_CHECK(cudaMalloc(&tallies, 2 * sizeof(unsigned long long)));
+
+  const double bytes4 = static_cast<double>(n) * 4;
+  const double memset_ms = median_ms([&] { GS_CUDA_CHECK(cudaMemsetAsync(buffer, 0x3f, n * 4)); });
+  const double write_gbs = bytes4 / memset_ms / 1e6;
+  const double copy_ms = median_ms([&] { GS_CUDA_CHECK(cudaMemcpyAsync(second, buffer, n * 4, cudaMemcpyDeviceToDevice)); });
+  std::printf("%-52s %10.3f ms  %8.1f GB/s written\n", "cudaMemset (write roofline), 4 B x n", memset_ms, write_gbs);
+  std::printf("%-52s %10.3f ms  %8.1f GB/s read+written\n", "cudaMemcpy device-to-device, 4 B x n", copy_ms,
+              2 * bytes4 / copy_ms / 1e6);
+
+  curandGenerator_t curand;
+  if (curandCreateGenerator(&curand, CURAND_RNG_PSEUDO_PHILOX4_32_10) != CURAND_STATUS_SUCCESS) return 1;
+  curandSetPseudoRandomGeneratorSeed(curand, 42);
+  const double curand_ms = median_ms([&] { curandGenerateNormal(curand, static_cast<float*>(buffer), n, 0.0f, 1.0f); });
+  std::printf("%-52s %10.3f ms  %8.3g samples/s  %5.1f%% of write roofline\n",
+              "curandGenerateNormal float (Philox4x32-10)", curand_ms, n / curand_ms * 1e3,
+              100 * (bytes4 / curand_ms / 1e6) / write_gbs);
+  curandDestroyGenerator(curand);
+  const PhiloxFloorKernel floor_kernel{gs::RngStreamKey{42, 1}, n / 2, static_cast<float*>(buffer)};
+  const double floor_ms = median_ms([&] { gs::cuda_for_each(1, floor_kernel, tallies, sms, nullptr); });
+  std::printf("%-52s %10.3f ms  %8.3g samples/s  %5.1f%% of write roofline\n",
+              "Philox4x32-10 alone, 2 words per float (RNG floor)", floor_ms, n / floor_ms * 1e3,
+              100 * (bytes4 / floor_ms / 1e6) / write_gbs);
+  std::printf("\n");
+
+  const StableCase cases[] = {
+      {"stable a=1.5 b=0.5 S1, float32 real", 1.5, 0.5, gs::StableParameterization::S1, gs::Dtype::float32, gs::ValueKind::real},
+      {"stable a=0.7 b=1 S1, float32 real", 0.7, 1.0, gs::StableParameterization::S1, gs::Dtype::float32, gs::ValueKind::real},
+      {"stable a=1.0001 b=0.5 S0 (near-1 form), float32", 1.0001, 0.5, gs::StableParameterization::S0, gs::Dtype::float32, gs::ValueKind::real},
+      {"stable a=1 b=0.5, float32 real", 1.0, 0.5, gs::StableParameterization::S1, gs::Dtype::float32, gs::ValueKind::real},
+      {"stable a=2 (Gaussian), float32 real", 2.0, 0.0, gs::StableParameterization::S1, gs::Dtype::float32, gs::ValueKind::real},
+      {"stable a=1.5 b=0.5 S1, uint32 counts", 1.5, 0.5, gs::StableParameterization::S1, gs::Dtype::float32, gs::ValueKind::counts},
+      {"stable a=1.5 b=0.5 S1, float64 real", 1.5, 0.5, gs::StableParameterization::S1, gs::Dtype::float64, gs::ValueKind::real},
+  };
+  for (const StableCase& c : cases) {
+    gs::EnsembleSpec spec = stable_spec(c, n);
+    gs::EnsembleJob job;
+    job.spec = &spec;
+    job.key = gs::RngStreamKey{42, 1};
+    job.storage = c.values == gs::ValueKind::counts ? StorageType::uint32
+                  : c.dtype == gs::Dtype::float64   ? StorageType::float64
+                                                    : StorageType::float32;
+    const double ms = gs::with_value_types(job, [&](auto real, auto out) {
+      return time_stable<decltype(real), decltype(out)>(job, buffer, tallies, sms);
+    });
+    const double bytes = static_cast<double>(n) * gs::storage_bytes(job.storage);
+    std::printf("%-52s %10.3f ms  %8.3g samples/s  %5.1f%% of write roofline\n", c.label, ms, n / ms * 1e3,
+                100 * (bytes / ms / 1e6) / write_gbs);
+  }
+  std::printf("\n");
+
+  // LFSN with the quickstart's parameters, in batches of 256 replicas.
+  gs::EnsembleSpec lfsn;
+  lfsn.name = "bench-lfsn";
+  gs::LfsnModel model;
+  model.alpha = 1.5;
+  model.beta = 0.5;
+  model.H = 0.8;
+  model.m = 16;
+  model.K = 256;
+  lfsn.params = model;
+  lfsn.length = 4096;
+  lfsn.replicas = 256;
+  gs::EnsembleJob job;
+  job.spec = &lfsn;
+  job.key = gs::RngStreamKey{42, 2};
+  job.storage = StorageType::float32;
+  job.lfsn = gs::make_lfsn_kernel(model, lfsn.length);
+  const std::uint64_t L = job.lfsn->fft_length, half = L / 2 + 1, rows = lfsn.replicas;
+  auto backend = gs::make_cuda_backend();
+  auto generator = backend->make_generator(job, rows);
+  std::vector<float> host(rows * lfsn.length);
+  const double lfsn_ms = median_ms([&] { generator->generate(0, rows, host.data()); }, 7);
+  // The bare FFTs of the same batch: D2Z then Z2D, out of place.
+  double* signal = nullptr;
+  cufftDoubleComplex* spectra = nullptr;
+  GS_CUDA_CHECK(cudaMalloc(&signal, rows * L * sizeof(double)));
+  GS_CUDA_CHECK(cudaMalloc(&spectra, rows * half * sizeof(cufftDoubleComplex)));
+  GS_CUDA_CHECK(cudaMemset(signal, 0, rows * L * sizeof(double)));
+  cufftHandle forward, inverse;
+  int size = static_cast<int>(L);
+  GS_CUFFT_CHECK(cufftPlanMany(&forward, 1, &size, nullptr, 1, size, nullptr, 1, half, CUFFT_D2Z, rows));
+  GS_CUFFT_CHECK(cufftPlanMany(&inverse, 1, &size, nullptr, 1, half, nullptr, 1, size, CUFFT_Z2D, rows));
+  const double fft_ms = median_ms([&] {
+    GS_CUFFT_CHECK(cufftExecD2Z(forward, signal, spectra));
+    GS_CUFFT_CHECK(cufftExecZ2D(inverse, spectra, signal));
+  });
+  auto innovations = gs::make_lfsn_innovations_kernel<float>(job);
+  innovations.signal = signal;
+  const double innovations_ms = median_ms([&] { gs::cuda_for_each(rows, innovations, tallies, sms, nullptr); });
+  std::printf("LFSN a=1.5 b=0.5 H=0.8 m=16 K=256, 4096 bins, %llu replicas per batch, FFT length %llu (double)\n",
+              static_cast<unsigned long long>(rows), static_cast<unsigned long long>(L));
+  std::printf("%-52s %10.3f ms  %8.3g output samples/s\n", "  whole batch (generate(), incl. copy to host)", lfsn_ms,
+              rows * lfsn.length / lfsn_ms * 1e3);
+  const gs::HostBuffer pinned = backend->host_buffer(host.size() * sizeof(float));
+  const double copy_back_ms = median_ms([&] {
+    GS_CUDA_CHECK(cudaMemcpy(pinned.get(), buffer, host.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  });
+  std::printf("%-52s %10.3f ms  (%.0f%% of the batch)\n", "  copy of the batch's output to page-locked host memory",
+              copy_back_ms, 100 * copy_back_ms / lfsn_ms);
+  std::printf("%-52s %10.3f ms  (%.0f%% of the batch)\n", "  bare cuFFT D2Z + Z2D of the batch", fft_ms,
+              100 * fft_ms / lfsn_ms);
+  std::printf("%-52s %10.3f ms  (%.0f%% of the batch; %.3g innovations/s)\n", "  innovations kernel (2 CMS per point)",
+              innovations_ms, 100 * innovations_ms / lfsn_ms, rows * L / innovations_ms * 1e3);
+  std::printf("%-52s %10.2f x\n", "  batch time / bare FFT time", lfsn_ms / fft_ms);
+  cufftDestroy(forward);
+  cufftDestroy(inverse);
+  cudaFree(signal);
+  cudaFree(spectra);
+  cudaFree(buffer);
+  cudaFree(second);
+  cudaFree(tallies);
+  return 0;
+}

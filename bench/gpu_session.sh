@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# One GPU session: device facts, the whole test suite (CUDA tests included),
+# the GPU benchmark and end-to-end runs of a 10^9-sample ensemble with and
+# without the HDF5 write. Usage: bench/gpu_session.sh BIN_DIR OUT_DIR
+# (BIN_DIR holds gpusynth, gpusynth_tests, bench_cuda; results go to OUT_DIR).
+set -u
+bin=$1
+out=$2
+mkdir -p "$out"
+export GPUSYNTH_TEST_DATA=$PWD/tests/data
+work=$(mktemp -d)
+{
+  date -u +"date: %Y-%m-%dT%H:%M:%SZ"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
+  nproc | sed 's/^/cpu threads: /'
+} | tee "$out/device.txt"
+
+echo "== tests"
+"$bin/gpusynth_tests" --gtest_brief=1 >"$out/tests.log" 2>&1
+echo "gpusynth_tests exit $?"
+grep -E "PASSED|FAILED|SKIPPED|tests ran" "$out/tests.log" | tail -8
+"$bin/gpusynth_tests" --gtest_filter='Cuda*' 2>&1 | grep -E "^\[ *(OK|FAILED|SKIPPED) " | tee "$out/cuda_tests.txt"
+
+echo "== bench_cuda"
+"$bin/bench_cuda" 30 2>&1 | tee "$out/bench_cuda.txt"
+
+echo "== end to end: 10^9 samples"
+cat >"$work/e2e.yaml" <<YAML
+seed: 1
+output: $work/e2e.h5
+compression: 0
+ensembles:
+  - {name: stable-1e9, model: stable, params: {alpha: 1.5, beta: 0.5}, replicas: 1000, length: 1000000}
+YAML
+cat >"$work/lfsn.yaml" <<YAML
+seed: 1
+output: $work/lfsn.h5
+compression: 0
+ensembles:
+  - {name: lfsn-1e8, model: lfsn, params: {alpha: 1.5, beta: 0.5, H: 0.8, m: 16, K: 256}, replicas: 24414, length: 4096}
+YAML
+run() {  # label, arguments...
+  local label=$1; shift
+  local start end
+  start=$(date +%s%N)
+  "$bin/gpusynth" "$@" >"$work/log" 2>&1
+  local rc=$?
+  end=$(date +%s%N)
+  printf '%-58s rc=%d %6d ms | %s\n' "$label" "$rc" "$(((end - start) / 1000000))" "$(tail -1 "$work/log")" | tee -a "$out/end_to_end.txt"
+}
+run "stable 1e9 cuda, no output" "$work/e2e.yaml" --backend cuda --no-output
+run "stable 1e9 cuda, HDF5 uncompressed" "$work/e2e.yaml" --backend cuda
+ls -la "$work/e2e.h5" | tee -a "$out/end_to_end.txt"
+rm -f "$work/e2e.h5"
+sed -i 's/compression: 0/compression: 1/' "$work/e2e.yaml"
+run "stable 1e9 cuda, HDF5 deflate 1 (default)" "$work/e2e.yaml" --backend cuda -o "$work/e2e-deflate.h5"
+ls -la "$work/e2e-deflate.h5" | tee -a "$out/end_to_end.txt"
+rm -f "$work"/*.h5
+run "stable 1e9 cpu ($(nproc) threads), no output" "$work/e2e.yaml" --backend cpu --no-output
+run "lfsn 1e8 (quickstart params) cuda, no output" "$work/lfsn.yaml" --backend cuda --no-output
+run "lfsn 1e8 (quickstart params) cuda, HDF5 uncompressed" "$work/lfsn.yaml" --backend cuda
+rm -f "$work"/*.h5
+run "lfsn 1e8 (quickstart params) cpu ($(nproc) threads), no output" "$work/lfsn.yaml" --backend cpu --no-output
+run "quickstart, auto backend" configs/quickstart.yaml -o "$work/q.h5"
+grep -E "backend auto" "$work/log" | tee -a "$out/end_to_end.txt"
+rm -rf "$work"

@@ -1,0 +1,234 @@
+// The CUDA backend against the CPU backend (the reference): identical Philox
+// words, the same values up to the last bits of the transcendental functions,
+// Nolan's table on GPU output, and ensembles larger than the memory budget.
+// Built in every configuration; skipped, with the reason, without a device.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+
+#include "estimators/empirical.hpp"
+#include "host/backend.hpp"
+#include "host/errors.hpp"
+#include "host/plan.hpp"
+#include "host/run.hpp"
+#include "io/hdf5.hpp"
+#include "kernels/philox.hpp"
+#include "test_support.hpp"
+
+namespace gs {
+namespace {
+
+#define GS_REQUIRE_CUDA_DEVICE()                                                  \
+  do {                                                                            \
+    std::string why;                                                              \
+    if (cuda_device_count(&why) == 0) GTEST_SKIP() << "no CUDA device: " << why;  \
+  } while (0)
+
+struct Generated {
+  std::vector<double> cpu, gpu;
+  Tally cpu_tally, gpu_tally;
+};
+
+// The same ensemble from both backends, as doubles.
+Generated generate_both(EnsembleSpec spec, std::uint64_t seed = 31) {
+  EnsembleJob job;
+  job.spec = &spec;
+  job.key = RngStreamKey{seed, spec.stream};
+  job.storage = spec.values == ValueKind::counts ? StorageType::uint32
+                : spec.dtype == Dtype::float64   ? StorageType::float64
+                                                 : StorageType::float32;
+  if (const auto* lfsn = std::get_if<LfsnModel>(&spec.params)) job.lfsn = make_lfsn_kernel(*lfsn, spec.length);
+  const std::uint64_t n = spec.replicas * spec.length;
+  Generated out;
+  auto run = [&](BackendDevice& backend, std::vector<double>& values, Tally& tally) {
+    std::vector<unsigned char> raw(n * storage_bytes(job.storage));
+    tally = backend.make_generator(job, spec.replicas)->generate(0, spec.replicas, raw.data());
+    values.resize(n);
+    for (std::uint64_t i = 0; i < n; ++i) {
+      switch (job.storage) {
+        case StorageType::float32: values[i] = reinterpret_cast<const float*>(raw.data())[i]; break;
+        case StorageType::float64: values[i] = reinterpret_cast<const double*>(raw.data())[i]; break;
+        case StorageType::uint32: values[i] = reinterpret_cast<const std::uint32_t*>(raw.data())[i]; break;
+      }
+    }
+  };
+  run(*make_cpu_backend(), out.cpu, out.cpu_tally);
+  run(*make_cuda_backend(), out.gpu, out.gpu_tally);
+  return out;
+}
+
+EnsembleSpec stable_spec(double alpha, double beta, Dtype dtype, std::uint64_t replicas, std::uint64_t length,
+                         StableParameterization p = StableParameterization::S1) {
+  EnsembleSpec spec;
+  spec.name = "cuda-stable";
+  StableModel model;
+  model.law.alpha = alpha;
+  model.law.beta = beta;
+  model.law.parameterization = p;
+  spec.params = model;
+  spec.dtype = dtype;
+  spec.replicas = replicas;
+  spec.length = length;
+  spec.stream = 77;
+  return spec;
+}
+
+EnsembleSpec lfsn_spec(double alpha, double beta, double H, Dtype dtype) {
+  EnsembleSpec spec;
+  spec.name = "cuda-lfsn";
+  LfsnModel model;
+  model.alpha = alpha;
+  model.beta = beta;
+  model.H = H;
+  model.m = 8;
+  model.K = 128;
+  spec.params = model;
+  spec.dtype = dtype;
+  spec.replicas = 50;
+  spec.length = 2000;
+  spec.stream = 78;
+  return spec;
+}
+
+TEST(Cuda, UniformStreamIsIdenticalToCpu) {
+  GS_REQUIRE_CUDA_DEVICE();
+  for (const RngStreamKey key : {RngStreamKey{0, 0}, RngStreamKey{42, 7}, RngStreamKey{0xffffffffffffffffull, 0xffffffffu}}) {
+    for (std::uint32_t replica : {0u, 5u, 0xfffffffeu}) {
+      const std::uint64_t first = (std::uint64_t{1} << 40) - 1000, calls = 1 << 18;
+      const auto gpu = cuda_philox_words(key, replica, first, calls);
+      for (std::uint64_t i = 0; i < calls; ++i) {
+        const PhiloxBits cpu = philox_bits(key, replica, first + i, 0);
+        for (int w = 0; w < 4; ++w) ASSERT_EQ(gpu[4 * i + w], cpu[w]) << "call " << i << " word " << w;
+      }
+    }
+  }
+}
+
+// Worst |gpu − cpu| / (1 + |cpu|).
+double worst_relative(const Generated& g) {
+  double worst = 0;
+  for (std::size_t i = 0; i < g.cpu.size(); ++i) {
+    if (std::isfinite(g.cpu[i]) && std::fabs(g.cpu[i]) < 1e30) {
+      worst = std::max(worst, std::fabs(g.gpu[i] - g.cpu[i]) / (1 + std::fabs(g.cpu[i])));
+    }
+  }
+  return worst;
+}
+
+TEST(Cuda, StableMatchesCpu) {
+  GS_REQUIRE_CUDA_DEVICE();
+  for (double alpha : {0.5, 0.9, 1.0, 1.0001, 1.5, 2.0}) {
+    for (double beta : {-1.0, 0.3, 1.0}) {
+      for (auto p : {StableParameterization::S1, StableParameterization::S0}) {
+        // Double: CUDA's and glibc's double functions differ in their last bits;
+        // S1 draws near α = 1 are of size |τ| = |β tan(πα/2)|, which scales that.
+        const double tau = alpha == 1.0 || alpha == 2.0 ? 0.0 : std::fabs(beta * std::tan(kPi * alpha / 2));
+        const Generated d = generate_both(stable_spec(alpha, beta, Dtype::float64, 4, 50001, p));
+        EXPECT_LT(worst_relative(d), 1e-13 * (1 + tau)) << "float64 alpha=" << alpha << " beta=" << beta;
+        // Float: a few ulps per function, amplified by at most the CMS exponents.
+        const Generated f = generate_both(stable_spec(alpha, beta, Dtype::float32, 4, 50001, p));
+        EXPECT_LT(worst_relative(f), 2e-5) << "float32 alpha=" << alpha << " beta=" << beta;
+        EXPECT_EQ(d.gpu_tally.saturated, d.cpu_tally.saturated);
+      }
+    }
+  }
+}
+
+TEST(Cuda, CountsMatchCpuUpToRareHalfIntegerTies) {
+  GS_REQUIRE_CUDA_DEVICE();
+  EnsembleSpec spec = stable_spec(1.3, 0.5, Dtype::float32, 20, 100000);
+  spec.values = ValueKind::counts;
+  spec.workload = WorkloadMapping{3.0, 5.0};
+  const Generated g = generate_both(spec);
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < g.cpu.size(); ++i) {
+    if (g.cpu[i] != g.gpu[i]) {
+      ++differ;
+      EXPECT_LE(std::fabs(g.cpu[i] - g.gpu[i]), 1.0);
+    }
+  }
+  // A count can only flip where v·x + δ lies within float rounding of a half.
+  EXPECT_LT(static_cast<double>(differ) / static_cast<double>(g.cpu.size()), 1e-4);
+  EXPECT_EQ(g.cpu_tally.clipped, g.gpu_tally.clipped);
+}
+
+TEST(Cuda, NolanS1TableOnGpuOutput) {
+  GS_REQUIRE_CUDA_DEVICE();
+  const auto table = test::read_csv(test::data_path("stable_cdf_S1.csv"));
+  std::map<std::pair<double, double>, std::vector<std::pair<double, double>>> groups;
+  for (const auto& row : table.rows) groups[{std::stod(row[0]), std::stod(row[1])}].push_back({std::stod(row[3]), std::stod(row[4])});
+  auto backend = make_cuda_backend();
+  const std::uint64_t n = 100000;
+  std::uint32_t stream = 9000;
+  for (const auto& [ab, rows] : groups) {
+    EnsembleSpec spec = stable_spec(ab.first, ab.second, Dtype::float32, 1, n);
+    EnsembleJob job;
+    job.spec = &spec;
+    job.key = RngStreamKey{7, stream++};
+    std::vector<float> values(n);
+    backend->make_generator(job, 1)->generate(0, 1, values.data());
+    const SortedSample sample(std::vector<double>(values.begin(), values.end()));
+    for (const auto& [x, cdf] : rows) {
+      EXPECT_LT(std::fabs(test::cdf_z_score(sample.cdf(x), cdf, n)), 5.0)
+          << "alpha=" << ab.first << " beta=" << ab.second << " x=" << x;
+    }
+  }
+}
+
+TEST(Cuda, LfsnMatchesCpu) {
+  GS_REQUIRE_CUDA_DEVICE();
+  for (const auto& [alpha, beta, H] : {std::tuple{1.5, 0.5, 0.8}, std::tuple{1.0, 0.7, 0.6}, std::tuple{0.8, -0.2, 0.4}}) {
+    // float64: cuFFT and FFTW differ by rounding only.
+    const Generated d = generate_both(lfsn_spec(alpha, beta, H, Dtype::float64));
+    EXPECT_LT(worst_relative(d), 1e-9) << "float64 alpha=" << alpha;
+    // float32 innovations differ in their last bits; the sum inherits it.
+    const Generated f = generate_both(lfsn_spec(alpha, beta, H, Dtype::float32));
+    EXPECT_LT(worst_relative(f), 1e-4) << "float32 alpha=" << alpha;
+  }
+}
+
+TEST(Cuda, EnsembleLargerThanTheBudgetStreams) {
+  GS_REQUIRE_CUDA_DEVICE();
+  const test::TempDir dir;
+  test::write_file(dir.path("c.yaml"), R"(output: x.h5
+ensembles:
+  - {name: l, model: lfsn, params: {alpha: 1.5, beta: 0.5, H: 0.8, m: 8, K: 128}, replicas: 300, length: 3000, dtype: float64}
+  - {name: s, model: stable, params: {alpha: 1.2, beta: 1}, replicas: 300, length: 30001, dtype: float64}
+)");
+  RunOptions options;
+  options.config_path = dir.path("c.yaml");
+  options.quiet = true;
+  options.memory_limit = 4 << 20;  // 4 MiB: many batches on the device and the host
+  const RunConfig config = load_config(options.config_path);
+  const RunPlan plan = make_plan(config, *make_cuda_backend(), options.memory_limit);
+  EXPECT_GT(plan.ensembles[0].batches, 10u);
+  EXPECT_GT(plan.ensembles[1].batches, 10u);
+  options.backend = BackendChoice::cuda;
+  options.output = dir.path("gpu.h5");
+  ASSERT_EQ(run_command(options), kExitOk);
+  options.backend = BackendChoice::cpu;
+  options.memory_limit.reset();
+  options.output = dir.path("cpu.h5");
+  ASSERT_EQ(run_command(options), kExitOk);
+  for (const char* name : {"l", "s"}) {
+    const h5::Handle gpu_file = h5::open_file_read(dir.path("gpu.h5"));
+    const h5::Handle cpu_file = h5::open_file_read(dir.path("cpu.h5"));
+    const auto gpu = h5::read_as_double(h5::open_dataset(gpu_file.id(), std::string("ensembles/") + name + "/series").id());
+    const auto cpu = h5::read_as_double(h5::open_dataset(cpu_file.id(), std::string("ensembles/") + name + "/series").id());
+    ASSERT_EQ(gpu.size(), cpu.size());
+    Generated g{cpu, gpu, {}, {}};
+    EXPECT_LT(worst_relative(g), 1e-9) << name;
+    EXPECT_EQ(h5::read_string_attribute(gpu_file.id(), "backend"), "cuda");
+  }
+}
+
+TEST(Cuda, TinyAlphaSaturatesWithoutInfinity) {
+  GS_REQUIRE_CUDA_DEVICE();
+  const Generated g = generate_both(stable_spec(0.05, 0.9, Dtype::float32, 10, 1000));
+  EXPECT_GT(g.gpu_tally.saturated, 0u);
+  for (double x : g.gpu) ASSERT_TRUE(std::isfinite(x));
+}
+
+}  // namespace
+}  // namespace gs
