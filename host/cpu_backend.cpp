@@ -40,12 +40,15 @@ class CpuLfsnGenerator final : public EnsembleGenerator {
  public:
   explicit CpuLfsnGenerator(const EnsembleJob& job)
       : innovations_(make_lfsn_innovations_kernel<Real>(job)),
+        fold_(make_spectrum_fold_kernel(job)),
         store_(make_lfsn_store_kernel<Out>(job)),
-        convolver_(job.lfsn->fft_length),
-        spectrum_(convolver_.kernel_spectrum(job.lfsn->coefficients)) {
+        fft_(job.lfsn->fft_length, job.lfsn->inverse_length),
+        kernel_spectrum_(fft_.kernel_spectrum(job.lfsn->coefficients)) {
+    fold_.kernel = kernel_spectrum_.data();
     for (int t = 0; t < threads_; ++t) {
-      signals_.emplace_back(convolver_.size());
-      scratch_.emplace_back(convolver_.spectrum_size());
+      signals_.emplace_back(fft_.size());
+      spectra_.emplace_back(fft_.spectrum_size());
+      folded_.emplace_back(fft_.inverse_spectrum_size());
     }
   }
 
@@ -56,17 +59,23 @@ class CpuLfsnGenerator final : public EnsembleGenerator {
     {
       const int thread = omp_get_thread_num();
       double* signal = signals_[thread].data();
-      Complex<double>* scratch = scratch_[thread].data();
 #pragma omp for schedule(dynamic, 1)
       for (std::int64_t row = 0; row < static_cast<std::int64_t>(count); ++row) {
         if (pending_interrupt()) continue;
+        // One replica in this thread: innovations, forward FFT, product and
+        // fold, inverse FFT of length L/m, decimated values to the workload.
         LfsnInnovationsKernel<Real> innovations = innovations_;
         innovations.first_replica = first + static_cast<std::uint64_t>(row);
         innovations.signal = signal;
         Tally tally = serial_for_each(innovations);
-        convolver_.convolve(signal, spectrum_.data(), scratch);
+        fft_.forward(signal, spectra_[thread].data());
+        SpectrumFoldKernel fold = fold_;
+        fold.spectra = spectra_[thread].data();
+        fold.folded = folded_[thread].data();
+        serial_for_each(fold);
+        fft_.inverse(folded_[thread].data(), signal);
         LfsnStoreKernel<Out> store = store_;
-        store.convolved = signal;
+        store.decimated = signal;
         store.out = static_cast<Out*>(out) + static_cast<std::uint64_t>(row) * length;
         tally += serial_for_each(store);
         clipped += tally.clipped;
@@ -79,11 +88,13 @@ class CpuLfsnGenerator final : public EnsembleGenerator {
  private:
   int threads_ = omp_get_max_threads();
   LfsnInnovationsKernel<Real> innovations_;
+  SpectrumFoldKernel fold_;
   LfsnStoreKernel<Out> store_;
-  CpuConvolver convolver_;
-  std::vector<Complex<double>> spectrum_;
+  CpuFftPair fft_;
+  std::vector<Complex<double>> kernel_spectrum_;
   std::vector<FftBuffer<double>> signals_;
-  std::vector<FftBuffer<Complex<double>>> scratch_;
+  std::vector<FftBuffer<Complex<double>>> spectra_;
+  std::vector<FftBuffer<Complex<double>>> folded_;
 };
 
 class CpuBackend final : public BackendDevice {
@@ -98,9 +109,9 @@ class CpuBackend final : public BackendDevice {
 
   MemoryNeed memory_need(const EnsembleJob& job) const override {
     if (!job.lfsn) return {};
-    const std::uint64_t n = job.lfsn->fft_length;
-    const std::uint64_t per_thread = n * sizeof(double) + (n / 2 + 1) * sizeof(Complex<double>);
-    return {per_thread * static_cast<std::uint64_t>(omp_get_max_threads()) + (n / 2 + 1) * sizeof(Complex<double>), 0};
+    const std::uint64_t n = job.lfsn->fft_length, half = n / 2 + 1, folded = job.lfsn->inverse_length / 2 + 1;
+    const std::uint64_t per_thread = n * sizeof(double) + (half + folded) * sizeof(Complex<double>);
+    return {per_thread * static_cast<std::uint64_t>(omp_get_max_threads()) + half * sizeof(Complex<double>), 0};
   }
 
   HostBuffer host_buffer(std::size_t bytes) const override {

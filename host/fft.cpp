@@ -27,58 +27,54 @@ template class FftBuffer<Complex<double>>;
 
 namespace {
 
-struct Plans {
-  fftw_plan forward, inverse;
-};
+std::mutex planner_mutex;  // FFTW's planner is not thread-safe
 
-// FFTW's planner is not thread-safe: plans are made under this lock and kept
-// for the life of the process (they are small; a run uses few sizes).
-Plans cached_plans(std::size_t n) {
-  static std::mutex planner_mutex;
-  static std::map<std::size_t, Plans> cache;
+int fftw_size(std::size_t n) {
   if (n > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
     throw UserError("the FFT length exceeds FFTW's limit of 2^31 - 1 points; shorten the series or reduce m or K");
   }
+  return static_cast<int>(n);
+}
+
+// Plans are kept for the life of the process (they are small; a run uses few
+// sizes). `forward` selects r2c, otherwise c2r.
+fftw_plan cached_plan(std::size_t n, bool forward) {
+  static std::map<std::pair<std::size_t, bool>, fftw_plan> cache;
+  const int size = fftw_size(n);
   std::lock_guard<std::mutex> lock(planner_mutex);
-  const auto found = cache.find(n);
+  const auto found = cache.find({n, forward});
   if (found != cache.end()) return found->second;
   FftBuffer<double> real(n);
   FftBuffer<Complex<double>> spectrum(n / 2 + 1);
   auto* c = reinterpret_cast<fftw_complex*>(spectrum.data());
-  const int size = static_cast<int>(n);
-  const Plans plans{fftw_plan_dft_r2c_1d(size, real.data(), c, FFTW_ESTIMATE),
-                    fftw_plan_dft_c2r_1d(size, c, real.data(), FFTW_ESTIMATE | FFTW_DESTROY_INPUT)};
-  if (!plans.forward || !plans.inverse) {
-    throw InternalError("fftw_plan_dft_r2c_1d / fftw_plan_dft_c2r_1d", "failed", __FILE__, __LINE__);
-  }
-  return cache.emplace(n, plans).first->second;
+  const fftw_plan plan = forward ? fftw_plan_dft_r2c_1d(size, real.data(), c, FFTW_ESTIMATE)
+                                 : fftw_plan_dft_c2r_1d(size, c, real.data(), FFTW_ESTIMATE | FFTW_DESTROY_INPUT);
+  if (!plan) throw InternalError(forward ? "fftw_plan_dft_r2c_1d" : "fftw_plan_dft_c2r_1d", "failed", __FILE__, __LINE__);
+  return cache.emplace(std::make_pair(n, forward), plan).first->second;
 }
 
 }  // namespace
 
-CpuConvolver::CpuConvolver(std::size_t n) : n_(n) {
-  const Plans plans = cached_plans(n);
-  forward_ = plans.forward;
-  inverse_ = plans.inverse;
+CpuFftPair::CpuFftPair(std::size_t n, std::size_t inverse_n)
+    : n_(n), inverse_n_(inverse_n), forward_(cached_plan(n, true)), inverse_(cached_plan(inverse_n, false)) {}
+
+void CpuFftPair::forward(double* signal, Complex<double>* spectrum) const {
+  fftw_execute_dft_r2c(static_cast<fftw_plan>(forward_), signal, reinterpret_cast<fftw_complex*>(spectrum));
 }
 
-void CpuConvolver::convolve(double* signal, const Complex<double>* kernel_spectrum, Complex<double>* scratch) const {
-  auto* c = reinterpret_cast<fftw_complex*>(scratch);
-  fftw_execute_dft_r2c(static_cast<fftw_plan>(forward_), signal, c);
-  const std::size_t half = spectrum_size();
-  for (std::size_t j = 0; j < half; ++j) scratch[j] = scratch[j] * kernel_spectrum[j];
-  fftw_execute_dft_c2r(static_cast<fftw_plan>(inverse_), c, signal);
+void CpuFftPair::inverse(Complex<double>* spectrum, double* signal) const {
+  fftw_execute_dft_c2r(static_cast<fftw_plan>(inverse_), reinterpret_cast<fftw_complex*>(spectrum), signal);
 }
 
-std::vector<Complex<double>> CpuConvolver::kernel_spectrum(const std::vector<double>& coefficients) const {
+std::vector<Complex<double>> CpuFftPair::kernel_spectrum(const std::vector<double>& coefficients) const {
   if (coefficients.size() + 1 > n_) {
-    throw InternalError("CpuConvolver::kernel_spectrum", "kernel longer than the FFT", __FILE__, __LINE__);
+    throw InternalError("CpuFftPair::kernel_spectrum", "kernel longer than the FFT", __FILE__, __LINE__);
   }
   FftBuffer<double> padded(n_);
   FftBuffer<Complex<double>> spectrum(spectrum_size());
   std::fill(padded.data(), padded.data() + n_, 0.0);
   std::copy(coefficients.begin(), coefficients.end(), padded.data() + 1);
-  fftw_execute_dft_r2c(static_cast<fftw_plan>(forward_), padded.data(), reinterpret_cast<fftw_complex*>(spectrum.data()));
+  forward(padded.data(), spectrum.data());
   const double scale = 1.0 / static_cast<double>(n_);
   std::vector<Complex<double>> result(spectrum_size());
   for (std::size_t j = 0; j < result.size(); ++j) {

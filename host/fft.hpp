@@ -1,8 +1,8 @@
-// Real FFTs on the CPU (FFTW, double precision), behind the one operation the
-// models need: circular convolution of a real signal with a kernel whose
-// spectrum was computed once. Plans are made with FFTW_ESTIMATE —
-// deterministic, so the same input gives the same bits in every run — and
-// cached for the process.
+// Real FFTs on the CPU (FFTW, double precision) for convolutions kept at every
+// m-th point: a forward transform of length n and an inverse one of length
+// n/m (the spectrum is folded in between, kernels/generate.hpp). Plans are made
+// with FFTW_ESTIMATE — deterministic, so the same input gives the same bits in
+// every run — and cached for the process.
 #pragma once
 
 #include <cstddef>
@@ -31,23 +31,24 @@ class FftBuffer {
   std::size_t size_ = 0;
 };
 
-class CpuConvolver {
+class CpuFftPair {
  public:
-  explicit CpuConvolver(std::size_t n);  // n real points, n/2 + 1 complex
+  CpuFftPair(std::size_t n, std::size_t inverse_n);
   std::size_t size() const { return n_; }
   std::size_t spectrum_size() const { return n_ / 2 + 1; }
+  std::size_t inverse_size() const { return inverse_n_; }
+  std::size_t inverse_spectrum_size() const { return inverse_n_ / 2 + 1; }
 
-  // signal ← signal ⊛ kernel (circular), with `kernel_spectrum` already scaled
-  // by 1/n. `scratch` holds spectrum_size() values. Thread-safe for distinct
-  // buffers from FftBuffer.
-  void convolve(double* signal, const Complex<double>* kernel_spectrum, Complex<double>* scratch) const;
+  // Thread-safe for distinct buffers from FftBuffer (FFTW's new-array execute).
+  void forward(double* signal, Complex<double>* spectrum) const;         // n → n/2 + 1
+  void inverse(Complex<double>* spectrum, double* signal) const;         // inverse_n/2 + 1 → inverse_n
 
   // Spectrum of the kernel g[k] = coefficients[k − 1] (k = 1..K, g[0] = 0)
   // zero-padded to n points and scaled by 1/n.
   std::vector<Complex<double>> kernel_spectrum(const std::vector<double>& coefficients) const;
 
  private:
-  std::size_t n_;
+  std::size_t n_, inverse_n_;
   void* forward_;
   void* inverse_;
 };

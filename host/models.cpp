@@ -131,8 +131,10 @@ LfsnKernel make_lfsn_kernel(const LfsnModel& model, std::uint64_t length) {
     const double delta0 = -2 / kPi * (xlogx_a - xlogx_b);
     kernel.drift = delta0 * sum - 2 / kPi * model.beta * sum_c_log_c;
   }
-  kernel.fine_points = static_cast<std::uint64_t>(count) + static_cast<std::uint64_t>(model.m) * (length - 1);
-  kernel.fft_length = fft_friendly_length(kernel.fine_points + 1);
+  const auto m = static_cast<std::uint64_t>(model.m);
+  kernel.fine_points = static_cast<std::uint64_t>(count) + m * (length - 1);
+  kernel.inverse_length = fft_friendly_length((kernel.fine_points + 1 + m - 1) / m);
+  kernel.fft_length = m * kernel.inverse_length;
   return kernel;
 }
 

@@ -145,10 +145,10 @@ std::string format_plan(const RunPlan& plan, const RunConfig& config) {
                         to_string(e.job.storage), format_bytes(spec.replicas * e.row_bytes), e.batches,
                         e.batch_replicas, format_bytes(std::max(e.host_bytes, e.backend_bytes)));
     if (e.job.lfsn) {
-      text += fmt::format("  lfsn: FFT length {} ({} fine-grid innovations per replica), kernel {} coefficients, "
-                          "marginal S1(alpha, beta_eff={:.6g}, 1, 0)\n",
-                          e.job.lfsn->fft_length, e.job.lfsn->fine_points, e.job.lfsn->coefficients.size(),
-                          e.job.lfsn->beta_eff);
+      text += fmt::format("  lfsn: FFT length {} forward, {} inverse ({} fine-grid innovations per replica), kernel "
+                          "{} coefficients, marginal S1(alpha, beta_eff={:.6g}, 1, 0)\n",
+                          e.job.lfsn->fft_length, e.job.lfsn->inverse_length, e.job.lfsn->fine_points,
+                          e.job.lfsn->coefficients.size(), e.job.lfsn->beta_eff);
     }
   }
   text += fmt::format("total: {} samples, {} uncompressed, output {}\n", plan.total_samples,

@@ -58,13 +58,19 @@ LfsnInnovationsKernel<Real> make_lfsn_innovations_kernel(const EnsembleJob& job)
   return kernel;
 }
 
+inline SpectrumFoldKernel make_spectrum_fold_kernel(const EnsembleJob& job) {
+  SpectrumFoldKernel kernel;
+  kernel.fft_length = job.lfsn->fft_length;
+  kernel.inverse_length = job.lfsn->inverse_length;
+  kernel.m = static_cast<std::uint64_t>(std::get<LfsnModel>(job.spec->params).m);
+  return kernel;
+}
+
 template <class Out>
 LfsnStoreKernel<Out> make_lfsn_store_kernel(const EnsembleJob& job) {
-  const auto& model = std::get<LfsnModel>(job.spec->params);
   LfsnStoreKernel<Out> kernel;
-  kernel.fft_length = job.lfsn->fft_length;
-  kernel.kernel_points = static_cast<std::uint64_t>(model.m * model.K);
-  kernel.m = static_cast<std::uint64_t>(model.m);
+  kernel.row_stride = job.lfsn->fft_length;  // the inverse transform writes into the signal rows
+  kernel.offset = static_cast<std::uint64_t>(std::get<LfsnModel>(job.spec->params).K);
   kernel.length = job.spec->length;
   kernel.drift = job.lfsn->drift;
   kernel.map = job.spec->workload;

@@ -101,8 +101,11 @@ std::vector<Attribute> ensemble_attributes(const EnsemblePlan& ensemble, const T
     attrs.push_back({"drift_removed", lfsn->drift});
     attrs.push_back({"fine_points", lfsn->fine_points});
     attrs.push_back({"fft_length", lfsn->fft_length});
-    attrs.push_back({"convolution", std::string("circular FFT convolution in double precision (no wrap-around: "
-                                                "fft_length > fine_points)")});
+    attrs.push_back({"inverse_fft_length", lfsn->inverse_length});
+    attrs.push_back({"convolution", std::string("circular FFT convolution in double precision, no wrap-around "
+                                                "(fft_length > fine_points); only every m-th point is kept, so the "
+                                                "product spectrum is folded m-fold and inverted at length "
+                                                "inverse_fft_length = fft_length/m")});
   }
   return attrs;
 }

@@ -64,28 +64,48 @@ struct LfsnInnovationsKernel {
   }
 };
 
-// LFSN step 2 (between the forward and inverse FFT): multiply each row's
-// spectrum by the kernel's (already scaled by 1/fft_length).
-struct SpectrumProductKernel {
-  const Complex<double>* kernel = nullptr;
-  std::uint64_t spectrum_length = 0;  // fft_length / 2 + 1
-  Complex<double>* spectra = nullptr;
+// LFSN step 2, between the forward transform (length L) and the inverse one
+// (length M = L/m): multiply by the kernel's spectrum (scaled by 1/L) and fold
+// it m-fold, F[f] = Σ_r Y[f + rM], which is the spectrum of the convolution
+// kept at every m-th point. Only Y[0..L/2] is stored; Y[j] = conj Y[L − j]
+// beyond. Column f < M/2 + 1 of each row.
+struct SpectrumFoldKernel {
+  const Complex<double>* kernel = nullptr;   // L/2 + 1 values
+  const Complex<double>* spectra = nullptr;  // rows of L/2 + 1
+  Complex<double>* folded = nullptr;         // rows of M/2 + 1
+  std::uint64_t fft_length = 0;              // L
+  std::uint64_t inverse_length = 0;          // M
+  std::uint64_t m = 1;
 
-  GS_HD std::uint64_t columns() const { return spectrum_length; }
+  GS_HD std::uint64_t columns() const { return inverse_length / 2 + 1; }
 
-  GS_HD void operator()(std::uint64_t row, std::uint64_t j, StoreTally&) const {
-    Complex<double>& value = spectra[row * spectrum_length + j];
-    value = value * kernel[j];
+  GS_HD void operator()(std::uint64_t row, std::uint64_t f, StoreTally&) const {
+    const std::uint64_t half = fft_length / 2;
+    const Complex<double>* y = spectra + row * (half + 1);
+    Complex<double> sum{0.0, 0.0};
+    for (std::uint64_t r = 0; r < m; ++r) {
+      const std::uint64_t j = f + r * inverse_length;
+      if (j <= half) {
+        const Complex<double> p = y[j] * kernel[j];
+        sum.re += p.re;
+        sum.im += p.im;
+      } else {
+        const Complex<double> p = y[fft_length - j] * kernel[fft_length - j];
+        sum.re += p.re;
+        sum.im -= p.im;
+      }
+    }
+    folded[row * columns() + f] = sum;
   }
 };
 
-// LFSN step 3: N(k) = y(Km + m·k) − drift, mapped to the workload and stored.
+// LFSN step 3: N(k) = y(Km + m·k) − drift = decimated(K + k) − drift, mapped
+// to the workload and stored.
 template <class Out>
 struct LfsnStoreKernel {
-  const double* convolved = nullptr;  // rows of fft_length
-  std::uint64_t fft_length = 0;
-  std::uint64_t kernel_points = 0;  // Km
-  std::uint64_t m = 1;
+  const double* decimated = nullptr;  // rows of `row_stride` values
+  std::uint64_t row_stride = 0;
+  std::uint64_t offset = 0;           // K
   std::uint64_t length = 0;
   double drift = 0;
   WorkloadMapping map;
@@ -94,7 +114,7 @@ struct LfsnStoreKernel {
   GS_HD std::uint64_t columns() const { return length; }
 
   GS_HD void operator()(std::uint64_t row, std::uint64_t k, StoreTally& tally) const {
-    out[row * length + k] = store_workload<Out>(convolved[row * fft_length + kernel_points + m * k] - drift, map, tally);
+    out[row * length + k] = store_workload<Out>(decimated[row * row_stride + offset + k] - drift, map, tally);
   }
 };
 

@@ -116,13 +116,15 @@ TEST(Engine, SameSeedSameBytesAcrossThreadsAndBatchSizes) {
   omp_set_num_threads(2);
   run.options.output = dir.path("two-threads.h5");
   ASSERT_EQ(run_command(run.options), kExitOk);
-  // A budget that forces other batch boundaries (the LFSN workspace of two
-  // threads is about 90 kB of it).
+  // A budget that forces other batch boundaries: the LFSN workspace of two
+  // threads plus room for three replicas (three output copies each).
   RunConfig config = load_config(run.path);
-  const RunPlan small = make_plan(config, *make_cpu_backend(), std::uint64_t{100000});
+  const RunPlan roomy = make_plan(config, *make_cpu_backend(), std::nullopt);
+  const std::uint64_t budget = roomy.ensembles[0].need.fixed + 3 * 3 * roomy.ensembles[0].row_bytes;
+  const RunPlan small = make_plan(config, *make_cpu_backend(), budget);
   EXPECT_GT(small.ensembles[0].batches, 10u);
   EXPECT_GT(small.ensembles[1].batches, 1u);
-  run.options.memory_limit = 100000;
+  run.options.memory_limit = budget;
   run.options.output = dir.path("small-batches.h5");
   ASSERT_EQ(run_command(run.options), kExitOk);
   omp_set_num_threads(threads);

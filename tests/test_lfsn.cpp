@@ -109,17 +109,53 @@ TEST(Lfsn, KernelIsNormalisedAndSized) {
   EXPECT_LT(kernel.beta_eff, 0.5);  // negative coefficients beyond x = 1 lower the skewness
   EXPECT_EQ(kernel.coefficients.size(), 16u * 64u);
   EXPECT_EQ(kernel.fine_points, 16u * 64u + 16u * 4095u);
-  // The convolution needs T + 1 ≤ m(length + K) points; rounding up to a
-  // 2·3·5·7-smooth size costs under 2 % at this size.
+  // The convolution needs T + 1 ≤ m(length + K) points; L = m·M with M
+  // 2·3·5·7-smooth costs under 2 % more at this size, and the kept points
+  // K..K+length−1 of the decimated series fit in M.
   EXPECT_LE(kernel.fine_points + 1, 16u * (4096u + 64u));
   EXPECT_GE(kernel.fft_length, kernel.fine_points + 1);
   EXPECT_LT(static_cast<double>(kernel.fft_length), 1.02 * static_cast<double>(kernel.fine_points + 1));
-  std::uint64_t rest = kernel.fft_length;
+  EXPECT_EQ(kernel.fft_length, 16u * kernel.inverse_length);
+  EXPECT_GE(kernel.inverse_length, 64u + 4096u);
+  std::uint64_t rest = kernel.inverse_length;
   for (std::uint64_t p : {2, 3, 5, 7}) {
     while (rest % p == 0) rest /= p;
   }
   EXPECT_EQ(rest, 1u);
   EXPECT_EQ(kernel.drift, 0.0);
+}
+
+// The FFT path (forward transform, product folded m-fold, inverse of length
+// L/m) equals the direct sum N(i) = Σ_k c_k Z(Km + mi − k) − drift over the
+// same innovations, for odd and even m, m = 1 and α = 1.
+TEST(Lfsn, FftPathEqualsDirectSum) {
+  for (const LfsnModel& model : {lfsn(1.5, 0.5, 0.8, 3, 5), lfsn(1.2, -0.7, 0.4, 4, 7), lfsn(1.7, 0.2, 0.3, 1, 9),
+                                 lfsn(1.0, 0.6, 0.7, 5, 4)}) {
+    const std::uint64_t length = 40, replicas = 3;
+    const auto fast = generate(model, length, replicas, Dtype::float64, 5);
+    const LfsnKernel kernel = make_lfsn_kernel(model, length);
+    StableLawParams skewed;
+    skewed.alpha = model.alpha;
+    skewed.beta = 1;
+    LfsnInnovation<double> innovation;
+    innovation.skewed = make_stable_sampler<double>(skewed);
+    innovation.weight_plus = std::pow((1 + model.beta) / 2, 1 / model.alpha);
+    innovation.weight_minus = std::pow((1 - model.beta) / 2, 1 / model.alpha);
+    innovation.key = RngStreamKey{5, 12};
+    const std::uint64_t km = kernel.coefficients.size(), m = static_cast<std::uint64_t>(model.m);
+    for (std::uint32_t r = 0; r < replicas; ++r) {
+      std::vector<double> z(kernel.fine_points);
+      std::uint32_t capped = 0;
+      for (std::uint64_t t = 0; t < z.size(); ++t) z[t] = innovation(r, t, capped);
+      double scale = 0;
+      for (double x : z) scale = std::max(scale, std::fabs(x));
+      for (std::uint64_t i = 0; i < length; ++i) {
+        double direct = -kernel.drift;
+        for (std::uint64_t k = 1; k <= km; ++k) direct += kernel.coefficients[k - 1] * z[km + m * i - k];
+        EXPECT_NEAR(fast[r * length + i], direct, 1e-12 * scale) << "m=" << m << " replica " << r << " bin " << i;
+      }
+    }
+  }
 }
 
 TEST(Lfsn, MarginalMatchesNolanPositiveD) {

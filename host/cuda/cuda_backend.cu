@@ -124,10 +124,13 @@ class CudaStableGenerator final : public EnsembleGenerator {
   CudaBatch batch_;
 };
 
-// Batched real FFTs of `length` points: plans made once per batch size.
+// Batched real FFTs for one LFSN ensemble, made once per batch size: D2Z of
+// length L (rows of L doubles → rows of L/2 + 1), and Z2D of length M = L/m
+// from the folded rows (M/2 + 1) back into the signal rows (stride L).
 class CufftPlans {
  public:
-  CufftPlans(std::uint64_t length, cudaStream_t stream) : length_(length), stream_(stream) {}
+  CufftPlans(std::uint64_t length, std::uint64_t inverse_length, cudaStream_t stream)
+      : length_(length), inverse_length_(inverse_length), stream_(stream) {}
   CufftPlans(const CufftPlans&) = delete;
   CufftPlans& operator=(const CufftPlans&) = delete;
   ~CufftPlans() {
@@ -137,19 +140,18 @@ class CufftPlans {
     }
   }
 
-  // Forward (D2Z) and inverse (Z2D) plans for `batch` contiguous rows.
   std::pair<cufftHandle, cufftHandle> get(std::uint64_t batch) {
     const auto found = plans_.find(batch);
     if (found != plans_.end()) return found->second;
-    long long n = static_cast<long long>(length_);
-    long long real_dist = n, complex_dist = n / 2 + 1;
+    long long n = static_cast<long long>(length_), n_half = n / 2 + 1;
+    long long k = static_cast<long long>(inverse_length_), k_half = k / 2 + 1;
     std::size_t work = 0;
     cufftHandle forward, inverse;
     GS_CUFFT_CHECK(cufftCreate(&forward));
-    GS_CUFFT_CHECK(cufftMakePlanMany64(forward, 1, &n, &n, 1, real_dist, &complex_dist, 1, complex_dist, CUFFT_D2Z,
+    GS_CUFFT_CHECK(cufftMakePlanMany64(forward, 1, &n, &n, 1, n, &n_half, 1, n_half, CUFFT_D2Z,
                                        static_cast<long long>(batch), &work));
     GS_CUFFT_CHECK(cufftCreate(&inverse));
-    GS_CUFFT_CHECK(cufftMakePlanMany64(inverse, 1, &n, &complex_dist, 1, complex_dist, &n, 1, real_dist, CUFFT_Z2D,
+    GS_CUFFT_CHECK(cufftMakePlanMany64(inverse, 1, &k, &k_half, 1, k_half, &n, 1, n, CUFFT_Z2D,
                                        static_cast<long long>(batch), &work));
     GS_CUFFT_CHECK(cufftSetStream(forward, stream_));
     GS_CUFFT_CHECK(cufftSetStream(inverse, stream_));
@@ -157,7 +159,7 @@ class CufftPlans {
   }
 
  private:
-  std::uint64_t length_;
+  std::uint64_t length_, inverse_length_;
   cudaStream_t stream_;
   std::map<std::uint64_t, std::pair<cufftHandle, cufftHandle>> plans_;
 };
@@ -167,34 +169,37 @@ class CudaLfsnGenerator final : public EnsembleGenerator {
  public:
   CudaLfsnGenerator(const EnsembleJob& job, std::uint64_t max_batch)
       : innovations_(make_lfsn_innovations_kernel<Real>(job)),
+        fold_(make_spectrum_fold_kernel(job)),
         store_(make_lfsn_store_kernel<Out>(job)),
         batch_(max_batch, job.spec->length * sizeof(Out)),
         signal_(max_batch * job.lfsn->fft_length),
         spectra_(max_batch * (job.lfsn->fft_length / 2 + 1)),
+        folded_(max_batch * (job.lfsn->inverse_length / 2 + 1)),
         kernel_spectrum_(job.lfsn->fft_length / 2 + 1),
-        plans_(job.lfsn->fft_length, batch_.stream()) {
+        plans_(job.lfsn->fft_length, job.lfsn->inverse_length, batch_.stream()) {
     // The kernel's spectrum: computed once per ensemble (in double, on the host)
     // and shared by every replica and batch.
-    const std::vector<Complex<double>> spectrum = CpuConvolver(job.lfsn->fft_length).kernel_spectrum(job.lfsn->coefficients);
+    const std::vector<Complex<double>> spectrum =
+        CpuFftPair(job.lfsn->fft_length, job.lfsn->inverse_length).kernel_spectrum(job.lfsn->coefficients);
     GS_CUDA_CHECK(cudaMemcpy(kernel_spectrum_.data(), spectrum.data(), spectrum.size() * sizeof(Complex<double>),
                              cudaMemcpyHostToDevice));
+    fold_.kernel = kernel_spectrum_.data();
+    fold_.spectra = spectra_.data();
+    fold_.folded = folded_.data();
   }
 
   Tally generate(std::uint64_t first, std::uint64_t count, void* out) override {
-    const std::uint64_t half = innovations_.fft_length / 2 + 1;
     const auto [forward, inverse] = plans_.get(count);
-    auto* spectra = reinterpret_cast<cufftDoubleComplex*>(spectra_.data());
     batch_.begin();
     LfsnInnovationsKernel<Real> innovations = innovations_;
     innovations.first_replica = first;
     innovations.signal = signal_.data();
     cuda_for_each(count, innovations, batch_.tallies(), batch_.multiprocessors(), batch_.stream());
-    GS_CUFFT_CHECK(cufftExecD2Z(forward, signal_.data(), spectra));
-    SpectrumProductKernel product{kernel_spectrum_.data(), half, spectra_.data()};
-    cuda_for_each(count, product, batch_.tallies(), batch_.multiprocessors(), batch_.stream());
-    GS_CUFFT_CHECK(cufftExecZ2D(inverse, spectra, signal_.data()));
+    GS_CUFFT_CHECK(cufftExecD2Z(forward, signal_.data(), reinterpret_cast<cufftDoubleComplex*>(spectra_.data())));
+    cuda_for_each(count, fold_, batch_.tallies(), batch_.multiprocessors(), batch_.stream());
+    GS_CUFFT_CHECK(cufftExecZ2D(inverse, reinterpret_cast<cufftDoubleComplex*>(folded_.data()), signal_.data()));
     LfsnStoreKernel<Out> store = store_;
-    store.convolved = signal_.data();
+    store.decimated = signal_.data();
     store.out = reinterpret_cast<Out*>(batch_.out());
     cuda_for_each(count, store, batch_.tallies(), batch_.multiprocessors(), batch_.stream());
     return batch_.finish(count, out);
@@ -202,10 +207,12 @@ class CudaLfsnGenerator final : public EnsembleGenerator {
 
  private:
   LfsnInnovationsKernel<Real> innovations_;
+  SpectrumFoldKernel fold_;
   LfsnStoreKernel<Out> store_;
   CudaBatch batch_;
   DeviceArray<double> signal_;
   DeviceArray<Complex<double>> spectra_;
+  DeviceArray<Complex<double>> folded_;
   DeviceArray<Complex<double>> kernel_spectrum_;
   CufftPlans plans_;
 };
@@ -235,9 +242,9 @@ class CudaBackend final : public BackendDevice {
     MemoryNeed need;
     need.per_replica = job.spec->length * storage_bytes(job.storage);
     if (job.lfsn) {
-      const std::uint64_t n = job.lfsn->fft_length, half = n / 2 + 1;
-      // signal + spectra + cuFFT's workspace (at most one more complex row).
-      need.per_replica += n * sizeof(double) + 2 * half * sizeof(Complex<double>);
+      const std::uint64_t n = job.lfsn->fft_length, half = n / 2 + 1, folded = job.lfsn->inverse_length / 2 + 1;
+      // signal + spectra + folded spectra + cuFFT's workspace (at most one more complex row).
+      need.per_replica += n * sizeof(double) + (2 * half + folded) * sizeof(Complex<double>);
       need.fixed = half * sizeof(Complex<double>);
     }
     return need;
