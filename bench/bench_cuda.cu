@@ -114,7 +114,8 @@ int main(int argc, char** argv) {
   const double bytes4 = static_cast<double>(n) * 4;
   const double memset_ms = median_ms([&] { GS_CUDA_CHECK(cudaMemsetAsync(buffer, 0x3f, n * 4)); });
   const double write_gbs = bytes4 / memset_ms / 1e6;
-  const double copy_ms = median_ms([&] { GS_CUDA_CHECK(cudaMemcpyAsync(second, buffer, n * 4, cudaMemcpyDeviceToDevice)); });
+  const double copy_ms =
+      median_ms([&] { GS_CUDA_CHECK(cudaMemcpyAsync(second, buffer, n * 4, cudaMemcpyDeviceToDevice)); });
   std::printf("%-52s %10.3f ms  %8.1f GB/s written\n", "cudaMemset (write roofline), 4 B x n", memset_ms, write_gbs);
   std::printf("%-52s %10.3f ms  %8.1f GB/s read+written\n", "cudaMemcpy device-to-device, 4 B x n", copy_ms,
               2 * bytes4 / copy_ms / 1e6);
@@ -135,13 +136,20 @@ int main(int argc, char** argv) {
   std::printf("\n");
 
   const StableCase cases[] = {
-      {"stable a=1.5 b=0.5 S1, float32 real", 1.5, 0.5, gs::StableParameterization::S1, gs::Dtype::float32, gs::ValueKind::real},
-      {"stable a=0.7 b=1 S1, float32 real", 0.7, 1.0, gs::StableParameterization::S1, gs::Dtype::float32, gs::ValueKind::real},
-      {"stable a=1.0001 b=0.5 S0 (near-1 form), float32", 1.0001, 0.5, gs::StableParameterization::S0, gs::Dtype::float32, gs::ValueKind::real},
-      {"stable a=1 b=0.5, float32 real", 1.0, 0.5, gs::StableParameterization::S1, gs::Dtype::float32, gs::ValueKind::real},
-      {"stable a=2 (Gaussian), float32 real", 2.0, 0.0, gs::StableParameterization::S1, gs::Dtype::float32, gs::ValueKind::real},
-      {"stable a=1.5 b=0.5 S1, uint32 counts", 1.5, 0.5, gs::StableParameterization::S1, gs::Dtype::float32, gs::ValueKind::counts},
-      {"stable a=1.5 b=0.5 S1, float64 real", 1.5, 0.5, gs::StableParameterization::S1, gs::Dtype::float64, gs::ValueKind::real},
+      {"stable a=1.5 b=0.5 S1, float32 real", 1.5, 0.5, gs::StableParameterization::S1, gs::Dtype::float32,
+       gs::ValueKind::real},
+      {"stable a=0.7 b=1 S1, float32 real", 0.7, 1.0, gs::StableParameterization::S1, gs::Dtype::float32,
+       gs::ValueKind::real},
+      {"stable a=1.0001 b=0.5 S0 (near-1 form), float32", 1.0001, 0.5, gs::StableParameterization::S0,
+       gs::Dtype::float32, gs::ValueKind::real},
+      {"stable a=1 b=0.5, float32 real", 1.0, 0.5, gs::StableParameterization::S1, gs::Dtype::float32,
+       gs::ValueKind::real},
+      {"stable a=2 (Gaussian), float32 real", 2.0, 0.0, gs::StableParameterization::S1, gs::Dtype::float32,
+       gs::ValueKind::real},
+      {"stable a=1.5 b=0.5 S1, uint32 counts", 1.5, 0.5, gs::StableParameterization::S1, gs::Dtype::float32,
+       gs::ValueKind::counts},
+      {"stable a=1.5 b=0.5 S1, float64 real", 1.5, 0.5, gs::StableParameterization::S1, gs::Dtype::float64,
+       gs::ValueKind::real},
   };
   for (const StableCase& c : cases) {
     gs::EnsembleSpec spec = stable_spec(c, n);
@@ -194,7 +202,8 @@ int main(int argc, char** argv) {
   cufftHandle forward, inverse, full_inverse;
   int size = static_cast<int>(L), inverse_size = static_cast<int>(M);
   GS_CUFFT_CHECK(cufftPlanMany(&forward, 1, &size, nullptr, 1, size, nullptr, 1, half, CUFFT_D2Z, rows));
-  GS_CUFFT_CHECK(cufftPlanMany(&inverse, 1, &inverse_size, nullptr, 1, m_half, nullptr, 1, inverse_size, CUFFT_Z2D, rows));
+  GS_CUFFT_CHECK(
+      cufftPlanMany(&inverse, 1, &inverse_size, nullptr, 1, m_half, nullptr, 1, inverse_size, CUFFT_Z2D, rows));
   GS_CUFFT_CHECK(cufftPlanMany(&full_inverse, 1, &size, nullptr, 1, half, nullptr, 1, size, CUFFT_Z2D, rows));
   const double fft_ms = median_ms([&] {
     GS_CUFFT_CHECK(cufftExecD2Z(forward, signal, spectra));
@@ -207,15 +216,15 @@ int main(int argc, char** argv) {
   auto innovations = gs::make_lfsn_innovations_kernel<float>(job);
   innovations.signal = signal;
   const double innovations_ms = median_ms([&] { gs::cuda_for_each(rows, innovations, tallies, sms, nullptr); });
-  std::printf("LFSN a=1.5 b=0.5 H=0.8 m=16 K=256, 4096 bins, %llu replicas per batch, FFT length %llu, inverse %llu "
-              "(double)\n",
-              static_cast<unsigned long long>(rows), static_cast<unsigned long long>(L), static_cast<unsigned long long>(M));
+  std::printf(
+      "LFSN a=1.5 b=0.5 H=0.8 m=16 K=256, 4096 bins, %llu replicas per batch, FFT length %llu, inverse %llu "
+      "(double)\n",
+      static_cast<unsigned long long>(rows), static_cast<unsigned long long>(L), static_cast<unsigned long long>(M));
   std::printf("%-52s %10.3f ms  %8.3g output samples/s\n", "  whole batch (generate(), incl. copy to host)", lfsn_ms,
               rows * lfsn.length / lfsn_ms * 1e3);
   const gs::HostBuffer pinned = backend->host_buffer(host.size() * sizeof(float));
-  const double copy_back_ms = median_ms([&] {
-    GS_CUDA_CHECK(cudaMemcpy(pinned.get(), buffer, host.size() * sizeof(float), cudaMemcpyDeviceToHost));
-  });
+  const double copy_back_ms = median_ms(
+      [&] { GS_CUDA_CHECK(cudaMemcpy(pinned.get(), buffer, host.size() * sizeof(float), cudaMemcpyDeviceToHost)); });
   std::printf("%-52s %10.3f ms  (%.0f%% of the batch)\n", "  copy of the batch's output to page-locked host memory",
               copy_back_ms, 100 * copy_back_ms / lfsn_ms);
   std::printf("%-52s %10.3f ms  (%.0f%% of the batch)\n", "  bare cuFFT D2Z (L) + Z2D (L/m) of the batch", fft_ms,

@@ -13,8 +13,8 @@ class SortedSample {
   explicit SortedSample(std::vector<double> values);  // NaN is rejected (UserError)
 
   std::size_t size() const { return values_.size(); }
-  double cdf(double x) const;         // fraction of values ≤ x
-  double quantile(double p) const;    // p in [0, 1]
+  double cdf(double x) const;       // fraction of values ≤ x
+  double quantile(double p) const;  // p in [0, 1]
   double interquartile_range() const { return quantile(0.75) - quantile(0.25); }
   const std::vector<double>& values() const { return values_; }
 

@@ -17,8 +17,10 @@ std::unique_ptr<BackendDevice> open_backend(BackendChoice choice, std::string& l
   const int devices = cuda_device_count(&why_none);
   if (choice == BackendChoice::cuda) {
     if (devices == 0) {
-      throw UserError(fmt::format("--backend cuda was requested but no CUDA device is usable: {}; "
-                                  "use --backend cpu or auto", why_none));
+      throw UserError(
+          fmt::format("--backend cuda was requested but no CUDA device is usable: {}; "
+                      "use --backend cpu or auto",
+                      why_none));
     }
     log = "backend cuda (requested)";
     return make_cuda_backend();

@@ -1,8 +1,8 @@
 #include "host/cli.hpp"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <new>
 #include <string>
@@ -41,9 +41,10 @@ std::string joined(int argc, char** argv) {
 }
 
 int parse_and_run(int argc, char** argv) {
-  CLI::App app{"gpusynth: GPU-accelerated synthesis of bursty, heavy-tailed, self-similar parallel I/O workloads.\n"
-               "Usage: gpusynth CONFIG.yaml [options]   (same as: gpusynth run CONFIG.yaml [options])",
-               "gpusynth"};
+  CLI::App app{
+      "gpusynth: GPU-accelerated synthesis of bursty, heavy-tailed, self-similar parallel I/O workloads.\n"
+      "Usage: gpusynth CONFIG.yaml [options]   (same as: gpusynth run CONFIG.yaml [options])",
+      "gpusynth"};
   app.set_version_flag("--version", fmt::format("gpusynth {} ({})", kVersion, kGitRevision));
   app.require_subcommand(1);
 
@@ -57,8 +58,9 @@ int parse_and_run(int argc, char** argv) {
   run->add_option("-o,--output", options.output, "output HDF5 path; overrides the config");
   run->add_option("--seed", options.seed, "64-bit seed; overrides the config");
   run->add_option("--replicas", options.replicas, "replicas of every ensemble; overrides the config");
-  run->add_option("--memory-limit", memory_limit, "memory budget for batches, e.g. 2GiB (default: a quarter of "
-                                                  "the available RAM up to 4 GiB, or the GPU's free memory)");
+  run->add_option("--memory-limit", memory_limit,
+                  "memory budget for batches, e.g. 2GiB (default: a quarter of "
+                  "the available RAM up to 4 GiB, or the GPU's free memory)");
   run->add_flag("--dry-run", options.dry_run, "print the plan (ensembles, replicas, bytes, batches) and write nothing");
   run->add_flag("--no-output", options.no_output, "generate every batch and discard it: timing without the HDF5 write");
   run->add_flag("-q,--quiet", options.quiet, "no progress and no log lines");

@@ -14,9 +14,12 @@ namespace gs {
 
 const char* to_string(BackendChoice b) {
   switch (b) {
-    case BackendChoice::cpu: return "cpu";
-    case BackendChoice::cuda: return "cuda";
-    default: return "auto";
+    case BackendChoice::cpu:
+      return "cpu";
+    case BackendChoice::cuda:
+      return "cuda";
+    default:
+      return "auto";
   }
 }
 const char* to_string(Dtype d) { return d == Dtype::float64 ? "float64" : "float32"; }
@@ -45,8 +48,7 @@ WorkloadMapping parse_workload(ConfigMap& map, ValueKind& values) {
   workload.v = map.number("v").value_or(1.0);
   require_in_range(map, "v", workload.v, workload.v > 0, "v > 0 (the I/O mean velocity of eq. (5))");
   workload.delta = map.number("delta").value_or(0.0);
-  values = map.choice("values", {"real", "counts"}).value_or("real") == "counts" ? ValueKind::counts
-                                                                                 : ValueKind::real;
+  values = map.choice("values", {"real", "counts"}).value_or("real") == "counts" ? ValueKind::counts : ValueKind::real;
   return workload;
 }
 
@@ -62,15 +64,16 @@ EnsembleSpec parse_ensemble(const YAML::Node& node, const std::string& file, std
   static const std::regex name_pattern("[A-Za-z0-9_.-]+");
   if (!std::regex_match(spec.name, name_pattern)) {
     throw map.error_at("name", fmt::format("{}.name = '{}' is not accepted; accepted: one or more of "
-                                           "A-Z a-z 0-9 _ . -", map.where(), spec.name));
+                                           "A-Z a-z 0-9 _ . -",
+                                           map.where(), spec.name));
   }
   ConfigMap named(node, file, fmt::format("ensembles[{}] ({})", index, spec.name), kEnsembleKeys);
-  const std::string model = named.require(named.text("model"), "model",
-                                          fmt::format("one of {}", fmt::join(model_names(), ", ")));
+  const std::string model =
+      named.require(named.text("model"), "model", fmt::format("one of {}", fmt::join(model_names(), ", ")));
   const ModelInfo* info = find_model(model);
   if (!info) {
-    throw named.error_at("model", fmt::format("{}.model = '{}' is not a known model; accepted: {}",
-                                              named.where(), model, fmt::join(model_names(), ", ")));
+    throw named.error_at("model", fmt::format("{}.model = '{}' is not a known model; accepted: {}", named.where(),
+                                              model, fmt::join(model_names(), ", ")));
   }
   auto params = named.require(named.map("params", info->keys), "params", fmt::format("the parameters of {}", model));
   spec.params = info->parse(params);
@@ -83,10 +86,11 @@ EnsembleSpec parse_ensemble(const YAML::Node& node, const std::string& file, std
   spec.length = named.require(named.unsigned_integer("length"), "length", "the number of bins of each series, >= 1");
   require_in_range(named, "length", static_cast<double>(spec.length), spec.length >= 1 && spec.length <= (1ull << 40),
                    "1 <= length <= 2^40");
-  spec.dtype = named.choice("dtype", {"float32", "float64"}).value_or("float32") == "float64" ? Dtype::float64
-                                                                                              : Dtype::float32;
+  spec.dtype =
+      named.choice("dtype", {"float32", "float64"}).value_or("float32") == "float64" ? Dtype::float64 : Dtype::float32;
   if (auto stream = named.unsigned_integer("stream")) {
-    require_in_range(named, "stream", static_cast<double>(*stream), *stream <= 0xffffffffull, "0 <= stream <= 4294967295");
+    require_in_range(named, "stream", static_cast<double>(*stream), *stream <= 0xffffffffull,
+                     "0 <= stream <= 4294967295");
     spec.stream = static_cast<std::uint32_t>(*stream);
     spec.stream_given = true;
   } else {
@@ -131,16 +135,17 @@ RunConfig parse_config(const std::string& text, const std::string& path) {
   for (std::size_t i = 0; i < list.size(); ++i) {
     EnsembleSpec spec = parse_ensemble(list[i], path, i);
     if (names.count(spec.name)) {
-      throw located_error_at(list[i]["name"], path,
-                             fmt::format("ensembles[{}].name = '{}' is already used by ensembles[{}]; names must be unique",
-                                         i, spec.name, names[spec.name]));
+      throw located_error_at(
+          list[i]["name"], path,
+          fmt::format("ensembles[{}].name = '{}' is already used by ensembles[{}]; names must be unique", i, spec.name,
+                      names[spec.name]));
     }
     names[spec.name] = i;
     if (streams.count(spec.stream)) {
       throw located_error_at(list[i], path,
                              fmt::format("ensembles[{}] ({}) has Philox stream {}, the same as ensemble '{}'; "
-                                         "set a distinct 'stream' on one of them", i, spec.name, spec.stream,
-                                         streams[spec.stream]));
+                                         "set a distinct 'stream' on one of them",
+                                         i, spec.name, spec.stream, streams[spec.stream]));
     }
     streams[spec.stream] = spec.name;
     config.ensembles.push_back(std::move(spec));

@@ -31,14 +31,14 @@ struct EnsembleSpec {
   Dtype dtype = Dtype::float32;  // compute and storage precision of real values
   std::uint64_t replicas = 0;
   std::uint64_t length = 0;
-  std::uint32_t stream = 0;      // Philox stream: FNV-1a of the name unless given
+  std::uint32_t stream = 0;  // Philox stream: FNV-1a of the name unless given
   bool stream_given = false;
-  int line = 0;                  // where the ensemble is declared
+  int line = 0;  // where the ensemble is declared
 };
 
 struct RunConfig {
-  std::string path;   // the file it came from
-  std::string text;   // its full text, recorded in the output
+  std::string path;  // the file it came from
+  std::string text;  // its full text, recorded in the output
   std::uint64_t seed = kDefaultSeed;
   bool seed_given = false;
   BackendChoice backend = BackendChoice::automatic;

@@ -12,11 +12,16 @@ namespace {
 
 std::string describe_type(const YAML::Node& node) {
   switch (node.Type()) {
-    case YAML::NodeType::Null: return "nothing";
-    case YAML::NodeType::Scalar: return fmt::format("'{}'", node.Scalar());
-    case YAML::NodeType::Sequence: return "a list";
-    case YAML::NodeType::Map: return "a mapping";
-    default: return "an undefined value";
+    case YAML::NodeType::Null:
+      return "nothing";
+    case YAML::NodeType::Scalar:
+      return fmt::format("'{}'", node.Scalar());
+    case YAML::NodeType::Sequence:
+      return "a list";
+    case YAML::NodeType::Map:
+      return "a mapping";
+    default:
+      return "an undefined value";
   }
 }
 
@@ -28,8 +33,7 @@ UserError located_error_at(const YAML::Node& node, const std::string& file, cons
   return located_error(file, mark.line + 1, mark.column + 1, message);
 }
 
-ConfigMap::ConfigMap(const YAML::Node& node, std::string file, std::string where,
-                     const std::vector<std::string>& known)
+ConfigMap::ConfigMap(const YAML::Node& node, std::string file, std::string where, const std::vector<std::string>& known)
     : node_(node), file_(std::move(file)), where_(std::move(where)) {
   if (!node_.IsMap()) {
     throw located_error_at(node_, file_,
@@ -46,9 +50,7 @@ ConfigMap::ConfigMap(const YAML::Node& node, std::string file, std::string where
   }
 }
 
-std::string ConfigMap::path_of(const std::string& key) const {
-  return where_.empty() ? key : where_ + "." + key;
-}
+std::string ConfigMap::path_of(const std::string& key) const { return where_.empty() ? key : where_ + "." + key; }
 
 bool ConfigMap::has(const std::string& key) const { return static_cast<bool>(node_[key]); }
 
@@ -63,13 +65,10 @@ UserError ConfigMap::error_at(const std::string& key, const std::string& message
   return located_error_at(value ? value : node_, file_, message);
 }
 
-UserError ConfigMap::error_here(const std::string& message) const {
-  return located_error_at(node_, file_, message);
-}
+UserError ConfigMap::error_here(const std::string& message) const { return located_error_at(node_, file_, message); }
 
 std::string ConfigMap::fmt_missing(const std::string& key, const std::string& what) const {
-  return fmt::format("{} is missing the required key '{}' ({})",
-                     where_.empty() ? "the file" : where_, key, what);
+  return fmt::format("{} is missing the required key '{}' ({})", where_.empty() ? "the file" : where_, key, what);
 }
 
 std::optional<double> ConfigMap::number(const std::string& key) {
@@ -89,8 +88,8 @@ std::optional<std::int64_t> ConfigMap::integer(const std::string& key) {
   std::int64_t n = 0;
   if (value.IsScalar() && YAML::convert<std::int64_t>::decode(value, n)) return n;
   double x = 0;  // accept 1e6 and 4096.0 when they are whole numbers
-  if (value.IsScalar() && YAML::convert<double>::decode(value, x) && std::isfinite(x) &&
-      x == std::floor(x) && std::fabs(x) <= 9007199254740992.0) {
+  if (value.IsScalar() && YAML::convert<double>::decode(value, x) && std::isfinite(x) && x == std::floor(x) &&
+      std::fabs(x) <= 9007199254740992.0) {
     return static_cast<std::int64_t>(x);
   }
   throw error_at(key, fmt::format("{} must be a whole number, found {}", path_of(key), describe_type(value)));
@@ -103,13 +102,12 @@ std::optional<std::uint64_t> ConfigMap::unsigned_integer(const std::string& key)
     std::uint64_t n = 0;
     if (YAML::convert<std::uint64_t>::decode(value, n)) return n;
     double x = 0;
-    if (YAML::convert<double>::decode(value, x) && x >= 0 && x == std::floor(x) &&
-        x <= 9007199254740992.0) {
+    if (YAML::convert<double>::decode(value, x) && x >= 0 && x == std::floor(x) && x <= 9007199254740992.0) {
       return static_cast<std::uint64_t>(x);
     }
   }
-  throw error_at(key, fmt::format("{} must be a non-negative whole number, found {}", path_of(key),
-                                  describe_type(value)));
+  throw error_at(key,
+                 fmt::format("{} must be a non-negative whole number, found {}", path_of(key), describe_type(value)));
 }
 
 std::optional<std::string> ConfigMap::text(const std::string& key) {
@@ -131,9 +129,9 @@ std::optional<std::vector<double>> ConfigMap::numbers(const std::string& key) {
   for (std::size_t i = 0; i < value.size(); ++i) {
     double x = 0;
     if (!value[i].IsScalar() || !YAML::convert<double>::decode(value[i], x) || !std::isfinite(x)) {
-      throw located_error_at(value[i], file_,
-                             fmt::format("{}[{}] must be a finite number, found {}", path_of(key), i,
-                                         describe_type(value[i])));
+      throw located_error_at(
+          value[i], file_,
+          fmt::format("{}[{}] must be a finite number, found {}", path_of(key), i, describe_type(value[i])));
     }
     out.push_back(x);
   }
@@ -161,8 +159,8 @@ std::optional<std::string> ConfigMap::choice(const std::string& key, const std::
   for (const auto& c : choices) {
     if (*value == c) return value;
   }
-  throw error_at(key, fmt::format("{} = '{}' is not accepted; accepted: {}", path_of(key), *value,
-                                  fmt::join(choices, ", ")));
+  throw error_at(
+      key, fmt::format("{} = '{}' is not accepted; accepted: {}", path_of(key), *value, fmt::join(choices, ", ")));
 }
 
 void require_in_range(const ConfigMap& map, const std::string& key, double value, bool ok,

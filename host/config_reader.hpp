@@ -60,7 +60,6 @@ class ConfigMap {
 UserError located_error_at(const YAML::Node& node, const std::string& file, const std::string& message);
 
 // Range check helper: throws "<path> = <value> is out of range; accepted: <range>".
-void require_in_range(const ConfigMap& map, const std::string& key, double value, bool ok,
-                      const std::string& accepted);
+void require_in_range(const ConfigMap& map, const std::string& key, double value, bool ok, const std::string& accepted);
 
 }  // namespace gs

@@ -10,8 +10,8 @@
 #include "host/backend.hpp"
 #include "host/cpu_launch.hpp"
 #include "host/fft.hpp"
-#include "host/plan.hpp"
 #include "host/interrupt.hpp"
+#include "host/plan.hpp"
 #include "host/prepare.hpp"
 #include "host/sysinfo.hpp"
 

@@ -13,8 +13,9 @@ int cuda_device_count(std::string* why_none) {
 }
 
 std::unique_ptr<BackendDevice> make_cuda_backend() {
-  throw UserError("the CUDA backend is not compiled into this gpusynth; rebuild with nvcc available "
-                  "(-DGPUSYNTH_CUDA=ON) or use --backend cpu");
+  throw UserError(
+      "the CUDA backend is not compiled into this gpusynth; rebuild with nvcc available "
+      "(-DGPUSYNTH_CUDA=ON) or use --backend cpu");
 }
 
 std::vector<std::uint32_t> cuda_philox_words(const RngStreamKey&, std::uint32_t, std::uint64_t, std::uint64_t) {

@@ -4,8 +4,7 @@
 
 namespace gs {
 
-InternalError::InternalError(const std::string& call, const std::string& what, const char* file,
-                             int line)
+InternalError::InternalError(const std::string& call, const std::string& what, const char* file, int line)
     : std::runtime_error(fmt::format("{} {} ({}:{})", call, what, file, line)) {}
 
 UserError located_error(const std::string& path, int line, int column, const std::string& message) {

@@ -30,10 +30,9 @@ UserError located_error(const std::string& path, int line, int column, const std
 
 // Wrap a library call whose failure is signalled by a negative return value
 // (HDF5 style); throws InternalError naming the call.
-#define GS_CHECK_NONNEG(call)                                                      \
-  ([&]() {                                                                          \
-    const auto gs_status_ = (call);                                                 \
-    if (gs_status_ < 0)                                                             \
-      throw ::gs::InternalError(#call, "returned an error", __FILE__, __LINE__);    \
-    return gs_status_;                                                              \
+#define GS_CHECK_NONNEG(call)                                                                      \
+  ([&]() {                                                                                         \
+    const auto gs_status_ = (call);                                                                \
+    if (gs_status_ < 0) throw ::gs::InternalError(#call, "returned an error", __FILE__, __LINE__); \
+    return gs_status_;                                                                             \
   }())

@@ -49,7 +49,8 @@ fftw_plan cached_plan(std::size_t n, bool forward) {
   auto* c = reinterpret_cast<fftw_complex*>(spectrum.data());
   const fftw_plan plan = forward ? fftw_plan_dft_r2c_1d(size, real.data(), c, FFTW_ESTIMATE)
                                  : fftw_plan_dft_c2r_1d(size, c, real.data(), FFTW_ESTIMATE | FFTW_DESTROY_INPUT);
-  if (!plan) throw InternalError(forward ? "fftw_plan_dft_r2c_1d" : "fftw_plan_dft_c2r_1d", "failed", __FILE__, __LINE__);
+  if (!plan)
+    throw InternalError(forward ? "fftw_plan_dft_r2c_1d" : "fftw_plan_dft_c2r_1d", "failed", __FILE__, __LINE__);
   return cache.emplace(std::make_pair(n, forward), plan).first->second;
 }
 

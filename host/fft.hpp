@@ -40,8 +40,8 @@ class CpuFftPair {
   std::size_t inverse_spectrum_size() const { return inverse_n_ / 2 + 1; }
 
   // Thread-safe for distinct buffers from FftBuffer (FFTW's new-array execute).
-  void forward(double* signal, Complex<double>* spectrum) const;         // n → n/2 + 1
-  void inverse(Complex<double>* spectrum, double* signal) const;         // inverse_n/2 + 1 → inverse_n
+  void forward(double* signal, Complex<double>* spectrum) const;  // n → n/2 + 1
+  void inverse(Complex<double>* spectrum, double* signal) const;  // inverse_n/2 + 1 → inverse_n
 
   // Spectrum of the kernel g[k] = coefficients[k − 1] (k = 1..K, g[0] = 0)
   // zero-padded to n points and scaled by 1/n.

@@ -31,8 +31,7 @@ ModelParams parse_stable(ConfigMap& params) {
   require_in_range(params, "sigma", model.law.sigma, model.law.sigma > 0, "sigma > 0");
   model.law.mu = params.number("mu").value_or(0.0);
   const std::string parameterization = params.choice("parameterization", {"S1", "S0"}).value_or("S1");
-  model.law.parameterization =
-      parameterization == "S0" ? StableParameterization::S0 : StableParameterization::S1;
+  model.law.parameterization = parameterization == "S0" ? StableParameterization::S0 : StableParameterization::S1;
   return model;
 }
 
@@ -61,16 +60,16 @@ ModelParams parse_lfsn(ConfigMap& params) {
   return model;
 }
 
-const char* parameterization_name(StableParameterization p) {
-  return p == StableParameterization::S0 ? "S0" : "S1";
-}
+const char* parameterization_name(StableParameterization p) { return p == StableParameterization::S0 ? "S0" : "S1"; }
 
 }  // namespace
 
 const std::vector<ModelInfo>& model_registry() {
   static const std::vector<ModelInfo> registry = {
-      {"stable", "i.i.d. alpha-stable values (Chambers-Mallows-Stuck)",
-       {"alpha", "beta", "sigma", "mu", "parameterization"}, parse_stable},
+      {"stable",
+       "i.i.d. alpha-stable values (Chambers-Mallows-Stuck)",
+       {"alpha", "beta", "sigma", "mu", "parameterization"},
+       parse_stable},
       {"lfsn", "linear fractional stable noise of eq. (4)", {"alpha", "beta", "H", "m", "K"}, parse_lfsn},
   };
   return registry;
@@ -152,8 +151,8 @@ std::vector<Attribute> describe_model(const ModelParams& params) {
                                  parameterization_name(law.parameterization))}};
   } else {
     const auto& lfsn = std::get<LfsnModel>(params);
-    attrs = {{"alpha", lfsn.alpha}, {"beta", lfsn.beta},         {"H", lfsn.H},
-             {"m", lfsn.m},         {"K", lfsn.K},               {"d", lfsn.H - 1 / lfsn.alpha}};
+    attrs = {{"alpha", lfsn.alpha}, {"beta", lfsn.beta}, {"H", lfsn.H},
+             {"m", lfsn.m},         {"K", lfsn.K},       {"d", lfsn.H - 1 / lfsn.alpha}};
   }
   return attrs;
 }

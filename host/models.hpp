@@ -46,14 +46,14 @@ std::vector<std::string> model_names();
 // Only every m-th point of the convolution is kept, so its spectrum is folded
 // m-fold and transformed back at length M = L/m (see SpectrumFoldKernel).
 struct LfsnKernel {
-  double d = 0;                 // H − 1/α
+  double d = 0;                      // H − 1/α
   std::vector<double> coefficients;  // c_k, k = 1..Km, Σ|c_k|^α = 1
-  double raw_alpha_norm = 0;    // (Σ |h_d(k/m)|^α)^{1/α} before normalisation
-  double beta_eff = 0;          // β Σ sign(c_k)|c_k|^α
-  double drift = 0;             // subtracted from every N(i); non-zero only at α = 1
-  std::uint64_t fine_points = 0;      // T = Km + m(length − 1) innovations per replica
-  std::uint64_t inverse_length = 0;   // M: smallest 2^a3^b5^c7^d with m·M ≥ T + 1
-  std::uint64_t fft_length = 0;       // L = m·M, the forward transform
+  double raw_alpha_norm = 0;         // (Σ |h_d(k/m)|^α)^{1/α} before normalisation
+  double beta_eff = 0;               // β Σ sign(c_k)|c_k|^α
+  double drift = 0;                  // subtracted from every N(i); non-zero only at α = 1
+  std::uint64_t fine_points = 0;     // T = Km + m(length − 1) innovations per replica
+  std::uint64_t inverse_length = 0;  // M: smallest 2^a3^b5^c7^d with m·M ≥ T + 1
+  std::uint64_t fft_length = 0;      // L = m·M, the forward transform
 };
 
 LfsnKernel make_lfsn_kernel(const LfsnModel& model, std::uint64_t length);

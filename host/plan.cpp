@@ -42,10 +42,21 @@ std::uint64_t parse_memory_size(const std::string& text) {
   }
   std::string unit = text.substr(pos);
   unit.erase(std::remove_if(unit.begin(), unit.end(), [](unsigned char c) { return std::isspace(c); }), unit.end());
-  static const std::pair<const char*, double> units[] = {
-      {"", 1},          {"B", 1},           {"KiB", 1024.0},          {"MiB", 1024.0 * 1024},
-      {"GiB", 1 << 30}, {"TiB", 1099511627776.0}, {"kB", 1e3}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12},
-      {"K", 1024.0},    {"M", 1024.0 * 1024},   {"G", 1 << 30}, {"T", 1099511627776.0}};
+  static const std::pair<const char*, double> units[] = {{"", 1},
+                                                         {"B", 1},
+                                                         {"KiB", 1024.0},
+                                                         {"MiB", 1024.0 * 1024},
+                                                         {"GiB", 1 << 30},
+                                                         {"TiB", 1099511627776.0},
+                                                         {"kB", 1e3},
+                                                         {"KB", 1e3},
+                                                         {"MB", 1e6},
+                                                         {"GB", 1e9},
+                                                         {"TB", 1e12},
+                                                         {"K", 1024.0},
+                                                         {"M", 1024.0 * 1024},
+                                                         {"G", 1 << 30},
+                                                         {"T", 1099511627776.0}};
   if (pos > 0 && std::isfinite(value) && value > 0) {
     for (const auto& [name, factor] : units) {
       if (unit == name && value * factor >= 1 && value * factor < 1.8e19) {
@@ -53,8 +64,10 @@ std::uint64_t parse_memory_size(const std::string& text) {
       }
     }
   }
-  throw UserError(fmt::format("memory size '{}' is not accepted; accepted: a positive number with an optional "
-                              "unit B, KiB, MiB, GiB, TiB, kB, MB, GB, TB (e.g. 2GiB)", text));
+  throw UserError(
+      fmt::format("memory size '{}' is not accepted; accepted: a positive number with an optional "
+                  "unit B, KiB, MiB, GiB, TiB, kB, MB, GB, TB (e.g. 2GiB)",
+                  text));
 }
 
 std::string format_bytes(std::uint64_t bytes) {
@@ -85,8 +98,10 @@ RunPlan make_plan(const RunConfig& config, const BackendDevice& backend, std::op
     if (const auto* lfsn = std::get_if<LfsnModel>(&spec.params)) {
       ensemble.job.lfsn = make_lfsn_kernel(*lfsn, spec.length);
       if (ensemble.job.lfsn->fine_points > kMaxRngPosition) {
-        throw UserError(fmt::format("ensemble '{}': m*(length+K) = {} fine-grid points exceed the RNG layout's "
-                                    "2^56; shorten the series or reduce m", spec.name, ensemble.job.lfsn->fine_points));
+        throw UserError(
+            fmt::format("ensemble '{}': m*(length+K) = {} fine-grid points exceed the RNG layout's "
+                        "2^56; shorten the series or reduce m",
+                        spec.name, ensemble.job.lfsn->fine_points));
       }
     }
     ensemble.row_bytes = spec.length * storage_bytes(ensemble.job.storage);
@@ -104,17 +119,18 @@ RunPlan make_plan(const RunConfig& config, const BackendDevice& backend, std::op
     if (batch == 0) {
       const std::uint64_t one = std::max(host_fixed + host_per_replica,
                                          workspace_on_host ? 0 : ensemble.need.fixed + ensemble.need.per_replica);
-      throw UserError(fmt::format("the memory budget {} is too small for ensemble '{}': one replica needs {} "
-                                  "(two or three output rows of {} and the {} workspace); raise --memory-limit or "
-                                  "shorten the series",
-                                  format_bytes(plan.memory_budget), spec.name, format_bytes(one),
-                                  format_bytes(ensemble.row_bytes), to_string(backend.kind())));
+      throw UserError(
+          fmt::format("the memory budget {} is too small for ensemble '{}': one replica needs {} "
+                      "(two or three output rows of {} and the {} workspace); raise --memory-limit or "
+                      "shorten the series",
+                      format_bytes(plan.memory_budget), spec.name, format_bytes(one), format_bytes(ensemble.row_bytes),
+                      to_string(backend.kind())));
     }
     // About 16 batches, so progress moves and writes overlap generation; every
     // write covers whole chunks.
     const std::uint64_t wanted = std::min(batch, (spec.replicas + kMinBatches - 1) / kMinBatches);
-    ensemble.chunk_rows =
-        std::min(series_chunk_shape(spec.replicas, spec.length, storage_bytes(ensemble.job.storage), wanted).rows, batch);
+    ensemble.chunk_rows = std::min(
+        series_chunk_shape(spec.replicas, spec.length, storage_bytes(ensemble.job.storage), wanted).rows, batch);
     batch = std::min(spec.replicas, std::max(wanted, ensemble.chunk_rows));
     if (batch < spec.replicas) batch = batch / ensemble.chunk_rows * ensemble.chunk_rows;
     ensemble.batch_replicas = batch;
@@ -145,10 +161,11 @@ std::string format_plan(const RunPlan& plan, const RunConfig& config) {
                         to_string(e.job.storage), format_bytes(spec.replicas * e.row_bytes), e.batches,
                         e.batch_replicas, format_bytes(std::max(e.host_bytes, e.backend_bytes)));
     if (e.job.lfsn) {
-      text += fmt::format("  lfsn: FFT length {} forward, {} inverse ({} fine-grid innovations per replica), kernel "
-                          "{} coefficients, marginal S1(alpha, beta_eff={:.6g}, 1, 0)\n",
-                          e.job.lfsn->fft_length, e.job.lfsn->inverse_length, e.job.lfsn->fine_points,
-                          e.job.lfsn->coefficients.size(), e.job.lfsn->beta_eff);
+      text += fmt::format(
+          "  lfsn: FFT length {} forward, {} inverse ({} fine-grid innovations per replica), kernel "
+          "{} coefficients, marginal S1(alpha, beta_eff={:.6g}, 1, 0)\n",
+          e.job.lfsn->fft_length, e.job.lfsn->inverse_length, e.job.lfsn->fine_points, e.job.lfsn->coefficients.size(),
+          e.job.lfsn->beta_eff);
     }
   }
   text += fmt::format("total: {} samples, {} uncompressed, output {}\n", plan.total_samples,

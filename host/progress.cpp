@@ -7,8 +7,7 @@
 
 namespace gs {
 
-Progress::Progress(std::uint64_t total_units, bool quiet)
-    : Progress(total_units, quiet, isatty(STDERR_FILENO) != 0) {}
+Progress::Progress(std::uint64_t total_units, bool quiet) : Progress(total_units, quiet, isatty(STDERR_FILENO) != 0) {}
 
 Progress::Progress(std::uint64_t total_units, bool quiet, bool terminal)
     : total_(total_units == 0 ? 1 : total_units), quiet_(quiet), terminal_(terminal) {}

@@ -111,10 +111,12 @@ std::vector<Attribute> ensemble_attributes(const EnsemblePlan& ensemble, const T
 }
 
 void write_series_attributes(SeriesDataset& series, const EnsembleSpec& spec) {
-  h5::write_attributes(series.dataset(), {
-      {"dimensions", std::string("replica, bin")},
-      {"units", std::string(spec.values == ValueKind::counts ? "I/O requests per bin" : "v*X + delta per bin")},
-  });
+  h5::write_attributes(
+      series.dataset(),
+      {
+          {"dimensions", std::string("replica, bin")},
+          {"units", std::string(spec.values == ValueKind::counts ? "I/O requests per bin" : "v*X + delta per bin")},
+      });
 }
 
 struct EnsembleResult {
@@ -135,8 +137,8 @@ EnsembleResult generate_ensemble(const EnsemblePlan& ensemble, BackendDevice& ba
   const EnsembleSpec& spec = *ensemble.job.spec;
   std::optional<SeriesDataset> series;
   if (file) {
-    series.emplace(file->create_series(spec.name, ensemble.job.storage, spec.replicas, spec.length,
-                                       ensemble.chunk_rows, compression));
+    series.emplace(file->create_series(spec.name, ensemble.job.storage, spec.replicas, spec.length, ensemble.chunk_rows,
+                                       compression));
     write_series_attributes(*series, spec);
   }
   auto generator = backend.make_generator(ensemble.job, ensemble.batch_replicas);
@@ -178,13 +180,14 @@ void check_disk_space(const RunPlan& plan, const RunConfig& config, bool quiet) 
   const std::uint64_t free = free_disk_bytes(config.output);
   if (free == 0 || plan.total_bytes <= free) return;
   if (config.compression == 0) {
-    throw UserError(fmt::format("output '{}': the ensembles need {} uncompressed but only {} is free on that file "
-                                "system; free some space, choose another output (-o) or enable compression",
-                                config.output, format_bytes(plan.total_bytes), format_bytes(free)));
+    throw UserError(
+        fmt::format("output '{}': the ensembles need {} uncompressed but only {} is free on that file "
+                    "system; free some space, choose another output (-o) or enable compression",
+                    config.output, format_bytes(plan.total_bytes), format_bytes(free)));
   }
   log_info(quiet, fmt::format("warning: the ensembles are {} uncompressed and only {} is free at '{}'; the run "
-                              "relies on compression", format_bytes(plan.total_bytes), format_bytes(free),
-                              config.output));
+                              "relies on compression",
+                              format_bytes(plan.total_bytes), format_bytes(free), config.output));
 }
 
 }  // namespace
@@ -246,20 +249,19 @@ int run_command(const RunOptions& options) {
     generate_seconds += results[i].generate_seconds;
     write_seconds += results[i].write_seconds;
     if (results[i].tally.clipped || results[i].tally.saturated) {
-      log_info(options.quiet, fmt::format("ensemble '{}': {} negative counts clipped to 0, {} values saturated "
-                                          "(recorded as attributes clipped_bins, saturated_values)",
-                                          plan.ensembles[i].job.spec->name, results[i].tally.clipped,
-                                          results[i].tally.saturated));
+      log_info(options.quiet,
+               fmt::format("ensemble '{}': {} negative counts clipped to 0, {} values saturated "
+                           "(recorded as attributes clipped_bins, saturated_values)",
+                           plan.ensembles[i].job.spec->name, results[i].tally.clipped, results[i].tally.saturated));
     }
   }
   const double seconds = seconds_since(start);
-  log_info(options.quiet, fmt::format("{} {} samples in {} ensembles: {:.2f} s wall ({:.3g} samples/s); generate "
-                                      "{:.2f} s, write {:.2f} s on the writer thread, overlapped",
-                                      options.no_output ? "generated (--no-output, nothing written)"
-                                                        : "wrote " + config.output + ":",
-                                      plan.total_samples, plan.ensembles.size(), seconds,
-                                      static_cast<double>(plan.total_samples) / seconds, generate_seconds,
-                                      write_seconds));
+  log_info(options.quiet,
+           fmt::format("{} {} samples in {} ensembles: {:.2f} s wall ({:.3g} samples/s); generate "
+                       "{:.2f} s, write {:.2f} s on the writer thread, overlapped",
+                       options.no_output ? "generated (--no-output, nothing written)" : "wrote " + config.output + ":",
+                       plan.total_samples, plan.ensembles.size(), seconds,
+                       static_cast<double>(plan.total_samples) / seconds, generate_seconds, write_seconds));
   return kExitOk;
 }
 

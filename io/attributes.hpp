@@ -9,8 +9,7 @@
 
 namespace gs {
 
-using AttributeValue =
-    std::variant<double, std::int64_t, std::uint64_t, std::string, std::vector<double>>;
+using AttributeValue = std::variant<double, std::int64_t, std::uint64_t, std::string, std::vector<double>>;
 
 struct Attribute {
   std::string name;

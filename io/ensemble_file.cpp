@@ -22,9 +22,12 @@ std::size_t storage_bytes(StorageType type) { return type == StorageType::float6
 
 const char* to_string(StorageType type) {
   switch (type) {
-    case StorageType::float64: return "float64";
-    case StorageType::uint32: return "uint32";
-    default: return "float32";
+    case StorageType::float64:
+      return "float64";
+    case StorageType::uint32:
+      return "uint32";
+    default:
+      return "float32";
   }
 }
 
@@ -32,18 +35,24 @@ namespace {
 
 hid_t native_type(StorageType type) {
   switch (type) {
-    case StorageType::float64: return H5T_NATIVE_DOUBLE;
-    case StorageType::uint32: return H5T_NATIVE_UINT32;
-    default: return H5T_NATIVE_FLOAT;
+    case StorageType::float64:
+      return H5T_NATIVE_DOUBLE;
+    case StorageType::uint32:
+      return H5T_NATIVE_UINT32;
+    default:
+      return H5T_NATIVE_FLOAT;
   }
 }
 
 // Stored little-endian whatever the host, so files compare byte for byte.
 hid_t file_type(StorageType type) {
   switch (type) {
-    case StorageType::float64: return H5T_IEEE_F64LE;
-    case StorageType::uint32: return H5T_STD_U32LE;
-    default: return H5T_IEEE_F32LE;
+    case StorageType::float64:
+      return H5T_IEEE_F64LE;
+    case StorageType::uint32:
+      return H5T_STD_U32LE;
+    default:
+      return H5T_IEEE_F32LE;
   }
 }
 
@@ -116,7 +125,8 @@ void SeriesDataset::write_rows(std::uint64_t first, std::uint64_t count, const v
     }
     for (std::uint64_t c = 0; c < chunks; ++c) {
       const hsize_t offset[2] = {first + c * chunk_.rows, 0};
-      GS_CHECK_NONNEG(H5Dwrite_chunk(dataset_.id(), H5P_DEFAULT, 0, offset, compressed[c].size(), compressed[c].data()));
+      GS_CHECK_NONNEG(
+          H5Dwrite_chunk(dataset_.id(), H5P_DEFAULT, 0, offset, compressed[c].size(), compressed[c].data()));
     }
     // The ensemble's last rows may end inside a chunk: through the pipeline.
     first += chunks * chunk_.rows;
@@ -140,8 +150,10 @@ EnsembleFile::EnsembleFile(std::string output_path) : output_path_(std::move(out
   const fs::path directory = directory_of(output_path_);
   std::error_code ec;
   if (!fs::is_directory(directory, ec)) {
-    throw UserError(fmt::format("output '{}': the directory '{}' does not exist; create it first or choose "
-                                "another output path (-o)", output_path_, directory.string()));
+    throw UserError(
+        fmt::format("output '{}': the directory '{}' does not exist; create it first or choose "
+                    "another output path (-o)",
+                    output_path_, directory.string()));
   }
   if (access(directory.c_str(), W_OK) != 0) {
     throw UserError(fmt::format("output '{}': the directory '{}' is not writable", output_path_, directory.string()));
@@ -168,8 +180,7 @@ void EnsembleFile::write_root_attributes(const std::vector<Attribute>& attribute
 }
 
 SeriesDataset EnsembleFile::create_series(const std::string& name, StorageType type, std::uint64_t replicas,
-                                          std::uint64_t length, std::uint64_t chunk_rows,
-                                          int compression_level) {
+                                          std::uint64_t length, std::uint64_t chunk_rows, int compression_level) {
   h5::Handle group = h5::create_group(ensembles_.id(), name);
   const hsize_t dims[2] = {replicas, length};
   h5::Handle space(GS_CHECK_NONNEG(H5Screate_simple(2, dims, nullptr)), H5Sclose);
@@ -195,8 +206,8 @@ void EnsembleFile::commit() {
   if (std::rename(temp_path_.c_str(), output_path_.c_str()) != 0) {
     const int error = errno;
     std::remove(temp_path_.c_str());
-    throw InternalError(fmt::format("rename(\"{}\", \"{}\")", temp_path_, output_path_), std::strerror(error),
-                        __FILE__, __LINE__);
+    throw InternalError(fmt::format("rename(\"{}\", \"{}\")", temp_path_, output_path_), std::strerror(error), __FILE__,
+                        __LINE__);
   }
   committed_ = true;
 }

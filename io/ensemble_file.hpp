@@ -70,8 +70,8 @@ class EnsembleFile {
 
   void write_root_attributes(const std::vector<Attribute>& attributes);
   // Chunks of `chunk_rows` whole replicas (see series_chunk_shape).
-  SeriesDataset create_series(const std::string& name, StorageType type, std::uint64_t replicas,
-                              std::uint64_t length, std::uint64_t chunk_rows, int compression_level);
+  SeriesDataset create_series(const std::string& name, StorageType type, std::uint64_t replicas, std::uint64_t length,
+                              std::uint64_t chunk_rows, int compression_level);
   void commit();
 
   const std::string& temp_path() const { return temp_path_; }
@@ -84,8 +84,6 @@ class EnsembleFile {
   h5::Handle ensembles_;
   bool committed_ = false;
 };
-
-
 
 // Free bytes on the file system holding `path`'s directory.
 std::uint64_t free_disk_bytes(const std::string& path);

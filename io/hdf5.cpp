@@ -42,8 +42,7 @@ Handle open_file_read(const std::string& path) {
 }
 
 Handle create_group(hid_t parent, const std::string& name) {
-  return Handle(GS_CHECK_NONNEG(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)),
-                H5Gclose);
+  return Handle(GS_CHECK_NONNEG(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)), H5Gclose);
 }
 
 Handle open_group(hid_t parent, const std::string& name) {

@@ -57,10 +57,10 @@ struct LfsnInnovationsKernel {
   GS_HD std::uint64_t columns() const { return fft_length; }
 
   GS_HD void operator()(std::uint64_t row, std::uint64_t t, StoreTally& tally) const {
-    signal[row * fft_length + t] = t < fine_points
-                    ? static_cast<double>(
-                          innovation(static_cast<std::uint32_t>(first_replica + row), t, tally.saturated))
-                    : 0.0;
+    signal[row * fft_length + t] =
+        t < fine_points
+            ? static_cast<double>(innovation(static_cast<std::uint32_t>(first_replica + row), t, tally.saturated))
+            : 0.0;
   }
 };
 
@@ -105,7 +105,7 @@ template <class Out>
 struct LfsnStoreKernel {
   const double* decimated = nullptr;  // rows of `row_stride` values
   std::uint64_t row_stride = 0;
-  std::uint64_t offset = 0;           // K
+  std::uint64_t offset = 0;  // K
   std::uint64_t length = 0;
   double drift = 0;
   WorkloadMapping map;

@@ -40,21 +40,17 @@ struct RngStreamKey {
 constexpr std::uint64_t kMaxRngPosition = (std::uint64_t{1} << 56) - 1;
 constexpr std::uint32_t kMaxRngDraw = 255;
 
-GS_HD GS_INLINE PhiloxBits philox_bits(const RngStreamKey& key, std::uint32_t replica,
-                                       std::uint64_t position, std::uint32_t draw) {
+GS_HD GS_INLINE PhiloxBits philox_bits(const RngStreamKey& key, std::uint32_t replica, std::uint64_t position,
+                                       std::uint32_t draw) {
   r123::Philox4x32 rng;
-  r123::Philox4x32::key_type k = {{static_cast<std::uint32_t>(key.seed),
-                                   static_cast<std::uint32_t>(key.seed >> 32)}};
-  PhiloxBits c = {{static_cast<std::uint32_t>(position),
-                   static_cast<std::uint32_t>(position >> 32) | (draw << 24), replica,
-                   key.stream}};
+  r123::Philox4x32::key_type k = {{static_cast<std::uint32_t>(key.seed), static_cast<std::uint32_t>(key.seed >> 32)}};
+  PhiloxBits c = {{static_cast<std::uint32_t>(position), static_cast<std::uint32_t>(position >> 32) | (draw << 24),
+                   replica, key.stream}};
   return rng(c, k);
 }
 
 // u = (k + 1/2) / 2^32 in double: exact, never 0 or 1.
-GS_HD GS_INLINE double uniform_open(std::uint32_t k) {
-  return (static_cast<double>(k) + 0.5) * 2.3283064365386963e-10;
-}
+GS_HD GS_INLINE double uniform_open(std::uint32_t k) { return (static_cast<double>(k) + 0.5) * 2.3283064365386963e-10; }
 
 // min(u, 1 - u) for u of the word k, in (0, 1/2], with full relative precision.
 // In float the word is rounded once (to nearest) and then scaled exactly, so

@@ -29,8 +29,8 @@ namespace gs {
 // Float and double overloads of the elementary functions the models use.
 // ::sinf etc. are declared for device code by the CUDA headers and are the C
 // library functions on the host.
-#define GS_MATH_UNARY(name)                                                     \
-  GS_HD GS_INLINE float name(float x) { return ::name##f(x); }                 \
+#define GS_MATH_UNARY(name)                                    \
+  GS_HD GS_INLINE float name(float x) { return ::name##f(x); } \
   GS_HD GS_INLINE double name(double x) { return ::name(x); }
 GS_MATH_UNARY(sin)
 GS_MATH_UNARY(cos)

@@ -51,19 +51,19 @@ struct StableSampler {
   enum Kind : int { kGeneral = 0, kAlphaOne = 1, kGaussian = 2 };
 
   int kind = kGaussian;
-  bool s0 = false;       // return the standard S0 variable (else S1)
-  bool reflect = false;  // β < 0
-  bool near_one = false; // S0 with |τ| > 1: use the expm1 form
+  bool s0 = false;        // return the standard S0 variable (else S1)
+  bool reflect = false;   // β < 0
+  bool near_one = false;  // S0 with |τ| > 1: use the expm1 form
   Real inv_alpha = 1, eps = 0, eps_over_alpha = 0;
-  Real b = 0;              // |β|
-  Real tau = 0;            // |β| tan(πα/2)
-  Real s0_sign = 1;        // +1 for α < 1, −1 for α > 1
-  Real delta_a = 0;        // a − a0
-  Real log_cos_phi = 0;    // ln cos(arctan τ) = −ln(1 + τ²)/2
-  Real log_sin_phi_inv = 0;  // −ln|sin(arctan τ)| = ln(1 + 1/τ²)/2
-  Real half_pi_one_minus_b = 0;  // α = 1: π/2 (1 − |β|)
+  Real b = 0;                           // |β|
+  Real tau = 0;                         // |β| tan(πα/2)
+  Real s0_sign = 1;                     // +1 for α < 1, −1 for α > 1
+  Real delta_a = 0;                     // a − a0
+  Real log_cos_phi = 0;                 // ln cos(arctan τ) = −ln(1 + τ²)/2
+  Real log_sin_phi_inv = 0;             // −ln|sin(arctan τ)| = ln(1 + 1/τ²)/2
+  Real half_pi_one_minus_b = 0;         // α = 1: π/2 (1 − |β|)
   double alpha = 2, delta_a_exact = 0;  // for the one angle formed in double
-  Real scale = 1, shift = 0;     // y = scale·z + shift
+  Real scale = 1, shift = 0;            // y = scale·z + shift
 
   // The standard variable (σ = 1, location 0) of the chosen parameterization.
   GS_HD Real standard(std::uint32_t kv, std::uint32_t kw) const {
@@ -82,17 +82,14 @@ struct StableSampler {
       const Real w = upper ? pi - pi * d : pi * d;
       const Real p = half_pi_one_minus_b + b * w;  // π/2 + |β|V > 0
       z = Real(2 / kPi) * (-p * cos_w() / sin_w -
-                           b * (Real(0.45158270528945486) /* ln(π/2) */ + gs::log(W) +
-                                gs::log(sin_w) - gs::log(p)));
+                           b * (Real(0.45158270528945486) /* ln(π/2) */ + gs::log(W) + gs::log(sin_w) - gs::log(p)));
     } else {
       z = general(W, d, upper, sin_w, cos_w, uniform_open(kv));
     }
     return reflect ? -z : z;
   }
 
-  GS_HD Real operator()(std::uint32_t kv, std::uint32_t kw) const {
-    return scale * standard(kv, kw) + shift;
-  }
+  GS_HD Real operator()(std::uint32_t kv, std::uint32_t kw) const { return scale * standard(kv, kw) + shift; }
 
  private:
   // sin x for a double angle, reduced modulo π in double before rounding to
@@ -119,21 +116,18 @@ struct StableSampler {
     const Real log_abs_sin_delta = gs::log(gs::fabs(sin_delta));
     const Real log_W = gs::log(W);
     // ln Q, Q = sin(w)^(−1/α) (|sin δ| / (cos φ · W))^(−(α−1)/α)
-    const Real log_q =
-        -inv_alpha * log_sin_w + eps_over_alpha * (log_W - log_abs_sin_delta + log_cos_phi);
+    const Real log_q = -inv_alpha * log_sin_w + eps_over_alpha * (log_W - log_abs_sin_delta + log_cos_phi);
     if (near_one && sin_w_plus_delta > Real(0)) {
       // ln of ratio = sin(w + δ)/sin w = 1 + R; R without cancellation when small.
       const Real half = gs::sin(Real(0.5) * delta);
       const Real R = Real(-2) * half * half + (cos_w() / sin_w) * sin_delta;
-      const Real log_ratio =
-          gs::fabs(R) < Real(0.5) ? gs::log1p(R) : gs::log(sin_w_plus_delta / sin_w);
-      const Real L = log_ratio +
-                     eps_over_alpha * (log_sin_w + log_W + log_cos_phi - log_abs_sin_delta) +
-                     log_sin_phi_inv;
+      const Real log_ratio = gs::fabs(R) < Real(0.5) ? gs::log1p(R) : gs::log(sin_w_plus_delta / sin_w);
+      const Real L =
+          log_ratio + eps_over_alpha * (log_sin_w + log_W + log_cos_phi - log_abs_sin_delta) + log_sin_phi_inv;
       return tau * gs::expm1(L);
     }
     const Real s = s0_sign * sin_w_plus_delta;  // sin(α(V + ξ))
-    const Real log_mag = log_q - log_cos_phi;     // Z1 = s·Q / cos φ
+    const Real log_mag = log_q - log_cos_phi;   // Z1 = s·Q / cos φ
     Real z1;
     if (log_mag > LogFiniteMax<Real>::value) {
       z1 = s == Real(0) ? Real(0) : gs::copysign(Real(INFINITY), s);

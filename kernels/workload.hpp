@@ -30,11 +30,11 @@ constexpr double kMaxCount = 4294967295.0;
 
 template <class Out, class Real>
 GS_HD GS_INLINE Out store_workload(Real x, const WorkloadMapping& map, StoreTally& tally) {
-  using Compute = typename std::conditional<std::is_same<Out, float>::value && std::is_same<Real, float>::value,
-                                            float, double>::type;
+  using Compute = typename std::conditional<std::is_same<Out, float>::value && std::is_same<Real, float>::value, float,
+                                            double>::type;
   const Compute y = static_cast<Compute>(map.v) * static_cast<Compute>(x) + static_cast<Compute>(map.delta);
   if constexpr (std::is_integral<Out>::value) {  // uint32 counts
-    const double rounded = gs::floor(y + 0.5);  // Compute is double here
+    const double rounded = gs::floor(y + 0.5);   // Compute is double here
     if (rounded < 0.0) {
       ++tally.clipped;
       return 0;

@@ -80,6 +80,17 @@ expect_rc 0 "quiet" "$gpusynth" "$tmp/small.yaml" --quiet
 [ ! -s "$tmp/stderr" ] || fail "--quiet printed: $(head -c 200 "$tmp/stderr")"
 [ -e "$tmp/default.h5" ] || fail "the config's output path was not written"
 
+# A study of 10^10 samples streams in bounded memory: the plan shows its batches.
+cat >"$tmp/huge.yaml" <<YAML
+output: $tmp/huge.h5
+ensembles:
+  - {name: huge, model: stable, params: {alpha: 1.5}, replicas: 1000000, length: 10000}
+YAML
+expect_rc 0 "dry run of 10^10 samples" "$gpusynth" "$tmp/huge.yaml" --dry-run --backend cpu --memory-limit 1GiB
+expect_in "$tmp/stdout" "10000000000 samples, 37.3 GiB uncompressed" "the 10^10 plan totals"
+batches=$(awk '$1 == "huge" {print $9}' "$tmp/stdout")
+[ "${batches:-0}" -ge 38 ] || fail "10^10 samples in 1 GiB need at least 38 batches, the plan has '$batches'"
+
 # Interrupted: exit 130, nothing at the output path, no temporary left.
 cat >"$tmp/long.yaml" <<YAML
 output: $tmp/long.h5

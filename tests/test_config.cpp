@@ -5,6 +5,7 @@
 #include "host/config.hpp"
 #include "host/errors.hpp"
 #include "host/plan.hpp"
+#include "host/progress.hpp"
 #include "host/run.hpp"
 
 namespace gs {
@@ -34,8 +35,9 @@ void expect_user_error(const std::string& yaml, const std::vector<std::string>& 
     parse_config(yaml, "test.yaml");
     ADD_FAILURE() << "no error for:\n" << yaml;
   } catch (const UserError& e) {
-    for (const auto& piece : pieces) EXPECT_NE(std::string(e.what()).find(piece), std::string::npos)
-        << "message: " << e.what() << "\nlacks: " << piece;
+    for (const auto& piece : pieces)
+      EXPECT_NE(std::string(e.what()).find(piece), std::string::npos)
+          << "message: " << e.what() << "\nlacks: " << piece;
   }
 }
 
@@ -94,9 +96,10 @@ TEST(Config, UnknownKeysNameFileLineAndKey) {
 }
 
 TEST(Config, WrongTypesAndMissingKeys) {
-  expect_user_error("output: o.h5\nensembles:\n  - name: x\n    model: stable\n    params: {alpha: 1}\n"
-                    "    replicas: many\n    length: 8\n",
-                    {"test.yaml:6:15:", "ensembles[0] (x).replicas must be a non-negative whole number", "'many'"});
+  expect_user_error(
+      "output: o.h5\nensembles:\n  - name: x\n    model: stable\n    params: {alpha: 1}\n"
+      "    replicas: many\n    length: 8\n",
+      {"test.yaml:6:15:", "ensembles[0] (x).replicas must be a non-negative whole number", "'many'"});
   expect_user_error(with_params("stable", "alpha: [1, 2]"), {"params.alpha must be a number"});
   expect_user_error(with_params("stable", "beta: 0.1"), {"missing the required key 'alpha'"});
   expect_user_error("output: o.h5\nensembles:\n  - name: x\n    params: {alpha: 1}\n    replicas: 2\n    length: 8\n",
@@ -114,8 +117,9 @@ TEST(Config, NamesAreCheckedAndUnique) {
       "output: o.h5\nensembles:\n  - {name: a, model: stable, params: {alpha: 1}, replicas: 1, length: 1}\n"
       "  - {name: a, model: stable, params: {alpha: 1}, replicas: 1, length: 1}\n",
       {"test.yaml:4:", "name = 'a' is already used by ensembles[0]"});
-  expect_user_error("output: o.h5\nensembles:\n  - {name: 'a b', model: stable, params: {alpha: 1}, replicas: 1, length: 1}\n",
-                    {"name = 'a b' is not accepted", "A-Z a-z 0-9 _ . -"});
+  expect_user_error(
+      "output: o.h5\nensembles:\n  - {name: 'a b', model: stable, params: {alpha: 1}, replicas: 1, length: 1}\n",
+      {"name = 'a b' is not accepted", "A-Z a-z 0-9 _ . -"});
   expect_user_error(
       "output: o.h5\nensembles:\n  - {name: a, stream: 5, model: stable, params: {alpha: 1}, replicas: 1, length: 1}\n"
       "  - {name: b, stream: 5, model: stable, params: {alpha: 1}, replicas: 1, length: 1}\n",
@@ -123,12 +127,13 @@ TEST(Config, NamesAreCheckedAndUnique) {
 }
 
 TEST(Config, ParameterRangesNameKeyValueAndRange) {
-  expect_user_error(with_params("stable", "alpha: 2.5"), {"test.yaml:5:", "params.alpha = 2.5 is out of range",
-                                                          "0 < alpha <= 2"});
+  expect_user_error(with_params("stable", "alpha: 2.5"),
+                    {"test.yaml:5:", "params.alpha = 2.5 is out of range", "0 < alpha <= 2"});
   expect_user_error(with_params("stable", "alpha: 0"), {"alpha = 0 is out of range"});
   expect_user_error(with_params("stable", "alpha: 1, beta: 1.5"), {"beta = 1.5", "-1 <= beta <= 1"});
   expect_user_error(with_params("stable", "alpha: 1, sigma: 0"), {"sigma = 0", "sigma > 0"});
-  expect_user_error(with_params("stable", "alpha: 1, parameterization: S2"), {"'S2' is not accepted; accepted: S1, S0"});
+  expect_user_error(with_params("stable", "alpha: 1, parameterization: S2"),
+                    {"'S2' is not accepted; accepted: S1, S0"});
   expect_user_error(with_params("stable", "alpha: .nan"), {"alpha must be a number"});
   expect_user_error(with_params("stable", "alpha: .inf"), {"alpha must be finite"});
   expect_user_error(with_params("lfsn", "alpha: 1.5, H: 1"), {"H = 1 is out of range", "0 < H < 1"});
@@ -142,8 +147,9 @@ TEST(Config, ParameterRangesNameKeyValueAndRange) {
 }
 
 TEST(Config, WorkloadAndOutputKeys) {
-  const std::string base = "output: o.h5\nensembles:\n  - name: x\n    model: stable\n    params: {alpha: 1}\n"
-                           "    replicas: 2\n    length: 8\n";
+  const std::string base =
+      "output: o.h5\nensembles:\n  - name: x\n    model: stable\n    params: {alpha: 1}\n"
+      "    replicas: 2\n    length: 8\n";
   expect_user_error(base + "    workload: {v: 0}\n", {"workload.v = 0 is out of range", "v > 0"});
   expect_user_error(base + "    workload: {values: count}\n", {"'count' is not accepted; accepted: real, counts"});
   expect_user_error(base + "    dtype: float16\n", {"'float16' is not accepted; accepted: float32, float64"});
@@ -177,7 +183,27 @@ TEST(Config, MemorySizes) {
   EXPECT_EQ(parse_memory_size("1.5GB"), 1500000000ull);
   EXPECT_EQ(parse_memory_size("4096"), 4096ull);
   EXPECT_EQ(parse_memory_size("64 KiB"), 65536ull);
-  for (const char* bad : {"", "abc", "-1GiB", "0", "2XB", "1e30"}) EXPECT_THROW(parse_memory_size(bad), UserError) << bad;
+  for (const char* bad : {"", "abc", "-1GiB", "0", "2XB", "1e30"})
+    EXPECT_THROW(parse_memory_size(bad), UserError) << bad;
+}
+
+}  // namespace
+}  // namespace gs
+
+namespace gs {
+namespace {
+
+TEST(Progress, TerminalBarAndLogLines) {
+  Progress bar(1000, /*quiet=*/true, /*terminal=*/true);
+  bar.begin("ensemble-a");
+  bar.advance(500);
+  bar.finish();
+  EXPECT_NE(bar.last_line().find("[##############################] 100.0% ensemble-a"), std::string::npos)
+      << bar.last_line();
+  Progress log(1000, /*quiet=*/true, /*terminal=*/false);
+  log.begin("ensemble-b");
+  log.advance(250);
+  EXPECT_NE(log.last_line().find("progress:  25.0% ensemble-b"), std::string::npos) << log.last_line();
 }
 
 }  // namespace

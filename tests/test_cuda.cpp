@@ -19,10 +19,10 @@
 namespace gs {
 namespace {
 
-#define GS_REQUIRE_CUDA_DEVICE()                                                  \
-  do {                                                                            \
-    std::string why;                                                              \
-    if (cuda_device_count(&why) == 0) GTEST_SKIP() << "no CUDA device: " << why;  \
+#define GS_REQUIRE_CUDA_DEVICE()                                                 \
+  do {                                                                           \
+    std::string why;                                                             \
+    if (cuda_device_count(&why) == 0) GTEST_SKIP() << "no CUDA device: " << why; \
   } while (0)
 
 struct Generated {
@@ -47,9 +47,15 @@ Generated generate_both(EnsembleSpec spec, std::uint64_t seed = 31) {
     values.resize(n);
     for (std::uint64_t i = 0; i < n; ++i) {
       switch (job.storage) {
-        case StorageType::float32: values[i] = reinterpret_cast<const float*>(raw.data())[i]; break;
-        case StorageType::float64: values[i] = reinterpret_cast<const double*>(raw.data())[i]; break;
-        case StorageType::uint32: values[i] = reinterpret_cast<const std::uint32_t*>(raw.data())[i]; break;
+        case StorageType::float32:
+          values[i] = reinterpret_cast<const float*>(raw.data())[i];
+          break;
+        case StorageType::float64:
+          values[i] = reinterpret_cast<const double*>(raw.data())[i];
+          break;
+        case StorageType::uint32:
+          values[i] = reinterpret_cast<const std::uint32_t*>(raw.data())[i];
+          break;
       }
     }
   };
@@ -93,7 +99,8 @@ EnsembleSpec lfsn_spec(double alpha, double beta, double H, Dtype dtype) {
 
 TEST(Cuda, UniformStreamIsIdenticalToCpu) {
   GS_REQUIRE_CUDA_DEVICE();
-  for (const RngStreamKey key : {RngStreamKey{0, 0}, RngStreamKey{42, 7}, RngStreamKey{0xffffffffffffffffull, 0xffffffffu}}) {
+  for (const RngStreamKey key :
+       {RngStreamKey{0, 0}, RngStreamKey{42, 7}, RngStreamKey{0xffffffffffffffffull, 0xffffffffu}}) {
     for (std::uint32_t replica : {0u, 5u, 0xfffffffeu}) {
       const std::uint64_t first = (std::uint64_t{1} << 40) - 1000, calls = 1 << 18;
       const auto gpu = cuda_philox_words(key, replica, first, calls);
@@ -157,7 +164,8 @@ TEST(Cuda, NolanS1TableOnGpuOutput) {
   GS_REQUIRE_CUDA_DEVICE();
   const auto table = test::read_csv(test::data_path("stable_cdf_S1.csv"));
   std::map<std::pair<double, double>, std::vector<std::pair<double, double>>> groups;
-  for (const auto& row : table.rows) groups[{std::stod(row[0]), std::stod(row[1])}].push_back({std::stod(row[3]), std::stod(row[4])});
+  for (const auto& row : table.rows)
+    groups[{std::stod(row[0]), std::stod(row[1])}].push_back({std::stod(row[3]), std::stod(row[4])});
   auto backend = make_cuda_backend();
   const std::uint64_t n = 100000;
   std::uint32_t stream = 9000;
@@ -178,7 +186,8 @@ TEST(Cuda, NolanS1TableOnGpuOutput) {
 
 TEST(Cuda, LfsnMatchesCpu) {
   GS_REQUIRE_CUDA_DEVICE();
-  for (const auto& [alpha, beta, H] : {std::tuple{1.5, 0.5, 0.8}, std::tuple{1.0, 0.7, 0.6}, std::tuple{0.8, -0.2, 0.4}}) {
+  for (const auto& [alpha, beta, H] :
+       {std::tuple{1.5, 0.5, 0.8}, std::tuple{1.0, 0.7, 0.6}, std::tuple{0.8, -0.2, 0.4}}) {
     // float64: cuFFT and FFTW differ by rounding only.
     const Generated d = generate_both(lfsn_spec(alpha, beta, H, Dtype::float64));
     EXPECT_LT(worst_relative(d), 1e-9) << "float64 alpha=" << alpha;
@@ -214,8 +223,10 @@ ensembles:
   for (const char* name : {"l", "s"}) {
     const h5::Handle gpu_file = h5::open_file_read(dir.path("gpu.h5"));
     const h5::Handle cpu_file = h5::open_file_read(dir.path("cpu.h5"));
-    const auto gpu = h5::read_as_double(h5::open_dataset(gpu_file.id(), std::string("ensembles/") + name + "/series").id());
-    const auto cpu = h5::read_as_double(h5::open_dataset(cpu_file.id(), std::string("ensembles/") + name + "/series").id());
+    const auto gpu =
+        h5::read_as_double(h5::open_dataset(gpu_file.id(), std::string("ensembles/") + name + "/series").id());
+    const auto cpu =
+        h5::read_as_double(h5::open_dataset(cpu_file.id(), std::string("ensembles/") + name + "/series").id());
     ASSERT_EQ(gpu.size(), cpu.size());
     Generated g{cpu, gpu, {}, {}};
     EXPECT_LT(worst_relative(g), 1e-9) << name;

@@ -88,8 +88,8 @@ TEST(Lfsn, KernelValueMatchesDefinition) {
   for (double d : {-0.45, -0.2, 0.175, 0.6}) {
     for (double x : {0.0625, 0.5, 1.0, 1.25, 3.0, 40.0, 1e5}) {
       const long double xl = x, dl = d;
-      const long double exact = x <= 1 ? std::exp(dl * std::log(xl))
-                                       : std::exp(dl * std::log(xl)) - std::exp(dl * std::log(xl - 1));
+      const long double exact =
+          x <= 1 ? std::exp(dl * std::log(xl)) : std::exp(dl * std::log(xl)) - std::exp(dl * std::log(xl - 1));
       EXPECT_NEAR(lfsn_kernel_value(x, d), static_cast<double>(exact), 1e-13 * std::fabs(static_cast<double>(exact)))
           << "x=" << x << " d=" << d;
     }
@@ -129,8 +129,8 @@ TEST(Lfsn, KernelIsNormalisedAndSized) {
 // L/m) equals the direct sum N(i) = Σ_k c_k Z(Km + mi − k) − drift over the
 // same innovations, for odd and even m, m = 1 and α = 1.
 TEST(Lfsn, FftPathEqualsDirectSum) {
-  for (const LfsnModel& model : {lfsn(1.5, 0.5, 0.8, 3, 5), lfsn(1.2, -0.7, 0.4, 4, 7), lfsn(1.7, 0.2, 0.3, 1, 9),
-                                 lfsn(1.0, 0.6, 0.7, 5, 4)}) {
+  for (const LfsnModel& model :
+       {lfsn(1.5, 0.5, 0.8, 3, 5), lfsn(1.2, -0.7, 0.4, 4, 7), lfsn(1.7, 0.2, 0.3, 1, 9), lfsn(1.0, 0.6, 0.7, 5, 4)}) {
     const std::uint64_t length = 40, replicas = 3;
     const auto fast = generate(model, length, replicas, Dtype::float64, 5);
     const LfsnKernel kernel = make_lfsn_kernel(model, length);
@@ -163,7 +163,7 @@ TEST(Lfsn, MarginalMatchesNolanPositiveD) {
 }
 
 TEST(Lfsn, MarginalMatchesNolanNegativeDWithEffectiveSkewness) {
-  LfsnModel model = lfsn(1.2, 1.0, 0.5, 4, 32);  // d = −1/3
+  LfsnModel model = lfsn(1.2, 1.0, 0.5, 4, 32);            // d = −1/3
   const double rho = make_lfsn_kernel(model, 1).beta_eff;  // β_eff per unit β
   ASSERT_GT(rho, 0.3);
   ASSERT_LT(rho, 1.0);
@@ -191,7 +191,8 @@ double exact_block_scale(const LfsnModel& model, const LfsnKernel& kernel, std::
   const std::uint64_t m = static_cast<std::uint64_t>(model.m), km = kernel.coefficients.size();
   std::map<std::int64_t, double> e;  // fine index p → coefficient
   for (std::uint64_t i = 0; i < n; ++i) {
-    for (std::uint64_t k = 1; k <= km; ++k) e[static_cast<std::int64_t>(km + m * i) - static_cast<std::int64_t>(k)] += kernel.coefficients[k - 1];
+    for (std::uint64_t k = 1; k <= km; ++k)
+      e[static_cast<std::int64_t>(km + m * i) - static_cast<std::int64_t>(k)] += kernel.coefficients[k - 1];
   }
   double power = 0;
   for (const auto& [p, c] : e) power += std::pow(std::fabs(c), model.alpha);

@@ -23,8 +23,8 @@ using test::draw_stable;
 
 constexpr double kMaxZ = 5.0;
 
-StableLawParams law(double alpha, double beta, StableParameterization p = StableParameterization::S1,
-                    double sigma = 1, double mu = 0) {
+StableLawParams law(double alpha, double beta, StableParameterization p = StableParameterization::S1, double sigma = 1,
+                    double mu = 0) {
   StableLawParams params;
   params.alpha = alpha;
   params.beta = beta;
@@ -38,14 +38,15 @@ StableLawParams law(double alpha, double beta, StableParameterization p = Stable
 // edges of V and from α = 1 in S0, which is where it is used here.
 long double textbook_cms(long double a, long double b, long double V, long double W, bool s0) {
   const long double pi = 3.14159265358979323846264338327950288L;
-  if (a == 1) return 2 / pi * ((pi / 2 + b * V) * std::tan(V) - b * std::log(pi / 2 * W * std::cos(V) / (pi / 2 + b * V)));
+  if (a == 1)
+    return 2 / pi * ((pi / 2 + b * V) * std::tan(V) - b * std::log(pi / 2 * W * std::cos(V) / (pi / 2 + b * V)));
   const long double t = std::tan(pi * a / 2);
   const long double B = std::atan(b * t) / a;
   // exp(y log x) rather than powl, which is slow and no more accurate here.
   const auto power = [](long double x, long double y) { return std::exp(y * std::log(x)); };
   const long double S = power(1 + b * b * t * t, 1 / (2 * a));
-  const long double x = S * std::sin(a * (V + B)) / power(std::cos(V), 1 / a) *
-                        power(std::cos(V - a * (V + B)) / W, (1 - a) / a);
+  const long double x =
+      S * std::sin(a * (V + B)) / power(std::cos(V), 1 / a) * power(std::cos(V - a * (V + B)) / W, (1 - a) / a);
   return s0 ? x - b * t : x;
 }
 
@@ -66,8 +67,10 @@ TEST(StableSampler, MatchesLongDoubleTextbookTransform) {
             const long double W = -std::log((kw + 0.5L) / 4294967296.0L);
             const double ref = static_cast<double>(textbook_cms(a, b, V, W, p == StableParameterization::S0));
             const double scale = 1 + std::fabs(ref);
-            ASSERT_NEAR(sd(kv, kw), ref, 1e-10 * scale) << "alpha=" << a << " beta=" << b << " kv=" << kv << " kw=" << kw;
-            ASSERT_NEAR(sf(kv, kw), ref, 2e-5 * scale) << "alpha=" << a << " beta=" << b << " kv=" << kv << " kw=" << kw;
+            ASSERT_NEAR(sd(kv, kw), ref, 1e-10 * scale)
+                << "alpha=" << a << " beta=" << b << " kv=" << kv << " kw=" << kw;
+            ASSERT_NEAR(sf(kv, kw), ref, 2e-5 * scale)
+                << "alpha=" << a << " beta=" << b << " kv=" << kv << " kw=" << kw;
             worst_float = std::max(worst_float, std::fabs(sf(kv, kw) - ref) / scale);
           }
         }
@@ -94,9 +97,8 @@ void check_nolan_s1_table(StableParameterization parameterization) {
   std::uint32_t stream = 1000;
   for (const auto& [ab, rows] : groups) {
     const auto [alpha, beta] = ab;
-    const double shift = parameterization == StableParameterization::S0 && alpha != 1
-                             ? beta * std::tan(kPi * alpha / 2)
-                             : 0.0;
+    const double shift =
+        parameterization == StableParameterization::S0 && alpha != 1 ? beta * std::tan(kPi * alpha / 2) : 0.0;
     const SortedSample sample(draw_stable<Real>(law(alpha, beta, parameterization), n, 7, stream++));
     for (const auto& [x, cdf] : rows) {
       const double z = cdf_z_score(sample.cdf(x - shift), cdf, n);
@@ -176,8 +178,9 @@ void check_closed_forms() {
     const double start = p == StableParameterization::S1 ? mu : mu - sigma;
     const SortedSample levy(draw_stable<Real>(law(0.5, 1, p, sigma, mu), n, 23, 1));
     EXPECT_GE(levy.values().front(), start);
-    EXPECT_LT(ks_distance(levy, [&](double x) { return x <= start ? 0.0 : std::erfc(std::sqrt(sigma / (2 * (x - start)))); }),
-              limit);
+    EXPECT_LT(
+        ks_distance(levy, [&](double x) { return x <= start ? 0.0 : std::erfc(std::sqrt(sigma / (2 * (x - start)))); }),
+        limit);
     // The mirrored Lévy (β = −1) ends at −start + 2μ.
     const SortedSample mirrored(draw_stable<Real>(law(0.5, -1, p, sigma, mu), n, 24, 1));
     EXPECT_LE(mirrored.values().back(), 2 * mu - start);
@@ -256,7 +259,8 @@ TEST(StableSampler, S0IsContinuousThroughAlphaOne) {
     }
     for (double eps : {1e-3, -1e-3, 1e-5, -1e-5}) {
       // float adds its own rounding, ~1e-6 relative (FloatComputeAgreesWithDouble).
-      EXPECT_LT(max_jump_at_alpha_one<float>(eps, beta), 200 * std::fabs(eps) + 1e-5) << "beta=" << beta << " eps=" << eps;
+      EXPECT_LT(max_jump_at_alpha_one<float>(eps, beta), 200 * std::fabs(eps) + 1e-5)
+          << "beta=" << beta << " eps=" << eps;
     }
   }
 }
@@ -287,8 +291,8 @@ TEST(StableSampler, FloatComputeAgreesWithDouble) {
 }
 
 TEST(StableSampler, CornersNeverGiveNaN) {
-  const std::uint32_t words[] = {0u, 1u, 2u, 0x3fffffffu, 0x7fffffffu, 0x80000000u, 0x80000001u, 0xc0000000u,
-                                 0xfffffffdu, 0xfffffffeu, 0xffffffffu};
+  const std::uint32_t words[] = {0u,          1u,          2u,          0x3fffffffu, 0x7fffffffu, 0x80000000u,
+                                 0x80000001u, 0xc0000000u, 0xfffffffdu, 0xfffffffeu, 0xffffffffu};
   for (double alpha : {0.1, 0.5, 0.7, 0.9999, 1.0, 1.0001, 1.3, 1.5, 1.9999, 2.0}) {
     for (double beta : {-1.0, -0.5, 0.0, 0.5, 1.0}) {
       for (auto p : {StableParameterization::S0, StableParameterization::S1}) {

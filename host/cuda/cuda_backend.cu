@@ -20,14 +20,22 @@ namespace gs {
 
 const char* cufft_error_name(cufftResult result) {
   switch (result) {
-    case CUFFT_INVALID_PLAN: return "CUFFT_INVALID_PLAN";
-    case CUFFT_ALLOC_FAILED: return "CUFFT_ALLOC_FAILED (out of device memory; lower --memory-limit)";
-    case CUFFT_INVALID_VALUE: return "CUFFT_INVALID_VALUE";
-    case CUFFT_INTERNAL_ERROR: return "CUFFT_INTERNAL_ERROR";
-    case CUFFT_EXEC_FAILED: return "CUFFT_EXEC_FAILED";
-    case CUFFT_SETUP_FAILED: return "CUFFT_SETUP_FAILED";
-    case CUFFT_INVALID_SIZE: return "CUFFT_INVALID_SIZE";
-    default: return "cuFFT error";
+    case CUFFT_INVALID_PLAN:
+      return "CUFFT_INVALID_PLAN";
+    case CUFFT_ALLOC_FAILED:
+      return "CUFFT_ALLOC_FAILED (out of device memory; lower --memory-limit)";
+    case CUFFT_INVALID_VALUE:
+      return "CUFFT_INVALID_VALUE";
+    case CUFFT_INTERNAL_ERROR:
+      return "CUFFT_INTERNAL_ERROR";
+    case CUFFT_EXEC_FAILED:
+      return "CUFFT_EXEC_FAILED";
+    case CUFFT_SETUP_FAILED:
+      return "CUFFT_SETUP_FAILED";
+    case CUFFT_INVALID_SIZE:
+      return "CUFFT_INVALID_SIZE";
+    default:
+      return "cuFFT error";
   }
 }
 
@@ -90,8 +98,8 @@ class CudaBatch {
   Tally finish(std::uint64_t rows, void* host_out) {
     unsigned long long host_tallies[2] = {0, 0};
     GS_CUDA_CHECK(cudaMemcpyAsync(host_out, out_.data(), rows * row_bytes_, cudaMemcpyDeviceToHost, stream_.get()));
-    GS_CUDA_CHECK(cudaMemcpyAsync(host_tallies, tallies_.data(), sizeof(host_tallies), cudaMemcpyDeviceToHost,
-                                  stream_.get()));
+    GS_CUDA_CHECK(
+        cudaMemcpyAsync(host_tallies, tallies_.data(), sizeof(host_tallies), cudaMemcpyDeviceToHost, stream_.get()));
     GS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
     return Tally{host_tallies[0], host_tallies[1]};
   }
@@ -305,7 +313,7 @@ std::vector<std::uint32_t> cuda_philox_words(const RngStreamKey& key, std::uint3
   DeviceArray<std::uint32_t> words(4 * calls);
   const unsigned threads = 256;
   philox_words_kernel<<<static_cast<unsigned>((calls + threads - 1) / threads), threads>>>(key, replica, first, calls,
-                                                                                          words.data());
+                                                                                           words.data());
   GS_CUDA_CHECK(cudaGetLastError());
   std::vector<std::uint32_t> host(4 * calls);
   GS_CUDA_CHECK(cudaMemcpy(host.data(), words.data(), host.size() * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));

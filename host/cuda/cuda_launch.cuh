@@ -20,7 +20,8 @@ __global__ void for_each_index_kernel(std::uint64_t rows, Kernel kernel, unsigne
   const std::uint64_t columns = kernel.columns();
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t row = blockIdx.y; row < rows; row += gridDim.y) {
-    for (std::uint64_t c = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; c < columns; c += stride) {
+    for (std::uint64_t c = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; c < columns;
+         c += stride) {
       kernel(row, c, tally);
     }
   }
