@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "host/errors.hpp"
+#include "host/models.hpp"
 #include "host/plan.hpp"
 #include "host/run.hpp"
 #include "io/hdf5.hpp"
@@ -64,6 +65,9 @@ int parse_and_run(int argc, char** argv) {
   run->add_flag("--dry-run", options.dry_run, "print the plan (ensembles, replicas, bytes, batches) and write nothing");
   run->add_flag("--no-output", options.no_output, "generate every batch and discard it: timing without the HDF5 write");
   run->add_flag("-q,--quiet", options.quiet, "no progress and no log lines");
+  std::string models = "\nModels (key `model:` of each ensemble; parameters in the README):\n";
+  for (const ModelInfo& info : model_registry()) models += fmt::format("  {:<8} {}\n", info.name, info.summary);
+  run->footer(models);
 
   std::vector<std::string> args = normalised_arguments(argc, argv);
   std::reverse(args.begin(), args.end());  // CLI11 takes the arguments reversed

@@ -52,8 +52,6 @@ ConfigMap::ConfigMap(const YAML::Node& node, std::string file, std::string where
 
 std::string ConfigMap::path_of(const std::string& key) const { return where_.empty() ? key : where_ + "." + key; }
 
-bool ConfigMap::has(const std::string& key) const { return static_cast<bool>(node_[key]); }
-
 YAML::Node ConfigMap::get(const std::string& key) {
   const YAML::Node value = node_[key];
   if (value && value.IsNull()) throw error_at(key, fmt::format("{} has no value", path_of(key)));

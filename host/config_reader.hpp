@@ -21,7 +21,6 @@ class ConfigMap {
   // outside `known` is a UserError at once.
   ConfigMap(const YAML::Node& node, std::string file, std::string where, const std::vector<std::string>& known);
 
-  bool has(const std::string& key) const;
   std::optional<double> number(const std::string& key);
   std::optional<std::int64_t> integer(const std::string& key);
   std::optional<std::uint64_t> unsigned_integer(const std::string& key);

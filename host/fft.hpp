@@ -36,7 +36,6 @@ class CpuFftPair {
   CpuFftPair(std::size_t n, std::size_t inverse_n);
   std::size_t size() const { return n_; }
   std::size_t spectrum_size() const { return n_ / 2 + 1; }
-  std::size_t inverse_size() const { return inverse_n_; }
   std::size_t inverse_spectrum_size() const { return inverse_n_ / 2 + 1; }
 
   // Thread-safe for distinct buffers from FftBuffer (FFTW's new-array execute).

@@ -1,6 +1,5 @@
 #include "host/sysinfo.hpp"
 
-#include <omp.h>
 #include <unistd.h>
 
 #include <array>
@@ -48,7 +47,5 @@ std::string utc_now_iso8601() {
   std::strftime(buffer.data(), buffer.size(), "%Y-%m-%dT%H:%M:%SZ", &utc);
   return buffer.data();
 }
-
-int cpu_threads() { return omp_get_max_threads(); }
 
 }  // namespace gs

@@ -10,6 +10,5 @@ std::string host_name();
 std::string cpu_model();           // from /proc/cpuinfo, "unknown CPU" elsewhere
 std::uint64_t available_memory();  // bytes the system reports as available
 std::string utc_now_iso8601();
-int cpu_threads();  // OpenMP's maximum thread count
 
 }  // namespace gs

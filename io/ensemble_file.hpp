@@ -47,7 +47,6 @@ class SeriesDataset {
   void write_rows(std::uint64_t first, std::uint64_t count, const void* data);
   void write_attributes(const std::vector<Attribute>& attributes);  // on the ensemble group
 
-  hid_t group() const { return group_.id(); }
   hid_t dataset() const { return dataset_.id(); }
 
  private:
@@ -73,9 +72,6 @@ class EnsembleFile {
   SeriesDataset create_series(const std::string& name, StorageType type, std::uint64_t replicas, std::uint64_t length,
                               std::uint64_t chunk_rows, int compression_level);
   void commit();
-
-  const std::string& temp_path() const { return temp_path_; }
-  const std::string& output_path() const { return output_path_; }
 
  private:
   std::string output_path_;

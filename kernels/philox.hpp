@@ -36,9 +36,8 @@ struct RngStreamKey {
   std::uint32_t stream = 0;
 };
 
-// Largest position and draw the counter layout can address.
+// Largest position the counter layout can address (draws: 0..255).
 constexpr std::uint64_t kMaxRngPosition = (std::uint64_t{1} << 56) - 1;
-constexpr std::uint32_t kMaxRngDraw = 255;
 
 GS_HD GS_INLINE PhiloxBits philox_bits(const RngStreamKey& key, std::uint32_t replica, std::uint64_t position,
                                        std::uint32_t draw) {

@@ -12,10 +12,8 @@
 
 #if defined(__CUDACC__)
 #define GS_HD __host__ __device__
-#define GS_DEVICE __device__
 #else
 #define GS_HD
-#define GS_DEVICE
 #endif
 
 #if defined(__CUDA_ARCH__)
@@ -59,11 +57,6 @@ GS_HD GS_INLINE double cospi(double x) { return ::cos(3.14159265358979323846 * x
 
 GS_HD GS_INLINE float copysign(float x, float s) { return ::copysignf(x, s); }
 GS_HD GS_INLINE double copysign(double x, double s) { return ::copysign(x, s); }
-
-template <class Real>
-GS_HD GS_INLINE bool is_finite(Real x) {
-  return x - x == Real(0);  // false for ±inf and NaN, without <cmath> traps
-}
 
 // Largest finite value of the compute or storage type (numeric_limits is not
 // usable in device code without relaxed constexpr).
