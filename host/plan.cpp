@@ -117,22 +117,25 @@ RunPlan make_plan(const RunConfig& config, const BackendDevice& backend, std::op
       batch = std::min(batch, max_batch(plan.memory_budget, ensemble.need.fixed, ensemble.need.per_replica));
     }
     if (batch == 0) {
-      const std::uint64_t one = std::max(host_fixed + host_per_replica,
-                                         workspace_on_host ? 0 : ensemble.need.fixed + ensemble.need.per_replica);
+      const bool host_fits = host_fixed + host_per_replica <= plan.host_budget;
+      const std::uint64_t budget = host_fits ? plan.memory_budget : plan.host_budget;
+      const std::uint64_t one =
+          host_fits ? ensemble.need.fixed + ensemble.need.per_replica : host_fixed + host_per_replica;
       throw UserError(
-          fmt::format("the memory budget {} is too small for ensemble '{}': one replica needs {} "
-                      "(two or three output rows of {} and the {} workspace); raise --memory-limit or "
-                      "shorten the series",
-                      format_bytes(plan.memory_budget), spec.name, format_bytes(one), format_bytes(ensemble.row_bytes),
-                      to_string(backend.kind())));
+          fmt::format("the {} budget {} is too small for ensemble '{}': one replica needs {} ({}); raise "
+                      "--memory-limit or shorten the series",
+                      host_fits ? "device memory" : "host memory", format_bytes(budget), spec.name, format_bytes(one),
+                      host_fits ? "its GPU workspace and output row"
+                                : fmt::format("{} output rows of {}{}", output_copies, format_bytes(ensemble.row_bytes),
+                                              workspace_on_host ? " and the CPU workspace" : "")));
     }
     // About 16 batches, so progress moves and writes overlap generation; every
     // write covers whole chunks.
     const std::uint64_t wanted = std::min(batch, (spec.replicas + kMinBatches - 1) / kMinBatches);
-    ensemble.chunk_rows = std::min(
-        series_chunk_shape(spec.replicas, spec.length, storage_bytes(ensemble.job.storage), wanted).rows, batch);
-    batch = std::min(spec.replicas, std::max(wanted, ensemble.chunk_rows));
-    if (batch < spec.replicas) batch = batch / ensemble.chunk_rows * ensemble.chunk_rows;
+    ensemble.chunk = series_chunk_shape(spec.replicas, spec.length, storage_bytes(ensemble.job.storage), wanted);
+    ensemble.chunk.rows = std::min(ensemble.chunk.rows, batch);
+    batch = std::min(spec.replicas, std::max(wanted, ensemble.chunk.rows));
+    if (batch < spec.replicas) batch = batch / ensemble.chunk.rows * ensemble.chunk.rows;
     ensemble.batch_replicas = batch;
     ensemble.batches = (spec.replicas + batch - 1) / batch;
     ensemble.backend_bytes = ensemble.need.fixed + batch * ensemble.need.per_replica;

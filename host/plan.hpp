@@ -16,9 +16,9 @@ namespace gs {
 struct EnsemblePlan {
   EnsembleJob job;
   std::uint64_t row_bytes = 0;       // one replica as stored
-  std::uint64_t batch_replicas = 0;  // a multiple of chunk_rows, except when the whole ensemble fits
+  std::uint64_t batch_replicas = 0;  // a multiple of chunk.rows, except when the whole ensemble fits
   std::uint64_t batches = 0;
-  std::uint64_t chunk_rows = 0;     // HDF5 chunk: whole replicas
+  ChunkShape chunk{};               // HDF5 chunk: whole replicas
   MemoryNeed need;                  // backend workspace
   std::uint64_t host_bytes = 0;     // output double buffer (+ CPU workspace) at batch_replicas
   std::uint64_t backend_bytes = 0;  // backend workspace at batch_replicas

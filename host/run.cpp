@@ -137,8 +137,8 @@ EnsembleResult generate_ensemble(const EnsemblePlan& ensemble, BackendDevice& ba
   const EnsembleSpec& spec = *ensemble.job.spec;
   std::optional<SeriesDataset> series;
   if (file) {
-    series.emplace(file->create_series(spec.name, ensemble.job.storage, spec.replicas, spec.length, ensemble.chunk_rows,
-                                       compression));
+    series.emplace(
+        file->create_series(spec.name, ensemble.job.storage, spec.replicas, spec.length, ensemble.chunk, compression));
     write_series_attributes(*series, spec);
   }
   auto generator = backend.make_generator(ensemble.job, ensemble.batch_replicas);

@@ -180,15 +180,13 @@ void EnsembleFile::write_root_attributes(const std::vector<Attribute>& attribute
 }
 
 SeriesDataset EnsembleFile::create_series(const std::string& name, StorageType type, std::uint64_t replicas,
-                                          std::uint64_t length, std::uint64_t chunk_rows, int compression_level) {
+                                          std::uint64_t length, ChunkShape chunk, int compression_level) {
   h5::Handle group = h5::create_group(ensembles_.id(), name);
   const hsize_t dims[2] = {replicas, length};
   h5::Handle space(GS_CHECK_NONNEG(H5Screate_simple(2, dims, nullptr)), H5Sclose);
   h5::Handle properties(GS_CHECK_NONNEG(H5Pcreate(H5P_DATASET_CREATE)), H5Pclose);
-  ChunkShape shape = series_chunk_shape(replicas, length, storage_bytes(type), chunk_rows);
-  shape.rows = std::max<std::uint64_t>(1, std::min(chunk_rows, replicas));
-  const hsize_t chunk[2] = {shape.rows, shape.columns};
-  GS_CHECK_NONNEG(H5Pset_chunk(properties.id(), 2, chunk));
+  const hsize_t chunk_dims[2] = {chunk.rows, chunk.columns};
+  GS_CHECK_NONNEG(H5Pset_chunk(properties.id(), 2, chunk_dims));
   if (compression_level > 0) {
     GS_CHECK_NONNEG(H5Pset_shuffle(properties.id()));
     GS_CHECK_NONNEG(H5Pset_deflate(properties.id(), static_cast<unsigned>(compression_level)));
@@ -196,7 +194,7 @@ SeriesDataset EnsembleFile::create_series(const std::string& name, StorageType t
   h5::Handle dataset(GS_CHECK_NONNEG(H5Dcreate2(group.id(), "series", file_type(type), space.id(), H5P_DEFAULT,
                                                 properties.id(), H5P_DEFAULT)),
                      H5Dclose);
-  return SeriesDataset(std::move(group), std::move(dataset), type, length, shape, compression_level);
+  return SeriesDataset(std::move(group), std::move(dataset), type, length, chunk, compression_level);
 }
 
 void EnsembleFile::commit() {

@@ -68,9 +68,9 @@ class EnsembleFile {
   ~EnsembleFile();
 
   void write_root_attributes(const std::vector<Attribute>& attributes);
-  // Chunks of `chunk_rows` whole replicas (see series_chunk_shape).
+  // Chunked as the plan chose (see series_chunk_shape).
   SeriesDataset create_series(const std::string& name, StorageType type, std::uint64_t replicas, std::uint64_t length,
-                              std::uint64_t chunk_rows, int compression_level);
+                              ChunkShape chunk, int compression_level);
   void commit();
 
  private:
