@@ -33,7 +33,7 @@ std::unique_ptr<Ensemble> make_ensemble(gs::ModelParams params, gs::Dtype dtype,
   e->job.spec = &e->spec;
   e->job.key = gs::RngStreamKey{1, 2};
   e->job.storage = dtype == gs::Dtype::float64 ? gs::StorageType::float64 : gs::StorageType::float32;
-  if (const auto* lfsn = std::get_if<gs::LfsnModel>(&params)) e->job.lfsn = gs::make_lfsn_kernel(*lfsn, length);
+  e->job.spectral = gs::make_spectral_plan(params, length);
   e->generator = gs::make_cpu_backend()->make_generator(e->job, replicas);
   return e;
 }

@@ -184,15 +184,15 @@ int main(int argc, char** argv) {
   job.spec = &lfsn;
   job.key = gs::RngStreamKey{42, 2};
   job.storage = StorageType::float32;
-  job.lfsn = gs::make_lfsn_kernel(model, lfsn.length);
-  const std::uint64_t L = job.lfsn->fft_length, half = L / 2 + 1, rows = lfsn.replicas;
+  job.spectral = gs::make_spectral_plan(model, lfsn.length);
+  const std::uint64_t L = job.spectral->fft_length, half = L / 2 + 1, rows = lfsn.replicas;
   auto backend = gs::make_cuda_backend();
   auto generator = backend->make_generator(job, rows);
   std::vector<float> host(rows * lfsn.length);
   const double lfsn_ms = median_ms([&] { generator->generate(0, rows, host.data()); }, 7);
   // The bare FFTs the batch makes: D2Z of length L, Z2D of length M = L/m
   // (and, for reference, the full-length Z2D of a convolution kept whole).
-  const std::uint64_t M = job.lfsn->inverse_length, m_half = M / 2 + 1;
+  const std::uint64_t M = job.spectral->inverse_length, m_half = M / 2 + 1;
   double* signal = nullptr;
   cufftDoubleComplex* spectra = nullptr;
   GS_CUDA_CHECK(cudaMalloc(&signal, rows * L * sizeof(double)));
@@ -213,7 +213,7 @@ int main(int argc, char** argv) {
     GS_CUFFT_CHECK(cufftExecD2Z(forward, signal, spectra));
     GS_CUFFT_CHECK(cufftExecZ2D(full_inverse, spectra, signal));
   });
-  auto innovations = gs::make_lfsn_innovations_kernel<float>(job);
+  auto innovations = gs::make_innovations_kernel<float>(job);
   innovations.signal = signal;
   const double innovations_ms = median_ms([&] { gs::cuda_for_each(rows, innovations, tallies, sms, nullptr); });
   std::printf(

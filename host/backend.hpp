@@ -12,6 +12,7 @@
 
 #include "host/config.hpp"
 #include "host/models.hpp"
+#include "host/spectral.hpp"
 #include "io/ensemble_file.hpp"
 #include "kernels/philox.hpp"
 
@@ -35,7 +36,7 @@ struct EnsembleJob {
   const EnsembleSpec* spec = nullptr;
   RngStreamKey key;
   StorageType storage = StorageType::float32;
-  std::optional<LfsnKernel> lfsn;  // set for model lfsn
+  std::optional<SpectralPlan> spectral;  // lfsn, farima, fgn, fbm, norros
 };
 
 // Memory a backend needs for a batch of b replicas: fixed + b · per_replica

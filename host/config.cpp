@@ -86,6 +86,11 @@ EnsembleSpec parse_ensemble(const YAML::Node& node, const std::string& file, std
   spec.length = named.require(named.unsigned_integer("length"), "length", "the number of bins of each series, >= 1");
   require_in_range(named, "length", static_cast<double>(spec.length), spec.length >= 1 && spec.length <= (1ull << 40),
                    "1 <= length <= 2^40");
+  if (const auto fixed = fixed_length(spec.params); fixed && *fixed != spec.length) {
+    throw named.error_at("length", fmt::format("{}.length = {} but the model lists {} observation times; accepted: "
+                                               "length = {}",
+                                               named.where(), spec.length, *fixed, *fixed));
+  }
   spec.dtype =
       named.choice("dtype", {"float32", "float64"}).value_or("float32") == "float64" ? Dtype::float64 : Dtype::float32;
   if (auto stream = named.unsigned_integer("stream")) {

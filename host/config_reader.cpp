@@ -136,6 +136,41 @@ std::optional<std::vector<double>> ConfigMap::numbers(const std::string& key) {
   return out;
 }
 
+std::optional<std::vector<std::vector<double>>> ConfigMap::matrix(const std::string& key, std::size_t rows,
+                                                                    std::size_t columns) {
+  const YAML::Node value = get(key);
+  if (!value) return std::nullopt;
+  const std::string shape = fmt::format("a list of {} rows, each a list of {} numbers", rows ? std::to_string(rows) : "k",
+                                        columns ? std::to_string(columns) : "k");
+  if (!value.IsSequence() || value.size() == 0 || (rows && value.size() != rows)) {
+    throw error_at(key, fmt::format("{} must be {}, found {}", path_of(key), shape,
+                                    value.IsSequence() ? fmt::format("{} rows", value.size()) : describe_type(value)));
+  }
+  std::vector<std::vector<double>> out;
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const YAML::Node row = value[i];
+    const std::size_t wanted = columns ? columns : (out.empty() ? row.size() : out[0].size());
+    if (!row.IsSequence() || row.size() != wanted || wanted == 0) {
+      throw located_error_at(row, file_,
+                             fmt::format("{}[{}] must be a list of {} numbers ({} is {}), found {}", path_of(key), i,
+                                         wanted, path_of(key), shape,
+                                         row.IsSequence() ? fmt::format("{} numbers", row.size()) : describe_type(row)));
+    }
+    std::vector<double> numbers;
+    for (std::size_t j = 0; j < row.size(); ++j) {
+      double x = 0;
+      if (!row[j].IsScalar() || !YAML::convert<double>::decode(row[j], x) || !std::isfinite(x)) {
+        throw located_error_at(
+            row[j], file_,
+            fmt::format("{}[{}][{}] must be a finite number, found {}", path_of(key), i, j, describe_type(row[j])));
+      }
+      numbers.push_back(x);
+    }
+    out.push_back(std::move(numbers));
+  }
+  return out;
+}
+
 std::optional<ConfigMap> ConfigMap::map(const std::string& key, const std::vector<std::string>& known) {
   const YAML::Node value = get(key);
   if (!value) return std::nullopt;

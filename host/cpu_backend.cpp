@@ -1,10 +1,12 @@
-// The CPU backend: OpenMP over the elements of a batch (i.i.d. models) or over
-// its replicas (LFSN: innovations, FFTW convolution and decimation of one
-// replica stay in one thread's cache). Always built; the reference CI runs.
+// The CPU backend: OpenMP over the elements of a batch (i.i.d. models), over
+// its replicas (spectral models: the transforms of one replica stay in one
+// thread's cache; Markov chains: sequential in time). Always built; the
+// reference CI runs.
 #include <fmt/format.h>
 #include <omp.h>
 
 #include <algorithm>
+#include <numeric>
 #include <vector>
 
 #include "host/backend.hpp"
@@ -19,35 +21,47 @@ namespace gs {
 
 namespace {
 
-template <class Real, class Out>
-class CpuStableGenerator final : public EnsembleGenerator {
+// Models whose functor writes the output directly (stable, normal, markov,
+// hmm): one cpu_for_each per batch.
+template <class Kernel>
+class CpuDirectGenerator final : public EnsembleGenerator {
  public:
-  explicit CpuStableGenerator(const EnsembleJob& job) : kernel_(make_stable_kernel<Real, Out>(job)) {}
+  explicit CpuDirectGenerator(Kernel kernel) : kernel_(kernel) {}
 
   Tally generate(std::uint64_t first, std::uint64_t count, void* out) override {
-    StablePairsKernel<Real, Out> kernel = kernel_;
+    Kernel kernel = kernel_;
     kernel.first_replica = first;
-    kernel.out = static_cast<Out*>(out);
+    kernel.out = static_cast<decltype(kernel.out)>(out);
     return cpu_for_each(count, kernel);
   }
 
  private:
-  StablePairsKernel<Real, Out> kernel_;
+  Kernel kernel_;
 };
 
+// Spectral models, one replica per thread at a time (its transforms stay in
+// that thread's cache): innovations, forward FFT, product and fold — or the
+// circulant's noise drawn in frequency — then the inverse FFT of length M,
+// partial sums for fbm, and the kept values to the workload.
 template <class Real, class Out>
-class CpuLfsnGenerator final : public EnsembleGenerator {
+class CpuSpectralGenerator final : public EnsembleGenerator {
  public:
-  explicit CpuLfsnGenerator(const EnsembleJob& job)
-      : innovations_(make_lfsn_innovations_kernel<Real>(job)),
-        fold_(make_spectrum_fold_kernel(job)),
-        store_(make_lfsn_store_kernel<Out>(job)),
-        fft_(job.lfsn->fft_length, job.lfsn->inverse_length),
-        kernel_spectrum_(fft_.kernel_spectrum(job.lfsn->coefficients)) {
-    fold_.kernel = kernel_spectrum_.data();
+  explicit CpuSpectralGenerator(const EnsembleJob& job)
+      : plan_(*job.spectral),
+        store_(make_filtered_store_kernel<Out>(job)),
+        fft_(plan_.fft_length, plan_.inverse_length) {
+    if (plan_.method == SpectralMethod::convolution) {
+      innovations_ = make_innovations_kernel<Real>(job);
+      fold_ = make_spectrum_fold_kernel(job);
+      kernel_spectrum_ = fft_.kernel_spectrum(plan_.coefficients);
+      fold_.kernel = kernel_spectrum_.data();
+    } else {
+      noise_ = make_circulant_noise_kernel(job);
+      noise_.amplitude = plan_.amplitudes.data();
+    }
     for (int t = 0; t < threads_; ++t) {
       signals_.emplace_back(fft_.size());
-      spectra_.emplace_back(fft_.spectrum_size());
+      if (plan_.method == SpectralMethod::convolution) spectra_.emplace_back(fft_.spectrum_size());
       folded_.emplace_back(fft_.inverse_spectrum_size());
     }
   }
@@ -59,22 +73,31 @@ class CpuLfsnGenerator final : public EnsembleGenerator {
     {
       const int thread = omp_get_thread_num();
       double* signal = signals_[thread].data();
+      Complex<double>* folded = folded_[thread].data();
 #pragma omp for schedule(dynamic, 1)
       for (std::int64_t row = 0; row < static_cast<std::int64_t>(count); ++row) {
         if (pending_interrupt()) continue;
-        // One replica in this thread: innovations, forward FFT, product and
-        // fold, inverse FFT of length L/m, decimated values to the workload.
-        LfsnInnovationsKernel<Real> innovations = innovations_;
-        innovations.first_replica = first + static_cast<std::uint64_t>(row);
-        innovations.signal = signal;
-        Tally tally = serial_for_each(innovations);
-        fft_.forward(signal, spectra_[thread].data());
-        SpectrumFoldKernel fold = fold_;
-        fold.spectra = spectra_[thread].data();
-        fold.folded = folded_[thread].data();
-        serial_for_each(fold);
-        fft_.inverse(folded_[thread].data(), signal);
-        LfsnStoreKernel<Out> store = store_;
+        const std::uint64_t replica = first + static_cast<std::uint64_t>(row);
+        Tally tally;
+        if (plan_.method == SpectralMethod::convolution) {
+          InnovationsKernel<Real> innovations = innovations_;
+          innovations.first_replica = replica;
+          innovations.signal = signal;
+          tally += serial_for_each(innovations);
+          fft_.forward(signal, spectra_[thread].data());
+          SpectrumFoldKernel fold = fold_;
+          fold.spectra = spectra_[thread].data();
+          fold.folded = folded;
+          serial_for_each(fold);
+        } else {
+          CirculantNoiseKernel noise = noise_;
+          noise.first_replica = replica;
+          noise.folded = folded;
+          serial_for_each(noise);
+        }
+        fft_.inverse(folded, signal);
+        if (plan_.cumulative) std::partial_sum(signal + plan_.offset, signal + plan_.offset + length, signal + plan_.offset);
+        FilteredStoreKernel<Out> store = store_;
         store.decimated = signal;
         store.out = static_cast<Out*>(out) + static_cast<std::uint64_t>(row) * length;
         tally += serial_for_each(store);
@@ -87,9 +110,11 @@ class CpuLfsnGenerator final : public EnsembleGenerator {
 
  private:
   int threads_ = omp_get_max_threads();
-  LfsnInnovationsKernel<Real> innovations_;
+  SpectralPlan plan_;
+  InnovationsKernel<Real> innovations_;
   SpectrumFoldKernel fold_;
-  LfsnStoreKernel<Out> store_;
+  CirculantNoiseKernel noise_;
+  FilteredStoreKernel<Out> store_;
   CpuFftPair fft_;
   std::vector<Complex<double>> kernel_spectrum_;
   std::vector<FftBuffer<double>> signals_;
@@ -108,10 +133,16 @@ class CpuBackend final : public BackendDevice {
   std::uint64_t default_memory_budget() const override { return default_host_budget(); }
 
   MemoryNeed memory_need(const EnsembleJob& job) const override {
-    if (!job.lfsn) return {};
-    const std::uint64_t n = job.lfsn->fft_length, half = n / 2 + 1, folded = job.lfsn->inverse_length / 2 + 1;
+    if (!job.spectral) return {};
+    const SpectralPlan& plan = *job.spectral;
+    const bool convolution = plan.method == SpectralMethod::convolution;
+    const std::uint64_t n = plan.fft_length, half = convolution ? n / 2 + 1 : 0;
+    const std::uint64_t folded = plan.inverse_length / 2 + 1;
     const std::uint64_t per_thread = n * sizeof(double) + (half + folded) * sizeof(Complex<double>);
-    return {per_thread * static_cast<std::uint64_t>(omp_get_max_threads()) + half * sizeof(Complex<double>), 0};
+    // Per thread, plus the kernel's spectrum or the circulant's amplitudes shared by all.
+    return {per_thread * static_cast<std::uint64_t>(omp_get_max_threads()) + half * sizeof(Complex<double>) +
+                plan.amplitudes.size() * sizeof(double),
+            0};
   }
 
   HostBuffer host_buffer(std::size_t bytes) const override {
@@ -122,8 +153,20 @@ class CpuBackend final : public BackendDevice {
     return with_value_types(job, [&](auto real, auto out) -> std::unique_ptr<EnsembleGenerator> {
       using Real = decltype(real);
       using Out = decltype(out);
-      if (job.lfsn) return std::make_unique<CpuLfsnGenerator<Real, Out>>(job);
-      return std::make_unique<CpuStableGenerator<Real, Out>>(job);
+      const ModelParams& params = job.spec->params;
+      if (job.spectral) return std::make_unique<CpuSpectralGenerator<Real, Out>>(job);
+      if (std::holds_alternative<NormalModel>(params)) {
+        return std::make_unique<CpuDirectGenerator<NormalPairsKernel<Real, Out>>>(make_normal_kernel<Real, Out>(job));
+      }
+      if (std::holds_alternative<MarkovModel>(params)) {
+        return std::make_unique<CpuDirectGenerator<MarkovChainKernel<Out>>>(make_markov_kernel<Out>(job));
+      }
+      if (const auto* hmm = std::get_if<HmmModel>(&params)) {
+        HmmKernel<Out> kernel = make_hmm_kernel<Out>(job);
+        if (!hmm->times.empty()) kernel.times = hmm->times.data();
+        return std::make_unique<CpuDirectGenerator<HmmKernel<Out>>>(kernel);
+      }
+      return std::make_unique<CpuDirectGenerator<StablePairsKernel<Real, Out>>>(make_stable_kernel<Real, Out>(job));
     });
   }
 };

@@ -56,6 +56,38 @@ fftw_plan cached_plan(std::size_t n, bool forward) {
 
 }  // namespace
 
+std::uint64_t fft_friendly_length(std::uint64_t minimum) {
+  for (std::uint64_t n = std::max<std::uint64_t>(minimum, 1);; ++n) {
+    std::uint64_t rest = n;
+    for (std::uint64_t p : {2, 3, 5, 7}) {
+      while (rest % p == 0) rest /= p;
+    }
+    if (rest == 1) return n;
+  }
+}
+
+std::vector<double> linear_convolution(const std::vector<double>& a, const std::vector<double>& b) {
+  if (a.empty() || b.empty()) return {};
+  const std::size_t out = a.size() + b.size() - 1;
+  const std::size_t n = fft_friendly_length(out);
+  const CpuFftPair fft(n, n);
+  FftBuffer<double> x(n), y(n);
+  FftBuffer<Complex<double>> fx(fft.spectrum_size()), fy(fft.spectrum_size());
+  std::fill(x.data(), x.data() + n, 0.0);
+  std::fill(y.data(), y.data() + n, 0.0);
+  std::copy(a.begin(), a.end(), x.data());
+  std::copy(b.begin(), b.end(), y.data());
+  fft.forward(x.data(), fx.data());
+  fft.forward(y.data(), fy.data());
+  const double scale = 1.0 / static_cast<double>(n);
+  for (std::size_t j = 0; j < fft.spectrum_size(); ++j) {
+    const Complex<double> p = fx.data()[j] * fy.data()[j];
+    fx.data()[j] = {p.re * scale, p.im * scale};
+  }
+  fft.inverse(fx.data(), x.data());
+  return std::vector<double>(x.data(), x.data() + out);
+}
+
 CpuFftPair::CpuFftPair(std::size_t n, std::size_t inverse_n)
     : n_(n), inverse_n_(inverse_n), forward_(cached_plan(n, true)), inverse_(cached_plan(inverse_n, false)) {}
 

@@ -6,12 +6,19 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
 #include "kernels/complex.hpp"
 
 namespace gs {
+
+// Smallest n ≥ minimum whose prime factors are all in {2, 3, 5, 7}.
+std::uint64_t fft_friendly_length(std::uint64_t minimum);
+
+// The full linear convolution of a and b (length |a| + |b| − 1), by FFT.
+std::vector<double> linear_convolution(const std::vector<double>& a, const std::vector<double>& b);
 
 // Aligned storage from fftw_malloc: FFTW's new-array execution requires the
 // alignment the plan was made with.

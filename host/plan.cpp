@@ -95,14 +95,12 @@ RunPlan make_plan(const RunConfig& config, const BackendDevice& backend, std::op
     ensemble.job.spec = &spec;
     ensemble.job.key = RngStreamKey{config.seed, spec.stream};
     ensemble.job.storage = storage_of(spec);
-    if (const auto* lfsn = std::get_if<LfsnModel>(&spec.params)) {
-      ensemble.job.lfsn = make_lfsn_kernel(*lfsn, spec.length);
-      if (ensemble.job.lfsn->fine_points > kMaxRngPosition) {
-        throw UserError(
-            fmt::format("ensemble '{}': m*(length+K) = {} fine-grid points exceed the RNG layout's "
-                        "2^56; shorten the series or reduce m",
-                        spec.name, ensemble.job.lfsn->fine_points));
-      }
+    ensemble.job.spectral = make_spectral_plan(spec.params, spec.length);
+    if (ensemble.job.spectral && ensemble.job.spectral->fine_points > kMaxRngPosition) {
+      throw UserError(fmt::format("ensemble '{}': {} random-number positions per replica exceed the RNG layout's "
+                                  "2^56; shorten the series{}",
+                                  spec.name, ensemble.job.spectral->fine_points,
+                                  std::holds_alternative<LfsnModel>(spec.params) ? " or reduce m" : ""));
     }
     ensemble.row_bytes = spec.length * storage_bytes(ensemble.job.storage);
     ensemble.need = backend.memory_need(ensemble.job);
@@ -163,13 +161,7 @@ std::string format_plan(const RunPlan& plan, const RunConfig& config) {
                         model_name(spec.params), spec.replicas, spec.length, spec.replicas * spec.length,
                         to_string(e.job.storage), format_bytes(spec.replicas * e.row_bytes), e.batches,
                         e.batch_replicas, format_bytes(std::max(e.host_bytes, e.backend_bytes)));
-    if (e.job.lfsn) {
-      text += fmt::format(
-          "  lfsn: FFT length {} forward, {} inverse ({} fine-grid innovations per replica), kernel "
-          "{} coefficients, marginal S1(alpha, beta_eff={:.6g}, 1, 0)\n",
-          e.job.lfsn->fft_length, e.job.lfsn->inverse_length, e.job.lfsn->fine_points, e.job.lfsn->coefficients.size(),
-          e.job.lfsn->beta_eff);
-    }
+    if (e.job.spectral) text += fmt::format("  {}\n", e.job.spectral->summary);
   }
   text += fmt::format("total: {} samples, {} uncompressed, output {}\n", plan.total_samples,
                       format_bytes(plan.total_bytes), config.output);

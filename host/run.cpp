@@ -10,6 +10,7 @@
 #include "host/errors.hpp"
 #include "host/interrupt.hpp"
 #include "host/plan.hpp"
+#include "host/prepare.hpp"
 #include "host/progress.hpp"
 #include "host/sysinfo.hpp"
 #include "io/ensemble_file.hpp"
@@ -27,13 +28,40 @@ void check_interrupt() {
   if (const int signal = pending_interrupt()) throw Interrupted{signal};
 }
 
-const char* rng_use(const EnsembleSpec& spec) {
+// Which Philox counters an ensemble's values use (the model headers in
+// kernels/ say the same).
+std::string rng_use(const EnsembleSpec& spec) {
+  const std::string u = "u = (word + 1/2)/2^32";
+  const std::string box_muller = "Box-Muller: radius from words 0,1 as a 64-bit uniform, angle from word 2";
   if (std::holds_alternative<LfsnModel>(spec.params)) {
     return "fine-grid point t of replica r: one Philox call at (replica r, position t, draw 0); words 0,1 -> X+(t), "
-           "words 2,3 -> X-(t) (Chambers-Mallows-Stuck, u = (word + 1/2)/2^32)";
+           "words 2,3 -> X-(t) (Chambers-Mallows-Stuck, " + u + ")";
+  }
+  if (const auto* farima = std::get_if<FarimaModel>(&spec.params); farima && farima->innovations == Innovations::stable) {
+    return "innovation eps(t), t = 0..truncation+length-1, of replica r: one Philox call at (replica r, position t, "
+           "draw 0), words 0,1 (Chambers-Mallows-Stuck, " + u + "); X(i) uses eps(i..i+truncation)";
+  }
+  if (std::holds_alternative<FgnModel>(spec.params) || std::holds_alternative<NorrosModel>(spec.params) ||
+      std::holds_alternative<FarimaModel>(spec.params)) {
+    return "frequency j = 0..M/2 of the circulant embedding of replica r: one Philox call at (replica r, position j, "
+           "draw 0), words 0-2 -> (U_j, V_j) (" + box_muller + ")";
+  }
+  if (std::holds_alternative<NormalModel>(spec.params)) {
+    return "bins 2j and 2j+1 of replica r: one Philox call at (replica r, position j, draw 0), words 0-2 (" +
+           box_muller + ")";
+  }
+  if (std::holds_alternative<MarkovModel>(spec.params)) {
+    return "bin t of replica r: one Philox call at (replica r, position t, draw 0); word 0 picks the state (" + u +
+           "), words 1-3 the within-state noise (" + box_muller + ")";
+  }
+  if (std::holds_alternative<HmmModel>(spec.params)) {
+    return "replica r: sojourn e uses (replica r, position e, draw 0), words 0,1 -> its Exp holding time (64-bit "
+           "uniform), word 2 -> the state it jumps to; observation i uses (replica r, position i, draw 1), words 0-2 "
+           "-> the emission's normal (" + box_muller + "); the initial state is word 0 of (replica r, position 0, "
+           "draw 2)";
   }
   return "bins 2j and 2j+1 of replica r: one Philox call at (replica r, position j, draw 0); words 0,1 -> bin 2j, "
-         "words 2,3 -> bin 2j+1 (Chambers-Mallows-Stuck, u = (word + 1/2)/2^32)";
+         "words 2,3 -> bin 2j+1 (Chambers-Mallows-Stuck, " + u + ")";
 }
 
 std::vector<Attribute> root_attributes(const RunConfig& config, const RunPlan& plan, const RunOptions& options) {
@@ -82,30 +110,13 @@ std::vector<Attribute> ensemble_attributes(const EnsemblePlan& ensemble, const T
       {"seed", ensemble.job.key.seed},
       {"stream", static_cast<std::uint64_t>(spec.stream)},
       {"stream_source", std::string(spec.stream_given ? "config key 'stream'" : "FNV-1a hash of the ensemble name")},
-      {"rng_use", std::string(rng_use(spec))},
+      {"rng_use", rng_use(spec)},
       {"clipped_bins", tally.clipped},
       {"saturated_values", tally.saturated},
   };
   for (auto& attr : describe_model(spec.params)) attrs.push_back(std::move(attr));
-  if (const auto& lfsn = ensemble.job.lfsn) {
-    const auto& model = std::get<LfsnModel>(spec.params);
-    attrs.push_back({"marginal_law", fmt::format("N(i) ~ S1(alpha={}, beta={:.10g}, scale=1, location=0) exactly "
-                                                 "(Nolan's S1 = eq. (3)); X = N",
-                                                 model.alpha, lfsn->beta_eff)});
-    attrs.push_back({"marginal_beta", lfsn->beta_eff});
-    attrs.push_back({"kernel", std::string("c_k = h_d(k/m) / (sum_j |h_d(j/m)|^alpha)^(1/alpha), k = 1..K*m, "
-                                           "h_d(x) = x^d - (x-1)^d (x >= 1), x^d (0 < x <= 1); "
-                                           "N(i) = sum_k c_k Z(m*i - k), Z = a X+ - b X-, "
-                                           "a = ((1+beta)/2)^(1/alpha), b = ((1-beta)/2)^(1/alpha)")});
-    attrs.push_back({"kernel_alpha_norm", lfsn->raw_alpha_norm});
-    attrs.push_back({"drift_removed", lfsn->drift});
-    attrs.push_back({"fine_points", lfsn->fine_points});
-    attrs.push_back({"fft_length", lfsn->fft_length});
-    attrs.push_back({"inverse_fft_length", lfsn->inverse_length});
-    attrs.push_back({"convolution", std::string("circular FFT convolution in double precision, no wrap-around "
-                                                "(fft_length > fine_points); only every m-th point is kept, so the "
-                                                "product spectrum is folded m-fold and inverted at length "
-                                                "inverse_fft_length = fft_length/m")});
+  if (const auto& spectral = ensemble.job.spectral) {
+    for (const auto& attr : spectral->attributes) attrs.push_back(attr);
   }
   return attrs;
 }
@@ -117,6 +128,18 @@ void write_series_attributes(SeriesDataset& series, const EnsembleSpec& spec) {
           {"dimensions", std::string("replica, bin")},
           {"units", std::string(spec.values == ValueKind::counts ? "I/O requests per bin" : "v*X + delta per bin")},
       });
+}
+
+void write_observation_times(SeriesDataset& series, const EnsembleJob& job) {
+  const HmmKernel<float> kernel = make_hmm_kernel<float>(job);  // times as the kernel sees them
+  std::vector<double> times = std::get<HmmModel>(job.spec->params).times;
+  if (times.empty()) {
+    times.resize(job.spec->length);
+    for (std::uint64_t i = 0; i < times.size(); ++i) times[i] = kernel.observation_time(i);
+  }
+  series.write_vector("observation_times", times,
+                      {{"description", std::string("the time of each column of series (the hmm's observation "
+                                                   "times), in the unit of the generator's rates")}});
 }
 
 struct EnsembleResult {
@@ -140,6 +163,7 @@ EnsembleResult generate_ensemble(const EnsemblePlan& ensemble, BackendDevice& ba
     series.emplace(
         file->create_series(spec.name, ensemble.job.storage, spec.replicas, spec.length, ensemble.chunk, compression));
     write_series_attributes(*series, spec);
+    if (std::holds_alternative<HmmModel>(spec.params)) write_observation_times(*series, ensemble.job);
   }
   auto generator = backend.make_generator(ensemble.job, ensemble.batch_replicas);
   const std::size_t buffer_bytes = ensemble.batch_replicas * ensemble.row_bytes;
@@ -222,6 +246,12 @@ int run_command(const RunOptions& options) {
     return kExitOk;
   }
   log_info(options.quiet, backend_log + "; " + plan.device);
+  for (const EnsemblePlan& ensemble : plan.ensembles) {
+    if (ensemble.job.spectral && !ensemble.job.spectral->warning.empty()) {
+      log_info(options.quiet, fmt::format("warning: ensemble '{}': {}", ensemble.job.spec->name,
+                                          ensemble.job.spectral->warning));
+    }
+  }
   if (!options.no_output) check_disk_space(plan, config, options.quiet);
   const auto start = std::chrono::steady_clock::now();
   InterruptGuard interrupts;

@@ -146,6 +146,11 @@ void SeriesDataset::write_attributes(const std::vector<Attribute>& attributes) {
   h5::write_attributes(group_.id(), attributes);
 }
 
+void SeriesDataset::write_vector(const std::string& name, const std::vector<double>& values,
+                                 const std::vector<Attribute>& attributes) {
+  h5::write_vector(group_.id(), name, values, attributes);
+}
+
 EnsembleFile::EnsembleFile(std::string output_path) : output_path_(std::move(output_path)) {
   const fs::path directory = directory_of(output_path_);
   std::error_code ec;

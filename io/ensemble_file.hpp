@@ -46,6 +46,9 @@ class SeriesDataset {
   // same as through the filter pipeline and reads back with any HDF5 reader.
   void write_rows(std::uint64_t first, std::uint64_t count, const void* data);
   void write_attributes(const std::vector<Attribute>& attributes);  // on the ensemble group
+  // A float64 vector beside the series (e.g. observation_times).
+  void write_vector(const std::string& name, const std::vector<double>& values,
+                    const std::vector<Attribute>& attributes);
 
   hid_t dataset() const { return dataset_.id(); }
 

@@ -35,6 +35,17 @@ Handle create_file(const std::string& path) {
   return Handle(id, H5Fclose);
 }
 
+void write_vector(hid_t parent, const std::string& name, const std::vector<double>& values,
+                  const std::vector<Attribute>& attributes) {
+  const hsize_t dims[1] = {values.size()};
+  Handle space(GS_CHECK_NONNEG(H5Screate_simple(1, dims, nullptr)), H5Sclose);
+  Handle dataset(GS_CHECK_NONNEG(H5Dcreate2(parent, name.c_str(), H5T_IEEE_F64LE, space.id(), H5P_DEFAULT,
+                                            H5P_DEFAULT, H5P_DEFAULT)),
+                 H5Dclose);
+  GS_CHECK_NONNEG(H5Dwrite(dataset.id(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()));
+  write_attributes(dataset.id(), attributes);
+}
+
 Handle open_file_read(const std::string& path) {
   const hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (id < 0) throw UserError(fmt::format("{}: cannot open as an HDF5 file", path));
@@ -79,8 +90,9 @@ void write_attribute(hid_t object, const Attribute& attribute) {
           write_raw(object, name, type.id(), scalar_space().id(), &text);
         } else if constexpr (std::is_same_v<T, std::vector<double>>) {
           const hsize_t n = value.size();
+          const double none = 0;  // HDF5 wants a buffer even for an empty list
           Handle space(GS_CHECK_NONNEG(H5Screate_simple(1, &n, nullptr)), H5Sclose);
-          write_raw(object, name, H5T_NATIVE_DOUBLE, space.id(), value.data());
+          write_raw(object, name, H5T_NATIVE_DOUBLE, space.id(), value.empty() ? &none : value.data());
         } else if constexpr (std::is_same_v<T, double>) {
           write_raw(object, name, H5T_NATIVE_DOUBLE, scalar_space().id(), &value);
         } else if constexpr (std::is_same_v<T, std::int64_t>) {

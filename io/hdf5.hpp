@@ -39,6 +39,10 @@ Handle create_group(hid_t parent, const std::string& name);
 Handle open_group(hid_t parent, const std::string& name);
 Handle open_dataset(hid_t parent, const std::string& name);
 
+// A one-dimensional float64 dataset `name` under `parent`, with attributes.
+void write_vector(hid_t parent, const std::string& name, const std::vector<double>& values,
+                  const std::vector<Attribute>& attributes);
+
 void write_attribute(hid_t object, const Attribute& attribute);
 void write_attributes(hid_t object, const std::vector<Attribute>& attributes);
 

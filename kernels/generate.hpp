@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "complex.hpp"
+#include "gaussian.hpp"
 #include "lfsn.hpp"
 #include "philox.hpp"
 #include "stable.hpp"
@@ -40,15 +41,46 @@ struct StablePairsKernel {
   }
 };
 
-// LFSN convolves in double whatever the storage type: a float32 FFT spreads
-// the rounding error of the largest innovation (about n^(1/α)) over the whole
-// replica, which is visible for α ≤ 1.
+// i.i.d. Gaussian mu + sigma·Z. Philox use: bins 2j and 2j+1 of replica r use
+// one call at (replica r, position j, draw 0), words 0–2 (one Box–Muller pair).
+template <class Real, class Out>
+struct NormalPairsKernel {
+  Real mu = 0, sigma = 1;
+  RngStreamKey key;
+  WorkloadMapping map;
+  std::uint64_t first_replica = 0;
+  std::uint64_t length = 0;
+  std::uint64_t pairs_per_row = 0;  // ceil(length / 2)
+  Out* out = nullptr;
 
-// LFSN step 1: the innovations Z(t), t < fine_points, of each row, zero-padded
-// to fft_length.
+  GS_HD std::uint64_t columns() const { return pairs_per_row; }
+
+  GS_HD void operator()(std::uint64_t row, std::uint64_t pair, StoreTally& tally) const {
+    const PhiloxBits r = philox_bits(key, static_cast<std::uint32_t>(first_replica + row), pair, 0);
+    const NormalPair<Real> z = normal_pair<Real>(r[0], r[1], r[2]);
+    const std::uint64_t bin = 2 * pair;
+    Out* dst = out + row * length + bin;
+    dst[0] = store_workload<Out>(mu + sigma * z.first, map, tally);
+    if (bin + 1 < length) dst[1] = store_workload<Out>(mu + sigma * z.second, map, tally);
+  }
+};
+
+// Spectral models (lfsn, farima, fgn/fbm/norros) filter in double whatever the
+// storage type: a float32 FFT spreads the rounding error of the largest
+// innovation (about n^(1/α)) over the whole replica, visible for α ≤ 1. Two
+// ways into the same inverse transform of length M:
+//   convolution (lfsn, farima with stable innovations): innovations in time,
+//     forward FFT of length L = m·M, product with the kernel's spectrum and
+//     m-fold fold (SpectrumFoldKernel);
+//   circulant embedding (fgn, fbm, norros, farima with Gaussian innovations):
+//     Gaussian noise drawn directly in frequency (CirculantNoiseKernel).
+// Both end in FilteredStoreKernel.
+
+// Convolution step 1: the innovations Z(t), t < fine_points, of each row,
+// zero-padded to fft_length.
 template <class Real>
-struct LfsnInnovationsKernel {
-  LfsnInnovation<Real> innovation;
+struct InnovationsKernel {
+  StableInnovation<Real> innovation;
   std::uint64_t first_replica = 0;
   std::uint64_t fine_points = 0;
   std::uint64_t fft_length = 0;
@@ -64,7 +96,7 @@ struct LfsnInnovationsKernel {
   }
 };
 
-// LFSN step 2, between the forward transform (length L) and the inverse one
+// Convolution step 2, between the forward transform (length L) and the inverse one
 // (length M = L/m): multiply by the kernel's spectrum (scaled by 1/L) and fold
 // it m-fold, F[f] = Σ_r Y[f + rM], which is the spectrum of the convolution
 // kept at every m-th point. Only Y[0..L/2] is stored; Y[j] = conj Y[L − j]
@@ -99,22 +131,51 @@ struct SpectrumFoldKernel {
   }
 };
 
-// LFSN step 3: N(k) = y(Km + m·k) − drift = decimated(K + k) − drift, mapped
-// to the workload and stored.
+// Circulant embedding (Davies–Harte): a stationary Gaussian series with
+// autocovariance γ is the first n values of the real inverse transform of
+// sqrt(λ_j / M)·W_j, where λ_j ≥ 0 are the eigenvalues of the circulant whose
+// first row is γ(0), γ(1), …, γ(M/2), …, γ(1) (γ(M/2) in the middle) and W is
+// Hermitian complex white noise: W_0, W_{M/2} real N(0, 1), W_j = (U_j + iV_j)/√2
+// otherwise. Then E[Y_k Y_l] = (1/M) Σ_j λ_j e^{2πij(k−l)/M} = γ(k − l) exactly.
+// Philox use: frequency j of replica r uses one call at (replica r, position j,
+// draw 0), words 0–2 (one Box–Muller pair U_j, V_j). Column j ≤ M/2 of each row.
+struct CirculantNoiseKernel {
+  const double* amplitude = nullptr;  // sqrt(λ_j / M), j = 0..M/2
+  RngStreamKey key;
+  std::uint64_t first_replica = 0;
+  std::uint64_t inverse_length = 0;  // M, even
+  Complex<double>* folded = nullptr;  // rows of M/2 + 1
+
+  GS_HD std::uint64_t columns() const { return inverse_length / 2 + 1; }
+
+  GS_HD void operator()(std::uint64_t row, std::uint64_t j, StoreTally&) const {
+    const PhiloxBits r = philox_bits(key, static_cast<std::uint32_t>(first_replica + row), j, 0);
+    const NormalPair<double> w = normal_pair<double>(r[0], r[1], r[2]);
+    const double a = amplitude[j];
+    const bool real_frequency = j == 0 || 2 * j == inverse_length;
+    folded[row * columns() + j] = real_frequency ? Complex<double>{a * w.first, 0.0}
+                                                 : Complex<double>{a * w.first * 0.7071067811865476,
+                                                                   a * w.second * 0.7071067811865476};
+  }
+};
+
+// Last step: value k of a row is decimated(offset + k) + location (for lfsn
+// decimated(K + k) = y(Km + m·k), location = −drift), mapped to the workload and
+// stored.
 template <class Out>
-struct LfsnStoreKernel {
+struct FilteredStoreKernel {
   const double* decimated = nullptr;  // rows of `row_stride` values
   std::uint64_t row_stride = 0;
-  std::uint64_t offset = 0;  // K
+  std::uint64_t offset = 0;
   std::uint64_t length = 0;
-  double drift = 0;
+  double location = 0;
   WorkloadMapping map;
   Out* out = nullptr;
 
   GS_HD std::uint64_t columns() const { return length; }
 
   GS_HD void operator()(std::uint64_t row, std::uint64_t k, StoreTally& tally) const {
-    out[row * length + k] = store_workload<Out>(decimated[row * row_stride + offset + k] - drift, map, tally);
+    out[row * length + k] = store_workload<Out>(decimated[row * row_stride + offset + k] + location, map, tally);
   }
 };
 

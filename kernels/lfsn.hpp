@@ -32,11 +32,14 @@ GS_HD GS_INLINE double lfsn_kernel_value(double x, double d) {
   return -x_pow_d * gs::expm1(d * gs::log1p(-1.0 / x));
 }
 
-// The combined innovation Z(t) of fine-grid point t. |Z| is capped at `cap` so
-// that the FFT of a replica can never overflow; capped values are counted.
+// The combined innovation Z(t) = a·X⁺(t) − b·X⁻(t) of fine-grid point t, X±
+// i.i.d. `skewed`. LFSN uses the two totally skewed streams above; FARIMA with
+// stable innovations uses one stream of its own law (b = 0, X⁻ not drawn).
+// |Z| is capped at `cap` so that the FFT of a replica can never overflow;
+// capped values are counted.
 template <class Real>
-struct LfsnInnovation {
-  StableSampler<Real> skewed;  // S1(α, 1, 1, 0)
+struct StableInnovation {
+  StableSampler<Real> skewed;  // S1(α, 1, 1, 0) for LFSN
   Real weight_plus = 1, weight_minus = 0;
   Real cap = FiniteMax<Real>::value;
   RngStreamKey key;

@@ -38,7 +38,7 @@ Generated generate_both(EnsembleSpec spec, std::uint64_t seed = 31) {
   job.storage = spec.values == ValueKind::counts ? StorageType::uint32
                 : spec.dtype == Dtype::float64   ? StorageType::float64
                                                  : StorageType::float32;
-  if (const auto* lfsn = std::get_if<LfsnModel>(&spec.params)) job.lfsn = make_lfsn_kernel(*lfsn, spec.length);
+  job.spectral = make_spectral_plan(spec.params, spec.length);
   const std::uint64_t n = spec.replicas * spec.length;
   Generated out;
   auto run = [&](BackendDevice& backend, std::vector<double>& values, Tally& tally) {

@@ -39,7 +39,7 @@ std::vector<double> generate(const LfsnModel& model, std::uint64_t length, std::
   job.spec = &spec;
   job.key = RngStreamKey{seed, 12};
   job.storage = dtype == Dtype::float64 ? StorageType::float64 : StorageType::float32;
-  job.lfsn = make_lfsn_kernel(model, length);
+  job.spectral = make_spectral_plan(model, length);
   auto generator = make_cpu_backend()->make_generator(job, replicas);
   std::vector<double> values(replicas * length);
   if (dtype == Dtype::float64) {
@@ -137,7 +137,7 @@ TEST(Lfsn, FftPathEqualsDirectSum) {
     StableLawParams skewed;
     skewed.alpha = model.alpha;
     skewed.beta = 1;
-    LfsnInnovation<double> innovation;
+    StableInnovation<double> innovation;
     innovation.skewed = make_stable_sampler<double>(skewed);
     innovation.weight_plus = std::pow((1 + model.beta) / 2, 1 / model.alpha);
     innovation.weight_minus = std::pow((1 - model.beta) / 2, 1 / model.alpha);
@@ -258,7 +258,7 @@ TEST(Lfsn, ResultsDoNotDependOnBatchBoundaries) {
   job.spec = &spec;
   job.key = RngStreamKey{3, 4};
   job.storage = StorageType::float32;
-  job.lfsn = make_lfsn_kernel(model, spec.length);
+  job.spectral = make_spectral_plan(model, spec.length);
   auto generator = make_cpu_backend()->make_generator(job, 7);
   std::vector<float> whole(700), parts(700);
   generator->generate(0, 7, whole.data());

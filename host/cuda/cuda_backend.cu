@@ -1,10 +1,12 @@
-// The CUDA backend: the functors of kernels/generate.hpp run by one generic
-// kernel (cuda_launch.cuh), batched cuFFT D2Z/Z2D plans cached per (FFT
-// length, batch) for LFSN, the kernel spectrum uploaded once per ensemble,
+// The CUDA backend: the functors of kernels/ run by one generic kernel
+// (cuda_launch.cuh), batched cuFFT D2Z/Z2D plans cached per (FFT length,
+// batch) for the spectral models, the kernel spectrum or circulant amplitudes
+// uploaded once per ensemble,
 // page-locked host buffers. Generation of batch k+1 overlaps the HDF5 write
 // of batch k (the driver's writer thread); the copy back rides the same stream.
 #include <cuda_runtime.h>
 #include <cufft.h>
+#include <cub/block/block_scan.cuh>
 #include <fmt/format.h>
 
 #include <map>
@@ -112,38 +114,81 @@ class CudaBatch {
   Stream stream_;
 };
 
-template <class Real, class Out>
-class CudaStableGenerator final : public EnsembleGenerator {
+// A Markov-chain functor (one replica per call, sequential in time) with its
+// replicas laid along the launcher's columns, so they fill the device's
+// threads rather than one thread per block.
+template <class Kernel>
+struct ReplicasAsColumns {
+  Kernel kernel;
+  std::uint64_t rows = 0;
+
+  __device__ std::uint64_t columns() const { return rows; }
+  __device__ void operator()(std::uint64_t, std::uint64_t replica, StoreTally& tally) const {
+    kernel(replica, 0, tally);
+  }
+};
+
+template <class Kernel>
+constexpr bool kSequentialInTime = false;
+template <class Out>
+constexpr bool kSequentialInTime<MarkovChainKernel<Out>> = true;
+template <class Out>
+constexpr bool kSequentialInTime<HmmKernel<Out>> = true;
+
+template <class Kernel>
+void attach_times(Kernel&, const double*) {}
+template <class Out>
+void attach_times(HmmKernel<Out>& kernel, const double* times) {
+  kernel.times = times;
+}
+
+// Models whose functor writes the output directly (stable, normal, markov,
+// hmm); `times` are the hmm's observation times, uploaded once.
+template <class Kernel>
+class CudaDirectGenerator final : public EnsembleGenerator {
  public:
-  CudaStableGenerator(const EnsembleJob& job, std::uint64_t max_batch)
-      : kernel_(make_stable_kernel<Real, Out>(job)), batch_(max_batch, job.spec->length * sizeof(Out)) {}
+  CudaDirectGenerator(Kernel kernel, std::uint64_t max_batch, std::uint64_t row_bytes,
+                      const std::vector<double>& times = {})
+      : kernel_(kernel), batch_(max_batch, row_bytes), times_(times.size()) {
+    if (!times.empty()) {
+      GS_CUDA_CHECK(cudaMemcpy(times_.data(), times.data(), times.size() * sizeof(double), cudaMemcpyHostToDevice));
+      attach_times(kernel_, times_.data());
+    }
+  }
 
   Tally generate(std::uint64_t first, std::uint64_t count, void* out) override {
-    StablePairsKernel<Real, Out> kernel = kernel_;
+    Kernel kernel = kernel_;
     kernel.first_replica = first;
-    kernel.out = reinterpret_cast<Out*>(batch_.out());
+    kernel.out = reinterpret_cast<decltype(kernel.out)>(batch_.out());
     batch_.begin();
-    cuda_for_each(count, kernel, batch_.tallies(), batch_.multiprocessors(), batch_.stream());
+    if constexpr (kSequentialInTime<Kernel>) {
+      cuda_for_each(1, ReplicasAsColumns<Kernel>{kernel, count}, batch_.tallies(), batch_.multiprocessors(),
+                    batch_.stream());
+    } else {
+      cuda_for_each(count, kernel, batch_.tallies(), batch_.multiprocessors(), batch_.stream());
+    }
     return batch_.finish(count, out);
   }
 
  private:
-  StablePairsKernel<Real, Out> kernel_;
+  Kernel kernel_;
   CudaBatch batch_;
+  DeviceArray<double> times_;
 };
 
-// Batched real FFTs for one LFSN ensemble, made once per batch size: D2Z of
-// length L (rows of L doubles → rows of L/2 + 1), and Z2D of length M = L/m
-// from the folded rows (M/2 + 1) back into the signal rows (stride L).
+// Batched real FFTs for one spectral ensemble, made once per batch size: D2Z
+// of length L (rows of L doubles → rows of L/2 + 1; convolution only), and Z2D
+// of length M = L/m from the folded rows (M/2 + 1) back into the signal rows
+// (stride L).
 class CufftPlans {
  public:
-  CufftPlans(std::uint64_t length, std::uint64_t inverse_length, cudaStream_t stream)
-      : length_(length), inverse_length_(inverse_length), stream_(stream) {}
+  CufftPlans(std::uint64_t length, std::uint64_t inverse_length, bool forward, cudaStream_t stream)
+      : length_(length), inverse_length_(inverse_length), with_forward_(forward), stream_(stream) {}
   CufftPlans(const CufftPlans&) = delete;
   CufftPlans& operator=(const CufftPlans&) = delete;
   ~CufftPlans() {
     for (auto& [batch, plans] : plans_) {
-      cufftDestroy(plans.first);
+      if (with_forward_) cufftDestroy(plans.first);
       cufftDestroy(plans.second);
     }
   }
@@ -154,59 +199,109 @@ class CufftPlans {
     long long n = static_cast<long long>(length_), n_half = n / 2 + 1;
     long long k = static_cast<long long>(inverse_length_), k_half = k / 2 + 1;
     std::size_t work = 0;
-    cufftHandle forward, inverse;
-    GS_CUFFT_CHECK(cufftCreate(&forward));
-    GS_CUFFT_CHECK(cufftMakePlanMany64(forward, 1, &n, &n, 1, n, &n_half, 1, n_half, CUFFT_D2Z,
-                                       static_cast<long long>(batch), &work));
+    cufftHandle forward = 0, inverse;
+    if (with_forward_) {
+      GS_CUFFT_CHECK(cufftCreate(&forward));
+      GS_CUFFT_CHECK(cufftMakePlanMany64(forward, 1, &n, &n, 1, n, &n_half, 1, n_half, CUFFT_D2Z,
+                                         static_cast<long long>(batch), &work));
+      GS_CUFFT_CHECK(cufftSetStream(forward, stream_));
+    }
     GS_CUFFT_CHECK(cufftCreate(&inverse));
     GS_CUFFT_CHECK(cufftMakePlanMany64(inverse, 1, &k, &k_half, 1, k_half, &n, 1, n, CUFFT_Z2D,
                                        static_cast<long long>(batch), &work));
-    GS_CUFFT_CHECK(cufftSetStream(forward, stream_));
     GS_CUFFT_CHECK(cufftSetStream(inverse, stream_));
     return plans_.emplace(batch, std::make_pair(forward, inverse)).first->second;
   }
 
  private:
   std::uint64_t length_, inverse_length_;
+  bool with_forward_;
   cudaStream_t stream_;
   std::map<std::uint64_t, std::pair<cufftHandle, cufftHandle>> plans_;
 };
 
+// fbm: in-place inclusive prefix sums of values [offset, offset + length) of
+// every row, one block per row (CUB's block scan, a running carry between
+// tiles). The summation order differs from the CPU's left-to-right sum in the
+// last bits of double.
+constexpr int kScanThreads = 256;
+
+__global__ void row_prefix_sum_kernel(double* rows, std::uint64_t count, std::uint64_t stride, std::uint64_t offset,
+                                      std::uint64_t length) {
+  using BlockScan = cub::BlockScan<double, kScanThreads>;
+  __shared__ typename BlockScan::TempStorage scratch;
+  for (std::uint64_t row = blockIdx.x; row < count; row += gridDim.x) {
+    double* values = rows + row * stride + offset;
+    double carry = 0;
+    for (std::uint64_t base = 0; base < length; base += kScanThreads) {
+      const std::uint64_t i = base + threadIdx.x;
+      double x = i < length ? values[i] : 0.0, tile_total = 0;
+      BlockScan(scratch).InclusiveSum(x, x, tile_total);
+      __syncthreads();
+      if (i < length) values[i] = x + carry;
+      carry += tile_total;
+    }
+  }
+}
+
 template <class Real, class Out>
-class CudaLfsnGenerator final : public EnsembleGenerator {
+class CudaSpectralGenerator final : public EnsembleGenerator {
  public:
-  CudaLfsnGenerator(const EnsembleJob& job, std::uint64_t max_batch)
-      : innovations_(make_lfsn_innovations_kernel<Real>(job)),
-        fold_(make_spectrum_fold_kernel(job)),
-        store_(make_lfsn_store_kernel<Out>(job)),
+  CudaSpectralGenerator(const EnsembleJob& job, std::uint64_t max_batch)
+      : plan_(*job.spectral),
+        convolution_(plan_.method == SpectralMethod::convolution),
+        noise_(make_circulant_noise_kernel(job)),
+        store_(make_filtered_store_kernel<Out>(job)),
         batch_(max_batch, job.spec->length * sizeof(Out)),
-        signal_(max_batch * job.lfsn->fft_length),
-        spectra_(max_batch * (job.lfsn->fft_length / 2 + 1)),
-        folded_(max_batch * (job.lfsn->inverse_length / 2 + 1)),
-        kernel_spectrum_(job.lfsn->fft_length / 2 + 1),
-        plans_(job.lfsn->fft_length, job.lfsn->inverse_length, batch_.stream()) {
-    // The kernel's spectrum: computed once per ensemble (in double, on the host)
-    // and shared by every replica and batch.
-    const std::vector<Complex<double>> spectrum =
-        CpuFftPair(job.lfsn->fft_length, job.lfsn->inverse_length).kernel_spectrum(job.lfsn->coefficients);
-    GS_CUDA_CHECK(cudaMemcpy(kernel_spectrum_.data(), spectrum.data(), spectrum.size() * sizeof(Complex<double>),
-                             cudaMemcpyHostToDevice));
-    fold_.kernel = kernel_spectrum_.data();
-    fold_.spectra = spectra_.data();
-    fold_.folded = folded_.data();
+        signal_(max_batch * plan_.fft_length),
+        spectra_(convolution_ ? max_batch * (plan_.fft_length / 2 + 1) : 0),
+        folded_(max_batch * (plan_.inverse_length / 2 + 1)),
+        filter_(plan_.amplitudes.size()),
+        kernel_spectrum_(convolution_ ? plan_.fft_length / 2 + 1 : 0),
+        plans_(plan_.fft_length, plan_.inverse_length, convolution_, batch_.stream()) {
+    if (convolution_) {
+      innovations_ = make_innovations_kernel<Real>(job);
+      fold_ = make_spectrum_fold_kernel(job);
+      // The kernel's spectrum: computed once per ensemble (in double, on the
+      // host) and shared by every replica and batch.
+      const std::vector<Complex<double>> spectrum =
+          CpuFftPair(plan_.fft_length, plan_.inverse_length).kernel_spectrum(plan_.coefficients);
+      GS_CUDA_CHECK(cudaMemcpy(kernel_spectrum_.data(), spectrum.data(), spectrum.size() * sizeof(Complex<double>),
+                               cudaMemcpyHostToDevice));
+      fold_.kernel = kernel_spectrum_.data();
+      fold_.spectra = spectra_.data();
+      fold_.folded = folded_.data();
+    } else {
+      GS_CUDA_CHECK(cudaMemcpy(filter_.data(), plan_.amplitudes.data(), plan_.amplitudes.size() * sizeof(double),
+                               cudaMemcpyHostToDevice));
+      noise_.amplitude = filter_.data();
+      noise_.folded = folded_.data();
+    }
   }
 
   Tally generate(std::uint64_t first, std::uint64_t count, void* out) override {
     const auto [forward, inverse] = plans_.get(count);
     batch_.begin();
-    LfsnInnovationsKernel<Real> innovations = innovations_;
-    innovations.first_replica = first;
-    innovations.signal = signal_.data();
-    cuda_for_each(count, innovations, batch_.tallies(), batch_.multiprocessors(), batch_.stream());
-    GS_CUFFT_CHECK(cufftExecD2Z(forward, signal_.data(), reinterpret_cast<cufftDoubleComplex*>(spectra_.data())));
-    cuda_for_each(count, fold_, batch_.tallies(), batch_.multiprocessors(), batch_.stream());
+    if (convolution_) {
+      InnovationsKernel<Real> innovations = innovations_;
+      innovations.first_replica = first;
+      innovations.signal = signal_.data();
+      cuda_for_each(count, innovations, batch_.tallies(), batch_.multiprocessors(), batch_.stream());
+      GS_CUFFT_CHECK(cufftExecD2Z(forward, signal_.data(), reinterpret_cast<cufftDoubleComplex*>(spectra_.data())));
+      cuda_for_each(count, fold_, batch_.tallies(), batch_.multiprocessors(), batch_.stream());
+    } else {
+      CirculantNoiseKernel noise = noise_;
+      noise.first_replica = first;
+      cuda_for_each(count, noise, batch_.tallies(), batch_.multiprocessors(), batch_.stream());
+    }
     GS_CUFFT_CHECK(cufftExecZ2D(inverse, reinterpret_cast<cufftDoubleComplex*>(folded_.data()), signal_.data()));
-    LfsnStoreKernel<Out> store = store_;
+    if (plan_.cumulative) {
+      const unsigned blocks = static_cast<unsigned>(std::min<std::uint64_t>(count, 65535));
+      row_prefix_sum_kernel<<<blocks, kScanThreads, 0, batch_.stream()>>>(signal_.data(), count, plan_.fft_length,
+                                                                          plan_.offset, store_.length);
+      GS_CUDA_CHECK(cudaGetLastError());
+    }
+    FilteredStoreKernel<Out> store = store_;
     store.decimated = signal_.data();
     store.out = reinterpret_cast<Out*>(batch_.out());
     cuda_for_each(count, store, batch_.tallies(), batch_.multiprocessors(), batch_.stream());
@@ -214,13 +309,17 @@ class CudaLfsnGenerator final : public EnsembleGenerator {
   }
 
  private:
-  LfsnInnovationsKernel<Real> innovations_;
+  SpectralPlan plan_;
+  bool convolution_;
+  InnovationsKernel<Real> innovations_;
   SpectrumFoldKernel fold_;
-  LfsnStoreKernel<Out> store_;
+  CirculantNoiseKernel noise_;
+  FilteredStoreKernel<Out> store_;
   CudaBatch batch_;
   DeviceArray<double> signal_;
   DeviceArray<Complex<double>> spectra_;
   DeviceArray<Complex<double>> folded_;
+  DeviceArray<double> filter_;
   DeviceArray<Complex<double>> kernel_spectrum_;
   CufftPlans plans_;
 };
@@ -249,11 +348,18 @@ class CudaBackend final : public BackendDevice {
   MemoryNeed memory_need(const EnsembleJob& job) const override {
     MemoryNeed need;
     need.per_replica = job.spec->length * storage_bytes(job.storage);
-    if (job.lfsn) {
-      const std::uint64_t n = job.lfsn->fft_length, half = n / 2 + 1, folded = job.lfsn->inverse_length / 2 + 1;
-      // signal + spectra + folded spectra + cuFFT's workspace (at most one more complex row).
-      need.per_replica += n * sizeof(double) + (2 * half + folded) * sizeof(Complex<double>);
-      need.fixed = half * sizeof(Complex<double>);
+    if (const auto& plan = job.spectral) {
+      const std::uint64_t n = plan->fft_length, folded = plan->inverse_length / 2 + 1;
+      if (plan->method == SpectralMethod::convolution) {
+        // signal + spectra + folded spectra + cuFFT's workspace (at most one more complex row).
+        const std::uint64_t half = n / 2 + 1;
+        need.per_replica += n * sizeof(double) + (2 * half + folded) * sizeof(Complex<double>);
+        need.fixed = half * sizeof(Complex<double>);
+      } else {
+        // signal + folded noise + cuFFT's workspace.
+        need.per_replica += n * sizeof(double) + 2 * folded * sizeof(Complex<double>);
+        need.fixed = plan->amplitudes.size() * sizeof(double);
+      }
     }
     return need;
   }
@@ -268,8 +374,23 @@ class CudaBackend final : public BackendDevice {
     return with_value_types(job, [&](auto real, auto out) -> std::unique_ptr<EnsembleGenerator> {
       using Real = decltype(real);
       using Out = decltype(out);
-      if (job.lfsn) return std::make_unique<CudaLfsnGenerator<Real, Out>>(job, max_batch);
-      return std::make_unique<CudaStableGenerator<Real, Out>>(job, max_batch);
+      const ModelParams& params = job.spec->params;
+      const std::uint64_t row_bytes = job.spec->length * sizeof(Out);
+      if (job.spectral) return std::make_unique<CudaSpectralGenerator<Real, Out>>(job, max_batch);
+      if (std::holds_alternative<NormalModel>(params)) {
+        return std::make_unique<CudaDirectGenerator<NormalPairsKernel<Real, Out>>>(make_normal_kernel<Real, Out>(job),
+                                                                                   max_batch, row_bytes);
+      }
+      if (std::holds_alternative<MarkovModel>(params)) {
+        return std::make_unique<CudaDirectGenerator<MarkovChainKernel<Out>>>(make_markov_kernel<Out>(job), max_batch,
+                                                                             row_bytes);
+      }
+      if (const auto* hmm = std::get_if<HmmModel>(&params)) {
+        return std::make_unique<CudaDirectGenerator<HmmKernel<Out>>>(make_hmm_kernel<Out>(job), max_batch, row_bytes,
+                                                                     hmm->times);
+      }
+      return std::make_unique<CudaDirectGenerator<StablePairsKernel<Real, Out>>>(make_stable_kernel<Real, Out>(job),
+                                                                                 max_batch, row_bytes);
     });
   }
 
