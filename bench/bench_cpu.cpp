@@ -1,5 +1,5 @@
-// α-stable and LFSN samples/s on the CPU backend, with GSL's gsl_ran_levy_skew
-// on the same (α, β) in the same run. GSL is single-threaded; gpusynth is
+// α-stable, LFSN and comparison-model samples/s on the CPU backend, with
+// GSL's gsl_ran_levy_skew on the same (α, β) in the same run. GSL is single-threaded; gpusynth is
 // shown with 1 thread (like for like) and with every core.
 // Run: build/bench/bench_cpu --benchmark_counters_tabular=true
 #include <benchmark/benchmark.h>
@@ -91,6 +91,68 @@ void BM_GpusynthLfsn(benchmark::State& state) {
   state.counters["threads"] = threads_of(state);
 }
 BENCHMARK(BM_GpusynthLfsn)->ArgsProduct({{32}, {1, 0}})->ArgNames({"float", "threads"})->UseRealTime();
+
+// The comparison models, replicas × length values per second: 16 replicas of
+// 65536 values (float64), the shapes bench/bench_models_numpy.py times with
+// numpy and a Python loop in the same run (bench/bench_models.sh).
+gs::ModelParams comparison_model(std::int64_t index) {
+  gs::FarimaModel farima;
+  farima.d = 0.3;
+  farima.ar = {0.5};
+  farima.ma = {0.2};
+  gs::FarimaModel stable_farima;
+  stable_farima.d = 0.2;
+  stable_farima.innovations = gs::Innovations::stable;
+  stable_farima.alpha = kAlpha;
+  stable_farima.beta = kBeta;
+  gs::MarkovModel markov;
+  markov.levels = {20, 100, 400};
+  markov.transition = {{0.90, 0.09, 0.01}, {0.05, 0.90, 0.05}, {0.02, 0.28, 0.70}};
+  markov.noise = {5, 15, 60};
+  markov.initial = *gs::stationary_law(markov.transition, false);
+  gs::HmmModel hmm;
+  hmm.generator = {{-0.5, 0.4, 0.1}, {0.2, -0.3, 0.1}, {1.0, 2.0, -3.0}};
+  hmm.mu = {0, 1, 3};
+  hmm.sigma = {0.1, 0.25, 0.5};
+  hmm.initial = *gs::stationary_law(hmm.generator, true);
+  switch (index) {
+    case 0:
+      return gs::FgnModel{0.8, 1.0, false};
+    case 1:
+      return gs::FgnModel{0.8, 1.0, true};
+    case 2:
+      return farima;
+    case 3:
+      return stable_farima;
+    case 4:
+      return gs::NormalModel{};
+    case 5:
+      return markov;
+    default:
+      return hmm;
+  }
+}
+
+void BM_GpusynthModel(benchmark::State& state) {
+  omp_set_num_threads(threads_of(state));
+  const gs::ModelParams params = comparison_model(state.range(0));
+  constexpr std::uint64_t replicas = 16, length = 1 << 16;
+  auto e = make_ensemble(params, gs::Dtype::float64, replicas, length);
+  std::vector<double> out(replicas * length);
+  for (auto _ : state) {
+    e->generator->generate(0, replicas, out.data());
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(replicas * length));
+  state.SetLabel(std::string(gs::model_name(params)) + (state.range(0) == 2   ? " gaussian"
+                                                        : state.range(0) == 3 ? " stable"
+                                                                              : ""));
+  state.counters["threads"] = threads_of(state);
+}
+BENCHMARK(BM_GpusynthModel)
+    ->ArgsProduct({{0, 1, 2, 3, 4, 5, 6}, {1, 0}})
+    ->ArgNames({"model", "threads"})
+    ->UseRealTime();
 
 }  // namespace
 

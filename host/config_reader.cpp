@@ -137,11 +137,11 @@ std::optional<std::vector<double>> ConfigMap::numbers(const std::string& key) {
 }
 
 std::optional<std::vector<std::vector<double>>> ConfigMap::matrix(const std::string& key, std::size_t rows,
-                                                                    std::size_t columns) {
+                                                                  std::size_t columns) {
   const YAML::Node value = get(key);
   if (!value) return std::nullopt;
-  const std::string shape = fmt::format("a list of {} rows, each a list of {} numbers", rows ? std::to_string(rows) : "k",
-                                        columns ? std::to_string(columns) : "k");
+  const std::string shape = fmt::format("a list of {} rows, each a list of {} numbers",
+                                        rows ? std::to_string(rows) : "k", columns ? std::to_string(columns) : "k");
   if (!value.IsSequence() || value.size() == 0 || (rows && value.size() != rows)) {
     throw error_at(key, fmt::format("{} must be {}, found {}", path_of(key), shape,
                                     value.IsSequence() ? fmt::format("{} rows", value.size()) : describe_type(value)));
@@ -151,10 +151,10 @@ std::optional<std::vector<std::vector<double>>> ConfigMap::matrix(const std::str
     const YAML::Node row = value[i];
     const std::size_t wanted = columns ? columns : (out.empty() ? row.size() : out[0].size());
     if (!row.IsSequence() || row.size() != wanted || wanted == 0) {
-      throw located_error_at(row, file_,
-                             fmt::format("{}[{}] must be a list of {} numbers ({} is {}), found {}", path_of(key), i,
-                                         wanted, path_of(key), shape,
-                                         row.IsSequence() ? fmt::format("{} numbers", row.size()) : describe_type(row)));
+      throw located_error_at(
+          row, file_,
+          fmt::format("{}[{}] must be a list of {} numbers ({} is {}), found {}", path_of(key), i, wanted, path_of(key),
+                      shape, row.IsSequence() ? fmt::format("{} numbers", row.size()) : describe_type(row)));
     }
     std::vector<double> numbers;
     for (std::size_t j = 0; j < row.size(); ++j) {

@@ -27,8 +27,7 @@ class ConfigMap {
   std::optional<std::string> text(const std::string& key);
   std::optional<std::vector<double>> numbers(const std::string& key);
   // A list of `rows` lists of `columns` finite numbers (0: any, but rectangular).
-  std::optional<std::vector<std::vector<double>>> matrix(const std::string& key, std::size_t rows,
-                                                         std::size_t columns);
+  std::optional<std::vector<std::vector<double>>> matrix(const std::string& key, std::size_t rows, std::size_t columns);
   std::optional<ConfigMap> map(const std::string& key, const std::vector<std::string>& known);
   std::optional<YAML::Node> sequence(const std::string& key);
 

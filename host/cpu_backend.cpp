@@ -96,7 +96,8 @@ class CpuSpectralGenerator final : public EnsembleGenerator {
           serial_for_each(noise);
         }
         fft_.inverse(folded, signal);
-        if (plan_.cumulative) std::partial_sum(signal + plan_.offset, signal + plan_.offset + length, signal + plan_.offset);
+        if (plan_.cumulative)
+          std::partial_sum(signal + plan_.offset, signal + plan_.offset + length, signal + plan_.offset);
         FilteredStoreKernel<Out> store = store_;
         store.decimated = signal;
         store.out = static_cast<Out*>(out) + static_cast<std::uint64_t>(row) * length;

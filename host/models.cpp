@@ -143,8 +143,8 @@ ModelParams parse_farima(ConfigMap& params) {
   for (const char* key : {"ar", "ma"}) {
     const auto& list = std::string(key) == "ar" ? model.ar : model.ma;
     if (list.size() > 32) {
-      throw params.error_at(key, fmt::format("{} has {} coefficients; accepted: at most 32", params.path_of(key),
-                                             list.size()));
+      throw params.error_at(
+          key, fmt::format("{} has {} coefficients; accepted: at most 32", params.path_of(key), list.size()));
     }
   }
   const double modulus = ar_root_modulus(model.ar);
@@ -181,10 +181,27 @@ std::vector<double> parse_law(ConfigMap& params, const std::string& key, std::si
   return law;
 }
 
+// `initial` when given (returns true), else the chain's stationary law, which
+// must be unique.
+bool parse_initial_law(ConfigMap& params, const Matrix& matrix, const std::string& matrix_key, bool generator,
+                       std::vector<double>& initial) {
+  if (params.numbers("initial")) {
+    initial = parse_law(params, "initial", matrix.size());
+    return true;
+  }
+  if (auto law = stationary_law(matrix, generator)) {
+    initial = *law;
+    return false;
+  }
+  throw params.error_at(matrix_key, fmt::format("{} has more than one stationary law (the chain is reducible); give "
+                                                "the initial law as {}",
+                                                params.path_of(matrix_key), params.path_of("initial")));
+}
+
 std::size_t parse_state_count(ConfigMap& params, const std::string& key, std::size_t count) {
   if (count < 1 || count > kMaxStates) {
-    throw params.error_at(key, fmt::format("{} defines {} states; accepted: 1 to {}", params.path_of(key), count,
-                                           kMaxStates));
+    throw params.error_at(
+        key, fmt::format("{} defines {} states; accepted: 1 to {}", params.path_of(key), count, kMaxStates));
   }
   return count;
 }
@@ -193,8 +210,8 @@ ModelParams parse_markov(ConfigMap& params) {
   MarkovModel model;
   model.levels = params.require(params.numbers("levels"), "levels", "the rate of each state");
   const std::size_t k = parse_state_count(params, "levels", model.levels.size());
-  model.transition = params.require(params.matrix("transition", k, k), "transition",
-                                    "the k x k transition matrix, rows summing to 1");
+  model.transition =
+      params.require(params.matrix("transition", k, k), "transition", "the k x k transition matrix, rows summing to 1");
   for (std::size_t i = 0; i < k; ++i) {
     const auto& row = model.transition[i];
     const double sum = std::accumulate(row.begin(), row.end(), 0.0);
@@ -207,19 +224,10 @@ ModelParams parse_markov(ConfigMap& params) {
   }
   model.noise = params.numbers("noise").value_or(std::vector<double>(k, 0.0));
   if (model.noise.size() != k || std::any_of(model.noise.begin(), model.noise.end(), [](double x) { return x < 0; })) {
-    throw params.error_at("noise", fmt::format("{} must list one standard deviation >= 0 per state ({})",
-                                               params.path_of("noise"), k));
+    throw params.error_at(
+        "noise", fmt::format("{} must list one standard deviation >= 0 per state ({})", params.path_of("noise"), k));
   }
-  if (params.numbers("initial")) {
-    model.initial = parse_law(params, "initial", k);
-    model.initial_given = true;
-  } else if (auto law = stationary_law(model.transition, false)) {
-    model.initial = *law;
-  } else {
-    throw params.error_at("transition", fmt::format("{} has more than one stationary law (the chain is reducible); "
-                                                    "give the initial law as {}",
-                                                    params.path_of("transition"), params.path_of("initial")));
-  }
+  model.initial_given = parse_initial_law(params, model.transition, "transition", false, model.initial);
   return model;
 }
 
@@ -233,15 +241,15 @@ std::vector<double> read_times_file(const std::string& path) {
     if (content.find_first_not_of(" \t\r") == std::string::npos) continue;
     char* end = nullptr;
     const double t = std::strtod(content.c_str(), &end);
-    if (end == content.c_str() || content.find_first_not_of(" \t\r", static_cast<std::size_t>(end - content.c_str())) !=
-                                      std::string::npos) {
+    if (end == content.c_str() ||
+        content.find_first_not_of(" \t\r", static_cast<std::size_t>(end - content.c_str())) != std::string::npos) {
       throw located_error(path, number, 1, fmt::format("'{}' is not a time; expected one number per line", content));
     }
     if (!std::isfinite(t)) throw located_error(path, number, 1, "the time must be finite");
     if (!times.empty() && !(t > times.back())) {
-      throw located_error(path, number, 1,
-                          fmt::format("time {} does not follow {}; observation times must increase strictly", t,
-                                      times.back()));
+      throw located_error(
+          path, number, 1,
+          fmt::format("time {} does not follow {}; observation times must increase strictly", t, times.back()));
     }
     times.push_back(t);
   }
@@ -278,28 +286,21 @@ ModelParams parse_hmm(ConfigMap& params) {
   model.mu = params.require(params.numbers("mu"), "mu", "the log-mean of each state's emission");
   model.sigma = params.require(params.numbers("sigma"), "sigma", "the log-sd of each state's emission");
   if (model.mu.size() != k) {
-    throw params.error_at("mu", fmt::format("{} has {} entries; accepted: one per state ({})", params.path_of("mu"),
-                                            model.mu.size(), k));
+    throw params.error_at(
+        "mu", fmt::format("{} has {} entries; accepted: one per state ({})", params.path_of("mu"), model.mu.size(), k));
   }
   if (model.sigma.size() != k || std::any_of(model.sigma.begin(), model.sigma.end(), [](double x) { return x < 0; })) {
-    throw params.error_at("sigma", fmt::format("{} must list one log-sd >= 0 per state ({})", params.path_of("sigma"), k));
+    throw params.error_at("sigma",
+                          fmt::format("{} must list one log-sd >= 0 per state ({})", params.path_of("sigma"), k));
   }
-  if (params.numbers("initial")) {
-    model.initial = parse_law(params, "initial", k);
-    model.initial_given = true;
-  } else if (auto law = stationary_law(model.generator, true)) {
-    model.initial = *law;
-  } else {
-    throw params.error_at("generator", fmt::format("{} has more than one stationary law (the chain is reducible); "
-                                                   "give the initial law as {}",
-                                                   params.path_of("generator"), params.path_of("initial")));
-  }
-  const int time_keys = (params.number("interval") ? 1 : 0) + (params.numbers("times") ? 1 : 0) +
-                        (params.text("times_file") ? 1 : 0);
+  model.initial_given = parse_initial_law(params, model.generator, "generator", true, model.initial);
+  const int time_keys =
+      (params.number("interval") ? 1 : 0) + (params.numbers("times") ? 1 : 0) + (params.text("times_file") ? 1 : 0);
   if (time_keys > 1) {
-    throw params.error_here(fmt::format("{}: give the observation times one way: interval (regular), times (a list) "
-                                        "or times_file",
-                                        params.where()));
+    throw params.error_here(
+        fmt::format("{}: give the observation times one way: interval (regular), times (a list) "
+                    "or times_file",
+                    params.where()));
   }
   model.start = params.number("start").value_or(0.0);
   model.interval = positive(params, "interval", 1.0, "the time between observations");
@@ -336,7 +337,9 @@ const std::vector<ModelInfo>& model_registry() {
       {"lfsn", "linear fractional stable noise of eq. (4)", {"alpha", "beta", "H", "m", "K"}, parse_lfsn},
       {"fgn", "fractional Gaussian noise, exact (Davies-Harte circulant embedding)", {"H", "sigma"}, parse_fgn},
       {"fbm", "fractional Brownian motion, the cumulative sum of fgn", {"H", "sigma"}, parse_fbm},
-      {"norros", "Norros' FBM arrivals lambda*t + sqrt(a*lambda)*Z(t), binned", {"lambda", "a", "H", "bin"},
+      {"norros",
+       "Norros' FBM arrivals lambda*t + sqrt(a*lambda)*Z(t), binned",
+       {"lambda", "a", "H", "bin"},
        parse_norros},
       {"farima",
        "FARIMA(p, d, q), Gaussian (exact) or alpha-stable innovations",

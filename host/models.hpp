@@ -55,7 +55,7 @@ struct FarimaModel {
   std::vector<double> ma;  // θ_1..θ_q
   double sigma = 1.0;
   Innovations innovations = Innovations::gaussian;
-  double alpha = 2.0, beta = 0.0;  // stable innovations
+  double alpha = 2.0, beta = 0.0;   // stable innovations
   std::int64_t truncation = 10000;  // stable innovations: MA(∞) lags kept, a_0..a_J
 };
 
@@ -77,17 +77,17 @@ struct MarkovModel {
 
 // Continuous-time hidden Markov chain with log-normal emissions (Titan paper).
 struct HmmModel {
-  Matrix generator;  // Q
+  Matrix generator;               // Q
   std::vector<double> mu, sigma;  // log-mean and log-sd of each state's emission
   std::vector<double> initial;    // stationary law unless given
   bool initial_given = false;
   double start = 0.0, interval = 1.0;  // regular observation times start + i·interval
-  std::vector<double> times;            // or these (strictly increasing)
-  std::string times_source;             // "list" or the file they came from
+  std::vector<double> times;           // or these (strictly increasing)
+  std::string times_source;            // "list" or the file they came from
 };
 
-using ModelParams = std::variant<StableModel, LfsnModel, FgnModel, NorrosModel, FarimaModel, NormalModel, MarkovModel,
-                                 HmmModel>;
+using ModelParams =
+    std::variant<StableModel, LfsnModel, FgnModel, NorrosModel, FarimaModel, NormalModel, MarkovModel, HmmModel>;
 
 struct ModelInfo {
   const char* name;

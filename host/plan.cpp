@@ -97,10 +97,11 @@ RunPlan make_plan(const RunConfig& config, const BackendDevice& backend, std::op
     ensemble.job.storage = storage_of(spec);
     ensemble.job.spectral = make_spectral_plan(spec.params, spec.length);
     if (ensemble.job.spectral && ensemble.job.spectral->fine_points > kMaxRngPosition) {
-      throw UserError(fmt::format("ensemble '{}': {} random-number positions per replica exceed the RNG layout's "
-                                  "2^56; shorten the series{}",
-                                  spec.name, ensemble.job.spectral->fine_points,
-                                  std::holds_alternative<LfsnModel>(spec.params) ? " or reduce m" : ""));
+      throw UserError(
+          fmt::format("ensemble '{}': {} random-number positions per replica exceed the RNG layout's "
+                      "2^56; shorten the series{}",
+                      spec.name, ensemble.job.spectral->fine_points,
+                      std::holds_alternative<LfsnModel>(spec.params) ? " or reduce m" : ""));
     }
     ensemble.row_bytes = spec.length * storage_bytes(ensemble.job.storage);
     ensemble.need = backend.memory_need(ensemble.job);

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <memory>
 #include <type_traits>
-#include <vector>
 #include <variant>
+#include <vector>
 
 #include "host/backend.hpp"
 #include "kernels/chains.hpp"
@@ -30,7 +30,7 @@ auto with_value_types(const EnsembleJob& job, F&& f) {
 template <class Real, class Out>
 StablePairsKernel<Real, Out> make_stable_kernel(const EnsembleJob& job) {
   StablePairsKernel<Real, Out> kernel;
-  kernel.law = make_stable_sampler<Real>(std::get<StableModel>(job.spec->params).law);
+  kernel.draws.law = make_stable_sampler<Real>(std::get<StableModel>(job.spec->params).law);
   kernel.key = job.key;
   kernel.map = job.spec->workload;
   kernel.length = job.spec->length;
@@ -42,8 +42,8 @@ template <class Real, class Out>
 NormalPairsKernel<Real, Out> make_normal_kernel(const EnsembleJob& job) {
   const auto& model = std::get<NormalModel>(job.spec->params);
   NormalPairsKernel<Real, Out> kernel;
-  kernel.mu = static_cast<Real>(model.mu);
-  kernel.sigma = static_cast<Real>(model.sigma);
+  kernel.draws.mu = static_cast<Real>(model.mu);
+  kernel.draws.sigma = static_cast<Real>(model.sigma);
   kernel.key = job.key;
   kernel.map = job.spec->workload;
   kernel.length = job.spec->length;

@@ -35,16 +35,20 @@ std::string rng_use(const EnsembleSpec& spec) {
   const std::string box_muller = "Box-Muller: radius from words 0,1 as a 64-bit uniform, angle from word 2";
   if (std::holds_alternative<LfsnModel>(spec.params)) {
     return "fine-grid point t of replica r: one Philox call at (replica r, position t, draw 0); words 0,1 -> X+(t), "
-           "words 2,3 -> X-(t) (Chambers-Mallows-Stuck, " + u + ")";
+           "words 2,3 -> X-(t) (Chambers-Mallows-Stuck, " +
+           u + ")";
   }
-  if (const auto* farima = std::get_if<FarimaModel>(&spec.params); farima && farima->innovations == Innovations::stable) {
+  if (const auto* farima = std::get_if<FarimaModel>(&spec.params);
+      farima && farima->innovations == Innovations::stable) {
     return "innovation eps(t), t = 0..truncation+length-1, of replica r: one Philox call at (replica r, position t, "
-           "draw 0), words 0,1 (Chambers-Mallows-Stuck, " + u + "); X(i) uses eps(i..i+truncation)";
+           "draw 0), words 0,1 (Chambers-Mallows-Stuck, " +
+           u + "); X(i) uses eps(i..i+truncation)";
   }
   if (std::holds_alternative<FgnModel>(spec.params) || std::holds_alternative<NorrosModel>(spec.params) ||
       std::holds_alternative<FarimaModel>(spec.params)) {
     return "frequency j = 0..M/2 of the circulant embedding of replica r: one Philox call at (replica r, position j, "
-           "draw 0), words 0-2 -> (U_j, V_j) (" + box_muller + ")";
+           "draw 0), words 0-2 -> (U_j, V_j) (" +
+           box_muller + ")";
   }
   if (std::holds_alternative<NormalModel>(spec.params)) {
     return "bins 2j and 2j+1 of replica r: one Philox call at (replica r, position j, draw 0), words 0-2 (" +
@@ -57,11 +61,14 @@ std::string rng_use(const EnsembleSpec& spec) {
   if (std::holds_alternative<HmmModel>(spec.params)) {
     return "replica r: sojourn e uses (replica r, position e, draw 0), words 0,1 -> its Exp holding time (64-bit "
            "uniform), word 2 -> the state it jumps to; observation i uses (replica r, position i, draw 1), words 0-2 "
-           "-> the emission's normal (" + box_muller + "); the initial state is word 0 of (replica r, position 0, "
+           "-> the emission's normal (" +
+           box_muller +
+           "); the initial state is word 0 of (replica r, position 0, "
            "draw 2)";
   }
   return "bins 2j and 2j+1 of replica r: one Philox call at (replica r, position j, draw 0); words 0,1 -> bin 2j, "
-         "words 2,3 -> bin 2j+1 (Chambers-Mallows-Stuck, " + u + ")";
+         "words 2,3 -> bin 2j+1 (Chambers-Mallows-Stuck, " +
+         u + ")";
 }
 
 std::vector<Attribute> root_attributes(const RunConfig& config, const RunPlan& plan, const RunOptions& options) {
@@ -248,8 +255,8 @@ int run_command(const RunOptions& options) {
   log_info(options.quiet, backend_log + "; " + plan.device);
   for (const EnsemblePlan& ensemble : plan.ensembles) {
     if (ensemble.job.spectral && !ensemble.job.spectral->warning.empty()) {
-      log_info(options.quiet, fmt::format("warning: ensemble '{}': {}", ensemble.job.spec->name,
-                                          ensemble.job.spectral->warning));
+      log_info(options.quiet,
+               fmt::format("warning: ensemble '{}': {}", ensemble.job.spec->name, ensemble.job.spectral->warning));
     }
   }
   if (!options.no_output) check_disk_space(plan, config, options.quiet);

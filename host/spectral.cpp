@@ -53,10 +53,10 @@ SpectralPlan lfsn_plan(const LfsnModel& model, std::uint64_t length) {
                                   "fine_points); only every m-th point is kept, so the product spectrum is folded "
                                   "m-fold and inverted at length inverse_fft_length = fft_length/m")},
   };
-  plan.summary = fmt::format("lfsn: FFT length {} forward, {} inverse ({} fine-grid innovations per replica), kernel "
-                             "{} coefficients, marginal S1(alpha, beta_eff={:.6g}, 1, 0)",
-                             kernel.fft_length, kernel.inverse_length, kernel.fine_points,
-                             kernel.coefficients.size(), kernel.beta_eff);
+  plan.summary = fmt::format(
+      "lfsn: FFT length {} forward, {} inverse ({} fine-grid innovations per replica), kernel "
+      "{} coefficients, marginal S1(alpha, beta_eff={:.6g}, 1, 0)",
+      kernel.fft_length, kernel.inverse_length, kernel.fine_points, kernel.coefficients.size(), kernel.beta_eff);
   return plan;
 }
 
@@ -79,8 +79,9 @@ std::vector<double> arma_weights(const std::vector<double>& ar, const std::vecto
       if (negligible || p == 0) break;
     }
     if (psi.size() > (std::size_t{1} << 23)) {
-      throw UserError("the AR part's weights do not decay within 2^23 lags; its roots are too close to the unit "
-                      "circle");
+      throw UserError(
+          "the AR part's weights do not decay within 2^23 lags; its roots are too close to the unit "
+          "circle");
     }
   }
   while (psi.size() > 1 && psi.back() == 0.0) psi.pop_back();
@@ -114,10 +115,11 @@ SpectralPlan circulant_plan(Autocovariance autocovariance, std::uint64_t length,
     const double tolerance = 1e-10 * largest;
     if (smallest < -tolerance) {
       if (attempt < 4) continue;
-      throw UserError(fmt::format("the autocovariance cannot be embedded in a non-negative definite circulant "
-                                  "(smallest eigenvalue {:.3g} of {:.3g} at embedding size {}); the model's "
-                                  "parameters are too close to the edge of stationarity",
-                                  smallest, largest, 2 * half));
+      throw UserError(
+          fmt::format("the autocovariance cannot be embedded in a non-negative definite circulant "
+                      "(smallest eigenvalue {:.3g} of {:.3g} at embedding size {}); the model's "
+                      "parameters are too close to the edge of stationarity",
+                      smallest, largest, 2 * half));
     }
     const std::uint64_t M = 2 * half;
     std::uint64_t clamped = 0;
@@ -137,10 +139,10 @@ SpectralPlan circulant_plan(Autocovariance autocovariance, std::uint64_t length,
         {"largest_eigenvalue", largest},
         {"eigenvalues_clamped", clamped},
     };
-    plan.summary = fmt::format("circulant embedding of size {} (inverse FFT length {}), eigenvalues in [{:.3g}, "
-                               "{:.3g}]{}",
-                               M, M, smallest, largest,
-                               clamped ? fmt::format(", {} rounding-level negatives set to 0", clamped) : "");
+    plan.summary = fmt::format(
+        "circulant embedding of size {} (inverse FFT length {}), eigenvalues in [{:.3g}, "
+        "{:.3g}]{}",
+        M, M, smallest, largest, clamped ? fmt::format(", {} rounding-level negatives set to 0", clamped) : "");
     return plan;
   }
 }
@@ -190,13 +192,15 @@ SpectralPlan farima_stable_plan(const FarimaModel& model, std::uint64_t length) 
       {"alpha_norm_share_kept", alpha_norm_kept},
       {"fft_length", plan.fft_length},
   };
-  plan.summary = fmt::format("farima: MA(inf) truncated at {} lags, FFT length {}; keeps {:.4f} of the Gaussian "
-                             "variance and about {:.4f} of the alpha-norm; marginal S1({}, {:.4g}, {:.4g}, {:.4g})",
-                             J, plan.fft_length, variance_kept, alpha_norm_kept, model.alpha, beta, scale, location);
+  plan.summary = fmt::format(
+      "farima: MA(inf) truncated at {} lags, FFT length {}; keeps {:.4f} of the Gaussian "
+      "variance and about {:.4f} of the alpha-norm; marginal S1({}, {:.4g}, {:.4g}, {:.4g})",
+      J, plan.fft_length, variance_kept, alpha_norm_kept, model.alpha, beta, scale, location);
   if (variance_kept < 0.99) {
-    plan.warning = fmt::format("the truncation at {} lags keeps only {:.1f}% of the Gaussian variance (d = {}); "
-                               "raise params.truncation for more of the long memory",
-                               J, 100 * variance_kept, model.d);
+    plan.warning = fmt::format(
+        "the truncation at {} lags keeps only {:.1f}% of the Gaussian variance (d = {}); "
+        "raise params.truncation for more of the long memory",
+        J, 100 * variance_kept, model.d);
   }
   return plan;
 }
@@ -208,7 +212,8 @@ double fgn_autocovariance(double H, std::uint64_t k) {
   // ½ k^{2H} ((1 + 1/k)^{2H} − 2 + (1 − 1/k)^{2H}), each power by expm1/log1p.
   const double x = 1.0 / static_cast<double>(k), h2 = 2 * H;
   if (k == 1) return 0.5 * (std::exp2(h2) - 2);
-  return 0.5 * std::pow(static_cast<double>(k), h2) * (std::expm1(h2 * std::log1p(x)) + std::expm1(h2 * std::log1p(-x)));
+  return 0.5 * std::pow(static_cast<double>(k), h2) *
+         (std::expm1(h2 * std::log1p(x)) + std::expm1(h2 * std::log1p(-x)));
 }
 
 std::vector<double> farima_autocovariance(const FarimaModel& model, std::uint64_t max_lag) {
@@ -235,11 +240,14 @@ std::vector<double> farima_ma_weights(const FarimaModel& model, std::uint64_t J)
   // a = θ(B)/φ(B) applied to π_d, π_0 = 1, π_j = π_{j−1}(j − 1 + d)/j.
   std::vector<double> pi(J + 1), a(J + 1);
   pi[0] = 1;
-  for (std::uint64_t j = 1; j <= J; ++j) pi[j] = pi[j - 1] * (static_cast<double>(j) - 1 + model.d) / static_cast<double>(j);
+  for (std::uint64_t j = 1; j <= J; ++j)
+    pi[j] = pi[j - 1] * (static_cast<double>(j) - 1 + model.d) / static_cast<double>(j);
   for (std::uint64_t j = 0; j <= J; ++j) {
     double value = pi[j];
-    for (std::uint64_t i = 1; i <= std::min<std::uint64_t>(j, model.ma.size()); ++i) value += model.ma[i - 1] * pi[j - i];
-    for (std::uint64_t i = 1; i <= std::min<std::uint64_t>(j, model.ar.size()); ++i) value += model.ar[i - 1] * a[j - i];
+    for (std::uint64_t i = 1; i <= std::min<std::uint64_t>(j, model.ma.size()); ++i)
+      value += model.ma[i - 1] * pi[j - i];
+    for (std::uint64_t i = 1; i <= std::min<std::uint64_t>(j, model.ar.size()); ++i)
+      value += model.ar[i - 1] * a[j - i];
     a[j] = value;
   }
   return a;
@@ -289,8 +297,8 @@ std::optional<SpectralPlan> make_spectral_plan(const ModelParams& params, std::u
   if (const auto* farima = std::get_if<FarimaModel>(&params)) {
     if (farima->innovations == Innovations::stable) return farima_stable_plan(*farima, length);
     const FarimaModel model = *farima;
-    SpectralPlan plan = circulant_plan([&model](std::uint64_t half) { return farima_autocovariance(model, half); },
-                                       length, 1.0);
+    SpectralPlan plan =
+        circulant_plan([&model](std::uint64_t half) { return farima_autocovariance(model, half); }, length, 1.0);
     plan.attributes.push_back({"variance", farima_autocovariance(model, 0)[0]});
     plan.summary = "farima (Gaussian, exact): " + plan.summary;
     return plan;

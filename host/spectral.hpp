@@ -28,13 +28,13 @@ struct SpectralPlan {
   std::vector<double> coefficients;
   // circulant: sqrt(λ_j / M)·scale, j = 0..M/2.
   std::vector<double> amplitudes;
-  std::uint64_t m = 1;               // fine points per output value
-  std::uint64_t offset = 0;          // first kept value of the decimated inverse transform
-  std::uint64_t fine_points = 0;     // Philox positions per replica
-  std::uint64_t inverse_length = 0;  // M
-  std::uint64_t fft_length = 0;      // L = m·M (convolution); M (circulant)
-  double location = 0;               // added to every kept value
-  bool cumulative = false;           // fbm: partial sums of the kept values
+  std::uint64_t m = 1;                // fine points per output value
+  std::uint64_t offset = 0;           // first kept value of the decimated inverse transform
+  std::uint64_t fine_points = 0;      // Philox positions per replica
+  std::uint64_t inverse_length = 0;   // M
+  std::uint64_t fft_length = 0;       // L = m·M (convolution); M (circulant)
+  double location = 0;                // added to every kept value
+  bool cumulative = false;            // fbm: partial sums of the kept values
   std::vector<Attribute> attributes;  // derived quantities, for the output file
   std::string summary;                // one line for the printed plan
   std::string warning;                // for the log (e.g. variance lost to truncation)

@@ -39,8 +39,8 @@ void write_vector(hid_t parent, const std::string& name, const std::vector<doubl
                   const std::vector<Attribute>& attributes) {
   const hsize_t dims[1] = {values.size()};
   Handle space(GS_CHECK_NONNEG(H5Screate_simple(1, dims, nullptr)), H5Sclose);
-  Handle dataset(GS_CHECK_NONNEG(H5Dcreate2(parent, name.c_str(), H5T_IEEE_F64LE, space.id(), H5P_DEFAULT,
-                                            H5P_DEFAULT, H5P_DEFAULT)),
+  Handle dataset(GS_CHECK_NONNEG(H5Dcreate2(parent, name.c_str(), H5T_IEEE_F64LE, space.id(), H5P_DEFAULT, H5P_DEFAULT,
+                                            H5P_DEFAULT)),
                  H5Dclose);
   GS_CHECK_NONNEG(H5Dwrite(dataset.id(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()));
   write_attributes(dataset.id(), attributes);

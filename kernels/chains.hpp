@@ -46,10 +46,10 @@ template <class Out>
 struct MarkovChainKernel {
   RngStreamKey key;
   int states = 1;
-  double initial[kMaxStates] = {};                  // cumulative
-  double transition[kMaxStates][kMaxStates] = {};   // cumulative rows
+  double initial[kMaxStates] = {};                 // cumulative
+  double transition[kMaxStates][kMaxStates] = {};  // cumulative rows
   double level[kMaxStates] = {};
-  double noise[kMaxStates] = {};                    // standard deviation within a state
+  double noise[kMaxStates] = {};  // standard deviation within a state
   WorkloadMapping map;
   std::uint64_t first_replica = 0;
   std::uint64_t length = 0;
@@ -85,9 +85,9 @@ template <class Out>
 struct HmmKernel {
   RngStreamKey key;
   int states = 1;
-  double initial[kMaxStates] = {};             // cumulative
-  double jump[kMaxStates][kMaxStates] = {};    // cumulative Q_sj / −Q_ss (unused for absorbing s)
-  double rate[kMaxStates] = {};                // −Q_ss; 0: absorbing
+  double initial[kMaxStates] = {};           // cumulative
+  double jump[kMaxStates][kMaxStates] = {};  // cumulative Q_sj / −Q_ss (unused for absorbing s)
+  double rate[kMaxStates] = {};              // −Q_ss; 0: absorbing
   double log_mean[kMaxStates] = {};
   double log_sd[kMaxStates] = {};
   const double* times = nullptr;  // observation times, or nullptr for start + i·interval
@@ -103,8 +103,7 @@ struct HmmKernel {
   }
 
   GS_HD double holding_time(int state, const PhiloxBits& bits) const {
-    return rate[state] > 0 ? standard_exponential64<double>(bits[0], bits[1]) / rate[state]
-                           : FiniteMax<double>::value;
+    return rate[state] > 0 ? standard_exponential64<double>(bits[0], bits[1]) / rate[state] : FiniteMax<double>::value;
   }
 
   // The chain at t_0: its initial state and the end of its first sojourn.

@@ -17,53 +17,52 @@
 
 namespace gs {
 
-// i.i.d. α-stable. Philox use: bins 2j and 2j+1 of replica r use one call at
-// (replica r, position j, draw 0), words (0, 1) and (2, 3). Column j is that
-// pair of bins.
-template <class Real, class Out>
-struct StablePairsKernel {
+// i.i.d. values, two per Philox call: bins 2j and 2j+1 of replica r use one
+// call at (replica r, position j, draw 0), and `Draws` turns its four words
+// into the pair. Column j is that pair of bins.
+template <class Draws, class Out>
+struct PairsKernel {
+  Draws draws;
+  RngStreamKey key;
+  WorkloadMapping map;
+  std::uint64_t first_replica = 0;
+  std::uint64_t length = 0;
+  std::uint64_t pairs_per_row = 0;  // ceil(length / 2)
+  Out* out = nullptr;
+
+  GS_HD std::uint64_t columns() const { return pairs_per_row; }
+
+  GS_HD void operator()(std::uint64_t row, std::uint64_t pair, StoreTally& tally) const {
+    const PhiloxBits r = philox_bits(key, static_cast<std::uint32_t>(first_replica + row), pair, 0);
+    const auto values = draws(r);
+    const std::uint64_t bin = 2 * pair;
+    Out* dst = out + row * length + bin;
+    dst[0] = store_workload<Out>(values.first, map, tally);
+    if (bin + 1 < length) dst[1] = store_workload<Out>(values.second, map, tally);
+  }
+};
+
+// α-stable: words (0, 1) and (2, 3), one CMS draw each.
+template <class Real>
+struct StableDraws {
   StableSampler<Real> law;
-  RngStreamKey key;
-  WorkloadMapping map;
-  std::uint64_t first_replica = 0;
-  std::uint64_t length = 0;
-  std::uint64_t pairs_per_row = 0;  // ceil(length / 2)
-  Out* out = nullptr;
-
-  GS_HD std::uint64_t columns() const { return pairs_per_row; }
-
-  GS_HD void operator()(std::uint64_t row, std::uint64_t pair, StoreTally& tally) const {
-    const PhiloxBits r = philox_bits(key, static_cast<std::uint32_t>(first_replica + row), pair, 0);
-    const std::uint64_t bin = 2 * pair;
-    Out* dst = out + row * length + bin;
-    dst[0] = store_workload<Out>(law(r[0], r[1]), map, tally);
-    if (bin + 1 < length) dst[1] = store_workload<Out>(law(r[2], r[3]), map, tally);
-  }
+  GS_HD ValuePair<Real> operator()(const PhiloxBits& r) const { return {law(r[0], r[1]), law(r[2], r[3])}; }
 };
 
-// i.i.d. Gaussian mu + sigma·Z. Philox use: bins 2j and 2j+1 of replica r use
-// one call at (replica r, position j, draw 0), words 0–2 (one Box–Muller pair).
-template <class Real, class Out>
-struct NormalPairsKernel {
+// Gaussian mu + sigma·Z: words 0–2, one Box–Muller pair.
+template <class Real>
+struct NormalDraws {
   Real mu = 0, sigma = 1;
-  RngStreamKey key;
-  WorkloadMapping map;
-  std::uint64_t first_replica = 0;
-  std::uint64_t length = 0;
-  std::uint64_t pairs_per_row = 0;  // ceil(length / 2)
-  Out* out = nullptr;
-
-  GS_HD std::uint64_t columns() const { return pairs_per_row; }
-
-  GS_HD void operator()(std::uint64_t row, std::uint64_t pair, StoreTally& tally) const {
-    const PhiloxBits r = philox_bits(key, static_cast<std::uint32_t>(first_replica + row), pair, 0);
-    const NormalPair<Real> z = normal_pair<Real>(r[0], r[1], r[2]);
-    const std::uint64_t bin = 2 * pair;
-    Out* dst = out + row * length + bin;
-    dst[0] = store_workload<Out>(mu + sigma * z.first, map, tally);
-    if (bin + 1 < length) dst[1] = store_workload<Out>(mu + sigma * z.second, map, tally);
+  GS_HD ValuePair<Real> operator()(const PhiloxBits& r) const {
+    const ValuePair<Real> z = normal_pair<Real>(r[0], r[1], r[2]);
+    return {mu + sigma * z.first, mu + sigma * z.second};
   }
 };
+
+template <class Real, class Out>
+using StablePairsKernel = PairsKernel<StableDraws<Real>, Out>;
+template <class Real, class Out>
+using NormalPairsKernel = PairsKernel<NormalDraws<Real>, Out>;
 
 // Spectral models (lfsn, farima, fgn/fbm/norros) filter in double whatever the
 // storage type: a float32 FFT spreads the rounding error of the largest
@@ -143,19 +142,19 @@ struct CirculantNoiseKernel {
   const double* amplitude = nullptr;  // sqrt(λ_j / M), j = 0..M/2
   RngStreamKey key;
   std::uint64_t first_replica = 0;
-  std::uint64_t inverse_length = 0;  // M, even
+  std::uint64_t inverse_length = 0;   // M, even
   Complex<double>* folded = nullptr;  // rows of M/2 + 1
 
   GS_HD std::uint64_t columns() const { return inverse_length / 2 + 1; }
 
   GS_HD void operator()(std::uint64_t row, std::uint64_t j, StoreTally&) const {
     const PhiloxBits r = philox_bits(key, static_cast<std::uint32_t>(first_replica + row), j, 0);
-    const NormalPair<double> w = normal_pair<double>(r[0], r[1], r[2]);
+    const ValuePair<double> w = normal_pair<double>(r[0], r[1], r[2]);
     const double a = amplitude[j];
     const bool real_frequency = j == 0 || 2 * j == inverse_length;
-    folded[row * columns() + j] = real_frequency ? Complex<double>{a * w.first, 0.0}
-                                                 : Complex<double>{a * w.first * 0.7071067811865476,
-                                                                   a * w.second * 0.7071067811865476};
+    folded[row * columns() + j] =
+        real_frequency ? Complex<double>{a * w.first, 0.0}
+                       : Complex<double>{a * w.first * 0.7071067811865476, a * w.second * 0.7071067811865476};
   }
 };
 

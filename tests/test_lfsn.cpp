@@ -52,18 +52,6 @@ std::vector<double> generate(const LfsnModel& model, std::uint64_t length, std::
   return values;
 }
 
-// Nolan's (x, cdf) points for one (α, β) of the S1 table.
-std::vector<std::pair<double, double>> nolan_points(double alpha, double beta) {
-  const auto table = test::read_csv(test::data_path("stable_cdf_S1.csv"));
-  std::vector<std::pair<double, double>> points;
-  for (const auto& row : table.rows) {
-    if (std::fabs(std::stod(row[0]) - alpha) < 1e-9 && std::fabs(std::stod(row[1]) - beta) < 1e-9) {
-      points.push_back({std::stod(row[3]), std::stod(row[4])});
-    }
-  }
-  return points;
-}
-
 // Marginal of N from values K apart (their innovation windows are disjoint,
 // so they are independent) compared with Nolan's S1(α, β_target).
 void check_marginal(const LfsnModel& model, double beta_target, Dtype dtype) {
@@ -76,7 +64,7 @@ void check_marginal(const LfsnModel& model, double beta_target, Dtype dtype) {
     }
   }
   const SortedSample sample(std::move(independent));
-  const auto points = nolan_points(model.alpha, beta_target);
+  const auto points = test::nolan_points(model.alpha, beta_target);
   ASSERT_EQ(points.size(), 11u);
   for (const auto& [x, cdf] : points) {
     EXPECT_LT(std::fabs(test::cdf_z_score(sample.cdf(x), cdf, sample.size())), 5.0)

@@ -86,4 +86,15 @@ void write_file(const std::string& path, const std::string& text) {
   out << text;
 }
 
+std::vector<std::pair<double, double>> nolan_points(double alpha, double beta) {
+  const auto table = read_csv(data_path("stable_cdf_S1.csv"));
+  std::vector<std::pair<double, double>> points;
+  for (const auto& row : table.rows) {
+    if (std::fabs(std::stod(row[0]) - alpha) < 1e-9 && std::fabs(std::stod(row[1]) - beta) < 1e-9) {
+      points.push_back({std::stod(row[3]), std::stod(row[4])});
+    }
+  }
+  return points;
+}
+
 }  // namespace gs::test

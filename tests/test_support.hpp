@@ -46,4 +46,7 @@ double cdf_z_score(double empirical, double p, std::size_t n);
 
 void write_file(const std::string& path, const std::string& text);
 
+// Nolan's (x, cdf) points for one (α, β) of the S1 table.
+std::vector<std::pair<double, double>> nolan_points(double alpha, double beta);
+
 }  // namespace gs::test

@@ -6,9 +6,9 @@
 // of batch k (the driver's writer thread); the copy back rides the same stream.
 #include <cuda_runtime.h>
 #include <cufft.h>
-#include <cub/block/block_scan.cuh>
 #include <fmt/format.h>
 
+#include <cub/block/block_scan.cuh>
 #include <map>
 #include <vector>
 
