@@ -61,6 +61,11 @@ run "lfsn 1e8 (quickstart params) cuda, no output" "$work/lfsn.yaml" --backend c
 run "lfsn 1e8 (quickstart params) cuda, HDF5 uncompressed" "$work/lfsn.yaml" --backend cuda
 rm -f "$work"/*.h5
 run "lfsn 1e8 (quickstart params) cpu ($(nproc) threads), no output" "$work/lfsn.yaml" --backend cpu --no-output
+# The comparison models, 4096 replicas x 65536 values each (2.7e8 samples), samples/s in the log line.
+sed -e "s#^output: .*#output: $work/models.h5#" configs/comparison-models.yaml >"$work/models.yaml"
+sed -i -e 's/replicas: 100/replicas: 4096/' -e 's/length: 3600/length: 65536/' -e 's/length: 1440/length: 65536/' "$work/models.yaml"
+run "comparison models 4096 x 65536 each, cuda, no output" "$work/models.yaml" --backend cuda --no-output
+run "comparison models 4096 x 65536 each, cpu ($(nproc) threads), no output" "$work/models.yaml" --backend cpu --no-output
 run "quickstart, auto backend" configs/quickstart.yaml -o "$work/q.h5"
 grep -E "backend auto" "$work/log" | tee -a "$out/end_to_end.txt"
 rm -rf "$work"

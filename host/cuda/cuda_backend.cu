@@ -122,8 +122,8 @@ struct ReplicasAsColumns {
   Kernel kernel;
   std::uint64_t rows = 0;
 
-  __device__ std::uint64_t columns() const { return rows; }
-  __device__ void operator()(std::uint64_t, std::uint64_t replica, StoreTally& tally) const {
+  GS_HD std::uint64_t columns() const { return rows; }
+  GS_HD void operator()(std::uint64_t, std::uint64_t replica, StoreTally& tally) const {
     kernel(replica, 0, tally);
   }
 };
