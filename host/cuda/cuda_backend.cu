@@ -123,9 +123,7 @@ struct ReplicasAsColumns {
   std::uint64_t rows = 0;
 
   GS_HD std::uint64_t columns() const { return rows; }
-  GS_HD void operator()(std::uint64_t, std::uint64_t replica, StoreTally& tally) const {
-    kernel(replica, 0, tally);
-  }
+  GS_HD void operator()(std::uint64_t, std::uint64_t replica, StoreTally& tally) const { kernel(replica, 0, tally); }
 };
 
 template <class Kernel>
