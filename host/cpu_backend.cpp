@@ -162,10 +162,8 @@ class CpuBackend final : public BackendDevice {
       if (std::holds_alternative<MarkovModel>(params)) {
         return std::make_unique<CpuDirectGenerator<MarkovChainKernel<Out>>>(make_markov_kernel<Out>(job));
       }
-      if (const auto* hmm = std::get_if<HmmModel>(&params)) {
-        HmmKernel<Out> kernel = make_hmm_kernel<Out>(job);
-        if (!hmm->times.empty()) kernel.times = hmm->times.data();
-        return std::make_unique<CpuDirectGenerator<HmmKernel<Out>>>(kernel);
+      if (std::holds_alternative<HmmModel>(params)) {
+        return std::make_unique<CpuDirectGenerator<HmmKernel<Out>>>(make_hmm_kernel<Out>(job));
       }
       return std::make_unique<CpuDirectGenerator<StablePairsKernel<Real, Out>>>(make_stable_kernel<Real, Out>(job));
     });

@@ -111,6 +111,16 @@ double ar_root_modulus(const std::vector<double>& ar) {
   return companion.eigenvalues().cwiseAbs().maxCoeff();
 }
 
+// An AR or MA coefficient list, at most 32 long (none when absent).
+std::vector<double> parse_coefficients(ConfigMap& params, const std::string& key) {
+  std::vector<double> list = params.numbers(key).value_or(std::vector<double>{});
+  if (list.size() > 32) {
+    throw params.error_at(
+        key, fmt::format("{} has {} coefficients; accepted: at most 32", params.path_of(key), list.size()));
+  }
+  return list;
+}
+
 ModelParams parse_farima(ConfigMap& params) {
   FarimaModel model;
   const std::string innovations = params.choice("innovations", {"gaussian", "stable"}).value_or("gaussian");
@@ -138,15 +148,8 @@ ModelParams parse_farima(ConfigMap& params) {
     require_in_range(params, "d", model.d, model.d > -1 && model.d < top,
                      fmt::format("-1 < d < 1 - 1/alpha = {:.6g} (stationarity with alpha-stable innovations)", top));
   }
-  model.ar = params.numbers("ar").value_or(std::vector<double>{});
-  model.ma = params.numbers("ma").value_or(std::vector<double>{});
-  for (const char* key : {"ar", "ma"}) {
-    const auto& list = std::string(key) == "ar" ? model.ar : model.ma;
-    if (list.size() > 32) {
-      throw params.error_at(
-          key, fmt::format("{} has {} coefficients; accepted: at most 32", params.path_of(key), list.size()));
-    }
-  }
+  model.ar = parse_coefficients(params, "ar");
+  model.ma = parse_coefficients(params, "ma");
   const double modulus = ar_root_modulus(model.ar);
   if (!(modulus < 0.9999)) {
     throw params.error_at("ar", fmt::format("{} = [{}] is not stationary: its characteristic roots reach modulus "

@@ -127,7 +127,8 @@ MarkovChainKernel<Out> make_markov_kernel(const EnsembleJob& job) {
   return kernel;
 }
 
-// `times` is set by the backend when the model lists observation times.
+// `times` points at the model's own list (host memory; the CUDA backend swaps
+// in a device copy), or is null for regular times.
 template <class Out>
 HmmKernel<Out> make_hmm_kernel(const EnsembleJob& job) {
   const auto& model = std::get<HmmModel>(job.spec->params);
@@ -146,6 +147,7 @@ HmmKernel<Out> make_hmm_kernel(const EnsembleJob& job) {
     kernel.log_mean[i] = model.mu[i];
     kernel.log_sd[i] = model.sigma[i];
   }
+  kernel.times = model.times.empty() ? nullptr : model.times.data();
   kernel.start = model.start;
   kernel.interval = model.interval;
   kernel.map = job.spec->workload;

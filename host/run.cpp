@@ -139,11 +139,8 @@ void write_series_attributes(SeriesDataset& series, const EnsembleSpec& spec) {
 
 void write_observation_times(SeriesDataset& series, const EnsembleJob& job) {
   const HmmKernel<float> kernel = make_hmm_kernel<float>(job);  // times as the kernel sees them
-  std::vector<double> times = std::get<HmmModel>(job.spec->params).times;
-  if (times.empty()) {
-    times.resize(job.spec->length);
-    for (std::uint64_t i = 0; i < times.size(); ++i) times[i] = kernel.observation_time(i);
-  }
+  std::vector<double> times(job.spec->length);
+  for (std::uint64_t i = 0; i < times.size(); ++i) times[i] = kernel.observation_time(i);
   series.write_vector("observation_times", times,
                       {{"description", std::string("the time of each column of series (the hmm's observation "
                                                    "times), in the unit of the generator's rates")}});

@@ -210,8 +210,7 @@ SpectralPlan farima_stable_plan(const FarimaModel& model, std::uint64_t length) 
 double fgn_autocovariance(double H, std::uint64_t k) {
   if (k == 0) return 1.0;
   // ½ k^{2H} ((1 + 1/k)^{2H} − 2 + (1 − 1/k)^{2H}), each power by expm1/log1p.
-  const double x = 1.0 / static_cast<double>(k), h2 = 2 * H;
-  if (k == 1) return 0.5 * (std::exp2(h2) - 2);
+  const double x = 1.0 / static_cast<double>(k), h2 = 2 * H;  // at k = 1, expm1(h2·log1p(−1)) = −1 exactly
   return 0.5 * std::pow(static_cast<double>(k), h2) *
          (std::expm1(h2 * std::log1p(x)) + std::expm1(h2 * std::log1p(-x)));
 }

@@ -548,13 +548,7 @@ TEST(Hmm, IrregularTimesAreUsedAsGiven) {
   HmmModel model = titan_like_hmm();
   model.times = {0.0, 0.001, 0.002, 50.0, 50.001};
   const auto spec = spec_of(model, 3000, 5);
-  const auto [values, states] = run_chain(
-      [&] {
-        auto kernel = make_hmm_kernel<double>(job_of(spec, 9));
-        kernel.times = model.times.data();
-        return kernel;
-      }(),
-      spec.replicas);
+  const auto [values, states] = run_chain(make_hmm_kernel<double>(job_of(spec, 9)), spec.replicas);
   // 1 ms apart the state almost never changes (P ≤ 3e-3); 50 time units apart
   // it is nearly independent of the past.
   int same_close = 0, same_far = 0;
