@@ -28,4 +28,14 @@ double SortedSample::quantile(double p) const {
   return values_[lo] + (h - static_cast<double>(lo)) * (values_[hi] - values_[lo]);
 }
 
+std::vector<std::pair<double, double>> qq_points(const SortedSample& sample,
+                                                 const std::function<double(double)>& quantile, std::size_t points) {
+  std::vector<std::pair<double, double>> qq;
+  for (std::size_t i = 1; i <= points; ++i) {
+    const double p = (static_cast<double>(i) - 0.5) / static_cast<double>(points);
+    qq.emplace_back(quantile(p), sample.quantile(p));
+  }
+  return qq;
+}
+
 }  // namespace gs

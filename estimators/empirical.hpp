@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
+#include <utility>
 #include <vector>
 
 namespace gs {
@@ -21,5 +23,10 @@ class SortedSample {
  private:
   std::vector<double> values_;
 };
+
+// QQ data: (theoretical, empirical) quantiles at p = (i − 1/2)/points, i = 1..points,
+// against a law given by its quantile function (a fitted or a given one).
+std::vector<std::pair<double, double>> qq_points(const SortedSample& sample,
+                                                 const std::function<double(double)>& quantile, std::size_t points);
 
 }  // namespace gs

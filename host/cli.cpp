@@ -12,6 +12,7 @@
 #include "host/models.hpp"
 #include "host/plan.hpp"
 #include "host/run.hpp"
+#include "host/stats.hpp"
 #include "io/hdf5.hpp"
 #include "version.hpp"
 
@@ -19,7 +20,7 @@ namespace gs {
 
 namespace {
 
-const std::vector<std::string> kCommands = {"run"};
+const std::vector<std::string> kCommands = {"run", "stats"};
 
 // `gpusynth CONFIG.yaml ...` → `gpusynth run CONFIG.yaml ...`.
 std::vector<std::string> normalised_arguments(int argc, char** argv) {
@@ -69,6 +70,52 @@ int parse_and_run(int argc, char** argv) {
   for (const ModelInfo& info : model_registry()) models += fmt::format("  {:<8} {}\n", info.name, info.summary);
   run->footer(models);
 
+  StatsOptions stats_options;
+  stats_options.command_line = options.command_line;
+  std::string format, time_unit, delimiter, blk_event = "Q";
+  CLI::App* stats =
+      app.add_subcommand("stats", "read a real trace, bin it and print its statistics (Hurst, ACF, burstiness)");
+  stats->add_option("trace", stats_options.traces, "trace file(s), gzip or plain; several are merged")->required();
+  stats
+      ->add_option(
+          "--format", format,
+          "timestamps, counts, series, darshan, dxt, blkparse, disksim or pioneer (README: Reading real traces)")
+      ->required();
+  stats->add_option("--bin", stats_options.bin, "bin width: 1s, 250ms, 10us, 5min, … (all formats but series)");
+  stats->add_option("--column", stats_options.trace.time_column,
+                    "timestamps/series: the time column, 1-based or a header name");
+  stats->add_option("--value-column", stats_options.trace.value_column,
+                    "series (default 2) / counts (default 1): the value column");
+  stats->add_option("--op-column", stats_options.trace.op_column, "timestamps: the operation column (read/write)");
+  stats->add_option("--size-column", stats_options.trace.size_column, "timestamps: the request size column, in bytes");
+  stats
+      ->add_option("--read-values", stats_options.trace.read_values,
+                   "values of --op-column meaning read (default r,read,rd)")
+      ->delimiter(',');
+  stats->add_option("--write-values", stats_options.trace.write_values, "values meaning write (default w,write,wr)")
+      ->delimiter(',');
+  stats->add_flag("--header", stats_options.trace.header, "the first line names the columns");
+  stats->add_option("--delimiter", delimiter, "comma, tab or space (default: detected from the first line)")
+      ->check(CLI::IsMember({"comma", "tab", "space"}));
+  stats->add_option("--time-unit", time_unit, "s, ms, us, ns or iso8601 (default s; disksim: ms)")
+      ->check(CLI::IsMember({"s", "ms", "us", "ns", "iso8601"}));
+  stats
+      ->add_option("--modules", stats_options.trace.modules,
+                   "darshan/dxt modules (default POSIX,STDIO): POSIX, MPI-IO, STDIO")
+      ->delimiter(',');
+  stats->add_option("--blk-event", blk_event, "blkparse: Q (queued, default) or D (issued to the driver)")
+      ->check(CLI::IsMember({"Q", "D"}));
+  stats->add_flag("--sort", stats_options.trace.sort, "accept events out of time order by sorting them (reported)");
+  stats->add_flag("--skip-bad-lines", stats_options.trace.skip_bad_lines,
+                  "count and report malformed lines instead of stopping");
+  stats->add_option("--series", stats_options.series,
+                    "channel analysed: count, count_read, count_write, bytes, bytes_read, bytes_write "
+                    "(default count; darshan: bytes)");
+  stats->add_option("--max-lag", stats_options.max_lag, "ACF lags (default 100)")->check(CLI::Range(1, 100000000));
+  stats->add_option("-o,--output", stats_options.output, "write the series and statistics to this HDF5 file");
+  stats->add_option("--name", stats_options.name, "dataset name under /datasets (default: the trace's file name)");
+  stats->add_flag("--json", stats_options.json, "print the summary as one JSON object");
+
   std::vector<std::string> args = normalised_arguments(argc, argv);
   std::reverse(args.begin(), args.end());  // CLI11 takes the arguments reversed
   try {
@@ -76,6 +123,17 @@ int parse_and_run(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? kExitOk : kExitUser;
+  }
+  if (stats->parsed()) {
+    stats_options.trace.format = parse_trace_format(format);
+    if (!time_unit.empty()) {
+      stats_options.trace.time_unit = parse_time_unit(time_unit);
+      stats_options.trace.time_unit_given = true;
+    }
+    if (!delimiter.empty())
+      stats_options.trace.delimiter = delimiter == "comma" ? ',' : delimiter == "tab" ? '\t' : ' ';
+    stats_options.trace.blk_action = blk_event[0];
+    return stats_command(stats_options);
   }
   if (!backend.empty()) options.backend = parse_backend_choice(backend);
   if (!memory_limit.empty()) options.memory_limit = parse_memory_size(memory_limit);

@@ -56,11 +56,6 @@ hid_t file_type(StorageType type) {
   }
 }
 
-fs::path directory_of(const std::string& path) {
-  const fs::path parent = fs::path(path).parent_path();
-  return parent.empty() ? fs::path(".") : parent;
-}
-
 }  // namespace
 
 ChunkShape series_chunk_shape(std::uint64_t replicas, std::uint64_t length, std::size_t element_bytes,
@@ -76,7 +71,7 @@ ChunkShape series_chunk_shape(std::uint64_t replicas, std::uint64_t length, std:
 
 std::uint64_t free_disk_bytes(const std::string& path) {
   struct statvfs info {};
-  if (statvfs(directory_of(path).c_str(), &info) != 0) return 0;
+  if (statvfs(h5::output_directory(path).c_str(), &info) != 0) return 0;
   return static_cast<std::uint64_t>(info.f_bavail) * info.f_frsize;
 }
 
@@ -151,33 +146,8 @@ void SeriesDataset::write_vector(const std::string& name, const std::vector<doub
   h5::write_vector(group_.id(), name, values, attributes);
 }
 
-EnsembleFile::EnsembleFile(std::string output_path) : output_path_(std::move(output_path)) {
-  const fs::path directory = directory_of(output_path_);
-  std::error_code ec;
-  if (!fs::is_directory(directory, ec)) {
-    throw UserError(
-        fmt::format("output '{}': the directory '{}' does not exist; create it first or choose "
-                    "another output path (-o)",
-                    output_path_, directory.string()));
-  }
-  if (access(directory.c_str(), W_OK) != 0) {
-    throw UserError(fmt::format("output '{}': the directory '{}' is not writable", output_path_, directory.string()));
-  }
-  if (fs::is_directory(output_path_, ec)) {
-    throw UserError(fmt::format("output '{}' is a directory; give a file path", output_path_));
-  }
-  const fs::path name = fs::path(output_path_).filename();
-  temp_path_ = (directory / fmt::format(".{}.tmp-{}", name.string(), getpid())).string();
-  file_ = h5::create_file(temp_path_);
+EnsembleFile::EnsembleFile(std::string output_path) : file_(std::move(output_path)) {
   ensembles_ = h5::create_group(file_.id(), "ensembles");
-}
-
-EnsembleFile::~EnsembleFile() {
-  if (!committed_) {
-    ensembles_.reset();
-    file_.reset();
-    std::remove(temp_path_.c_str());
-  }
 }
 
 void EnsembleFile::write_root_attributes(const std::vector<Attribute>& attributes) {
@@ -203,16 +173,8 @@ SeriesDataset EnsembleFile::create_series(const std::string& name, StorageType t
 }
 
 void EnsembleFile::commit() {
-  GS_CHECK_NONNEG(H5Fflush(file_.id(), H5F_SCOPE_GLOBAL));
   ensembles_.reset();
-  file_.reset();
-  if (std::rename(temp_path_.c_str(), output_path_.c_str()) != 0) {
-    const int error = errno;
-    std::remove(temp_path_.c_str());
-    throw InternalError(fmt::format("rename(\"{}\", \"{}\")", temp_path_, output_path_), std::strerror(error), __FILE__,
-                        __LINE__);
-  }
-  committed_ = true;
+  file_.commit();
 }
 
 }  // namespace gs

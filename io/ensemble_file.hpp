@@ -68,7 +68,6 @@ class EnsembleFile {
   explicit EnsembleFile(std::string output_path);
   EnsembleFile(const EnsembleFile&) = delete;
   EnsembleFile& operator=(const EnsembleFile&) = delete;
-  ~EnsembleFile();
 
   void write_root_attributes(const std::vector<Attribute>& attributes);
   // Chunked as the plan chose (see series_chunk_shape).
@@ -77,11 +76,8 @@ class EnsembleFile {
   void commit();
 
  private:
-  std::string output_path_;
-  std::string temp_path_;
-  h5::Handle file_;
-  h5::Handle ensembles_;
-  bool committed_ = false;
+  h5::PendingFile file_;
+  h5::Handle ensembles_;  // closed before file_ (declared after it)
 };
 
 // Free bytes on the file system holding `path`'s directory.

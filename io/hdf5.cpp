@@ -1,6 +1,12 @@
 #include "io/hdf5.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
 
 #include "host/errors.hpp"
 
@@ -25,6 +31,48 @@ void Handle::reset() {
 }
 
 void quiet_library_errors() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
+
+std::string output_directory(const std::string& path) {
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  return parent.empty() ? std::string(".") : parent.string();
+}
+
+PendingFile::PendingFile(std::string output_path) : output_path_(std::move(output_path)) {
+  namespace fs = std::filesystem;
+  const std::string directory = output_directory(output_path_);
+  std::error_code ec;
+  if (!fs::is_directory(directory, ec)) {
+    throw UserError(fmt::format(
+        "output '{}': the directory '{}' does not exist; create it first or choose another output path (-o)",
+        output_path_, directory));
+  }
+  if (access(directory.c_str(), W_OK) != 0)
+    throw UserError(fmt::format("output '{}': the directory '{}' is not writable", output_path_, directory));
+  if (fs::is_directory(output_path_, ec))
+    throw UserError(fmt::format("output '{}' is a directory; give a file path", output_path_));
+  const std::string name = fs::path(output_path_).filename().string();
+  temp_path_ = (fs::path(directory) / fmt::format(".{}.tmp-{}", name, getpid())).string();
+  file_ = create_file(temp_path_);
+}
+
+PendingFile::~PendingFile() {
+  if (!committed_) {
+    file_.reset();
+    std::remove(temp_path_.c_str());
+  }
+}
+
+void PendingFile::commit() {
+  GS_CHECK_NONNEG(H5Fflush(file_.id(), H5F_SCOPE_GLOBAL));
+  file_.reset();
+  if (std::rename(temp_path_.c_str(), output_path_.c_str()) != 0) {
+    const int error = errno;
+    std::remove(temp_path_.c_str());
+    throw InternalError(fmt::format("rename(\"{}\", \"{}\")", temp_path_, output_path_), std::strerror(error), __FILE__,
+                        __LINE__);
+  }
+  committed_ = true;
+}
 
 Handle create_file(const std::string& path) {
   // STRONG: closing the file closes every object still open in it.

@@ -34,6 +34,31 @@ class Handle {
 };
 
 Handle create_file(const std::string& path);  // truncates
+
+// The directory an output path lies in ("." for a bare name).
+std::string output_directory(const std::string& path);
+
+// An HDF5 file written under a temporary name in the output's directory and
+// renamed to the output by commit(); removed when never committed, so a failed
+// run leaves no partial output. The constructor checks that the directory
+// exists and is writable (UserError otherwise).
+class PendingFile {
+ public:
+  explicit PendingFile(std::string output_path);
+  PendingFile(const PendingFile&) = delete;
+  PendingFile& operator=(const PendingFile&) = delete;
+  ~PendingFile();
+
+  hid_t id() const { return file_.id(); }
+  const std::string& output_path() const { return output_path_; }
+  void commit();  // close every handle into the file first
+
+ private:
+  std::string output_path_;
+  std::string temp_path_;
+  Handle file_;
+  bool committed_ = false;
+};
 Handle open_file_read(const std::string& path);
 Handle create_group(hid_t parent, const std::string& name);
 Handle open_group(hid_t parent, const std::string& name);

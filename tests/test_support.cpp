@@ -9,6 +9,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "host/backend.hpp"
+#include "host/spectral.hpp"
 #include "kernels/philox.hpp"
 
 namespace gs::test {
@@ -95,6 +97,25 @@ std::vector<std::pair<double, double>> nolan_points(double alpha, double beta) {
     }
   }
   return points;
+}
+
+std::vector<double> generate_float64(const ModelParams& params, std::uint64_t replicas, std::uint64_t length,
+                                     std::uint64_t seed, std::uint32_t stream) {
+  EnsembleSpec spec;
+  spec.name = "test-ensemble";
+  spec.params = params;
+  spec.replicas = replicas;
+  spec.length = length;
+  spec.dtype = Dtype::float64;
+  spec.stream = stream;
+  EnsembleJob job;
+  job.spec = &spec;
+  job.key = RngStreamKey{seed, stream};
+  job.storage = StorageType::float64;
+  job.spectral = make_spectral_plan(params, length);
+  std::vector<double> values(replicas * length);
+  make_cpu_backend()->make_generator(job, replicas)->generate(0, replicas, values.data());
+  return values;
 }
 
 }  // namespace gs::test

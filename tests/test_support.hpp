@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "host/models.hpp"
 #include "kernels/stable.hpp"
 
 namespace gs::test {
@@ -48,5 +49,9 @@ void write_file(const std::string& path, const std::string& text);
 
 // Nolan's (x, cdf) points for one (α, β) of the S1 table.
 std::vector<std::pair<double, double>> nolan_points(double alpha, double beta);
+
+// replicas × length float64 values of a model through the CPU backend.
+std::vector<double> generate_float64(const ModelParams& params, std::uint64_t replicas, std::uint64_t length,
+                                     std::uint64_t seed, std::uint32_t stream = 5);
 
 }  // namespace gs::test

@@ -1,0 +1,51 @@
+// `gpusynth stats TRACE…`: read a real trace, bin it, and report the papers'
+// descriptive statistics (README, "Statistics of a trace"), as text, JSON or
+// HDF5 (/datasets/<name>/…).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "estimators/burstiness.hpp"
+#include "estimators/hurst.hpp"
+#include "io/trace.hpp"
+
+namespace gs {
+
+struct StatsOptions {
+  std::vector<std::string> traces;
+  TraceOptions trace;
+  std::string bin;     // e.g. 1s, 100ms, 5min; required except for series traces
+  std::string series;  // the binned channel analysed; default count (darshan: bytes)
+  std::string output;  // HDF5 path, empty: none
+  std::string name;    // dataset name; default: the first trace's file name without extensions
+  std::size_t max_lag = 100;
+  bool json = false;
+  std::string command_line;
+};
+
+// Seconds in "1s", "250ms", "10us", "5ns", "5min", "1h" or a bare number of seconds.
+double parse_duration(const std::string& text, const char* option);
+
+struct NamedHurst {
+  const char* key;  // JSON key: rs, aggvar, dfa, whittle, local_whittle, stable
+  HurstEstimate estimate;
+};
+
+// Everything `stats` reports about one trace.
+struct TraceStatistics {
+  Trace trace;
+  BinnedSeries binned;                                  // empty for series traces
+  std::string series_name;                              // which channel (or "value" for series traces)
+  std::vector<double> series;                           // the analysed sequence
+  std::vector<double> acf;                              // of the series, lags 0..max_lag
+  std::vector<double> interarrivals, interarrival_acf;  // events only
+  Burstiness burstiness;
+  std::vector<NamedHurst> hurst;
+};
+
+TraceStatistics compute_statistics(const StatsOptions& options);
+int stats_command(const StatsOptions& options);
+
+}  // namespace gs

@@ -1,0 +1,108 @@
+#include "io/line_reader.hpp"
+
+#include <fmt/format.h>
+#include <openssl/evp.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <fstream>
+#include <memory>
+
+#include "host/errors.hpp"
+
+namespace gs {
+
+LineReader::LineReader(const std::string& path) : path_(path), buffer_(1 << 16) {
+  file_ = gzopen(path.c_str(), "rb");
+  if (file_ == nullptr) throw UserError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  gzbuffer(file_, 1 << 18);
+}
+
+LineReader::~LineReader() { gzclose(file_); }
+
+bool LineReader::next(std::string& line) {
+  line.clear();
+  for (;;) {
+    char* got = gzgets(file_, buffer_.data(), static_cast<int>(buffer_.size()));
+    if (got == nullptr) {
+      int code = 0;
+      const char* message = gzerror(file_, &code);
+      if (code != Z_OK && code != Z_BUF_ERROR)
+        throw UserError(fmt::format("{}:{}: cannot read (corrupt gzip?): {}", path_, line_number_ + 1, message));
+      if (line.empty()) return false;
+      break;
+    }
+    line.append(got);
+    if (!line.empty() && line.back() == '\n') break;
+  }
+  while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
+  ++line_number_;
+  return true;
+}
+
+std::string_view trim(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t\r");
+  if (first == std::string_view::npos) return {};
+  const auto last = text.find_last_not_of(" \t\r");
+  return text.substr(first, last - first + 1);
+}
+
+std::vector<std::string_view> split_fields(std::string_view line, char delimiter) {
+  std::vector<std::string_view> fields;
+  if (delimiter == ' ') {
+    std::size_t i = 0;
+    while (i < line.size()) {
+      while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+      if (i == line.size()) break;
+      std::size_t j = i;
+      while (j < line.size() && line[j] != ' ' && line[j] != '\t') ++j;
+      fields.push_back(line.substr(i, j - i));
+      i = j;
+    }
+    return fields;
+  }
+  std::size_t start = 0;
+  for (;;) {
+    const auto end = line.find(delimiter, start);
+    fields.push_back(trim(line.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start)));
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+  return fields;
+}
+
+char detect_delimiter(std::string_view line) {
+  if (line.find(',') != std::string_view::npos) return ',';
+  if (line.find('\t') != std::string_view::npos) return '\t';
+  return ' ';
+}
+
+bool parse_number(std::string_view field, double& value) {
+  field = trim(field);
+  if (!field.empty() && field.front() == '+') field.remove_prefix(1);
+  if (field.empty()) return false;
+  const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), value);
+  return error == std::errc() && end == field.data() + field.size();
+}
+
+std::string file_sha256(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UserError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  std::unique_ptr<EVP_MD_CTX, void (*)(EVP_MD_CTX*)> context(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+  if (!context || EVP_DigestInit_ex(context.get(), EVP_sha256(), nullptr) != 1)
+    throw InternalError("EVP_DigestInit_ex", "failed", __FILE__, __LINE__);
+  std::vector<char> chunk(1 << 20);
+  while (in) {
+    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    if (in.gcount() > 0) EVP_DigestUpdate(context.get(), chunk.data(), static_cast<std::size_t>(in.gcount()));
+  }
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  EVP_DigestFinal_ex(context.get(), digest, &length);
+  std::string hex;
+  for (unsigned int i = 0; i < length; ++i) hex += fmt::format("{:02x}", digest[i]);
+  return hex;
+}
+
+}  // namespace gs

@@ -1,0 +1,81 @@
+// Real traces in: one reader per format (README, "Reading real traces"), all
+// giving a Trace — events with their time, operation, size and duration, an
+// already binned series, or (time, value) pairs kept as they are. Every
+// malformed line is an error naming file:line:column and what was expected,
+// unless skip_bad_lines asks to count and report them instead.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace gs {
+
+enum class TraceFormat { timestamps, counts, series, darshan, dxt, blkparse, disksim, pioneer };
+enum class TimeUnit { s, ms, us, ns, iso8601 };
+enum class Operation : std::uint8_t { other, read, write };
+
+TraceFormat parse_trace_format(const std::string& name);  // UserError listing the accepted names
+const char* trace_format_name(TraceFormat format);
+TimeUnit parse_time_unit(const std::string& name);
+const char* time_unit_name(TimeUnit unit);
+
+struct TraceOptions {
+  TraceFormat format = TraceFormat::timestamps;
+  // timestamps/series/counts/pioneer: fields by 1-based number or, with a header, by name.
+  std::string time_column = "1";
+  std::string value_column;  // series: default 2; counts: default 1
+  std::string op_column, size_column;
+  bool header = false;
+  char delimiter = 0;  // 0: a comma or tab when the first data line has one, else whitespace
+  TimeUnit time_unit = TimeUnit::s;
+  bool time_unit_given = false;                                // else the format's own unit (disksim: ms, pioneer: s)
+  std::vector<std::string> read_values = {"r", "read", "rd"};  // op column values, case-insensitive
+  std::vector<std::string> write_values = {"w", "write", "wr"};
+  double bin_width = 0;  // counts: the width of the given bins; darshan: the bins of the spread (s)
+  std::vector<std::string> modules = {"POSIX", "STDIO"};  // darshan/dxt: POSIX, MPI-IO, STDIO
+  char blk_action = 'Q';                                  // blkparse: Q (queued) or D (issued to the driver)
+  bool sort = false;                                      // accept out-of-order event times by sorting them (reported)
+  bool skip_bad_lines = false;
+};
+
+// Bins of equal width from `start`; channels: count, count_read, count_write,
+// bytes, bytes_read, bytes_write (the ones the format gives).
+struct BinnedSeries {
+  double start = 0;  // seconds, in the trace's time origin
+  double bin_width = 0;
+  std::map<std::string, std::vector<double>> channels;
+  std::size_t size() const { return channels.empty() ? 0 : channels.begin()->second.size(); }
+};
+
+struct Trace {
+  enum class Kind { events, binned, series };
+  Kind kind = Kind::events;
+  TraceFormat format = TraceFormat::timestamps;
+  std::vector<std::string> sources;
+  double epoch = 0;  // absolute time (Unix seconds) of time 0, when the format knows it
+
+  // events: times in seconds (non-decreasing); ops/sizes/durations empty when the format lacks them
+  std::vector<double> times;
+  std::vector<Operation> ops;
+  std::vector<double> sizes;      // bytes
+  std::vector<double> durations;  // seconds (dxt: end − start, pioneer: execution time)
+
+  BinnedSeries binned;  // counts, darshan
+
+  std::vector<double> series_times, series_values;  // series
+
+  std::uint64_t lines = 0;
+  std::uint64_t bad_lines = 0;
+  std::vector<std::string> bad_line_examples;  // the first few messages
+  std::uint64_t reordered = 0;                 // events that came out of order (only with sort)
+  std::uint64_t untimed_records = 0;           // darshan: records with bytes but no timestamps
+  double untimed_bytes = 0;
+};
+
+// Reads and merges every path (events are merged in time order; darshan logs
+// become one system-level series on a common clock).
+Trace read_trace(const std::vector<std::string>& paths, const TraceOptions& options);
+
+}  // namespace gs
