@@ -3,30 +3,17 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <tuple>
 
+#include "estimators/empirical.hpp"
 #include "host/errors.hpp"
 
 namespace gs {
 
-namespace {
-
-// Mean and sample standard deviation (n − 1).
-std::pair<double, double> mean_sd(const std::vector<double>& v) {
-  double mean = 0;
-  for (double x : v) mean += x;
-  mean /= static_cast<double>(v.size());
-  double ss = 0;
-  for (double x : v) ss += (x - mean) * (x - mean);
-  return {mean, v.size() > 1 ? std::sqrt(ss / static_cast<double>(v.size() - 1)) : 0.0};
-}
-
-}  // namespace
-
 Burstiness burstiness(const std::vector<double>& series) {
   if (series.empty()) throw UserError("burstiness of an empty series");
   Burstiness b;
-  std::tie(b.mean, b.sd) = mean_sd(series);
+  const MeanSd whole = mean_and_sd(series);
+  b.mean = whole.mean, b.sd = whole.sd;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   b.cv = b.mean != 0 ? b.sd / b.mean : nan;
   b.peak = *std::max_element(series.begin(), series.end());
@@ -35,7 +22,7 @@ Burstiness burstiness(const std::vector<double>& series) {
   for (std::size_t m = 1; series.size() / m >= kMinBlocks; m *= 2) {
     std::vector<double> sums(series.size() / m, 0.0);
     for (std::size_t i = 0; i < sums.size() * m; ++i) sums[i / m] += series[i];
-    const auto [mean, sd] = mean_sd(sums);
+    const auto [mean, sd] = mean_and_sd(sums);
     b.idc_scales.push_back(m);
     b.idc.push_back(mean != 0 ? sd * sd / mean : nan);
   }

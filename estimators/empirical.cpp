@@ -28,6 +28,15 @@ double SortedSample::quantile(double p) const {
   return values_[lo] + (h - static_cast<double>(lo)) * (values_[hi] - values_[lo]);
 }
 
+MeanSd mean_and_sd(const std::vector<double>& values) {
+  double mean = 0;
+  for (double x : values) mean += x;
+  mean /= static_cast<double>(values.size());
+  double ss = 0;
+  for (double x : values) ss += (x - mean) * (x - mean);
+  return {mean, values.size() > 1 ? std::sqrt(ss / static_cast<double>(values.size() - 1)) : 0.0};
+}
+
 std::vector<std::pair<double, double>> qq_points(const SortedSample& sample,
                                                  const std::function<double(double)>& quantile, std::size_t points) {
   std::vector<std::pair<double, double>> qq;

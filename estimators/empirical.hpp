@@ -24,6 +24,12 @@ class SortedSample {
   std::vector<double> values_;
 };
 
+// Sample mean and standard deviation (denominator n − 1; sd = 0 for one value).
+struct MeanSd {
+  double mean, sd;
+};
+MeanSd mean_and_sd(const std::vector<double>& values);
+
 // QQ data: (theoretical, empirical) quantiles at p = (i − 1/2)/points, i = 1..points,
 // against a law given by its quantile function (a fitted or a given one).
 std::vector<std::pair<double, double>> qq_points(const SortedSample& sample,

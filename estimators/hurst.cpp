@@ -7,6 +7,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "estimators/empirical.hpp"
 #include "host/fft.hpp"
 
 namespace gs {
@@ -28,6 +29,7 @@ std::vector<std::size_t> log_spaced(std::size_t lo, std::size_t hi, int count) {
 
 struct Line {
   double slope, intercept, slope_se;
+  double sxx;  // Σ w (x − x̄)²: with weights 1/Var(y) the slope's variance is 1/sxx
 };
 
 // Weighted least squares y ≈ a + b·x (unit weights when `w` is empty).
@@ -43,7 +45,7 @@ Line least_squares(const std::vector<double>& x, const std::vector<double>& y, c
     const double wi = w.empty() ? 1.0 : w[i];
     sxx += wi * (x[i] - mx) * (x[i] - mx), sxy += wi * (x[i] - mx) * (y[i] - my);
   }
-  Line line{sxy / sxx, 0, 0};
+  Line line{sxy / sxx, 0, 0, sxx};
   line.intercept = my - line.slope * mx;
   double rss = 0;
   for (std::size_t i = 0; i < x.size(); ++i) {
@@ -54,15 +56,35 @@ Line least_squares(const std::vector<double>& x, const std::vector<double>& y, c
   return line;
 }
 
+// c[0] = 0, c[i] = x[0] + … + x[i−1]: block sums as differences.
+std::vector<double> prefix_sums(const std::vector<double>& x) {
+  std::vector<double> c(x.size() + 1, 0.0);
+  for (std::size_t i = 0; i < x.size(); ++i) c[i + 1] = c[i] + x[i];
+  return c;
+}
+
+// One point of a log–log diagnostic plot; statistics ≤ 0 (no spread) have no logarithm.
+void add_point(HurstEstimate& e, double scale, double statistic) {
+  if (!(statistic > 0)) return;
+  e.log_scale.push_back(std::log10(scale));
+  e.log_statistic.push_back(std::log10(statistic));
+}
+
 HurstEstimate too_short(std::size_t n, std::size_t minimum) {
   HurstEstimate estimate;
   estimate.note = fmt::format("needs at least {} values, has {}", minimum, n);
   return estimate;
 }
 
-void fit_plot(HurstEstimate& e) {
+// The least-squares line through the plot; false (and `why_not` as the note) with fewer than 3 points.
+bool fit_plot(HurstEstimate& e, const char* why_not) {
+  if (e.log_scale.size() < 3) {
+    e.note = why_not;
+    return false;
+  }
   const Line line = least_squares(e.log_scale, e.log_statistic);
   e.slope = line.slope, e.intercept = line.intercept, e.se = line.slope_se;
+  return true;
 }
 
 // Periodogram I(λ_j) = |Σ x_t e^{−iλ_j t}|² / (2πn) at λ_j = 2πj/n, j = 1..⌊(n−1)/2⌋.
@@ -102,8 +124,7 @@ HurstEstimate hurst_rescaled_range(const std::vector<double>& x) {
   if (n < 40) return too_short(n, 40);
   constexpr std::size_t kStarts = 10;
   HurstEstimate e;
-  std::vector<double> cumulative(n + 1, 0.0);
-  for (std::size_t i = 0; i < n; ++i) cumulative[i + 1] = cumulative[i] + x[i];
+  const std::vector<double> cumulative = prefix_sums(x);
   for (std::size_t d : log_spaced(10, n / 2, 20)) {
     for (std::size_t s = 0; s < kStarts; ++s) {
       const std::size_t t = s * (n / kStarts);
@@ -117,15 +138,10 @@ HurstEstimate hurst_rescaled_range(const std::vector<double>& x) {
         sq += dev * dev;
       }
       const double S = std::sqrt(sq / static_cast<double>(d));
-      if (S > 0 && hi > lo) {
-        e.log_scale.push_back(std::log10(static_cast<double>(d)));
-        e.log_statistic.push_back(std::log10((hi - lo) / S));
-      }
+      if (S > 0) add_point(e, static_cast<double>(d), (hi - lo) / S);
     }
   }
-  if (e.log_scale.size() < 3) return e.note = "fewer than 3 blocks with a spread", e;
-  fit_plot(e);
-  e.H = e.slope;
+  if (fit_plot(e, "fewer than 3 blocks with a spread")) e.H = e.slope;
   return e;
 }
 
@@ -134,24 +150,13 @@ HurstEstimate hurst_aggregated_variance(const std::vector<double>& x) {
   if (n < 100) return too_short(n, 100);
   HurstEstimate e;
   for (std::size_t m : log_spaced(4, n / 10, 20)) {
-    const std::size_t blocks = n / m;
-    std::vector<double> means(blocks, 0.0);
-    for (std::size_t b = 0; b < blocks; ++b) {
-      for (std::size_t i = 0; i < m; ++i) means[b] += x[b * m + i];
-      means[b] /= static_cast<double>(m);
-    }
-    const double mean = std::accumulate(means.begin(), means.end(), 0.0) / static_cast<double>(blocks);
-    double var = 0;
-    for (double v : means) var += (v - mean) * (v - mean);
-    var /= static_cast<double>(blocks - 1);
-    if (var > 0) {
-      e.log_scale.push_back(std::log10(static_cast<double>(m)));
-      e.log_statistic.push_back(std::log10(var));
-    }
+    std::vector<double> means(n / m, 0.0);
+    for (std::size_t i = 0; i < means.size() * m; ++i) means[i / m] += x[i];
+    for (double& mean : means) mean /= static_cast<double>(m);
+    const double sd = mean_and_sd(means).sd;
+    add_point(e, static_cast<double>(m), sd * sd);
   }
-  if (e.log_scale.size() < 3) return e.note = "constant series", e;
-  fit_plot(e);
-  e.H = 1 + e.slope / 2, e.se /= 2;
+  if (fit_plot(e, "constant series")) e.H = 1 + e.slope / 2, e.se /= 2;
   return e;
 }
 
@@ -177,14 +182,9 @@ HurstEstimate hurst_dfa(const std::vector<double>& x) {
       residual += (syy - sy * sy / ds) - sty * sty / stt;
     }
     const double F2 = residual / static_cast<double>(boxes * s);
-    if (F2 > 0) {
-      e.log_scale.push_back(std::log10(ds));
-      e.log_statistic.push_back(0.5 * std::log10(F2));
-    }
+    if (F2 > 0) add_point(e, ds, std::sqrt(F2));
   }
-  if (e.log_scale.size() < 3) return e.note = "constant series", e;
-  fit_plot(e);
-  e.H = e.slope;
+  if (fit_plot(e, "constant series")) e.H = e.slope;
   return e;
 }
 
@@ -256,8 +256,7 @@ HurstEstimate hurst_stable(const std::vector<double>& x) {
   const std::size_t n = x.size();
   constexpr std::size_t kMinCoefficients = 16;
   if (n < 4 * kMinCoefficients) return too_short(n, 4 * kMinCoefficients);
-  std::vector<double> cumulative(n + 1, 0.0);
-  for (std::size_t i = 0; i < n; ++i) cumulative[i + 1] = cumulative[i] + x[i];
+  const std::vector<double> cumulative = prefix_sums(x);
   HurstEstimate e;
   std::vector<double> octave, mean_log, weight;
   // Octaves from j = 3 (blocks of 8) while ≥ 16 coefficients remain; from j = 1 when that leaves < 3 octaves.
@@ -288,13 +287,10 @@ HurstEstimate hurst_stable(const std::vector<double>& x) {
     e.log_statistic.push_back(mean * std::log10(2.0));
   }
   if (octave.size() < 3) return e.note = "fewer than 3 octaves with enough non-zero wavelet coefficients", e;
+  // Var(Y_j) = var_j/n_j = 1/w_j, so the weighted fit's slope variance is 1/Σ w (x − x̄)².
   const Line line = least_squares(octave, mean_log, weight);
-  // Var(Y_j) = var_j/n_j, so the weighted fit's slope variance is 1/Σ w (x − x̄)².
-  double sw = 0, swx = 0, swxx = 0;
-  for (std::size_t i = 0; i < octave.size(); ++i)
-    sw += weight[i], swx += weight[i] * octave[i], swxx += weight[i] * octave[i] * octave[i];
   e.H = line.slope;
-  e.se = std::sqrt(1 / (swxx - swx * swx / sw));
+  e.se = std::sqrt(1 / line.sxx);
   e.slope = line.slope;  // log10 statistic vs log10 scale has the same slope as log2 vs octave
   e.intercept = line.intercept * std::log10(2.0);
   if (zero_levels > 0)

@@ -126,10 +126,7 @@ int parse_and_run(int argc, char** argv) {
   }
   if (stats->parsed()) {
     stats_options.trace.format = parse_trace_format(format);
-    if (!time_unit.empty()) {
-      stats_options.trace.time_unit = parse_time_unit(time_unit);
-      stats_options.trace.time_unit_given = true;
-    }
+    if (!time_unit.empty()) stats_options.trace.time_unit = parse_time_unit(time_unit);
     if (!delimiter.empty())
       stats_options.trace.delimiter = delimiter == "comma" ? ',' : delimiter == "tab" ? '\t' : ' ';
     stats_options.trace.blk_action = blk_event[0];

@@ -31,17 +31,9 @@ std::string default_name(const std::string& path) {
   return name;
 }
 
-std::vector<HurstEstimate (*)(const std::vector<double>&)> estimator_functions() {
-  return {hurst_rescaled_range, hurst_aggregated_variance, hurst_dfa, hurst_whittle, hurst_local_whittle, hurst_stable};
-}
-
-const std::vector<const char*> kEstimatorKeys = {"rs", "aggvar", "dfa", "whittle", "local_whittle", "stable"};
-
-double mean_of(const std::vector<double>& v) {
-  double s = 0;
-  for (double x : v) s += x;
-  return v.empty() ? NAN : s / static_cast<double>(v.size());
-}
+const std::vector<std::pair<const char*, HurstEstimate (*)(const std::vector<double>&)>> kEstimators = {
+    {"rs", hurst_rescaled_range}, {"aggvar", hurst_aggregated_variance},  {"dfa", hurst_dfa},
+    {"whittle", hurst_whittle},   {"local_whittle", hurst_local_whittle}, {"stable", hurst_stable}};
 
 nlohmann::json number(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
 
@@ -60,8 +52,7 @@ double channel_total(const BinnedSeries& b, const char* name) {
   return s;
 }
 
-nlohmann::json summary_json(const StatsOptions& options, const TraceStatistics& s,
-                            const std::vector<std::string>& sha) {
+nlohmann::json summary_json(const TraceStatistics& s, const std::vector<std::string>& sha) {
   using nlohmann::json;
   json j;
   j["source"] = s.trace.sources;
@@ -98,14 +89,13 @@ nlohmann::json summary_json(const StatsOptions& options, const TraceStatistics& 
   }
   j["hurst"] = hurst;
   if (!s.interarrivals.empty()) {
-    const Burstiness b = burstiness(s.interarrivals);
+    const Burstiness& b = s.interarrival_burstiness;
     json ia = {{"count", s.interarrivals.size()}, {"mean", number(b.mean)}, {"cv", number(b.cv)}};
     json iacf = json::array();
     for (double v : s.interarrival_acf) iacf.push_back(number(v));
     ia["acf"] = iacf;
     j["interarrival"] = ia;
   }
-  (void)options;
   return j;
 }
 
@@ -160,7 +150,7 @@ void print_summary(const StatsOptions& options, const TraceStatistics& s) {
   for (const auto& h : s.hurst)
     if (!h.estimate.note.empty()) std::printf("             %s: %s\n", h.key, h.estimate.note.c_str());
   if (!s.interarrivals.empty()) {
-    const Burstiness ib = burstiness(s.interarrivals);
+    const Burstiness& ib = s.interarrival_burstiness;
     std::printf("inter-arrival %zu gaps: mean %.6g s  cv %.4g  ACF ", s.interarrivals.size(), ib.mean, ib.cv);
     for (std::size_t lag : {1, 2, 5, 10})
       if (lag < s.interarrival_acf.size()) std::printf("%zu: %.3f  ", lag, s.interarrival_acf[lag]);
@@ -231,7 +221,7 @@ void write_hdf5(const StatsOptions& options, const TraceStatistics& s, const std
   if (!s.interarrivals.empty()) {
     h5::write_vector(group.id(), "interarrivals", s.interarrivals, {{"unit", std::string("s")}});
     h5::write_vector(group.id(), "interarrival_acf", s.interarrival_acf, {});
-    const double m = mean_of(s.interarrivals);
+    const double m = s.interarrival_burstiness.mean;
     write_distribution(
         group.id(), "interarrival_", s.interarrivals, [&](double p) { return -m * std::log1p(-p); },
         "exponential with the sample mean (Poisson arrivals)");
@@ -301,7 +291,7 @@ TraceStatistics compute_statistics(const StatsOptions& options) {
       s.interarrivals = interarrival_times(s.trace);
       break;
     case Trace::Kind::binned:
-      s.binned = s.trace.binned;
+      s.binned = std::move(s.trace.binned);
       break;
     case Trace::Kind::series:
       break;
@@ -327,10 +317,11 @@ TraceStatistics compute_statistics(const StatsOptions& options) {
   if (s.interarrivals.size() >= 2)
     s.interarrival_acf = autocorrelation(s.interarrivals, std::min(options.max_lag, s.interarrivals.size() - 1));
   s.burstiness = burstiness(s.series);
-  const auto functions = estimator_functions();
-  s.hurst.resize(functions.size());
+  if (!s.interarrivals.empty()) s.interarrival_burstiness = burstiness(s.interarrivals);
+  s.hurst.resize(kEstimators.size());
 #pragma omp parallel for schedule(dynamic)
-  for (std::size_t i = 0; i < functions.size(); ++i) s.hurst[i] = NamedHurst{kEstimatorKeys[i], functions[i](s.series)};
+  for (std::size_t i = 0; i < kEstimators.size(); ++i)
+    s.hurst[i] = NamedHurst{kEstimators[i].first, kEstimators[i].second(s.series)};
   return s;
 }
 
@@ -344,7 +335,7 @@ int stats_command(const StatsOptions& given) {
   for (const auto& path : options.traces) sha.push_back(file_sha256(path));
   if (!options.output.empty()) write_hdf5(options, s, sha);
   if (options.json)
-    std::printf("%s\n", summary_json(options, s, sha).dump(2).c_str());
+    std::printf("%s\n", summary_json(s, sha).dump(2).c_str());
   else
     print_summary(options, s);
   return kExitOk;

@@ -42,6 +42,7 @@ struct TraceStatistics {
   std::vector<double> acf;                              // of the series, lags 0..max_lag
   std::vector<double> interarrivals, interarrival_acf;  // events only
   Burstiness burstiness;
+  Burstiness interarrival_burstiness;  // events only
   std::vector<NamedHurst> hurst;
 };
 

@@ -2,21 +2,14 @@
 
 #include <fmt/format.h>
 #include <sys/statvfs.h>
-#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <filesystem>
 #include <vector>
 
 #include "host/errors.hpp"
 
 namespace gs {
-
-namespace fs = std::filesystem;
 
 std::size_t storage_bytes(StorageType type) { return type == StorageType::float64 ? 8 : 4; }
 

@@ -130,28 +130,54 @@ double time_field(std::string_view field, TimeUnit unit, bool time_of_day = fals
   return value * time_scale(unit);
 }
 
+// Appends `time` to `times` in time order: an earlier time than the last one is
+// a bad line, or (with sorting allowed) counted in `reordered` and sorted later.
+void append_time(std::vector<double>& times, double time, std::string_view field, bool sort, std::uint64_t& reordered) {
+  if (!times.empty() && time < times.back()) {
+    if (!sort)
+      throw BadLine{fmt::format("timestamp '{}' is earlier than the previous event's ({:.9g} s); the trace must be in "
+                                "time order (--sort accepts an unordered trace)",
+                                field, times.back()),
+                    field};
+    ++reordered;
+  }
+  times.push_back(time);
+}
+
+// The stable order of `times`, and a vector rearranged into it.
+std::vector<std::size_t> time_order(const std::vector<double>& times) {
+  std::vector<std::size_t> order(times.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return times[a] < times[b]; });
+  return order;
+}
+
+template <class T>
+void permute(std::vector<T>& values, const std::vector<std::size_t>& order) {
+  if (values.empty()) return;
+  const std::vector<T> copy = values;
+  for (std::size_t i = 0; i < order.size(); ++i) values[i] = copy[order[i]];
+}
+
+// The value of a header line "KEY value", trimmed; nothing when `content` is another line.
+std::optional<std::string_view> header_value(std::string_view content, std::string_view key) {
+  if (!starts_with(content, key)) return std::nullopt;
+  return trim(content.substr(key.size()));
+}
+
 // Events of one file, checked as they arrive: time order unless sorting was asked for.
 class EventSink {
  public:
   EventSink(Trace& trace, bool sort) : trace_(trace), sort_(sort) {}
 
   void add(double time, std::string_view field, Operation op, double size, double duration) {
-    if (!trace_.times.empty() && time < trace_.times.back()) {
-      if (!sort_)
-        throw BadLine{
-            fmt::format("timestamp '{}' is earlier than the previous event's ({:.9g} s); the trace must be in "
-                        "time order (--sort accepts an unordered trace)",
-                        field, trace_.times.back()),
-            field};
-      ++trace_.reordered;
-    }
-    trace_.times.push_back(time);
+    append_time(trace_.times, time, field, sort_, trace_.reordered);
     ops_.push_back(op);
     sizes_.push_back(size);
     durations_.push_back(duration);
   }
 
-  // Keeps the columns the format filled (NaN marks "not given").
+  // Keeps the columns the format gives; the others stay empty.
   void finish(bool has_ops, bool has_sizes, bool has_durations) {
     if (has_ops) trace_.ops = std::move(ops_);
     if (has_sizes) trace_.sizes = std::move(sizes_);
@@ -214,14 +240,23 @@ std::string_view field_at(const std::vector<std::string_view>& fields, std::size
   return fields[index];
 }
 
-Operation classify(std::string_view value, const TraceOptions& options) {
-  const std::string v = lower(trim(value));
-  for (const auto& r : options.read_values)
-    if (v == lower(r)) return Operation::read;
-  for (const auto& w : options.write_values)
-    if (v == lower(w)) return Operation::write;
-  return Operation::other;
-}
+// The op column's values for reads and writes, compared case-insensitively.
+class OperationNames {
+ public:
+  explicit OperationNames(const TraceOptions& options) {
+    for (const auto& r : options.read_values) reads_.push_back(lower(r));
+    for (const auto& w : options.write_values) writes_.push_back(lower(w));
+  }
+  Operation classify(std::string_view value) const {
+    const std::string v = lower(trim(value));
+    if (std::find(reads_.begin(), reads_.end(), v) != reads_.end()) return Operation::read;
+    if (std::find(writes_.begin(), writes_.end(), v) != writes_.end()) return Operation::write;
+    return Operation::other;
+  }
+
+ private:
+  std::vector<std::string> reads_, writes_;
+};
 
 // Delimited text with named or numbered columns: timestamps, series, counts.
 struct Columns {
@@ -239,12 +274,10 @@ void read_columns(const std::string& path, const TraceOptions& options, Trace& t
     if (first) {
       first = false;
       if (columns.delimiter == 0) columns.delimiter = detect_delimiter(line);
-      if (options.header) {
+      if (options.header)
         for (auto name : split_fields(line, columns.delimiter)) columns.header.emplace_back(name);
-        on_layout(columns);
-        return;
-      }
       on_layout(columns);
+      if (options.header) return;
     }
     on_row(line, split_fields(line, columns.delimiter));
   });
@@ -252,6 +285,7 @@ void read_columns(const std::string& path, const TraceOptions& options, Trace& t
 
 void read_timestamps(const std::string& path, const TraceOptions& options, Trace& trace) {
   EventSink sink(trace, options.sort);
+  const OperationNames operations(options);
   std::size_t time_col = 0;
   std::optional<std::size_t> op_col, size_col;
   read_columns(
@@ -263,8 +297,8 @@ void read_timestamps(const std::string& path, const TraceOptions& options, Trace
       },
       [&](std::string_view line, const std::vector<std::string_view>& fields) {
         const auto time_text = field_at(fields, time_col, line);
-        const double time = time_field(time_text, options.time_unit);
-        const Operation op = op_col ? classify(field_at(fields, *op_col, line), options) : Operation::other;
+        const double time = time_field(time_text, options.time_unit.value_or(TimeUnit::s));
+        const Operation op = op_col ? operations.classify(field_at(fields, *op_col, line)) : Operation::other;
         const double size = size_col ? non_negative_field(field_at(fields, *size_col, line), "size") : 0.0;
         sink.add(time, time_text, op, size, 0.0);
       });
@@ -282,17 +316,9 @@ void read_series(const std::string& path, const TraceOptions& options, Trace& tr
       },
       [&](std::string_view line, const std::vector<std::string_view>& fields) {
         const auto time_text = field_at(fields, time_col, line);
-        const double time = time_field(time_text, options.time_unit);
+        const double time = time_field(time_text, options.time_unit.value_or(TimeUnit::s));
         const double value = number_field(field_at(fields, value_col, line), "value");
-        if (!trace.series_times.empty() && time < trace.series_times.back()) {
-          if (!options.sort)
-            throw BadLine{fmt::format("time '{}' is earlier than the previous line's; the series must be in time order "
-                                      "(--sort accepts an unordered one)",
-                                      time_text),
-                          time_text};
-          ++trace.reordered;
-        }
-        trace.series_times.push_back(time);
+        append_time(trace.series_times, time, time_text, options.sort, trace.reordered);
         trace.series_values.push_back(value);
       });
 }
@@ -325,8 +351,8 @@ void read_dxt(const std::string& path, const TraceOptions& options, Trace& trace
   for_each_line(path, options, trace, true, [&](std::string_view line) {
     const std::string_view content = trim(line);
     if (content.front() == '#') {
-      if (starts_with(content, "# start_time:")) {
-        trace.epoch = number_field(trim(content.substr(13)), "start_time");
+      if (const auto start = header_value(content, "# start_time:")) {
+        trace.epoch = number_field(*start, "start_time");
         seen_header = true;
       }
       return;
@@ -390,7 +416,7 @@ void read_blkparse(const std::string& path, const TraceOptions& options, Trace& 
 // DiskSim/MQSim ASCII: "time device lba sectors flags", flags bit 0 = read.
 void read_disksim(const std::string& path, const TraceOptions& options, Trace& trace) {
   EventSink sink(trace, options.sort);
-  const TimeUnit unit = options.time_unit_given ? options.time_unit : TimeUnit::ms;
+  const TimeUnit unit = options.time_unit.value_or(TimeUnit::ms);
   for_each_line(path, options, trace, false, [&](std::string_view line) {
     const auto fields = split_fields(line, ' ');
     if (fields.size() != 5)
@@ -410,7 +436,7 @@ void read_disksim(const std::string& path, const TraceOptions& options, Trace& t
 // PIONEER's unified trace: timestamp, operation, file, offset, size, execution time, extra.
 void read_pioneer(const std::string& path, const TraceOptions& options, Trace& trace) {
   EventSink sink(trace, options.sort);
-  const TimeUnit unit = options.time_unit_given ? options.time_unit : TimeUnit::s;
+  const TimeUnit unit = options.time_unit.value_or(TimeUnit::s);
   char delimiter = options.delimiter;
   double day_offset = 0, previous = -1;
   for_each_line(path, options, trace, false, [&](std::string_view line) {
@@ -487,11 +513,11 @@ DarshanLog read_darshan_log(const std::string& path, const TraceOptions& options
   for_each_line(path, options, trace, true, [&](std::string_view line) {
     const std::string_view content = trim(line);
     if (content.front() == '#') {
-      if (starts_with(content, "# start_time:")) {
-        log.start_time = number_field(trim(content.substr(13)), "start_time");
+      if (const auto start = header_value(content, "# start_time:")) {
+        log.start_time = number_field(*start, "start_time");
         has_start = true;
-      } else if (starts_with(content, "# run time:")) {
-        log.run_time = non_negative_field(trim(content.substr(11)), "run time");
+      } else if (const auto run_time = header_value(content, "# run time:")) {
+        log.run_time = non_negative_field(*run_time, "run time");
       }
       return;
     }
@@ -610,19 +636,12 @@ void merge_events(Trace& into, Trace&& part) {
 }
 
 void sort_events(Trace& trace) {
-  std::vector<std::size_t> order(trace.times.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return trace.times[a] < trace.times[b]; });
-  const auto permute = [&](auto& values) {
-    if (values.empty()) return;
-    auto copy = values;
-    for (std::size_t i = 0; i < order.size(); ++i) values[i] = copy[order[i]];
-  };
-  permute(trace.times);
-  permute(trace.ops);
-  permute(trace.sizes);
-  permute(trace.durations);
+  if (std::is_sorted(trace.times.begin(), trace.times.end())) return;
+  const std::vector<std::size_t> order = time_order(trace.times);
+  permute(trace.times, order);
+  permute(trace.ops, order);
+  permute(trace.sizes, order);
+  permute(trace.durations, order);
 }
 
 void read_one(const std::string& path, const TraceOptions& options, Trace& trace) {
@@ -670,12 +689,6 @@ TimeUnit parse_time_unit(const std::string& name) {
   throw UserError(fmt::format("--time-unit '{}' is not one of s, ms, us, ns, iso8601", name));
 }
 
-const char* time_unit_name(TimeUnit unit) {
-  for (const auto& [n, u] : kUnits)
-    if (u == unit) return n;
-  return "?";
-}
-
 Trace read_trace(const std::vector<std::string>& paths, const TraceOptions& options) {
   if (paths.empty()) throw UserError("no trace file given");
   Trace trace;
@@ -697,16 +710,10 @@ Trace read_trace(const std::vector<std::string>& paths, const TraceOptions& opti
   if (options.format == TraceFormat::series) {
     trace.kind = Trace::Kind::series;
     for (const auto& path : paths) read_series(path, options, trace);
-    if (trace.reordered > 0 || paths.size() > 1) {
-      std::vector<std::size_t> order(trace.series_times.size());
-      std::iota(order.begin(), order.end(), 0);
-      std::stable_sort(order.begin(), order.end(),
-                       [&](std::size_t a, std::size_t b) { return trace.series_times[a] < trace.series_times[b]; });
-      std::vector<double> t(order.size()), v(order.size());
-      for (std::size_t i = 0; i < order.size(); ++i)
-        t[i] = trace.series_times[order[i]], v[i] = trace.series_values[order[i]];
-      trace.series_times = std::move(t);
-      trace.series_values = std::move(v);
+    if (!std::is_sorted(trace.series_times.begin(), trace.series_times.end())) {  // --sort, or several files
+      const std::vector<std::size_t> order = time_order(trace.series_times);
+      permute(trace.series_times, order);
+      permute(trace.series_values, order);
     }
     if (trace.series_times.empty()) throw UserError(fmt::format("{}: no (time, value) pairs", paths[0]));
     return trace;
@@ -716,15 +723,8 @@ Trace read_trace(const std::vector<std::string>& paths, const TraceOptions& opti
     Trace part;
     part.format = options.format;
     read_one(paths[i], options, part);
-    if (i == 0) {
-      trace.epoch = part.epoch;
-      trace.times = std::move(part.times);
-      trace.ops = std::move(part.ops);
-      trace.sizes = std::move(part.sizes);
-      trace.durations = std::move(part.durations);
-    } else {
-      merge_events(trace, std::move(part));
-    }
+    if (i == 0) trace.epoch = part.epoch;  // the clock the later files are shifted onto
+    merge_events(trace, std::move(part));
     trace.lines += part.lines;
     trace.bad_lines += part.bad_lines;
     trace.reordered += part.reordered;

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,6 @@ enum class Operation : std::uint8_t { other, read, write };
 TraceFormat parse_trace_format(const std::string& name);  // UserError listing the accepted names
 const char* trace_format_name(TraceFormat format);
 TimeUnit parse_time_unit(const std::string& name);
-const char* time_unit_name(TimeUnit unit);
 
 struct TraceOptions {
   TraceFormat format = TraceFormat::timestamps;
@@ -28,9 +28,8 @@ struct TraceOptions {
   std::string value_column;  // series: default 2; counts: default 1
   std::string op_column, size_column;
   bool header = false;
-  char delimiter = 0;  // 0: a comma or tab when the first data line has one, else whitespace
-  TimeUnit time_unit = TimeUnit::s;
-  bool time_unit_given = false;                                // else the format's own unit (disksim: ms, pioneer: s)
+  char delimiter = 0;                 // 0: a comma or tab when the first data line has one, else whitespace
+  std::optional<TimeUnit> time_unit;  // unset: the format's own unit (s; disksim: ms)
   std::vector<std::string> read_values = {"r", "read", "rd"};  // op column values, case-insensitive
   std::vector<std::string> write_values = {"w", "write", "wr"};
   double bin_width = 0;  // counts: the width of the given bins; darshan: the bins of the spread (s)

@@ -143,7 +143,6 @@ TEST(TraceReaders, BlkparseDefaultLayoutWithSequenceNumbers) {
 TEST(TraceReaders, DisksimFlagsBitZeroIsRead) {
   TraceOptions options = options_for(TraceFormat::disksim);
   options.time_unit = TimeUnit::ns;
-  options.time_unit_given = true;
   const Trace trace = read_trace({test::data_path("mqsim_tpcc_small.disksim.gz")}, options);
   ASSERT_EQ(trace.times.size(), 6999u);
   EXPECT_EQ(count_op(trace, Operation::read), 4381u);
