@@ -8,7 +8,8 @@
 #include <numeric>
 
 #include "estimators/empirical.hpp"
-#include "host/fft.hpp"
+#include "estimators/series.hpp"
+#include "kernels/portability.hpp"
 
 namespace gs {
 
@@ -85,23 +86,6 @@ bool fit_plot(HurstEstimate& e, const char* why_not) {
   const Line line = least_squares(e.log_scale, e.log_statistic);
   e.slope = line.slope, e.intercept = line.intercept, e.se = line.slope_se;
   return true;
-}
-
-// Periodogram I(λ_j) = |Σ x_t e^{−iλ_j t}|² / (2πn) at λ_j = 2πj/n, j = 1..⌊(n−1)/2⌋.
-std::vector<double> periodogram(const std::vector<double>& x) {
-  const std::size_t n = x.size();
-  double mean = std::accumulate(x.begin(), x.end(), 0.0) / static_cast<double>(n);
-  const CpuFftPair fft(n, n);
-  FftBuffer<double> signal(n);
-  FftBuffer<Complex<double>> spectrum(fft.spectrum_size());
-  for (std::size_t t = 0; t < n; ++t) signal.data()[t] = x[t] - mean;
-  fft.forward(signal.data(), spectrum.data());
-  std::vector<double> I((n - 1) / 2);
-  for (std::size_t j = 1; j <= I.size(); ++j) {
-    const auto z = spectrum.data()[j];
-    I[j - 1] = (z.re * z.re + z.im * z.im) / (2 * kPi * static_cast<double>(n));
-  }
-  return I;
 }
 
 // log of fGn's spectral density up to a constant factor:

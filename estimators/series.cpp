@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <numeric>
 
 #include "host/errors.hpp"
 #include "host/fft.hpp"
@@ -87,6 +88,22 @@ std::vector<double> autocorrelation(const std::vector<double>& x, std::size_t ma
   if (!(c0 > 1e-300 * static_cast<double>(length))) return acf;
   for (std::size_t k = 1; k <= max_lag; ++k) acf[k] = signal.data()[k] / c0;
   return acf;
+}
+
+std::vector<double> periodogram(const std::vector<double>& x) {
+  const std::size_t n = x.size();
+  double mean = std::accumulate(x.begin(), x.end(), 0.0) / static_cast<double>(n);
+  const CpuFftPair fft(n, n);
+  FftBuffer<double> signal(n);
+  FftBuffer<Complex<double>> spectrum(fft.spectrum_size());
+  for (std::size_t t = 0; t < n; ++t) signal.data()[t] = x[t] - mean;
+  fft.forward(signal.data(), spectrum.data());
+  std::vector<double> I((n - 1) / 2);
+  for (std::size_t j = 1; j <= I.size(); ++j) {
+    const auto z = spectrum.data()[j];
+    I[j - 1] = (z.re * z.re + z.im * z.im) / (2 * kPi * static_cast<double>(n));
+  }
+  return I;
 }
 
 }  // namespace gs

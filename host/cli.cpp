@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "host/errors.hpp"
+#include "host/fit.hpp"
 #include "host/models.hpp"
 #include "host/plan.hpp"
 #include "host/run.hpp"
@@ -20,7 +21,48 @@ namespace gs {
 
 namespace {
 
-const std::vector<std::string> kCommands = {"run", "stats"};
+const std::vector<std::string> kCommands = {"run", "stats", "fit", "norros"};
+
+// The options that say how to read and bin a trace (stats and fit).
+struct TraceArguments {
+  std::string format, time_unit, delimiter, blk_event = "Q";
+};
+
+void add_trace_options(CLI::App* app, StatsOptions& o, TraceArguments& a) {
+  app->add_option("trace", o.traces, "trace file(s), gzip or plain; several are merged")->required();
+  app->add_option(
+         "--format", a.format,
+         "timestamps, counts, series, darshan, dxt, blkparse, disksim or pioneer (README: Reading real traces)")
+      ->required();
+  app->add_option("--bin", o.bin, "bin width: 1s, 250ms, 10us, 5min, … (all formats but series)");
+  app->add_option("--column", o.trace.time_column, "timestamps/series: the time column, 1-based or a header name");
+  app->add_option("--value-column", o.trace.value_column, "series (default 2) / counts (default 1): the value column");
+  app->add_option("--op-column", o.trace.op_column, "timestamps: the operation column (read/write)");
+  app->add_option("--size-column", o.trace.size_column, "timestamps: the request size column, in bytes");
+  app->add_option("--read-values", o.trace.read_values, "values of --op-column meaning read (default r,read,rd)")
+      ->delimiter(',');
+  app->add_option("--write-values", o.trace.write_values, "values meaning write (default w,write,wr)")->delimiter(',');
+  app->add_flag("--header", o.trace.header, "the first line names the columns");
+  app->add_option("--delimiter", a.delimiter, "comma, tab or space (default: detected from the first line)")
+      ->check(CLI::IsMember({"comma", "tab", "space"}));
+  app->add_option("--time-unit", a.time_unit, "s, ms, us, ns or iso8601 (default s; disksim: ms)");
+  app->add_option("--modules", o.trace.modules, "darshan/dxt modules (default POSIX,STDIO): POSIX, MPI-IO, STDIO")
+      ->delimiter(',');
+  app->add_option("--blk-event", a.blk_event, "blkparse: Q (queued, default) or D (issued to the driver)")
+      ->check(CLI::IsMember({"Q", "D"}));
+  app->add_flag("--sort", o.trace.sort, "accept events out of time order by sorting them (reported)");
+  app->add_flag("--skip-bad-lines", o.trace.skip_bad_lines, "count and report malformed lines instead of stopping");
+  app->add_option("--series", o.series,
+                  "channel analysed: count, count_read, count_write, bytes, bytes_read, bytes_write "
+                  "(default count; darshan: bytes)");
+}
+
+void apply_trace_arguments(const TraceArguments& a, StatsOptions& o) {
+  o.trace.format = parse_trace_format(a.format);
+  if (!a.time_unit.empty()) o.trace.time_unit = parse_time_unit(a.time_unit);
+  if (!a.delimiter.empty()) o.trace.delimiter = a.delimiter == "comma" ? ',' : a.delimiter == "tab" ? '\t' : ' ';
+  o.trace.blk_action = a.blk_event[0];
+}
 
 // `gpusynth CONFIG.yaml ...` → `gpusynth run CONFIG.yaml ...`.
 std::vector<std::string> normalised_arguments(int argc, char** argv) {
@@ -72,49 +114,51 @@ int parse_and_run(int argc, char** argv) {
 
   StatsOptions stats_options;
   stats_options.command_line = options.command_line;
-  std::string format, time_unit, delimiter, blk_event = "Q";
+  TraceArguments stats_trace;
   CLI::App* stats =
       app.add_subcommand("stats", "read a real trace, bin it and print its statistics (Hurst, ACF, burstiness)");
-  stats->add_option("trace", stats_options.traces, "trace file(s), gzip or plain; several are merged")->required();
-  stats
-      ->add_option(
-          "--format", format,
-          "timestamps, counts, series, darshan, dxt, blkparse, disksim or pioneer (README: Reading real traces)")
-      ->required();
-  stats->add_option("--bin", stats_options.bin, "bin width: 1s, 250ms, 10us, 5min, … (all formats but series)");
-  stats->add_option("--column", stats_options.trace.time_column,
-                    "timestamps/series: the time column, 1-based or a header name");
-  stats->add_option("--value-column", stats_options.trace.value_column,
-                    "series (default 2) / counts (default 1): the value column");
-  stats->add_option("--op-column", stats_options.trace.op_column, "timestamps: the operation column (read/write)");
-  stats->add_option("--size-column", stats_options.trace.size_column, "timestamps: the request size column, in bytes");
-  stats
-      ->add_option("--read-values", stats_options.trace.read_values,
-                   "values of --op-column meaning read (default r,read,rd)")
-      ->delimiter(',');
-  stats->add_option("--write-values", stats_options.trace.write_values, "values meaning write (default w,write,wr)")
-      ->delimiter(',');
-  stats->add_flag("--header", stats_options.trace.header, "the first line names the columns");
-  stats->add_option("--delimiter", delimiter, "comma, tab or space (default: detected from the first line)")
-      ->check(CLI::IsMember({"comma", "tab", "space"}));
-  stats->add_option("--time-unit", time_unit, "s, ms, us, ns or iso8601 (default s; disksim: ms)")
-      ->check(CLI::IsMember({"s", "ms", "us", "ns", "iso8601"}));
-  stats
-      ->add_option("--modules", stats_options.trace.modules,
-                   "darshan/dxt modules (default POSIX,STDIO): POSIX, MPI-IO, STDIO")
-      ->delimiter(',');
-  stats->add_option("--blk-event", blk_event, "blkparse: Q (queued, default) or D (issued to the driver)")
-      ->check(CLI::IsMember({"Q", "D"}));
-  stats->add_flag("--sort", stats_options.trace.sort, "accept events out of time order by sorting them (reported)");
-  stats->add_flag("--skip-bad-lines", stats_options.trace.skip_bad_lines,
-                  "count and report malformed lines instead of stopping");
-  stats->add_option("--series", stats_options.series,
-                    "channel analysed: count, count_read, count_write, bytes, bytes_read, bytes_write "
-                    "(default count; darshan: bytes)");
+  add_trace_options(stats, stats_options, stats_trace);
   stats->add_option("--max-lag", stats_options.max_lag, "ACF lags (default 100)")->check(CLI::Range(1, 100000000));
   stats->add_option("-o,--output", stats_options.output, "write the series and statistics to this HDF5 file");
   stats->add_option("--name", stats_options.name, "dataset name under /datasets (default: the trace's file name)");
   stats->add_flag("--json", stats_options.json, "print the summary as one JSON object");
+
+  FitOptions fit_options;
+  TraceArguments fit_trace;
+  std::string fit_models;
+  CLI::App* fit = app.add_subcommand(
+      "fit", "fit every model to a real trace, print estimates ± SE and write a runnable ensemble.yaml");
+  add_trace_options(fit, fit_options.read, fit_trace);
+  fit->add_option("--models", fit_models,
+                  "comma-separated: stable, lfsn, fgn, norros, farima, normal, markov, hmm "
+                  "(default stable,lfsn,fgn,farima,normal,markov; hmm needs a series trace)");
+  fit->add_option("-o,--output", fit_options.output, "the ensemble.yaml to write (runnable by `gpusynth FILE`)");
+  fit->add_option("--ensemble-output", fit_options.ensemble_output,
+                  "the HDF5 path that config writes (default: beside it, FILE.h5)");
+  fit->add_option("--name", fit_options.read.name, "dataset name (default: the trace's file name)");
+  fit->add_option("--replicas", fit_options.replicas, "replicas of each fitted ensemble (default 100)")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{4294967295}));
+  fit->add_option("--seed", fit_options.seed, "seed of the bootstrap and the EM starts; written to the config");
+  fit->add_option("--lfsn-hurst", fit_options.lfsn_hurst,
+                  "H of lfsn: stable (default, valid for alpha < 2) or rs, aggvar, dfa, whittle, local_whittle")
+      ->check(CLI::IsMember({"stable", "rs", "aggvar", "dfa", "whittle", "local_whittle"}));
+  fit->add_option("--fgn-hurst", fit_options.fgn_hurst, "H of fgn and norros (default whittle)")
+      ->check(CLI::IsMember({"stable", "rs", "aggvar", "dfa", "whittle", "local_whittle"}));
+  fit->add_option("--farima-p", fit_options.farima_p, "AR order (default: BIC over 0..2)")->check(CLI::Range(0, 5));
+  fit->add_option("--farima-q", fit_options.farima_q, "MA order (default: BIC over 0..2)")->check(CLI::Range(0, 5));
+  fit->add_option("--markov-states", fit_options.markov_states, "rate levels of markov (default 3)")
+      ->check(CLI::Range(1, 8));
+  fit->add_option("--hmm-states", fit_options.hmm_states, "states of hmm (default 3)")->check(CLI::Range(1, 8));
+  fit->add_option("--hmm-starts", fit_options.hmm_starts, "EM starts of hmm (default 5)")->check(CLI::Range(1, 100));
+
+  NorrosOptions norros_options;
+  CLI::App* norros = app.add_subcommand(
+      "norros", "Norros' effective bandwidth (eq. 3) and arrival rate (eqs. 3-5) of the self-similarity paper");
+  norros->add_option("-a", norros_options.a, "variance coefficient a > 0")->required();
+  norros->add_option("-H,--hurst", norros_options.H, "Hurst exponent, 0 < H < 1, H != 0.5")->required();
+  norros->add_option("--epsilon", norros_options.epsilon, "miss probability, 0 < epsilon < 1 (default 1e-3)");
+  norros->add_option("-b", norros_options.b, "outstanding streams per device (buffer), > 0 (default 1)");
+  norros->add_option("--lambda", norros_options.lambda, "also print C at this arrival rate");
 
   std::vector<std::string> args = normalised_arguments(argc, argv);
   std::reverse(args.begin(), args.end());  // CLI11 takes the arguments reversed
@@ -125,13 +169,23 @@ int parse_and_run(int argc, char** argv) {
     return code == 0 ? kExitOk : kExitUser;
   }
   if (stats->parsed()) {
-    stats_options.trace.format = parse_trace_format(format);
-    if (!time_unit.empty()) stats_options.trace.time_unit = parse_time_unit(time_unit);
-    if (!delimiter.empty())
-      stats_options.trace.delimiter = delimiter == "comma" ? ',' : delimiter == "tab" ? '\t' : ' ';
-    stats_options.trace.blk_action = blk_event[0];
+    apply_trace_arguments(stats_trace, stats_options);
     return stats_command(stats_options);
   }
+  if (fit->parsed()) {
+    apply_trace_arguments(fit_trace, fit_options.read);
+    if (!fit_models.empty()) {
+      fit_options.models.clear();
+      std::size_t at = 0;
+      while (at <= fit_models.size()) {
+        const std::size_t comma = std::min(fit_models.find(',', at), fit_models.size());
+        fit_options.models.push_back(fit_models.substr(at, comma - at));
+        at = comma + 1;
+      }
+    }
+    return fit_command(fit_options);
+  }
+  if (norros->parsed()) return norros_command(norros_options);
   if (!backend.empty()) options.backend = parse_backend_choice(backend);
   if (!memory_limit.empty()) options.memory_limit = parse_memory_size(memory_limit);
   return run_command(options);

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
+#include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <regex>
@@ -52,9 +55,93 @@ WorkloadMapping parse_workload(ConfigMap& map, ValueKind& values) {
   return workload;
 }
 
-const std::vector<std::string> kEnsembleKeys = {"name",     "model",  "params", "workload",
-                                                "replicas", "length", "dtype",  "stream"};
-const std::vector<std::string> kTopKeys = {"version", "seed", "backend", "output", "compression", "ensembles"};
+const std::vector<std::string> kEnsembleKeys = {"name",   "model", "params", "workload", "replicas",
+                                                "length", "dtype", "stream", "dataset",  "fit"};
+const std::vector<std::string> kTopKeys = {"version",     "seed",     "backend",  "output",
+                                           "compression", "datasets", "ensembles"};
+const std::vector<std::string> kDatasetKeys = {
+    "name",        "trace",  "format",    "bin",       "series",  "column",    "value_column", "op_column",
+    "size_column", "header", "delimiter", "time_unit", "modules", "blk_event", "sort",         "skip_bad_lines"};
+
+bool parse_flag(ConfigMap& map, const std::string& key) {
+  return map.choice(key, {"true", "false"}).value_or("false") == "true";
+}
+
+DatasetSpec parse_dataset(const YAML::Node& node, const std::string& file, std::size_t index) {
+  ConfigMap map(node, file, fmt::format("datasets[{}]", index), kDatasetKeys);
+  DatasetSpec d;
+  d.line = static_cast<int>(node.Mark().line) + 1;
+  d.name = map.require(map.text("name"), "name", "the dataset's name (under /datasets)");
+  StatsOptions& r = d.read;
+  r.name = d.name;
+  const YAML::Node trace = node["trace"];
+  if (!trace) throw map.error_here(fmt::format("{} needs 'trace': the trace file(s)", map.where()));
+  const auto resolve = [&](const std::string& path) {
+    std::filesystem::path p(path);
+    return p.is_relative() ? (std::filesystem::path(file).parent_path() / p).string() : path;
+  };
+  if (trace.IsSequence()) {
+    for (const auto& item : trace) r.traces.push_back(resolve(item.as<std::string>()));
+  } else {
+    r.traces.push_back(resolve(map.require(map.text("trace"), "trace", "the trace file(s)")));
+  }
+  r.trace.format = parse_trace_format(map.require(map.text("format"), "format", "the trace format"));
+  r.bin = map.text("bin").value_or("");
+  r.series = map.text("series").value_or("");
+  r.trace.time_column = map.text("column").value_or(r.trace.time_column);
+  r.trace.value_column = map.text("value_column").value_or(r.trace.value_column);
+  r.trace.op_column = map.text("op_column").value_or(r.trace.op_column);
+  r.trace.size_column = map.text("size_column").value_or(r.trace.size_column);
+  r.trace.header = parse_flag(map, "header");
+  if (auto delimiter = map.choice("delimiter", {"comma", "tab", "space"}))
+    r.trace.delimiter = *delimiter == "comma" ? ',' : *delimiter == "tab" ? '\t' : ' ';
+  if (auto unit = map.choice("time_unit", {"s", "ms", "us", "ns", "iso8601"}))
+    r.trace.time_unit = parse_time_unit(*unit);
+  if (node["modules"]) {
+    r.trace.modules.clear();
+    for (const auto& item : node["modules"]) r.trace.modules.push_back(item.as<std::string>());
+  }
+  r.trace.blk_action = map.choice("blk_event", {"Q", "D"}).value_or("Q")[0];
+  r.trace.sort = parse_flag(map, "sort");
+  r.trace.skip_bad_lines = parse_flag(map, "skip_bad_lines");
+  return d;
+}
+
+// A number of a `fit:` entry (YAML writes NaN as .nan), or nothing when it is text.
+std::optional<double> fit_number(const std::string& text) {
+  if (text == ".nan" || text == ".NaN") return static_cast<double>(NAN);
+  double number = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), number);
+  if (ec == std::errc() && end == text.data() + text.size()) return number;
+  return std::nullopt;
+}
+
+// `fit:` of an ensemble: a flat mapping of numbers, texts and number lists.
+std::vector<Attribute> parse_fit(const YAML::Node& node, const std::string& file, const std::string& where) {
+  std::vector<Attribute> attrs;
+  if (!node.IsMap()) throw located_error_at(node, file, fmt::format("{}.fit must be a mapping", where));
+  for (const auto& item : node) {
+    const std::string key = item.first.as<std::string>();
+    const YAML::Node value = item.second;
+    if (value.IsScalar()) {
+      if (const auto number = fit_number(value.Scalar()))
+        attrs.push_back({key, *number});
+      else
+        attrs.push_back({key, value.Scalar()});
+      continue;
+    }
+    std::vector<double> numbers;
+    for (const auto& v : value) {
+      const auto number = v.IsScalar() ? fit_number(v.Scalar()) : std::nullopt;
+      if (!number) throw located_error_at(v, file, fmt::format("{}.fit.{} must list numbers", where, key));
+      numbers.push_back(*number);
+    }
+    if (!value.IsSequence())
+      throw located_error_at(value, file, fmt::format("{}.fit.{} must be a number, a text or a list", where, key));
+    attrs.push_back({key, numbers});
+  }
+  return attrs;
+}
 
 EnsembleSpec parse_ensemble(const YAML::Node& node, const std::string& file, std::size_t index) {
   ConfigMap map(node, file, fmt::format("ensembles[{}]", index), kEnsembleKeys);
@@ -91,6 +178,8 @@ EnsembleSpec parse_ensemble(const YAML::Node& node, const std::string& file, std
                                                "length = {}",
                                                named.where(), spec.length, *fixed, *fixed));
   }
+  spec.dataset = named.text("dataset").value_or("");
+  if (node["fit"]) spec.fit = parse_fit(node["fit"], file, named.where());
   spec.dtype =
       named.choice("dtype", {"float32", "float64"}).value_or("float32") == "float64" ? Dtype::float64 : Dtype::float32;
   if (auto stream = named.unsigned_integer("stream")) {
@@ -133,6 +222,17 @@ RunConfig parse_config(const std::string& text, const std::string& path) {
   require_in_range(top, "compression", static_cast<double>(compression), compression >= 0 && compression <= 9,
                    "deflate level 0 (none) to 9");
   config.compression = static_cast<int>(compression);
+  std::map<std::string, std::size_t> dataset_names;
+  if (const auto datasets = top.sequence("datasets")) {
+    for (std::size_t i = 0; i < datasets->size(); ++i) {
+      DatasetSpec d = parse_dataset((*datasets)[i], path, i);
+      if (dataset_names.count(d.name))
+        throw located_error_at((*datasets)[i], path,
+                               fmt::format("datasets[{}].name = '{}' is already used", i, d.name));
+      dataset_names[d.name] = i;
+      config.datasets.push_back(std::move(d));
+    }
+  }
   const YAML::Node list = top.require(top.sequence("ensembles"), "ensembles", "a list of ensembles to generate");
   if (list.size() == 0) throw top.error_at("ensembles", "ensembles must list at least one ensemble");
   std::map<std::string, std::size_t> names;
@@ -146,6 +246,10 @@ RunConfig parse_config(const std::string& text, const std::string& path) {
                       names[spec.name]));
     }
     names[spec.name] = i;
+    if (!spec.dataset.empty() && !dataset_names.count(spec.dataset)) {
+      throw located_error_at(list[i]["dataset"], path,
+                             fmt::format("ensembles[{}].dataset = '{}' is not among the datasets", i, spec.dataset));
+    }
     if (streams.count(spec.stream)) {
       throw located_error_at(list[i], path,
                              fmt::format("ensembles[{}] ({}) has Philox stream {}, the same as ensemble '{}'; "

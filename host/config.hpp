@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "host/models.hpp"
+#include "host/stats.hpp"
+#include "io/attributes.hpp"
 #include "kernels/workload.hpp"
 
 namespace gs {
@@ -33,7 +35,17 @@ struct EnsembleSpec {
   std::uint64_t length = 0;
   std::uint32_t stream = 0;  // Philox stream: FNV-1a of the name unless given
   bool stream_given = false;
-  int line = 0;  // where the ensemble is declared
+  int line = 0;                // where the ensemble is declared
+  std::string dataset;         // the real trace this ensemble was fitted to (datasets[].name), if any
+  std::vector<Attribute> fit;  // what `gpusynth fit` estimated, stored under /ensembles/<name>/fit
+};
+
+// A real trace referenced by the config (written by `gpusynth fit`): read and
+// binned as `gpusynth stats` does, stored under /datasets/<name>/series.
+struct DatasetSpec {
+  std::string name;
+  StatsOptions read;  // traces (paths relative to the config resolved), format, bin, …
+  int line = 0;
 };
 
 struct RunConfig {
@@ -44,6 +56,7 @@ struct RunConfig {
   BackendChoice backend = BackendChoice::automatic;
   std::string output;
   int compression = 1;  // deflate level 0..9 (0: none)
+  std::vector<DatasetSpec> datasets;
   std::vector<EnsembleSpec> ensembles;
 };
 

@@ -1,6 +1,7 @@
 #include "host/run.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <chrono>
 #include <future>
@@ -12,8 +13,10 @@
 #include "host/plan.hpp"
 #include "host/prepare.hpp"
 #include "host/progress.hpp"
+#include "host/stats.hpp"
 #include "host/sysinfo.hpp"
 #include "io/ensemble_file.hpp"
+#include "io/line_reader.hpp"
 #include "version.hpp"
 
 namespace gs {
@@ -200,8 +203,25 @@ EnsembleResult generate_ensemble(const EnsemblePlan& ensemble, BackendDevice& ba
     if (pending_write.valid()) pending_write.wait();
     throw;
   }
-  if (series) series->write_attributes(ensemble_attributes(ensemble, result.tally));
+  if (series) {
+    series->write_attributes(ensemble_attributes(ensemble, result.tally));
+    if (!spec.fit.empty()) series->write_fit(spec.fit);
+  }
   return result;
+}
+
+// A referenced real trace, read as `gpusynth stats` reads it.
+void write_dataset(EnsembleFile& file, const DatasetSpec& dataset) {
+  const TraceStatistics s = compute_statistics(dataset.read);
+  std::vector<std::string> digests;
+  for (const auto& path : dataset.read.traces) digests.push_back(file_sha256(path));
+  file.write_dataset(dataset.name, s.series,
+                     {{"source", fmt::format("{}", fmt::join(dataset.read.traces, ", "))},
+                      {"source_sha256", fmt::format("{}", fmt::join(digests, ", "))},
+                      {"format", std::string(trace_format_name(dataset.read.trace.format))},
+                      {"series_name", s.series_name},
+                      {"bin_width", s.binned.bin_width},
+                      {"length", static_cast<std::uint64_t>(s.series.size())}});
 }
 
 void check_disk_space(const RunPlan& plan, const RunConfig& config, bool quiet) {
@@ -265,6 +285,7 @@ int run_command(const RunOptions& options) {
     if (!options.no_output) {
       file.emplace(config.output);
       file->write_root_attributes(root_attributes(config, plan, options));
+      for (const DatasetSpec& dataset : config.datasets) write_dataset(*file, dataset);
     }
     Progress progress(plan.total_samples, options.quiet);
     for (const EnsemblePlan& ensemble : plan.ensembles) {

@@ -134,6 +134,11 @@ void SeriesDataset::write_attributes(const std::vector<Attribute>& attributes) {
   h5::write_attributes(group_.id(), attributes);
 }
 
+void SeriesDataset::write_fit(const std::vector<Attribute>& attributes) {
+  const h5::Handle fit = h5::create_group(group_.id(), "fit");
+  h5::write_attributes(fit.id(), attributes);
+}
+
 void SeriesDataset::write_vector(const std::string& name, const std::vector<double>& values,
                                  const std::vector<Attribute>& attributes) {
   h5::write_vector(group_.id(), name, values, attributes);
@@ -145,6 +150,15 @@ EnsembleFile::EnsembleFile(std::string output_path) : file_(std::move(output_pat
 
 void EnsembleFile::write_root_attributes(const std::vector<Attribute>& attributes) {
   h5::write_attributes(file_.id(), attributes);
+}
+
+void EnsembleFile::write_dataset(const std::string& name, const std::vector<double>& series,
+                                 const std::vector<Attribute>& attributes) {
+  if (datasets_.id() < 0) datasets_ = h5::create_group(file_.id(), "datasets");
+  const h5::Handle group = h5::create_group(datasets_.id(), name);
+  h5::write_attributes(group.id(), attributes);
+  h5::write_vector(group.id(), "series", series,
+                   {{"description", std::string("the real series, as gpusynth stats reads it")}});
 }
 
 SeriesDataset EnsembleFile::create_series(const std::string& name, StorageType type, std::uint64_t replicas,

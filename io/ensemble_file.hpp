@@ -3,6 +3,8 @@
 //   /                         file_type, format_version, gpusynth_version, git_revision,
 //                             created_utc, seed, backend, device, host, config (full text)
 //   /ensembles/<name>/        model, every parameter, workload mapping, RNG stream, tallies
+//   /ensembles/<name>/fit     (fitted ensembles) the estimates, SEs and fit statistics
+//   /datasets/<name>/series   (configs with datasets) the real series, source and sha256
 //   /ensembles/<name>/series  replicas × length, float32 | float64 | uint32, chunked by
 //                             replica, shuffled and deflated
 //
@@ -46,6 +48,8 @@ class SeriesDataset {
   // same as through the filter pipeline and reads back with any HDF5 reader.
   void write_rows(std::uint64_t first, std::uint64_t count, const void* data);
   void write_attributes(const std::vector<Attribute>& attributes);  // on the ensemble group
+  // /ensembles/<name>/fit: the estimates the ensemble's parameters came from.
+  void write_fit(const std::vector<Attribute>& attributes);
   // A float64 vector beside the series (e.g. observation_times).
   void write_vector(const std::string& name, const std::vector<double>& values,
                     const std::vector<Attribute>& attributes);
@@ -70,6 +74,9 @@ class EnsembleFile {
   EnsembleFile& operator=(const EnsembleFile&) = delete;
 
   void write_root_attributes(const std::vector<Attribute>& attributes);
+  // /datasets/<name>/series: a real series the ensembles are compared with.
+  void write_dataset(const std::string& name, const std::vector<double>& series,
+                     const std::vector<Attribute>& attributes);
   // Chunked as the plan chose (see series_chunk_shape).
   SeriesDataset create_series(const std::string& name, StorageType type, std::uint64_t replicas, std::uint64_t length,
                               ChunkShape chunk, int compression_level);
@@ -78,6 +85,7 @@ class EnsembleFile {
  private:
   h5::PendingFile file_;
   h5::Handle ensembles_;  // closed before file_ (declared after it)
+  h5::Handle datasets_;   // created with the first dataset
 };
 
 // Free bytes on the file system holding `path`'s directory.

@@ -683,6 +683,12 @@ const char* trace_format_name(TraceFormat format) {
   return "?";
 }
 
+const char* time_unit_name(TimeUnit unit) {
+  for (const auto& [name, u] : kUnits)
+    if (u == unit) return name;
+  return "s";
+}
+
 TimeUnit parse_time_unit(const std::string& name) {
   for (const auto& [n, u] : kUnits)
     if (name == n) return u;

@@ -20,6 +20,7 @@ enum class Operation : std::uint8_t { other, read, write };
 TraceFormat parse_trace_format(const std::string& name);  // UserError listing the accepted names
 const char* trace_format_name(TraceFormat format);
 TimeUnit parse_time_unit(const std::string& name);
+const char* time_unit_name(TimeUnit unit);
 
 struct TraceOptions {
   TraceFormat format = TraceFormat::timestamps;

@@ -152,6 +152,43 @@ expect_in "$tmp/stderr" "not one of timestamps" "unknown format"
 expect_rc 2 "stats missing --bin" "$gpusynth" stats "$tmp/bad.txt" --format timestamps
 expect_rc 2 "stats bad --bin" "$gpusynth" stats "$tmp/bad.txt" --format timestamps --bin 1parsec
 
+# fit: every model from a real trace, a runnable config, fit -> run round trip.
+expect_rc 0 "fit counts" "$gpusynth" fit "$data/cloudphysics_per_second.counts" --format counts --bin 1s \
+  --models stable,lfsn,fgn,norros,farima,normal,markov --replicas 3 -o "$tmp/fitted.yaml" \
+  --ensemble-output "$tmp/fitted.h5"
+for model in stable lfsn fgn norros farima normal markov; do expect_in "$tmp/stdout" "$model " "fit table row"; done
+expect_rc 0 "fitted config runs" "$gpusynth" "$tmp/fitted.yaml" -q
+/usr/bin/python3 - "$tmp/fitted.h5" "$data/cloudphysics_per_second.counts" <<'PY' || fail "fitted HDF5 layout"
+import h5py, hashlib, sys
+f = h5py.File(sys.argv[1], "r")
+d = f["/datasets/cloudphysics_per_second"]
+assert d["series"].shape == (7201,), d["series"].shape
+assert d.attrs["source_sha256"] == hashlib.sha256(open(sys.argv[2], "rb").read()).hexdigest()
+for model in ("stable", "lfsn", "fgn", "norros", "farima", "normal", "markov"):
+    e = f["/ensembles/cloudphysics_per_second-" + model]
+    assert e["series"].shape == (3, 7201), (model, e["series"].shape)
+    assert len(e["fit"].attrs) > 0, model
+st = f["/ensembles/cloudphysics_per_second-stable"]
+assert abs(st.attrs["alpha"] - st["fit"].attrs["alpha"]) < 1e-12
+assert 0 < st["fit"].attrs["alpha_se"] < 0.1
+PY
+# The HMM from a (time, latency) series; a non-series trace is refused for hmm only.
+expect_rc 0 "fit hmm" "$gpusynth" fit "$data/atlas10k_latency.series.gz" --format series --models hmm,normal \
+  --hmm-starts 2 -o "$tmp/hmm.yaml" --ensemble-output "$tmp/hmm.h5" --replicas 2
+expect_in "$tmp/stdout" "hmm      ok" "hmm fitted"
+expect_rc 0 "fitted hmm runs" "$gpusynth" "$tmp/hmm.yaml" -q
+expect_rc 0 "fit hmm on counts" "$gpusynth" fit "$data/cloudphysics_per_second.counts" --format counts --bin 1s \
+  --models hmm,normal
+expect_in "$tmp/stdout" "hmm needs a series trace" "hmm on counts is stopped with a reason"
+expect_rc 2 "fit unknown model" "$gpusynth" fit "$data/cloudphysics_per_second.counts" --format counts --bin 1s \
+  --models stable,gamma -o "$tmp/never.yaml"
+expect_in "$tmp/stderr" "'gamma' is not a fittable model" "unknown model named"
+[ ! -e "$tmp/never.yaml" ] || fail "a failed fit left its output"
+expect_rc 0 "norros" "$gpusynth" norros -a 2.5 -H 0.8 --epsilon 1e-3 -b 8 --lambda 100
+expect_in "$tmp/stdout" "arrival rate lambda" "norros eq. (5)"
+expect_rc 2 "norros H = 0.5" "$gpusynth" norros -a 2.5 -H 0.5
+expect_in "$tmp/stderr" "no unique arrival rate" "norros explains H = 0.5"
+
 if [ "$failures" -ne 0 ]; then
   echo "$failures failure(s)"
   exit 1

@@ -1,0 +1,235 @@
+#include "estimators/model_fit.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <numeric>
+
+#include "estimators/empirical.hpp"
+#include "estimators/minimize.hpp"
+#include "estimators/series.hpp"
+#include "host/errors.hpp"
+#include "kernels/portability.hpp"
+
+namespace gs {
+
+NormalFit fit_normal(const std::vector<double>& x) {
+  if (x.size() < 2) throw UserError("normal fit: at least 2 values are needed");
+  const MeanSd m = mean_and_sd(x);
+  NormalFit fit;
+  fit.mu = m.mean;
+  fit.sigma = m.sd;
+  const double n = static_cast<double>(x.size());
+  fit.se_mu = m.sd / std::sqrt(n);
+  fit.se_sigma = m.sd / std::sqrt(2 * (n - 1));
+  if (m.sd > 0) {
+    double ss = 0;
+    for (double v : x) ss += (v - m.mean) * (v - m.mean);
+    fit.log_likelihood = -0.5 * n * std::log(2 * kPi * m.sd * m.sd) - ss / (2 * m.sd * m.sd);
+  }
+  return fit;
+}
+
+MarkovFit fit_markov(const std::vector<double>& x, std::size_t states) {
+  if (states < 1) throw UserError("markov fit: the number of states must be at least 1");
+  if (x.size() < 2 * states)
+    throw UserError(fmt::format("markov fit: {} values are too few for {} states", x.size(), states));
+  const SortedSample sorted(x);
+  std::vector<double> thresholds;  // state i holds values in (thresholds[i−1], thresholds[i]]
+  for (std::size_t j = 1; j < states; ++j) {
+    const double t = sorted.quantile(static_cast<double>(j) / static_cast<double>(states));
+    if (t < sorted.values().back() && (thresholds.empty() || t > thresholds.back())) thresholds.push_back(t);
+  }
+  MarkovFit fit;
+  const std::size_t k = thresholds.size() + 1;
+  if (k < states) fit.note = fmt::format("{} states requested, {} distinct: quantiles coincide (ties)", states, k);
+  std::vector<std::size_t> state(x.size());
+  for (std::size_t t = 0; t < x.size(); ++t)
+    state[t] =
+        static_cast<std::size_t>(std::lower_bound(thresholds.begin(), thresholds.end(), x[t]) - thresholds.begin());
+  std::vector<std::vector<double>> members(k);
+  for (std::size_t t = 0; t < x.size(); ++t) members[state[t]].push_back(x[t]);
+  std::vector<std::vector<double>> counts(k, std::vector<double>(k, 0.0));
+  for (std::size_t t = 1; t < x.size(); ++t) counts[state[t - 1]][state[t]] += 1;
+  fit.transition.assign(k, std::vector<double>(k, 0.0));
+  fit.transition_se.assign(k, std::vector<double>(k, 0.0));
+  fit.log_likelihood = 0;
+  for (std::size_t i = 0; i < k; ++i) {
+    const MeanSd m = mean_and_sd(members[i]);
+    fit.levels.push_back(m.mean);
+    fit.noise.push_back(m.sd);
+    fit.visits.push_back(members[i].size());
+    const double row = std::accumulate(counts[i].begin(), counts[i].end(), 0.0);
+    for (std::size_t j = 0; j < k; ++j) {
+      // A state left only at the series' end has no transitions: it stays.
+      const double p = row > 0 ? counts[i][j] / row : (i == j ? 1.0 : 0.0);
+      fit.transition[i][j] = p;
+      fit.transition_se[i][j] = row > 0 ? std::sqrt(p * (1 - p) / row) : kNotAvailable;
+      if (counts[i][j] > 0) fit.log_likelihood += counts[i][j] * std::log(p);
+    }
+    if (m.sd > 0)
+      for (double v : members[i])
+        fit.log_likelihood += -0.5 * std::log(2 * kPi * m.sd * m.sd) - (v - m.mean) * (v - m.mean) / (2 * m.sd * m.sd);
+  }
+  return fit;
+}
+
+namespace {
+
+// Durbin–Levinson: partial autocorrelations r_1..r_p ∈ (−1, 1) to the
+// coefficients of a stationary AR polynomial 1 − Σ φ_j z^j.
+std::vector<double> from_partial_autocorrelations(const std::vector<double>& r) {
+  std::vector<double> phi;
+  for (std::size_t k = 0; k < r.size(); ++k) {
+    std::vector<double> next(k + 1);
+    for (std::size_t j = 0; j < k; ++j) next[j] = phi[j] - r[k] * phi[k - 1 - j];
+    next[k] = r[k];
+    phi = std::move(next);
+  }
+  return phi;
+}
+
+struct FarimaShape {
+  double d;
+  std::vector<double> ar, ma;
+};
+
+FarimaShape shape_from_free(const std::vector<double>& y, std::size_t p, std::size_t q) {
+  FarimaShape s;
+  s.d = 0.49 * std::tanh(y[0]);
+  std::vector<double> r(p), rm(q);
+  for (std::size_t j = 0; j < p; ++j) r[j] = std::tanh(y[1 + j]);
+  for (std::size_t j = 0; j < q; ++j) rm[j] = std::tanh(y[1 + p + j]);
+  s.ar = from_partial_autocorrelations(r);
+  s.ma = from_partial_autocorrelations(rm);
+  for (double& v : s.ma) v = -v;  // θ(z) = 1 + Σθ_j z^j invertible iff −θ is a stationary AR
+  return s;
+}
+
+// k(λ) = f(λ)·2π/σ², the shape of the FARIMA spectral density.
+double farima_spectral_shape(double lambda, const FarimaShape& s) {
+  const std::complex<double> z = std::polar(1.0, -lambda);
+  std::complex<double> phi = 1.0, theta = 1.0, power = 1.0;
+  const std::size_t order = std::max(s.ar.size(), s.ma.size());
+  for (std::size_t j = 1; j <= order; ++j) {
+    power *= z;
+    if (j <= s.ar.size()) phi -= s.ar[j - 1] * power;
+    if (j <= s.ma.size()) theta += s.ma[j - 1] * power;
+  }
+  return std::norm(theta) / std::norm(phi) * std::pow(2 * std::sin(lambda / 2), -2 * s.d);
+}
+
+struct WhittleTerms {
+  double objective;  // Σ [ln 2πf + I/f] at the profiled σ²
+  double sigma2;
+};
+
+WhittleTerms whittle(const std::vector<double>& I, std::size_t n, const FarimaShape& s) {
+  double ratio = 0, log_sum = 0;
+  const double m = static_cast<double>(I.size());
+  for (std::size_t j = 0; j < I.size(); ++j) {
+    const double k = farima_spectral_shape(2 * kPi * static_cast<double>(j + 1) / static_cast<double>(n), s);
+    ratio += I[j] / k;
+    log_sum += std::log(k);
+  }
+  const double sigma2 = 2 * kPi * ratio / m;  // f = σ²k/(2π): Σ I/f = m at the optimum
+  return {m * std::log(sigma2) + log_sum + m, sigma2};
+}
+
+}  // namespace
+
+FarimaFit fit_farima(const std::vector<double>& x, std::size_t p, std::size_t q) {
+  if (x.size() < 64) throw UserError("farima fit: at least 64 values are needed");
+  const std::vector<double> I = periodogram(x);
+  if (std::all_of(I.begin(), I.end(), [](double v) { return v == 0; }))
+    throw UserError("farima fit: the series is constant");
+  const std::size_t n = x.size();
+  const Objective objective = [&](const std::vector<double>& y) {
+    return whittle(I, n, shape_from_free(y, p, q)).objective;
+  };
+  const Minimum best =
+      minimize_simplex(objective, std::vector<double>(1 + p + q, 0.0), std::vector<double>(1 + p + q, 0.3), 1e-7, 5000);
+  const FarimaShape s = shape_from_free(best.x, p, q);
+  FarimaFit fit;
+  fit.p = p, fit.q = q, fit.d = s.d, fit.ar = s.ar, fit.ma = s.ma;
+  fit.mean = mean_and_sd(x).mean;
+  fit.converged = best.converged;
+  const WhittleTerms w = whittle(I, n, s);
+  fit.sigma = std::sqrt(w.sigma2);
+  fit.log_likelihood = -w.objective;
+  const double k = static_cast<double>(p + q + 2);
+  fit.aic = -2 * fit.log_likelihood + 2 * k;
+  fit.bic = -2 * fit.log_likelihood + k * std::log(static_cast<double>(n));
+  // Observed information of the profiled Whittle likelihood in (d, φ, θ).
+  std::vector<double> natural = {s.d};
+  natural.insert(natural.end(), s.ar.begin(), s.ar.end());
+  natural.insert(natural.end(), s.ma.begin(), s.ma.end());
+  const Objective in_natural = [&](const std::vector<double>& v) {
+    FarimaShape t{v[0],
+                  {v.begin() + 1, v.begin() + 1 + static_cast<std::ptrdiff_t>(p)},
+                  {v.begin() + 1 + static_cast<std::ptrdiff_t>(p), v.end()}};
+    return whittle(I, n, t).objective;  // −ℓ (the frequencies in (π, 2π) mirror these)
+  };
+  const std::vector<double> se =
+      standard_errors(numerical_hessian(in_natural, natural, std::vector<double>(natural.size(), 1e-4)));
+  fit.se_d = se[0];
+  fit.se_ar.assign(se.begin() + 1, se.begin() + 1 + static_cast<std::ptrdiff_t>(p));
+  fit.se_ma.assign(se.begin() + 1 + static_cast<std::ptrdiff_t>(p), se.end());
+  return fit;
+}
+
+std::vector<FarimaFit> select_farima(const std::vector<double>& x, std::size_t max_p, std::size_t max_q, bool use_bic) {
+  std::vector<FarimaFit> fits;
+  for (std::size_t p = 0; p <= max_p; ++p)
+    for (std::size_t q = 0; q <= max_q; ++q) fits.push_back(fit_farima(x, p, q));
+  std::stable_sort(fits.begin(), fits.end(),
+                   [&](const FarimaFit& a, const FarimaFit& b) { return use_bic ? a.bic < b.bic : a.aic < b.aic; });
+  return fits;
+}
+
+NorrosFit fit_norros(const std::vector<double>& counts, double bin_width, double H, double se_H) {
+  if (counts.size() < 2) throw UserError("norros fit: at least 2 bins are needed");
+  if (!(bin_width > 0)) throw UserError("norros fit: the bin width must be positive");
+  const MeanSd m = mean_and_sd(counts);
+  if (!(m.mean > 0)) throw UserError("norros fit: the mean count per bin must be positive");
+  NorrosFit fit;
+  fit.bin = bin_width;
+  fit.H = H;
+  fit.se_H = se_H;
+  fit.lambda = m.mean / bin_width;
+  fit.a = m.sd * m.sd / (fit.lambda * std::pow(bin_width, 2 * H));
+  fit.se_lambda = m.sd * std::pow(static_cast<double>(counts.size()), H - 1) / bin_width;
+  return fit;
+}
+
+namespace {
+void check_norros(double a, double H, double epsilon, double b) {
+  if (!(a > 0)) throw UserError(fmt::format("norros: a = {} must be > 0", a));
+  if (!(H > 0 && H < 1)) throw UserError(fmt::format("norros: H = {} must be in (0, 1)", H));
+  if (!(epsilon > 0 && epsilon < 1)) throw UserError(fmt::format("norros: epsilon = {} must be in (0, 1)", epsilon));
+  if (!(b > 0)) throw UserError(fmt::format("norros: b = {} must be > 0", b));
+}
+double kappa_squared(double H) { return std::pow(std::pow(H, H) * std::pow(1 - H, 1 - H), 2); }
+}  // namespace
+
+double norros_bandwidth(double lambda, double a, double H, double epsilon, double b) {
+  check_norros(a, H, epsilon, b);
+  if (!(lambda > 0)) throw UserError(fmt::format("norros: lambda = {} must be > 0", lambda));
+  return lambda +
+         std::pow(-2 * a * lambda * std::log(epsilon) * kappa_squared(H) * std::pow(b, 2 * H - 2), 1 / (2 * H));
+}
+
+double norros_arrival_rate(double a, double H, double epsilon, double b) {
+  check_norros(a, H, epsilon, b);
+  if (H == 0.5) throw UserError("norros: at H = 0.5 eq. (5) does not depend on lambda; no unique arrival rate");
+  const double headroom = b * (1 - epsilon) - epsilon;
+  if (!(headroom > 0))
+    throw UserError(fmt::format("norros: b(1 - epsilon) = {} must exceed epsilon = {}", b * (1 - epsilon), epsilon));
+  const double rhs = -2 * a * std::log(epsilon) * kappa_squared(H) * std::pow(b, 2 * H - 2) * std::pow(epsilon, 2 * H) /
+                     std::pow(headroom, 2 * H);
+  return std::pow(rhs, 1 / (2 * H - 1));
+}
+
+}  // namespace gs

@@ -1,0 +1,322 @@
+#include "estimators/stable_fit.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <memory>
+
+#include "estimators/empirical.hpp"
+#include "estimators/minimize.hpp"
+#include "estimators/stable_law.hpp"
+#include "host/errors.hpp"
+#include "kernels/philox.hpp"
+
+namespace gs {
+namespace {
+
+constexpr std::array<double, 5> kProbabilities = {0.05, 0.25, 0.5, 0.75, 0.95};
+using Quantiles = std::array<double, 5>;
+
+constexpr double kGridAlphaMin = 0.5, kGridAlphaStep = 0.1, kGridBetaStep = 0.1;
+constexpr int kGridAlphas = 16, kGridBetas = 11;
+constexpr std::uint32_t kBootstrapStream = 0x57AB1Eu;
+
+double nu_alpha(const Quantiles& q) { return (q[4] - q[0]) / (q[3] - q[1]); }
+double nu_beta(const Quantiles& q) { return (q[4] + q[0] - 2 * q[2]) / (q[4] - q[0]); }
+
+Quantiles exact_quantiles(double alpha, double beta) {
+  Quantiles q;
+  for (std::size_t k = 0; k < q.size(); ++k) q[k] = stable_quantile_s0(kProbabilities[k], alpha, beta);
+  return q;
+}
+
+// Standard S0 quantiles on the (α, β ≥ 0) grid.
+const std::vector<Quantiles>& quantile_grid() {
+  static const std::vector<Quantiles> grid = [] {
+    std::vector<Quantiles> g(kGridAlphas * kGridBetas);
+#pragma omp parallel for schedule(dynamic)
+    for (int i = 0; i < kGridAlphas * kGridBetas; ++i)
+      g[i] = exact_quantiles(kGridAlphaMin + kGridAlphaStep * (i / kGridBetas), kGridBetaStep * (i % kGridBetas));
+    return g;
+  }();
+  return grid;
+}
+
+Quantiles lerp(const Quantiles& a, const Quantiles& b, double w) {
+  Quantiles q;
+  for (std::size_t k = 0; k < q.size(); ++k) q[k] = (1 - w) * a[k] + w * b[k];
+  return q;
+}
+
+// Quantiles at (grid α index i, any β ∈ [0, 1]), linear in β.
+Quantiles at_beta(int i, double beta) {
+  const auto& g = quantile_grid();
+  const double t = std::clamp(beta / kGridBetaStep, 0.0, kGridBetas - 1.0);
+  const int j = std::min(static_cast<int>(t), kGridBetas - 2);
+  return lerp(g[i * kGridBetas + j], g[i * kGridBetas + j + 1], t - j);
+}
+
+struct ShapeEstimate {
+  double alpha, beta;
+  bool alpha_clamped_low = false;
+};
+
+// Inverts (ν_α, ν_β) on the grid: for each grid α the β matching ν_β, then the
+// α matching ν_α along that curve.
+ShapeEstimate invert_grid(double nu_a, double nu_b) {
+  const double sign = nu_b < 0 ? -1.0 : 1.0;
+  const double target_b = std::fabs(nu_b);
+  std::array<double, kGridAlphas> betas{}, nus{};
+  for (int i = 0; i < kGridAlphas; ++i) {
+    double beta = 1.0;
+    for (int j = 0; j + 1 < kGridBetas; ++j) {
+      const double lo = nu_beta(quantile_grid()[i * kGridBetas + j]);
+      const double hi = nu_beta(quantile_grid()[i * kGridBetas + j + 1]);
+      if (target_b <= hi) {
+        beta = kGridBetaStep * (j + std::clamp((target_b - lo) / (hi - lo), 0.0, 1.0));
+        break;
+      }
+    }
+    betas[i] = beta;
+    nus[i] = nu_alpha(at_beta(i, beta));
+  }
+  ShapeEstimate e{2.0, 0.0};
+  if (nu_a >= nus[0]) return {kGridAlphaMin, sign * betas[0], true};
+  for (int i = 0; i + 1 < kGridAlphas; ++i) {
+    if (nu_a >= nus[i + 1]) {
+      const double w = (nus[i] - nu_a) / (nus[i] - nus[i + 1]);
+      e.alpha = kGridAlphaMin + kGridAlphaStep * (i + w);
+      e.beta = sign * ((1 - w) * betas[i] + w * betas[i + 1]);
+      return e;
+    }
+  }
+  return e;  // ν_α at or below the Gaussian value: α = 2, β irrelevant (0)
+}
+
+Quantiles sample_quantiles(const SortedSample& s) {
+  Quantiles q;
+  for (std::size_t k = 0; k < q.size(); ++k) q[k] = s.quantile(kProbabilities[k]);
+  return q;
+}
+
+// Location and scale from sample quantiles and the law's standard quantiles.
+void set_scale_location(StableLawParams& law, const Quantiles& sample, const Quantiles& standard) {
+  law.sigma = (sample[3] - sample[1]) / (standard[3] - standard[1]);
+  law.mu = sample[2] - law.sigma * standard[2];
+}
+
+Quantiles reflected_if_negative(double beta, const Quantiles& q_abs) {
+  if (beta >= 0) return q_abs;
+  return {-q_abs[4], -q_abs[3], -q_abs[2], -q_abs[1], -q_abs[0]};
+}
+
+// The grid-only estimate (bootstrap resamples use this).
+StableLawParams quantile_estimate(const Quantiles& sample) {
+  const ShapeEstimate shape = invert_grid(nu_alpha(sample), nu_beta(sample));
+  StableLawParams law;
+  law.parameterization = StableParameterization::S0;
+  law.alpha = shape.alpha;
+  law.beta = shape.beta;
+  const double t = (shape.alpha - kGridAlphaMin) / kGridAlphaStep;
+  const int i = std::min(static_cast<int>(t), kGridAlphas - 2);
+  const Quantiles standard = lerp(at_beta(i, std::fabs(shape.beta)), at_beta(i + 1, std::fabs(shape.beta)), t - i);
+  set_scale_location(law, sample, reflected_if_negative(shape.beta, standard));
+  return law;
+}
+
+double s1_location_derivative(const StableLawParams& s0, int parameter) {
+  // μ1 = μ0 − βσ tan(πα/2) (α ≠ 1), μ0 − (2/π)βσ ln σ (α = 1); parameter: α, β, σ, μ0.
+  const double a = s0.alpha, b = s0.beta, s = s0.sigma;
+  if (a == 1.0) {
+    const double d[4] = {0.0, -2 / kPi * s * std::log(s), -2 / kPi * b * (std::log(s) + 1), 1.0};
+    return d[parameter];
+  }
+  const double t = std::tan(kPi * a / 2);
+  const double d[4] = {-b * s * (kPi / 2) * (1 + t * t), -s * t, -b * t, 1.0};
+  return d[parameter];
+}
+
+void validate_sample(const std::vector<double>& x, std::size_t minimum) {
+  if (x.size() < minimum)
+    throw UserError(fmt::format("stable fit: {} values; at least {} are needed", x.size(), minimum));
+  for (double v : x)
+    if (!std::isfinite(v)) throw UserError("stable fit: the sample holds a non-finite value");
+}
+
+}  // namespace
+
+StableFit fit_stable_quantiles(const std::vector<double>& x, std::uint64_t seed, int bootstrap) {
+  validate_sample(x, 20);
+  const SortedSample sorted(x);
+  const Quantiles q = sample_quantiles(sorted);
+  if (!(q[3] > q[1])) throw UserError("stable fit: the interquartile range is 0 (too many equal values)");
+  StableFit fit;
+  fit.method = "quantiles";
+  fit.n = x.size();
+  const ShapeEstimate shape = invert_grid(nu_alpha(q), nu_beta(q));
+  fit.s0.parameterization = StableParameterization::S0;
+  fit.s0.alpha = shape.alpha;
+  fit.s0.beta = shape.alpha == 2.0 ? 0.0 : std::clamp(shape.beta, -1.0, 1.0);
+  set_scale_location(fit.s0, q, exact_quantiles(fit.s0.alpha, fit.s0.beta));
+  fit.s1 = to_s1(fit.s0);
+  if (shape.alpha_clamped_low) fit.note = "alpha below 0.5, the lowest the quantile method resolves; reported as 0.5";
+  if (shape.alpha == 2.0) fit.note = "tails no heavier than Gaussian: alpha = 2, beta not identified";
+
+  // Bootstrap standard errors, each resample's indices from Philox.
+  std::vector<std::array<double, 5>> draws;
+  const RngStreamKey key{seed, kBootstrapStream};
+  std::vector<double> resample(x.size());
+  for (int b = 0; b < bootstrap; ++b) {
+    for (std::size_t i = 0; i < x.size(); i += 4) {
+      const PhiloxBits bits = philox_bits(key, static_cast<std::uint32_t>(b), i / 4, 0);
+      for (std::size_t k = 0; k < 4 && i + k < x.size(); ++k)
+        resample[i + k] = x[static_cast<std::size_t>(uniform_open(bits[k]) * static_cast<double>(x.size()))];
+    }
+    const Quantiles rq = sample_quantiles(SortedSample(resample));
+    if (!(rq[3] > rq[1])) continue;
+    const StableLawParams e = quantile_estimate(rq);
+    draws.push_back({e.alpha, e.beta, e.sigma, e.mu, to_s1(e).mu});
+  }
+  if (draws.size() >= 2) {
+    std::array<double, 5> se{};
+    for (std::size_t k = 0; k < 5; ++k) {
+      std::vector<double> column;
+      for (const auto& d : draws) column.push_back(d[k]);
+      se[k] = mean_and_sd(column).sd;
+    }
+    fit.se_alpha = se[0], fit.se_beta = se[1], fit.se_sigma = se[2], fit.se_mu0 = se[3], fit.se_mu1 = se[4];
+  }
+  return fit;
+}
+
+namespace {
+
+// −Σ ln f over a table; z = (x − μ0)/σ.
+double negative_log_likelihood(const std::vector<double>& x, const StableLogDensityTable& table, double mu,
+                               double sigma) {
+  if (!(sigma > 0)) return INFINITY;
+  double sum = 0;
+  const double log_sigma = std::log(sigma);
+  for (double v : x) sum += table((v - mu) / sigma) - log_sigma;
+  return -sum;
+}
+
+constexpr double kAlphaMin = 0.4;
+
+// Tables by (α, β), kept for the whole fit (the Hessian revisits points).
+// At α = 2 every β gives the same law, so one table serves them all.
+class TableCache {
+ public:
+  explicit TableCache(double reach) : reach_(reach) {}
+  const StableLogDensityTable& get(double alpha, double beta) {
+    auto& slot = tables_[{alpha, alpha == 2.0 ? 0.0 : beta}];
+    if (!slot) slot = std::make_unique<StableLogDensityTable>(alpha, beta, reach_);
+    return *slot;
+  }
+
+ private:
+  double reach_;
+  std::map<std::pair<double, double>, std::unique_ptr<StableLogDensityTable>> tables_;
+};
+
+}  // namespace
+
+StableFit fit_stable_ml(const std::vector<double>& x, const StableFit& start) {
+  validate_sample(x, 20);
+  const StableLawParams s0 = to_s0(start.s0);
+  // The tables cover 3× the standardised range of the data at the start.
+  double widest = 0;
+  for (double v : x) widest = std::max(widest, std::fabs(v - s0.mu) / s0.sigma);
+  TableCache cache(std::clamp(3 * widest, 50.0, 1e4));
+  double mu = s0.mu, log_sigma = std::log(s0.sigma);
+  int inner_iterations = 0;
+
+  // Outside the domain the shape is clamped and the likelihood penalised, so
+  // that the simplex can reach α = 2 and β = ±1 and return from beyond them.
+  const auto profile = [&](const std::vector<double>& shape) {
+    const double alpha = std::clamp(shape[0], kAlphaMin, 2.0);
+    const double beta = std::clamp(shape[1], -1.0, 1.0);
+    const double excess = std::fabs(shape[0] - alpha) + std::fabs(shape[1] - beta);
+    // At α = 2, β has no effect: a small pull to 0 lets the simplex converge.
+    const double flat_beta = alpha == 2.0 ? 1e-6 * beta * beta : 0.0;
+    const StableLogDensityTable& table = cache.get(alpha, beta);
+    const Objective nll = [&](const std::vector<double>& p) {
+      return negative_log_likelihood(x, table, p[0], std::exp(p[1]));
+    };
+    const Minimum inner = minimize_simplex(nll, {mu, log_sigma}, {0.1 * std::exp(log_sigma), 0.1}, 1e-6, 400);
+    inner_iterations += inner.iterations;
+    mu = inner.x[0];
+    log_sigma = inner.x[1];
+    return inner.value * (1 + excess * excess) + 1e3 * excess + flat_beta;
+  };
+  const double alpha0 = std::clamp(s0.alpha, kAlphaMin, 2.0);
+  const Minimum outer =
+      minimize_simplex(profile, {std::min(alpha0, 1.95), std::clamp(s0.beta, -0.9, 0.9)}, {0.1, 0.2}, 1e-4, 200);
+  StableFit fit;
+  fit.method = "ml";
+  fit.n = x.size();
+  fit.iterations = outer.iterations;
+  fit.converged = outer.converged;
+  fit.s0.parameterization = StableParameterization::S0;
+  fit.s0.alpha = std::clamp(outer.x[0], kAlphaMin, 2.0);
+  fit.s0.beta = std::clamp(outer.x[1], -1.0, 1.0);
+  profile({fit.s0.alpha, fit.s0.beta});  // location and scale at the final shape
+  fit.s0.mu = mu;
+  fit.s0.sigma = std::exp(log_sigma);
+  fit.log_likelihood = -negative_log_likelihood(x, cache.get(fit.s0.alpha, fit.s0.beta), fit.s0.mu, fit.s0.sigma);
+
+  // Observed information over the parameters that are interior.
+  constexpr double kShapeStep = 0.005;
+  const bool alpha_free = fit.s0.alpha < 2.0 - 2 * kShapeStep && fit.s0.alpha > kAlphaMin + 2 * kShapeStep;
+  const bool beta_free = alpha_free && std::fabs(fit.s0.beta) < 1.0 - 2 * kShapeStep;
+  std::vector<int> free;  // 0 α, 1 β, 2 σ, 3 μ0
+  if (alpha_free) free.push_back(0);
+  if (beta_free) free.push_back(1);
+  free.push_back(2);
+  free.push_back(3);
+  const std::array<double, 4> at = {fit.s0.alpha, fit.s0.beta, fit.s0.sigma, fit.s0.mu};
+  const std::array<double, 4> step = {kShapeStep, kShapeStep, 1e-3 * fit.s0.sigma, 1e-3 * fit.s0.sigma};
+  std::vector<double> point, steps;
+  for (int k : free) point.push_back(at[k]), steps.push_back(step[k]);
+  const Objective full = [&](const std::vector<double>& p) {
+    auto v = at;
+    for (std::size_t i = 0; i < free.size(); ++i) v[free[i]] = p[i];
+    return negative_log_likelihood(x, cache.get(v[0], v[1]), v[3], v[2]);
+  };
+  const auto cov = covariance(numerical_hessian(full, point, steps));
+  if (!cov.empty()) {
+    std::array<double, 4> se;
+    se.fill(StableFit::kNaN);
+    for (std::size_t i = 0; i < free.size(); ++i) se[free[i]] = std::sqrt(cov[i][i]);
+    fit.se_alpha = se[0], fit.se_beta = se[1], fit.se_sigma = se[2], fit.se_mu0 = se[3];
+    double var_mu1 = 0;
+    for (std::size_t i = 0; i < free.size(); ++i)
+      for (std::size_t j = 0; j < free.size(); ++j)
+        var_mu1 += s1_location_derivative(fit.s0, free[i]) * cov[i][j] * s1_location_derivative(fit.s0, free[j]);
+    fit.se_mu1 = std::sqrt(var_mu1);
+  } else {
+    fit.note = "the observed information is not positive definite: no standard errors";
+  }
+  if (fit.s0.alpha >= 2.0 - 2 * kShapeStep)
+    fit.note = "alpha at the Gaussian boundary 2: beta is not identified and alpha has no standard error";
+  else if (std::fabs(fit.s0.alpha - 1) < 0.1)
+    fit.note = "alpha near 1: the S1 location is ill-conditioned (its SE is large); the S0 location is not";
+  else if (!beta_free)
+    fit.note = "beta at the boundary of [-1, 1]: no standard error for beta";
+  if (fit.s0.alpha <= kAlphaMin + 2 * kShapeStep)
+    fit.note = fmt::format("alpha at the lower search bound {}", kAlphaMin);
+  fit.s1 = to_s1(fit.s0);
+  return fit;
+}
+
+double stable_log_likelihood(const std::vector<double>& x, const StableLawParams& law) {
+  double sum = 0;
+#pragma omp parallel for reduction(+ : sum)
+  for (std::size_t i = 0; i < x.size(); ++i) sum += stable_log_pdf(x[i], law);
+  return sum;
+}
+
+}  // namespace gs
