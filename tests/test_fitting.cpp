@@ -235,8 +235,11 @@ TEST(HmmFit, EmRecoversGeneratorAndEmissions) {
   for (std::size_t i = 0; i < 3; ++i) {
     EXPECT_NEAR(fit.mu[i], model.mu[i], 4 * fit.mu_se[i]) << i;
     EXPECT_NEAR(fit.sigma[i], model.sigma[i], 4 * fit.sigma_se[i]) << i;
-    for (std::size_t j = 0; j < 3; ++j)
-      if (i != j) EXPECT_NEAR(fit.generator[i][j], model.generator[i][j], 4 * fit.generator_se[i][j]) << i << j;
+    for (std::size_t j = 0; j < 3; ++j) {
+      if (i != j) {
+        EXPECT_NEAR(fit.generator[i][j], model.generator[i][j], 4 * fit.generator_se[i][j]) << i << j;
+      }
+    }
   }
   // EM never decreases the likelihood.
   for (std::size_t k = 1; k < fit.trace.size(); ++k)
