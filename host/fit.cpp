@@ -17,7 +17,6 @@
 #include "estimators/stable_law.hpp"
 #include "host/errors.hpp"
 #include "host/models.hpp"
-#include "io/line_reader.hpp"
 #include "kernels/philox.hpp"
 #include "version.hpp"
 
@@ -57,6 +56,22 @@ YAML::Node flow_list(const std::vector<double>& values) {
   n.SetStyle(YAML::EmitterStyle::Flow);
   for (double v : values) n.push_back(v);
   return n;
+}
+
+using Rows = std::vector<std::vector<double>>;
+
+// A matrix as params want it: one flow list per row.
+YAML::Node matrix_rows(const Rows& m) {
+  YAML::Node rows(YAML::NodeType::Sequence);
+  for (const auto& row : m) rows.push_back(flow_list(row));
+  return rows;
+}
+
+// A matrix as one row-major list (HDF5 attributes are flat).
+YAML::Node row_major(const Rows& m) {
+  std::vector<double> flat;
+  for (const auto& row : m) flat.insert(flat.end(), row.begin(), row.end());
+  return flow_list(flat);
 }
 
 const HurstEstimate& hurst_of(const TraceStatistics& s, const std::string& key) {
@@ -118,8 +133,7 @@ StableFit stable_ml(const std::vector<double>& x, std::uint64_t seed) {
   return f;
 }
 
-Fitted fit_stable_model(const std::vector<double>& x, std::uint64_t seed, const StableFit* cached) {
-  const StableFit f = cached ? *cached : stable_ml(x, seed);
+Fitted fit_stable_model(const StableFit& f) {
   Fitted r;
   r.invalid = alpha_stable_invalid(f.s1, std::nullopt);
   r.params = flow_map();
@@ -274,19 +288,13 @@ Fitted fit_markov_model(const std::vector<double>& x, const FitOptions& o) {
   Fitted r;
   r.params = YAML::Node(YAML::NodeType::Map);
   r.params["levels"] = flow_list(f.levels);
-  YAML::Node rows(YAML::NodeType::Sequence);
-  for (const auto& row : f.transition) rows.push_back(flow_list(row));
-  r.params["transition"] = rows;
+  r.params["transition"] = matrix_rows(f.transition);
   r.params["noise"] = flow_list(f.noise);
   r.fit["method"] = "levels by quantiles, transitions by counting";
   r.fit["levels"] = flow_list(f.levels);
   r.fit["noise"] = flow_list(f.noise);
-  std::vector<double> flat, flat_se;
-  for (std::size_t i = 0; i < f.transition.size(); ++i)
-    for (std::size_t j = 0; j < f.transition.size(); ++j)
-      flat.push_back(f.transition[i][j]), flat_se.push_back(f.transition_se[i][j]);
-  r.fit["transition_row_major"] = flow_list(flat);
-  r.fit["transition_se_row_major"] = flow_list(flat_se);
+  r.fit["transition_row_major"] = row_major(f.transition);
+  r.fit["transition_se_row_major"] = row_major(f.transition_se);
   r.fit["log_likelihood"] = f.log_likelihood;
   if (!f.note.empty()) r.fit["note"] = f.note;
   r.estimates = fmt::format("k = {}, levels = [{:.4g}], P_ii = [{}]", f.levels.size(), fmt::join(f.levels, ", "), [&] {
@@ -309,21 +317,15 @@ Fitted fit_hmm_model(const TraceStatistics& s, const FitOptions& o) {
   const auto& t = s.trace.series_times;
   Fitted r;
   r.params = YAML::Node(YAML::NodeType::Map);
-  YAML::Node rows(YAML::NodeType::Sequence);
-  for (const auto& row : f.generator) rows.push_back(flow_list(row));
-  r.params["generator"] = rows;
+  r.params["generator"] = matrix_rows(f.generator);
   r.params["emission"] = "lognormal";
   r.params["mu"] = flow_list(f.mu);
   r.params["sigma"] = flow_list(f.sigma);
   r.params["start"] = t.front();
   r.params["interval"] = (t.back() - t.front()) / static_cast<double>(t.size() - 1);
   r.fit["method"] = "EM (scaled forward-backward, Van Loan expected holding times and jumps)";
-  std::vector<double> q, q_se;
-  for (std::size_t i = 0; i < f.generator.size(); ++i)
-    for (std::size_t j = 0; j < f.generator.size(); ++j)
-      q.push_back(f.generator[i][j]), q_se.push_back(f.generator_se[i][j]);
-  r.fit["generator_row_major"] = flow_list(q);
-  r.fit["generator_se_row_major"] = flow_list(q_se);
+  r.fit["generator_row_major"] = row_major(f.generator);
+  r.fit["generator_se_row_major"] = row_major(f.generator_se);
   r.fit["mu"] = flow_list(f.mu);
   r.fit["mu_se"] = flow_list(f.mu_se);
   r.fit["sigma"] = flow_list(f.sigma);
@@ -408,13 +410,8 @@ int fit_command(const FitOptions& given) {
     if (std::find(kFitModels.begin(), kFitModels.end(), m) == kFitModels.end())
       throw UserError(
           fmt::format("--models: '{}' is not a fittable model; accepted: {}", m, fmt::join(kFitModels, ", ")));
-  if (o.read.name.empty()) {
-    std::filesystem::path p(o.read.traces.at(0));
-    std::string name = p.filename().string();
-    name = name.substr(0, name.find('.'));
-    o.read.name = name.empty() ? "trace" : name;
-  }
-  for (char& c : o.read.name)
+  if (o.read.name.empty()) o.read.name = default_dataset_name(o.read.traces.at(0));
+  for (char& c : o.read.name)  // ensemble names allow [A-Za-z0-9_.-]
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '-') c = '_';
   const TraceStatistics s = compute_statistics(o.read);
   const std::vector<double>& x = s.series;
@@ -430,7 +427,7 @@ int fit_command(const FitOptions& given) {
   for (const auto& model : o.models) {
     Fitted r;
     try {
-      if (model == "stable") r = fit_stable_model(x, o.seed, &stable_marginal());
+      if (model == "stable") r = fit_stable_model(stable_marginal());
       if (model == "lfsn") r = fit_lfsn_model(x, s, o, stable_marginal());
       if (model == "fgn") r = fit_fgn_model(x, s, o);
       if (model == "norros") r = fit_norros_model(x, s, o);
@@ -480,11 +477,10 @@ int fit_command(const FitOptions& given) {
   YAML::Emitter out;
   out.SetDoublePrecision(17);
   out << root;
-  std::string digests;
-  for (const auto& t : o.read.traces) digests += (digests.empty() ? "" : ", ") + file_sha256(t);
+  const std::vector<std::string> digests = trace_digests(o.read.traces);
   const std::string text =
       fmt::format("# Written by gpusynth {} fit (seed {}) from {} (sha256 {}).\n# Run it with: gpusynth {}\n{}\n",
-                  kVersion, o.seed, fmt::join(o.read.traces, ", "), digests, o.output, out.c_str());
+                  kVersion, o.seed, fmt::join(o.read.traces, ", "), fmt::join(digests, ", "), o.output, out.c_str());
   write_text_atomically(o.output, text);
   std::fprintf(stderr, "wrote %s\n", o.output.c_str());
   return kExitOk;

@@ -1,7 +1,6 @@
 #include "host/run.hpp"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <chrono>
 #include <future>
@@ -16,7 +15,6 @@
 #include "host/stats.hpp"
 #include "host/sysinfo.hpp"
 #include "io/ensemble_file.hpp"
-#include "io/line_reader.hpp"
 #include "version.hpp"
 
 namespace gs {
@@ -212,16 +210,10 @@ EnsembleResult generate_ensemble(const EnsemblePlan& ensemble, BackendDevice& ba
 
 // A referenced real trace, read as `gpusynth stats` reads it.
 void write_dataset(EnsembleFile& file, const DatasetSpec& dataset) {
-  const TraceStatistics s = compute_statistics(dataset.read);
-  std::vector<std::string> digests;
-  for (const auto& path : dataset.read.traces) digests.push_back(file_sha256(path));
-  file.write_dataset(dataset.name, s.series,
-                     {{"source", fmt::format("{}", fmt::join(dataset.read.traces, ", "))},
-                      {"source_sha256", fmt::format("{}", fmt::join(digests, ", "))},
-                      {"format", std::string(trace_format_name(dataset.read.trace.format))},
-                      {"series_name", s.series_name},
-                      {"bin_width", s.binned.bin_width},
-                      {"length", static_cast<std::uint64_t>(s.series.size())}});
+  const TraceStatistics s = read_series(dataset.read);
+  std::vector<Attribute> attributes = dataset_attributes(s, trace_digests(dataset.read.traces));
+  attributes.push_back({"length", static_cast<std::uint64_t>(s.series.size())});
+  file.write_dataset(dataset.name, s.series, attributes);
 }
 
 void check_disk_space(const RunPlan& plan, const RunConfig& config, bool quiet) {

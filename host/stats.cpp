@@ -24,13 +24,6 @@ constexpr std::size_t kQuantileLevels = 101;
 constexpr std::size_t kQqPoints = 200;
 const std::vector<std::size_t> kPrintedLags = {1, 2, 5, 10, 20, 50, 100};
 
-std::string default_name(const std::string& path) {
-  std::string name = std::filesystem::path(path).filename().string();
-  const auto dot = name.find('.');
-  if (dot != std::string::npos && dot > 0) name = name.substr(0, dot);
-  return name;
-}
-
 const std::vector<std::pair<const char*, HurstEstimate (*)(const std::vector<double>&)>> kEstimators = {
     {"rs", hurst_rescaled_range}, {"aggvar", hurst_aggregated_variance},  {"dfa", hurst_dfa},
     {"whittle", hurst_whittle},   {"local_whittle", hurst_local_whittle}, {"stable", hurst_stable}};
@@ -184,20 +177,7 @@ void write_hdf5(const StatsOptions& options, const TraceStatistics& s, const std
                                    {"command_line", options.command_line}});
   h5::Handle datasets = h5::create_group(file.id(), "datasets");
   h5::Handle group = h5::create_group(datasets.id(), options.name);
-  std::string sources, hashes;
-  for (std::size_t i = 0; i < sha.size(); ++i) {
-    sources += (i ? ";" : "") + std::filesystem::path(s.trace.sources[i]).filename().string();
-    hashes += (i ? ";" : "") + sha[i];
-  }
-  h5::write_attributes(group.id(), {{"source", sources},
-                                    {"source_sha256", hashes},
-                                    {"format", std::string(trace_format_name(s.trace.format))},
-                                    {"series_name", s.series_name},
-                                    {"bin_width", s.binned.bin_width},
-                                    {"bin_start", s.binned.start},
-                                    {"epoch", s.trace.epoch},
-                                    {"lines", s.trace.lines},
-                                    {"bad_lines", s.trace.bad_lines}});
+  h5::write_attributes(group.id(), dataset_attributes(s, sha));
   h5::write_vector(group.id(), "series", s.series,
                    {{"description", fmt::format("the analysed series: {}", s.series_name)},
                     {"unit", std::string(s.series_name.rfind("bytes", 0) == 0 ? "bytes per bin" : "per bin")}});
@@ -277,7 +257,37 @@ double parse_duration(const std::string& text, const char* option) {
   return value * scale;
 }
 
-TraceStatistics compute_statistics(const StatsOptions& options) {
+std::string default_dataset_name(const std::string& path) {
+  std::string name = std::filesystem::path(path).filename().string();
+  const auto dot = name.find('.');
+  if (dot != std::string::npos && dot > 0) name = name.substr(0, dot);
+  return name;
+}
+
+std::vector<std::string> trace_digests(const std::vector<std::string>& paths) {
+  std::vector<std::string> sha;
+  for (const auto& path : paths) sha.push_back(file_sha256(path));
+  return sha;
+}
+
+std::vector<Attribute> dataset_attributes(const TraceStatistics& s, const std::vector<std::string>& sha) {
+  std::string sources, hashes;
+  for (std::size_t i = 0; i < sha.size(); ++i) {
+    sources += (i ? ";" : "") + std::filesystem::path(s.trace.sources[i]).filename().string();
+    hashes += (i ? ";" : "") + sha[i];
+  }
+  return {{"source", sources},
+          {"source_sha256", hashes},
+          {"format", std::string(trace_format_name(s.trace.format))},
+          {"series_name", s.series_name},
+          {"bin_width", s.binned.bin_width},
+          {"bin_start", s.binned.start},
+          {"epoch", s.trace.epoch},
+          {"lines", s.trace.lines},
+          {"bad_lines", s.trace.bad_lines}};
+}
+
+TraceStatistics read_series(const StatsOptions& options) {
   TraceStatistics s;
   TraceOptions trace_options = options.trace;
   const bool needs_bin = trace_options.format != TraceFormat::series;
@@ -313,6 +323,11 @@ TraceStatistics compute_statistics(const StatsOptions& options) {
   }
   if (s.series.size() < 2)
     throw UserError(fmt::format("the series has {} value(s); use a narrower --bin", s.series.size()));
+  return s;
+}
+
+TraceStatistics compute_statistics(const StatsOptions& options) {
+  TraceStatistics s = read_series(options);
   s.acf = autocorrelation(s.series, std::min(options.max_lag, s.series.size() - 1));
   if (s.interarrivals.size() >= 2)
     s.interarrival_acf = autocorrelation(s.interarrivals, std::min(options.max_lag, s.interarrivals.size() - 1));
@@ -327,12 +342,11 @@ TraceStatistics compute_statistics(const StatsOptions& options) {
 
 int stats_command(const StatsOptions& given) {
   StatsOptions options = given;
-  if (options.name.empty() && !options.traces.empty()) options.name = default_name(options.traces[0]);
+  if (options.name.empty() && !options.traces.empty()) options.name = default_dataset_name(options.traces[0]);
   if (options.name.empty() || options.name.find('/') != std::string::npos || options.name == ".")
     throw UserError(fmt::format("--name '{}': a dataset name must be non-empty and contain no '/'", options.name));
   const TraceStatistics s = compute_statistics(options);
-  std::vector<std::string> sha;
-  for (const auto& path : options.traces) sha.push_back(file_sha256(path));
+  const std::vector<std::string> sha = trace_digests(options.traces);
   if (!options.output.empty()) write_hdf5(options, s, sha);
   if (options.json)
     std::printf("%s\n", summary_json(s, sha).dump(2).c_str());

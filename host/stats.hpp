@@ -9,6 +9,7 @@
 
 #include "estimators/burstiness.hpp"
 #include "estimators/hurst.hpp"
+#include "io/attributes.hpp"
 #include "io/trace.hpp"
 
 namespace gs {
@@ -46,7 +47,19 @@ struct TraceStatistics {
   std::vector<NamedHurst> hurst;
 };
 
+// The trace read and binned and its analysed series chosen: the first half of
+// compute_statistics, all that `run` needs to store a dataset.
+TraceStatistics read_series(const StatsOptions& options);
 TraceStatistics compute_statistics(const StatsOptions& options);
+
+// The default dataset name: the first trace's file name up to its first dot.
+std::string default_dataset_name(const std::string& path);
+
+// The sha256 of each trace file, and the provenance attributes of a dataset
+// group (source file names and their sha256, ';'-separated; format, series,
+// binning, lines) as `stats -o` and `run` write them.
+std::vector<std::string> trace_digests(const std::vector<std::string>& paths);
+std::vector<Attribute> dataset_attributes(const TraceStatistics& s, const std::vector<std::string>& sha);
 int stats_command(const StatsOptions& options);
 
 }  // namespace gs
