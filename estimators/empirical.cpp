@@ -22,10 +22,14 @@ double SortedSample::cdf(double x) const {
 
 double SortedSample::quantile(double p) const {
   if (!(p >= 0 && p <= 1)) throw UserError("a quantile level must lie in [0, 1]");
-  const double h = (static_cast<double>(values_.size()) - 1) * p;
+  return quantile_of_sorted(values_.data(), values_.size(), p);
+}
+
+double quantile_of_sorted(const double* sorted, std::size_t n, double p) {
+  const double h = (static_cast<double>(n) - 1) * p;
   const auto lo = static_cast<std::size_t>(std::floor(h));
-  const std::size_t hi = std::min(lo + 1, values_.size() - 1);
-  return values_[lo] + (h - static_cast<double>(lo)) * (values_[hi] - values_[lo]);
+  const std::size_t hi = std::min(lo + 1, n - 1);
+  return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
 }
 
 MeanSd mean_and_sd(const std::vector<double>& values) {

@@ -24,6 +24,9 @@ class SortedSample {
   std::vector<double> values_;
 };
 
+// The type-7 quantile at p in [0, 1] of n ≥ 1 sorted values.
+double quantile_of_sorted(const double* sorted, std::size_t n, double p);
+
 // Sample mean and standard deviation (denominator n − 1; sd = 0 for one value).
 struct MeanSd {
   double mean, sd;

@@ -282,4 +282,17 @@ HurstEstimate hurst_stable(const std::vector<double>& x) {
   return e;
 }
 
+const std::vector<NamedHurstEstimator>& hurst_estimators() {
+  static const std::vector<NamedHurstEstimator> all = {
+      {"rs", hurst_rescaled_range}, {"aggvar", hurst_aggregated_variance},  {"dfa", hurst_dfa},
+      {"whittle", hurst_whittle},   {"local_whittle", hurst_local_whittle}, {"stable", hurst_stable}};
+  return all;
+}
+
+HurstEstimator find_hurst_estimator(const std::string& key) {
+  for (const auto& e : hurst_estimators())
+    if (key == e.key) return e.estimate;
+  return nullptr;
+}
+
 }  // namespace gs

@@ -55,4 +55,14 @@ HurstEstimate hurst_local_whittle(const std::vector<double>& x);
 // se: the weighted fit's, from the spread of log2|D| at each octave.
 HurstEstimate hurst_stable(const std::vector<double>& x);
 
+// Every estimator by its key (the JSON keys of `stats`): rs, aggvar, dfa,
+// whittle, local_whittle, stable.
+using HurstEstimator = HurstEstimate (*)(const std::vector<double>&);
+struct NamedHurstEstimator {
+  const char* key;
+  HurstEstimator estimate;
+};
+const std::vector<NamedHurstEstimator>& hurst_estimators();
+HurstEstimator find_hurst_estimator(const std::string& key);  // nullptr when unknown
+
 }  // namespace gs

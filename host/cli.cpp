@@ -12,6 +12,7 @@
 #include "host/fit.hpp"
 #include "host/models.hpp"
 #include "host/plan.hpp"
+#include "host/report.hpp"
 #include "host/run.hpp"
 #include "host/stats.hpp"
 #include "io/hdf5.hpp"
@@ -21,7 +22,7 @@ namespace gs {
 
 namespace {
 
-const std::vector<std::string> kCommands = {"run", "stats", "fit", "norros"};
+const std::vector<std::string> kCommands = {"run", "stats", "fit", "norros", "report"};
 
 // The options that say how to read and bin a trace (stats and fit).
 struct TraceArguments {
@@ -160,6 +161,13 @@ int parse_and_run(int argc, char** argv) {
   norros->add_option("-b", norros_options.b, "outstanding streams per device (buffer), > 0 (default 1)");
   norros->add_option("--lambda", norros_options.lambda, "also print C at this arrival rate");
 
+  ReportOptions report_options;
+  CLI::App* report = app.add_subcommand(
+      "report", "write the tables and plots of a comparison study (HTML + Markdown, matplotlib) to a directory");
+  report->add_option("results", report_options.results, "an HDF5 file written by a config with `compare:`")->required();
+  report->add_option("-o,--output", report_options.output, "the report directory (replaced if it holds a report)")
+      ->required();
+
   std::vector<std::string> args = normalised_arguments(argc, argv);
   std::reverse(args.begin(), args.end());  // CLI11 takes the arguments reversed
   try {
@@ -186,6 +194,7 @@ int parse_and_run(int argc, char** argv) {
     return fit_command(fit_options);
   }
   if (norros->parsed()) return norros_command(norros_options);
+  if (report->parsed()) return report_command(report_options);
   if (!backend.empty()) options.backend = parse_backend_choice(backend);
   if (!memory_limit.empty()) options.memory_limit = parse_memory_size(memory_limit);
   return run_command(options);

@@ -57,11 +57,12 @@ WorkloadMapping parse_workload(ConfigMap& map, ValueKind& values) {
 
 const std::vector<std::string> kEnsembleKeys = {"name",   "model", "params", "workload", "replicas",
                                                 "length", "dtype", "stream", "dataset",  "fit"};
-const std::vector<std::string> kTopKeys = {"version",     "seed",     "backend",  "output",
-                                           "compression", "datasets", "ensembles"};
-const std::vector<std::string> kDatasetKeys = {
-    "name",        "trace",  "format",    "bin",       "series",  "column",    "value_column", "op_column",
-    "size_column", "header", "delimiter", "time_unit", "modules", "blk_event", "sort",         "skip_bad_lines"};
+const std::vector<std::string> kTopKeys = {"version",   "seed",   "backend",  "output",  "compression", "datasets",
+                                           "ensembles", "models", "replicas", "fitting", "compare"};
+const std::vector<std::string> kDatasetKeys = {"name",           "trace",        "format",      "bin",         "series",
+                                               "column",         "value_column", "op_column",   "size_column", "header",
+                                               "delimiter",      "time_unit",    "modules",     "blk_event",   "sort",
+                                               "skip_bad_lines", "read_values",  "write_values"};
 
 bool parse_flag(ConfigMap& map, const std::string& key) {
   return map.choice(key, {"true", "false"}).value_or("false") == "true";
@@ -97,10 +98,15 @@ DatasetSpec parse_dataset(const YAML::Node& node, const std::string& file, std::
     r.trace.delimiter = *delimiter == "comma" ? ',' : *delimiter == "tab" ? '\t' : ' ';
   if (auto unit = map.choice("time_unit", {"s", "ms", "us", "ns", "iso8601"}))
     r.trace.time_unit = parse_time_unit(*unit);
-  if (node["modules"]) {
-    r.trace.modules.clear();
-    for (const auto& item : node["modules"]) r.trace.modules.push_back(item.as<std::string>());
-  }
+  const auto texts = [&](const char* key, std::vector<std::string>& out) {
+    if (!node[key]) return;
+    out.clear();
+    if (node[key].IsScalar()) out.push_back(node[key].Scalar());
+    for (const auto& item : node[key]) out.push_back(item.as<std::string>());
+  };
+  texts("modules", r.trace.modules);
+  texts("read_values", r.trace.read_values);
+  texts("write_values", r.trace.write_values);
   r.trace.blk_action = map.choice("blk_event", {"Q", "D"}).value_or("Q")[0];
   r.trace.sort = parse_flag(map, "sort");
   r.trace.skip_bad_lines = parse_flag(map, "skip_bad_lines");
@@ -142,6 +148,116 @@ std::vector<Attribute> parse_fit(const YAML::Node& node, const std::string& file
   }
   return attrs;
 }
+
+const std::vector<std::string> kCompareKeys = {"metrics",   "trim",    "acf_lags",      "hurst_estimator",
+                                               "bootstrap", "rank_by", "store_replicas"};
+const std::vector<std::string> kFittingKeys = {"lfsn_hurst",    "fgn_hurst",  "farima_p",  "farima_q",
+                                               "markov_states", "hmm_states", "hmm_starts"};
+
+CompareOptions parse_compare(ConfigMap& top) {
+  CompareOptions o;
+  auto map = top.map("compare", kCompareKeys);
+  if (const auto metrics = map->sequence("metrics")) {
+    o.metrics.clear();
+    for (const auto& item : *metrics) {
+      const std::string name = item.IsScalar() ? item.Scalar() : "";
+      const auto parsed = parse_metric(name);
+      if (!parsed)
+        throw located_error_at(item, map->file(),
+                               fmt::format("compare.metrics: '{}' is not a metric; accepted: trimmed_error, "
+                                           "trimmed_error_aligned, ks, acf, hurst, burstiness",
+                                           name));
+      for (Metric m : *parsed)
+        if (std::find(o.metrics.begin(), o.metrics.end(), m) == o.metrics.end()) o.metrics.push_back(m);
+    }
+    if (o.metrics.empty()) throw map->error_at("metrics", "compare.metrics must list at least one metric");
+  }
+  o.trim = map->number("trim").value_or(o.trim);
+  require_in_range(*map, "trim", o.trim, o.trim >= 0 && o.trim < 0.5, "0 <= trim < 0.5 (fraction cut from each end)");
+  if (const auto lags = map->unsigned_integer("acf_lags")) {
+    require_in_range(*map, "acf_lags", static_cast<double>(*lags), *lags >= 1 && *lags <= 100000, "1 to 100000");
+    o.acf_lags = *lags;
+  }
+  std::vector<std::string> estimators;
+  for (const auto& e : hurst_estimators()) estimators.push_back(e.key);
+  o.hurst_estimator = map->choice("hurst_estimator", estimators).value_or(o.hurst_estimator);
+  if (auto bootstrap = map->map("bootstrap", {"resamples", "confidence", "method"})) {
+    if (const auto b = bootstrap->unsigned_integer("resamples")) {
+      require_in_range(*bootstrap, "resamples", static_cast<double>(*b), *b >= 100 && *b <= 1000000, "100 to 1000000");
+      o.bootstrap.resamples = static_cast<std::uint32_t>(*b);
+    }
+    o.bootstrap.confidence = bootstrap->number("confidence").value_or(o.bootstrap.confidence);
+    require_in_range(*bootstrap, "confidence", o.bootstrap.confidence,
+                     o.bootstrap.confidence >= 0.5 && o.bootstrap.confidence < 1, "0.5 <= confidence < 1");
+    o.bootstrap.method = bootstrap->choice("method", {"percentile", "bca"}).value_or("percentile") == "bca"
+                             ? IntervalMethod::bca
+                             : IntervalMethod::percentile;
+  }
+  if (const auto rank = map->choice("rank_by", {"trimmed_error", "trimmed_error_aligned", "ks", "acf"})) {
+    o.rank_by = parse_metric(*rank)->front();
+    if (std::find(o.metrics.begin(), o.metrics.end(), o.rank_by) == o.metrics.end())
+      throw map->error_at("rank_by", fmt::format("compare.rank_by = {} is not among compare.metrics", *rank));
+  } else if (std::find(o.metrics.begin(), o.metrics.end(), o.rank_by) == o.metrics.end()) {
+    const auto error = std::find_if(o.metrics.begin(), o.metrics.end(), is_error_metric);
+    if (error == o.metrics.end())
+      throw map->error_at("metrics",
+                          "compare.metrics needs one of trimmed_error, trimmed_error_aligned, ks, acf "
+                          "(the matching degree ranks models by it)");
+    o.rank_by = *error;
+  }
+  if (const auto keep = map->text("store_replicas"); keep && *keep != "all") {
+    const auto count = map->unsigned_integer("store_replicas");
+    o.store_replicas = count;
+  }
+  return o;
+}
+
+void parse_study(ConfigMap& top, StudySpec& study) {
+  if (const auto models = top.sequence("models")) {
+    for (const auto& item : *models) {
+      const std::string name = item.IsScalar() ? item.Scalar() : "";
+      if (std::find(kFitModels.begin(), kFitModels.end(), name) == kFitModels.end())
+        throw located_error_at(
+            item, top.file(),
+            fmt::format("models: '{}' is not a fittable model; accepted: {}", name, fmt::join(kFitModels, ", ")));
+      study.models.push_back(name);
+    }
+  }
+  if (const auto replicas = top.unsigned_integer("replicas")) {
+    require_in_range(top, "replicas", static_cast<double>(*replicas), *replicas >= 1 && *replicas <= 0xffffffffull,
+                     "1 <= replicas <= 4294967295");
+    study.replicas = *replicas;
+  }
+  if (auto fitting = top.map("fitting", kFittingKeys)) {
+    std::vector<std::string> estimators;
+    for (const auto& e : hurst_estimators()) estimators.push_back(e.key);
+    FitOptions& f = study.fitting;
+    f.lfsn_hurst = fitting->choice("lfsn_hurst", {"stable", "rs"}).value_or(f.lfsn_hurst);
+    f.fgn_hurst = fitting->choice("fgn_hurst", estimators).value_or(f.fgn_hurst);
+    const auto order = [&](const char* key) -> std::optional<std::size_t> {
+      const auto v = fitting->unsigned_integer(key);
+      if (v) require_in_range(*fitting, key, static_cast<double>(*v), *v <= 5, "0 to 5");
+      return v;
+    };
+    f.farima_p = order("farima_p");
+    f.farima_q = order("farima_q");
+    const auto states = [&](const char* key, std::size_t fallback) {
+      const auto v = fitting->unsigned_integer(key);
+      if (v) require_in_range(*fitting, key, static_cast<double>(*v), *v >= 2 && *v <= 10, "2 to 10");
+      return v ? static_cast<std::size_t>(*v) : fallback;
+    };
+    f.markov_states = states("markov_states", f.markov_states);
+    f.hmm_states = states("hmm_states", f.hmm_states);
+    if (const auto starts = fitting->unsigned_integer("hmm_starts")) {
+      require_in_range(*fitting, "hmm_starts", static_cast<double>(*starts), *starts >= 1 && *starts <= 100,
+                       "1 to 100");
+      f.hmm_starts = static_cast<int>(*starts);
+    }
+  }
+  if (top.map("compare", kCompareKeys)) study.compare = parse_compare(top);
+}
+
+}  // namespace
 
 EnsembleSpec parse_ensemble(const YAML::Node& node, const std::string& file, std::size_t index) {
   ConfigMap map(node, file, fmt::format("ensembles[{}]", index), kEnsembleKeys);
@@ -193,8 +309,6 @@ EnsembleSpec parse_ensemble(const YAML::Node& node, const std::string& file, std
   return spec;
 }
 
-}  // namespace
-
 RunConfig parse_config(const std::string& text, const std::string& path) {
   YAML::Node root;
   try {
@@ -233,8 +347,14 @@ RunConfig parse_config(const std::string& text, const std::string& path) {
       config.datasets.push_back(std::move(d));
     }
   }
-  const YAML::Node list = top.require(top.sequence("ensembles"), "ensembles", "a list of ensembles to generate");
-  if (list.size() == 0) throw top.error_at("ensembles", "ensembles must list at least one ensemble");
+  parse_study(top, config.study);
+  if (!config.study.models.empty() && config.datasets.empty())
+    throw top.error_at("models", "models are fitted to the datasets: list at least one under 'datasets'");
+  const YAML::Node list = config.study.models.empty()
+                              ? top.require(top.sequence("ensembles"), "ensembles", "a list of ensembles to generate")
+                              : top.sequence("ensembles").value_or(YAML::Node(YAML::NodeType::Sequence));
+  if (list.size() == 0 && config.study.models.empty())
+    throw top.error_at("ensembles", "ensembles must list at least one ensemble");
   std::map<std::string, std::size_t> names;
   std::map<std::uint32_t, std::string> streams;
   for (std::size_t i = 0; i < list.size(); ++i) {

@@ -3,10 +3,15 @@
 // required keys are user errors naming the file, line, column and key.
 #pragma once
 
+#include <yaml-cpp/yaml.h>
+
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "estimators/compare.hpp"
+#include "host/fit.hpp"
 #include "host/models.hpp"
 #include "host/stats.hpp"
 #include "io/attributes.hpp"
@@ -48,6 +53,16 @@ struct DatasetSpec {
   int line = 0;
 };
 
+// A comparison study (README, "Comparison studies"): `models` fitted to every
+// dataset become ensembles `<dataset>-<model>`; with `compare`, every ensemble
+// that has a dataset is compared with it, replica by replica.
+struct StudySpec {
+  std::vector<std::string> models;  // as `gpusynth fit --models`
+  std::uint64_t replicas = 1000;    // of each fitted ensemble
+  FitOptions fitting;               // the estimators' choices (its trace and output are unused)
+  std::optional<CompareOptions> compare;
+};
+
 struct RunConfig {
   std::string path;  // the file it came from
   std::string text;  // its full text, recorded in the output
@@ -58,10 +73,15 @@ struct RunConfig {
   int compression = 1;  // deflate level 0..9 (0: none)
   std::vector<DatasetSpec> datasets;
   std::vector<EnsembleSpec> ensembles;
+  StudySpec study;
 };
 
 RunConfig load_config(const std::string& path);
 RunConfig parse_config(const std::string& text, const std::string& path);
+
+// One `ensembles:` entry (also for the ensembles a study fits); `index` names
+// it in errors.
+EnsembleSpec parse_ensemble(const YAML::Node& node, const std::string& file, std::size_t index);
 
 // FNV-1a, 32 bits: the default Philox stream of an ensemble, so adding or
 // reordering ensembles leaves the others' numbers unchanged.

@@ -21,19 +21,12 @@
 #include "version.hpp"
 
 namespace gs {
-namespace {
 
 const std::vector<std::string> kFitModels = {"stable", "lfsn", "fgn", "norros", "farima", "normal", "markov", "hmm"};
 
-// One fitted model: its runnable config and what the table and `fit:` show.
-struct Fitted {
-  std::string model;
-  std::string invalid;  // why the model was stopped (the paper's validity checks), else empty
-  YAML::Node params, workload, fit;
-  std::string estimates;  // "alpha = 1.52 ± 0.03, …"
-  std::string statistic;  // "logL = …" or "BIC = …"
-  std::uint64_t length = 0;
-};
+namespace {
+
+using Fitted = FittedModel;
 
 std::string pm(const char* name, double value, double se) {
   return std::isfinite(se) ? fmt::format("{} = {:.4g} ± {:.2g}", name, value, se)
@@ -375,9 +368,14 @@ YAML::Node dataset_node(const StatsOptions& read, const std::string& name) {
   if (read.trace.delimiter)
     d["delimiter"] = read.trace.delimiter == ',' ? "comma" : read.trace.delimiter == '\t' ? "tab" : "space";
   if (read.trace.time_unit) d["time_unit"] = time_unit_name(*read.trace.time_unit);
-  if (read.trace.modules != defaults.modules) {
-    for (const auto& m : read.trace.modules) d["modules"].push_back(m);
-  }
+  const auto list_if = [&](const char* key, const std::vector<std::string>& values,
+                           const std::vector<std::string>& def) {
+    if (values != def)
+      for (const auto& v : values) d[key].push_back(v);
+  };
+  list_if("modules", read.trace.modules, defaults.modules);
+  list_if("read_values", read.trace.read_values, defaults.read_values);
+  list_if("write_values", read.trace.write_values, defaults.write_values);
   if (read.trace.blk_action != defaults.blk_action) d["blk_event"] = std::string(1, read.trace.blk_action);
   if (read.trace.sort) d["sort"] = true;
   if (read.trace.skip_bad_lines) d["skip_bad_lines"] = true;
@@ -404,20 +402,8 @@ void write_text_atomically(const std::string& path, const std::string& text) {
 
 }  // namespace
 
-int fit_command(const FitOptions& given) {
-  FitOptions o = given;
-  for (const auto& m : o.models)
-    if (std::find(kFitModels.begin(), kFitModels.end(), m) == kFitModels.end())
-      throw UserError(
-          fmt::format("--models: '{}' is not a fittable model; accepted: {}", m, fmt::join(kFitModels, ", ")));
-  if (o.read.name.empty()) o.read.name = default_dataset_name(o.read.traces.at(0));
-  for (char& c : o.read.name)  // ensemble names allow [A-Za-z0-9_.-]
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '-') c = '_';
-  const TraceStatistics s = compute_statistics(o.read);
+std::vector<FittedModel> fit_models(const TraceStatistics& s, const FitOptions& o) {
   const std::vector<double>& x = s.series;
-  std::fprintf(stderr, "fitting %zu models to %zu values of '%s' (%s)\n", o.models.size(), x.size(),
-               o.read.name.c_str(), s.series_name.c_str());
-
   std::optional<StableFit> marginal;
   const auto stable_marginal = [&]() -> const StableFit& {
     if (!marginal) marginal = stable_ml(x, o.seed);
@@ -443,6 +429,43 @@ int fit_command(const FitOptions& given) {
     fitted.push_back(std::move(r));
   }
 
+  return fitted;
+}
+
+YAML::Node fitted_ensemble_node(const FittedModel& r, const std::string& dataset, std::uint64_t replicas, bool counts) {
+  YAML::Node e(YAML::NodeType::Map);
+  e["name"] = fmt::format("{}-{}", dataset, r.model);
+  e["model"] = r.model;
+  e["params"] = r.params;
+  YAML::Node workload = r.workload ? YAML::Clone(r.workload) : flow_map();
+  if (counts && r.model != "hmm") {
+    workload.SetStyle(YAML::EmitterStyle::Flow);
+    workload["values"] = "counts";
+  }
+  if (workload.size() > 0) e["workload"] = workload;
+  e["replicas"] = replicas;
+  e["length"] = r.length;
+  e["dataset"] = dataset;
+  e["fit"] = r.fit;
+  return e;
+}
+
+int fit_command(const FitOptions& given) {
+  FitOptions o = given;
+  for (const auto& m : o.models)
+    if (std::find(kFitModels.begin(), kFitModels.end(), m) == kFitModels.end())
+      throw UserError(
+          fmt::format("--models: '{}' is not a fittable model; accepted: {}", m, fmt::join(kFitModels, ", ")));
+  if (o.read.name.empty()) o.read.name = default_dataset_name(o.read.traces.at(0));
+  for (char& c : o.read.name)  // ensemble names allow [A-Za-z0-9_.-]
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '-') c = '_';
+  const TraceStatistics s = compute_statistics(o.read);
+  const std::vector<double>& x = s.series;
+  std::fprintf(stderr, "fitting %zu models to %zu values of '%s' (%s)\n", o.models.size(), x.size(),
+               o.read.name.c_str(), s.series_name.c_str());
+
+  const std::vector<Fitted> fitted = fit_models(s, o);
+
   std::printf("%-8s %-10s %-22s %s\n", "model", "validity", "fit statistic", "estimates ± SE");
   for (const auto& r : fitted)
     std::printf("%-8s %-10s %-22s %s\n", r.model.c_str(), r.invalid.empty() ? "ok" : "stopped",
@@ -455,24 +478,8 @@ int fit_command(const FitOptions& given) {
   root["seed"] = o.seed;
   root["output"] = o.ensemble_output.empty() ? default_yaml_output(o.output) : o.ensemble_output;
   root["datasets"].push_back(dataset_node(o.read, o.read.name));
-  for (const auto& r : fitted) {
-    if (!r.invalid.empty()) continue;
-    YAML::Node e(YAML::NodeType::Map);
-    e["name"] = fmt::format("{}-{}", o.read.name, r.model);
-    e["model"] = r.model;
-    e["params"] = r.params;
-    YAML::Node workload = r.workload ? YAML::Clone(r.workload) : flow_map();
-    if (counts && r.model != "hmm") {
-      workload.SetStyle(YAML::EmitterStyle::Flow);
-      workload["values"] = "counts";
-    }
-    if (workload.size() > 0) e["workload"] = workload;
-    e["replicas"] = o.replicas;
-    e["length"] = r.length;
-    e["dataset"] = o.read.name;
-    e["fit"] = r.fit;
-    root["ensembles"].push_back(e);
-  }
+  for (const auto& r : fitted)
+    if (r.invalid.empty()) root["ensembles"].push_back(fitted_ensemble_node(r, o.read.name, o.replicas, counts));
   if (!root["ensembles"]) throw UserError("no model could be fitted to this trace; nothing written");
   YAML::Emitter out;
   out.SetDoublePrecision(17);

@@ -4,6 +4,8 @@
 // and the arrival rate of the self-similarity paper's eqs. (3)–(5).
 #pragma once
 
+#include <yaml-cpp/yaml.h>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -27,6 +29,28 @@ struct FitOptions {
   std::size_t hmm_states = 3;
   int hmm_starts = 5;
 };
+
+// The models `fit` knows: stable, lfsn, fgn, norros, farima, normal, markov, hmm.
+extern const std::vector<std::string> kFitModels;
+
+// One fitted model: its runnable parameters and what the table and `fit:` show.
+struct FittedModel {
+  std::string model;
+  std::string invalid;  // why the model was stopped (the paper's validity checks), else empty
+  YAML::Node params, workload, fit;
+  std::string estimates;  // "alpha = 1.52 ± 0.03, …"
+  std::string statistic;  // "logL = …" or "BIC = …"
+  std::uint64_t length = 0;
+};
+
+// Every model of o.models fitted to the statistics of one trace; a model that
+// cannot be fitted comes back with `invalid` set, and the others still fit.
+std::vector<FittedModel> fit_models(const TraceStatistics& s, const FitOptions& o);
+
+// The `ensembles:` entry `<dataset>-<model>` that runs a fitted model at the
+// trace's length (counts for binned traces).
+YAML::Node fitted_ensemble_node(const FittedModel& fitted, const std::string& dataset, std::uint64_t replicas,
+                                bool counts);
 
 int fit_command(const FitOptions& options);
 

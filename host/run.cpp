@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <future>
+#include <map>
 #include <optional>
 
 #include "host/backend.hpp"
@@ -13,6 +14,7 @@
 #include "host/prepare.hpp"
 #include "host/progress.hpp"
 #include "host/stats.hpp"
+#include "host/study.hpp"
 #include "host/sysinfo.hpp"
 #include "io/ensemble_file.hpp"
 #include "version.hpp"
@@ -151,6 +153,7 @@ struct EnsembleResult {
   Tally tally;
   double generate_seconds = 0;  // inside the backend, per batch
   double write_seconds = 0;     // inside the writer thread
+  double compare_seconds = 0;   // per-replica metrics, while the batch is written
 };
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -158,15 +161,22 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 // Generates one ensemble batch by batch; the write of batch k runs on a
-// separate thread while batch k+1 is generated. Without a file (--no-output)
-// the batches are generated and dropped.
+// separate thread while batch k+1 is generated, and a study compares batch k
+// with its dataset while it is written. Without a file (--no-output) the
+// batches are generated (and compared) and dropped. Only the first `stored`
+// replicas are written (a study's store_replicas).
 EnsembleResult generate_ensemble(const EnsemblePlan& ensemble, BackendDevice& backend, EnsembleFile* file,
-                                 int compression, Progress& progress) {
+                                 int compression, std::uint64_t stored, Study* study, Progress& progress) {
   const EnsembleSpec& spec = *ensemble.job.spec;
+  stored = std::min(stored, spec.replicas);
+  const ChunkShape chunk =
+      stored < spec.replicas
+          ? series_chunk_shape(stored, spec.length, storage_bytes(ensemble.job.storage), ensemble.chunk.rows)
+          : ensemble.chunk;
+  if (study && !study->compares(spec)) study = nullptr;
   std::optional<SeriesDataset> series;
   if (file) {
-    series.emplace(
-        file->create_series(spec.name, ensemble.job.storage, spec.replicas, spec.length, ensemble.chunk, compression));
+    series.emplace(file->create_series(spec.name, ensemble.job.storage, stored, spec.length, chunk, compression));
     write_series_attributes(*series, spec);
     if (std::holds_alternative<HmmModel>(spec.params)) write_observation_times(*series, ensemble.job);
   }
@@ -187,12 +197,18 @@ EnsembleResult generate_ensemble(const EnsemblePlan& ensemble, BackendDevice& ba
       result.generate_seconds += seconds_since(start);
       check_interrupt();  // a generator stops early when interrupted: its batch is incomplete
       if (pending_write.valid()) result.write_seconds += pending_write.get();
-      if (series) {
-        pending_write = std::async(std::launch::async, [&series, first, count, buffer] {
+      if (series && first < stored) {
+        const std::uint64_t rows = std::min(count, stored - first);
+        pending_write = std::async(std::launch::async, [&series, first, rows, buffer] {
           const auto write_start = std::chrono::steady_clock::now();
-          series->write_rows(first, count, buffer);
+          series->write_rows(first, rows, buffer);
           return seconds_since(write_start);
         });
+      }
+      if (study) {
+        const auto compare_start = std::chrono::steady_clock::now();
+        study->add_batch(spec, first, count, buffer, ensemble.job.storage);
+        result.compare_seconds += seconds_since(compare_start);
       }
       progress.advance(count * spec.length);
     }
@@ -209,11 +225,17 @@ EnsembleResult generate_ensemble(const EnsemblePlan& ensemble, BackendDevice& ba
 }
 
 // A referenced real trace, read as `gpusynth stats` reads it.
-void write_dataset(EnsembleFile& file, const DatasetSpec& dataset) {
-  const TraceStatistics s = read_series(dataset.read);
-  std::vector<Attribute> attributes = dataset_attributes(s, trace_digests(dataset.read.traces));
-  attributes.push_back({"length", static_cast<std::uint64_t>(s.series.size())});
-  file.write_dataset(dataset.name, s.series, attributes);
+struct LoadedDataset {
+  std::vector<double> series;
+  std::vector<Attribute> attributes;
+};
+
+LoadedDataset load_dataset(const DatasetSpec& dataset) {
+  TraceStatistics s = read_series(dataset.read);
+  LoadedDataset loaded{{}, dataset_attributes(s, trace_digests(dataset.read.traces))};
+  loaded.attributes.push_back({"length", static_cast<std::uint64_t>(s.series.size())});
+  loaded.series = std::move(s.series);
+  return loaded;
 }
 
 void check_disk_space(const RunPlan& plan, const RunConfig& config, bool quiet) {
@@ -247,12 +269,16 @@ void apply_overrides(RunConfig& config, const RunOptions& options) {
       throw UserError(fmt::format("--replicas {} is out of range; accepted: 1 to 4294967295", *options.replicas));
     }
     for (auto& ensemble : config.ensembles) ensemble.replicas = *options.replicas;
+    config.study.replicas = *options.replicas;
   }
 }
 
 int run_command(const RunOptions& options) {
   RunConfig config = load_config(options.config_path);
   apply_overrides(config, options);
+  const auto fit_start = std::chrono::steady_clock::now();
+  std::vector<StoppedModel> stopped = add_fitted_ensembles(config, options.quiet);
+  const double fit_seconds = seconds_since(fit_start);
   std::string backend_log;
   auto backend = open_backend(config.backend, backend_log);
   const RunPlan plan = make_plan(config, *backend, options.memory_limit);
@@ -272,29 +298,51 @@ int run_command(const RunOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   InterruptGuard interrupts;
   std::vector<EnsembleResult> results;
+  double summary_seconds = 0;
+  std::string study_tables;
   try {
+    std::map<std::string, LoadedDataset> datasets;
+    for (const DatasetSpec& dataset : config.datasets) datasets.emplace(dataset.name, load_dataset(dataset));
+    std::optional<Study> study;
+    if (config.study.compare) {
+      std::map<std::string, std::vector<double>> series;
+      for (const auto& [name, loaded] : datasets) series.emplace(name, loaded.series);
+      study.emplace(config, series, std::move(stopped));
+    }
     std::optional<EnsembleFile> file;
     if (!options.no_output) {
       file.emplace(config.output);
       file->write_root_attributes(root_attributes(config, plan, options));
-      for (const DatasetSpec& dataset : config.datasets) write_dataset(*file, dataset);
+      for (const auto& [name, loaded] : datasets) file->write_dataset(name, loaded.series, loaded.attributes);
     }
     Progress progress(plan.total_samples, options.quiet);
+    const std::uint64_t stored =
+        config.study.compare ? config.study.compare->store_replicas.value_or(UINT64_MAX) : UINT64_MAX;
     for (const EnsemblePlan& ensemble : plan.ensembles) {
-      results.push_back(generate_ensemble(ensemble, *backend, file ? &*file : nullptr, config.compression, progress));
+      results.push_back(generate_ensemble(ensemble, *backend, file ? &*file : nullptr, config.compression, stored,
+                                          study ? &*study : nullptr, progress));
     }
     check_interrupt();
-    if (file) file->commit();
     progress.finish();
+    if (study) {
+      const auto summary_start = std::chrono::steady_clock::now();
+      study->summarize(config.seed);
+      if (file) study->write(file->id());
+      summary_seconds = seconds_since(summary_start);
+      study_tables = study->tables();
+    }
+    if (file) file->commit();
   } catch (const Interrupted& interrupted) {
     std::fprintf(stderr, "\ninterrupted by signal %d: nothing was written to %s\n", interrupted.signal,
                  config.output.c_str());
     return kExitInterrupted;
   }
-  double generate_seconds = 0, write_seconds = 0;
+  std::fputs(study_tables.c_str(), stdout);
+  double generate_seconds = 0, write_seconds = 0, compare_seconds = 0;
   for (std::size_t i = 0; i < results.size(); ++i) {
     generate_seconds += results[i].generate_seconds;
     write_seconds += results[i].write_seconds;
+    compare_seconds += results[i].compare_seconds;
     if (results[i].tally.clipped || results[i].tally.saturated) {
       log_info(options.quiet,
                fmt::format("ensemble '{}': {} negative counts clipped to 0, {} values saturated "
@@ -309,6 +357,10 @@ int run_command(const RunOptions& options) {
                        options.no_output ? "generated (--no-output, nothing written)" : "wrote " + config.output + ":",
                        plan.total_samples, plan.ensembles.size(), seconds,
                        static_cast<double>(plan.total_samples) / seconds, generate_seconds, write_seconds));
+  if (!config.study.models.empty() || config.study.compare)
+    log_info(options.quiet, fmt::format("study stages: fit {:.2f} s, generate {:.2f} s, compare {:.2f} s (per-replica "
+                                        "metrics), bootstrap and summary {:.2f} s",
+                                        fit_seconds, generate_seconds, compare_seconds, summary_seconds));
   return kExitOk;
 }
 

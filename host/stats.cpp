@@ -24,10 +24,6 @@ constexpr std::size_t kQuantileLevels = 101;
 constexpr std::size_t kQqPoints = 200;
 const std::vector<std::size_t> kPrintedLags = {1, 2, 5, 10, 20, 50, 100};
 
-const std::vector<std::pair<const char*, HurstEstimate (*)(const std::vector<double>&)>> kEstimators = {
-    {"rs", hurst_rescaled_range}, {"aggvar", hurst_aggregated_variance},  {"dfa", hurst_dfa},
-    {"whittle", hurst_whittle},   {"local_whittle", hurst_local_whittle}, {"stable", hurst_stable}};
-
 nlohmann::json number(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
 
 std::string readable_bytes(double bytes) {
@@ -333,10 +329,11 @@ TraceStatistics compute_statistics(const StatsOptions& options) {
     s.interarrival_acf = autocorrelation(s.interarrivals, std::min(options.max_lag, s.interarrivals.size() - 1));
   s.burstiness = burstiness(s.series);
   if (!s.interarrivals.empty()) s.interarrival_burstiness = burstiness(s.interarrivals);
-  s.hurst.resize(kEstimators.size());
+  const auto& estimators = hurst_estimators();
+  s.hurst.resize(estimators.size());
 #pragma omp parallel for schedule(dynamic)
-  for (std::size_t i = 0; i < kEstimators.size(); ++i)
-    s.hurst[i] = NamedHurst{kEstimators[i].first, kEstimators[i].second(s.series)};
+  for (std::size_t i = 0; i < estimators.size(); ++i)
+    s.hurst[i] = NamedHurst{estimators[i].key, estimators[i].estimate(s.series)};
   return s;
 }
 

@@ -81,6 +81,7 @@ class EnsembleFile {
   SeriesDataset create_series(const std::string& name, StorageType type, std::uint64_t replicas, std::uint64_t length,
                               ChunkShape chunk, int compression_level);
   void commit();
+  hid_t id() const { return file_.id(); }  // for groups beside /ensembles (/compare)
 
  private:
   h5::PendingFile file_;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -85,12 +86,75 @@ Handle create_file(const std::string& path) {
 
 void write_vector(hid_t parent, const std::string& name, const std::vector<double>& values,
                   const std::vector<Attribute>& attributes) {
-  const hsize_t dims[1] = {values.size()};
-  Handle space(GS_CHECK_NONNEG(H5Screate_simple(1, dims, nullptr)), H5Sclose);
-  Handle dataset(GS_CHECK_NONNEG(H5Dcreate2(parent, name.c_str(), H5T_IEEE_F64LE, space.id(), H5P_DEFAULT, H5P_DEFAULT,
-                                            H5P_DEFAULT)),
+  write_matrix(parent, name, values.size(), 0, values, attributes);
+}
+
+void write_matrix(hid_t parent, const std::string& name, std::size_t rows, std::size_t columns,
+                  const std::vector<double>& values, const std::vector<Attribute>& attributes) {
+  const int rank = columns == 0 ? 1 : 2;  // 0 columns: a vector
+  const hsize_t dims[2] = {rows, columns};
+  Handle space(GS_CHECK_NONNEG(H5Screate_simple(rank, dims, nullptr)), H5Sclose);
+  Handle properties(GS_CHECK_NONNEG(H5Pcreate(H5P_DATASET_CREATE)), H5Pclose);
+  if (rank == 2 && values.size() >= 4096 && rows > 0 && columns > 0) {
+    const hsize_t chunk[2] = {std::min<hsize_t>(rows, std::max<hsize_t>(1, 65536 / columns)), columns};
+    GS_CHECK_NONNEG(H5Pset_chunk(properties.id(), 2, chunk));
+    GS_CHECK_NONNEG(H5Pset_shuffle(properties.id()));
+    GS_CHECK_NONNEG(H5Pset_deflate(properties.id(), 4));
+  }
+  Handle dataset(GS_CHECK_NONNEG(H5Dcreate2(parent, name.c_str(), H5T_IEEE_F64LE, space.id(), H5P_DEFAULT,
+                                            properties.id(), H5P_DEFAULT)),
                  H5Dclose);
-  GS_CHECK_NONNEG(H5Dwrite(dataset.id(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()));
+  if (!values.empty())
+    GS_CHECK_NONNEG(H5Dwrite(dataset.id(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()));
+  write_attributes(dataset.id(), attributes);
+}
+
+void write_table(hid_t parent, const std::string& name, const std::vector<TableColumn>& columns,
+                 const std::vector<Attribute>& attributes) {
+  const std::size_t rows =
+      columns.empty() ? 0 : std::visit([](const auto& v) { return v.size(); }, columns.front().values);
+  std::vector<std::size_t> offsets, widths;
+  std::vector<Handle> string_types;
+  std::size_t row_bytes = 0;
+  for (const auto& column : columns) {
+    std::size_t width = 8;
+    if (const auto* texts = std::get_if<std::vector<std::string>>(&column.values)) {
+      width = 1;
+      for (const auto& t : *texts) width = std::max(width, t.size() + 1);
+    }
+    offsets.push_back(row_bytes);
+    widths.push_back(width);
+    row_bytes += width;
+  }
+  Handle type(GS_CHECK_NONNEG(H5Tcreate(H5T_COMPOUND, std::max<std::size_t>(row_bytes, 1))), H5Tclose);
+  std::vector<unsigned char> buffer(rows * row_bytes, 0);
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    const auto& column = columns[c];
+    if (std::visit([](const auto& v) { return v.size(); }, column.values) != rows)
+      throw InternalError("write_table", "columns of different lengths", __FILE__, __LINE__);
+    hid_t member = H5T_NATIVE_DOUBLE;
+    if (const auto* numbers = std::get_if<std::vector<double>>(&column.values)) {
+      for (std::size_t r = 0; r < rows; ++r) std::memcpy(&buffer[r * row_bytes + offsets[c]], &(*numbers)[r], 8);
+    } else if (const auto* integers = std::get_if<std::vector<std::int64_t>>(&column.values)) {
+      member = H5T_NATIVE_INT64;
+      for (std::size_t r = 0; r < rows; ++r) std::memcpy(&buffer[r * row_bytes + offsets[c]], &(*integers)[r], 8);
+    } else {
+      const auto& texts = std::get<std::vector<std::string>>(column.values);
+      string_types.emplace_back(GS_CHECK_NONNEG(H5Tcopy(H5T_C_S1)), H5Tclose);
+      GS_CHECK_NONNEG(H5Tset_size(string_types.back().id(), widths[c]));
+      GS_CHECK_NONNEG(H5Tset_strpad(string_types.back().id(), H5T_STR_NULLTERM));
+      member = string_types.back().id();
+      for (std::size_t r = 0; r < rows; ++r)
+        std::memcpy(&buffer[r * row_bytes + offsets[c]], texts[r].data(), texts[r].size());
+    }
+    GS_CHECK_NONNEG(H5Tinsert(type.id(), column.name.c_str(), offsets[c], member));
+  }
+  const hsize_t dims[1] = {rows};
+  Handle space(GS_CHECK_NONNEG(H5Screate_simple(1, dims, nullptr)), H5Sclose);
+  Handle dataset(
+      GS_CHECK_NONNEG(H5Dcreate2(parent, name.c_str(), type.id(), space.id(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)),
+      H5Dclose);
+  if (rows > 0) GS_CHECK_NONNEG(H5Dwrite(dataset.id(), type.id(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()));
   write_attributes(dataset.id(), attributes);
 }
 

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "io/attributes.hpp"
@@ -67,6 +68,18 @@ Handle open_dataset(hid_t parent, const std::string& name);
 // A one-dimensional float64 dataset `name` under `parent`, with attributes.
 void write_vector(hid_t parent, const std::string& name, const std::vector<double>& values,
                   const std::vector<Attribute>& attributes);
+// A rows × columns float64 dataset from row-major values (deflated when large).
+void write_matrix(hid_t parent, const std::string& name, std::size_t rows, std::size_t columns,
+                  const std::vector<double>& values, const std::vector<Attribute>& attributes);
+
+// A table as one compound dataset (h5py reads it as a structured array):
+// every column has one entry per row; texts become fixed-length strings.
+struct TableColumn {
+  std::string name;
+  std::variant<std::vector<double>, std::vector<std::int64_t>, std::vector<std::string>> values;
+};
+void write_table(hid_t parent, const std::string& name, const std::vector<TableColumn>& columns,
+                 const std::vector<Attribute>& attributes);
 
 void write_attribute(hid_t object, const Attribute& attribute);
 void write_attributes(hid_t object, const std::vector<Attribute>& attributes);

@@ -189,6 +189,42 @@ expect_in "$tmp/stdout" "arrival rate lambda" "norros eq. (5)"
 expect_rc 2 "norros H = 0.5" "$gpusynth" norros -a 2.5 -H 0.5
 expect_in "$tmp/stderr" "no unique arrival rate" "norros explains H = 0.5"
 
+# A comparison study: fitted models, per-replica metrics recomputed with numpy/scipy, the report.
+cat > "$tmp/study.yaml" <<EOF
+seed: 5
+output: $tmp/study.h5
+datasets:
+  - {name: cloudphysics, trace: $data/cloudphysics_per_second.counts, format: counts, bin: 1s}
+  - {name: mpiio-reads, trace: $data/mpi-io-test.dxt.txt.gz, format: dxt, bin: 20ms, series: count_read}
+models: [lfsn, markov, normal]
+replicas: 24
+compare:
+  metrics: [trimmed_error, ks, acf, hurst, burstiness]
+  trim: 0.1
+  acf_lags: 20
+  bootstrap: {resamples: 500, confidence: 0.9, method: bca}
+  store_replicas: 6
+EOF
+expect_rc 0 "study" "$gpusynth" "$tmp/study.yaml" -q
+expect_in "$tmp/stdout" "trimmed_error: median" "study prints its tables"
+expect_in "$tmp/stdout" "matching degree by trimmed_error" "study prints the matching degree"
+/usr/bin/python3 "$source_dir/tests/study_check.py" "$tmp/study.h5" 0.1 20 || fail "study output disagrees with numpy/scipy"
+expect_rc 0 "report" "$gpusynth" report "$tmp/study.h5" -o "$tmp/report"
+for plot in cdf qq acf paths metrics; do
+  for d in cloudphysics mpiio-reads; do
+    [ -s "$tmp/report/${plot}_$d.png" ] || fail "report plot ${plot}_$d.png missing or empty"
+  done
+done
+grep -q "data:image/png;base64" "$tmp/report/index.html" || fail "index.html does not embed its plots"
+grep -q "Matching degree" "$tmp/report/report.md" || fail "report.md has no matching degree table"
+expect_rc 2 "report without /compare" "$gpusynth" report "$tmp/hmm.h5" -o "$tmp/report2"
+expect_in "$tmp/stderr" "no /compare group" "report explains a file without a study"
+[ ! -e "$tmp/report2" ] || fail "a failed report left its directory"
+sed 's/metrics: \[trimmed_error/metrics: [mse, trimmed_error/' "$tmp/study.yaml" > "$tmp/bad_study.yaml"
+expect_rc 2 "study bad metric" "$gpusynth" "$tmp/bad_study.yaml" -o "$tmp/bad_study.h5"
+expect_in "$tmp/stderr" "'mse' is not a metric" "bad metric named"
+[ ! -e "$tmp/bad_study.h5" ] || fail "a failed study left its output"
+
 if [ "$failures" -ne 0 ]; then
   echo "$failures failure(s)"
   exit 1
