@@ -344,7 +344,9 @@ std::string Study::tables() const {
         std::string cell = stopped_of(d, l) ? "stopped" : "-";
         if (c) {
           const MedianSummary& s = c->summaries[m];
-          cell = fmt::format("{:.3g} [{:.3g}, {:.3g}]", s.median, s.chosen(b.method).low, s.chosen(b.method).high);
+          cell = s.used == 0 ? std::string("n/a (no finite value)")
+                             : fmt::format("{:.3g} [{:.3g}, {:.3g}]", s.median, s.chosen(b.method).low,
+                                           s.chosen(b.method).high);
         }
         line += fmt::format("  {:>24}", cell);
       }
