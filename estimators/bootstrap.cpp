@@ -131,17 +131,16 @@ ProbabilityBelow bootstrap_probability_below(const std::vector<double>& a, const
   if (sa.empty() || sb.empty()) return {nan, {nan, nan}};
   std::sort(sa.begin(), sa.end());
   std::sort(sb.begin(), sb.end());
-  // Σ_i w_i Σ_j v_j ([a_i < b_j] + [a_i = b_j]/2) / (Σw Σv) by one merge of the sorted values.
+  // Σ_i w_i Σ_j v_j ([a_i < b_j] + [a_i = b_j]/2) / (Σw Σv) by one merge of the
+  // sorted values: the weight of b below a_i and at or below a_i only grow.
   const auto weighted = [&](const std::vector<double>& wa, const std::vector<double>& wb) {
-    double total_b = std::accumulate(wb.begin(), wb.end(), 0.0);
-    double b_at_or_below = 0, sum = 0;
-    std::size_t j = 0;
+    const double total_b = std::accumulate(wb.begin(), wb.end(), 0.0);
+    double b_below = 0, b_at_or_below = 0, sum = 0;
+    std::size_t below = 0, at_or_below = 0;
     for (std::size_t i = 0; i < sa.size(); ++i) {
-      if (wa[i] == 0) continue;
-      while (j < sb.size() && sb[j] < sa[i]) b_at_or_below += wb[j++];
-      double equal = 0;
-      for (std::size_t k = j; k < sb.size() && sb[k] == sa[i]; ++k) equal += wb[k];
-      sum += wa[i] * (total_b - b_at_or_below - equal + 0.5 * equal);
+      while (below < sb.size() && sb[below] < sa[i]) b_below += wb[below++];
+      while (at_or_below < sb.size() && sb[at_or_below] <= sa[i]) b_at_or_below += wb[at_or_below++];
+      sum += wa[i] * (total_b - 0.5 * (b_below + b_at_or_below));
     }
     return sum / (std::accumulate(wa.begin(), wa.end(), 0.0) * total_b);
   };

@@ -289,6 +289,12 @@ const std::vector<NamedHurstEstimator>& hurst_estimators() {
   return all;
 }
 
+std::vector<std::string> hurst_estimator_keys() {
+  std::vector<std::string> keys;
+  for (const auto& e : hurst_estimators()) keys.push_back(e.key);
+  return keys;
+}
+
 HurstEstimator find_hurst_estimator(const std::string& key) {
   for (const auto& e : hurst_estimators())
     if (key == e.key) return e.estimate;

@@ -64,5 +64,6 @@ struct NamedHurstEstimator {
 };
 const std::vector<NamedHurstEstimator>& hurst_estimators();
 HurstEstimator find_hurst_estimator(const std::string& key);  // nullptr when unknown
+std::vector<std::string> hurst_estimator_keys();
 
 }  // namespace gs

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "estimators/hurst.hpp"
 #include "host/errors.hpp"
 #include "host/fit.hpp"
 #include "host/models.hpp"
@@ -142,9 +143,9 @@ int parse_and_run(int argc, char** argv) {
   fit->add_option("--seed", fit_options.seed, "seed of the bootstrap and the EM starts; written to the config");
   fit->add_option("--lfsn-hurst", fit_options.lfsn_hurst,
                   "H of lfsn: stable (default, valid for alpha < 2) or rs, aggvar, dfa, whittle, local_whittle")
-      ->check(CLI::IsMember({"stable", "rs", "aggvar", "dfa", "whittle", "local_whittle"}));
+      ->check(CLI::IsMember(hurst_estimator_keys()));
   fit->add_option("--fgn-hurst", fit_options.fgn_hurst, "H of fgn and norros (default whittle)")
-      ->check(CLI::IsMember({"stable", "rs", "aggvar", "dfa", "whittle", "local_whittle"}));
+      ->check(CLI::IsMember(hurst_estimator_keys()));
   fit->add_option("--farima-p", fit_options.farima_p, "AR order (default: BIC over 0..2)")->check(CLI::Range(0, 5));
   fit->add_option("--farima-q", fit_options.farima_q, "MA order (default: BIC over 0..2)")->check(CLI::Range(0, 5));
   fit->add_option("--markov-states", fit_options.markov_states, "rate levels of markov (default 3)")

@@ -178,9 +178,7 @@ CompareOptions parse_compare(ConfigMap& top) {
     require_in_range(*map, "acf_lags", static_cast<double>(*lags), *lags >= 1 && *lags <= 100000, "1 to 100000");
     o.acf_lags = *lags;
   }
-  std::vector<std::string> estimators;
-  for (const auto& e : hurst_estimators()) estimators.push_back(e.key);
-  o.hurst_estimator = map->choice("hurst_estimator", estimators).value_or(o.hurst_estimator);
+  o.hurst_estimator = map->choice("hurst_estimator", hurst_estimator_keys()).value_or(o.hurst_estimator);
   if (auto bootstrap = map->map("bootstrap", {"resamples", "confidence", "method"})) {
     if (const auto b = bootstrap->unsigned_integer("resamples")) {
       require_in_range(*bootstrap, "resamples", static_cast<double>(*b), *b >= 100 && *b <= 1000000, "100 to 1000000");
@@ -229,11 +227,9 @@ void parse_study(ConfigMap& top, StudySpec& study) {
     study.replicas = *replicas;
   }
   if (auto fitting = top.map("fitting", kFittingKeys)) {
-    std::vector<std::string> estimators;
-    for (const auto& e : hurst_estimators()) estimators.push_back(e.key);
     FitOptions& f = study.fitting;
     f.lfsn_hurst = fitting->choice("lfsn_hurst", {"stable", "rs"}).value_or(f.lfsn_hurst);
-    f.fgn_hurst = fitting->choice("fgn_hurst", estimators).value_or(f.fgn_hurst);
+    f.fgn_hurst = fitting->choice("fgn_hurst", hurst_estimator_keys()).value_or(f.fgn_hurst);
     const auto order = [&](const char* key) -> std::optional<std::size_t> {
       const auto v = fitting->unsigned_integer(key);
       if (v) require_in_range(*fitting, key, static_cast<double>(*v), *v <= 5, "0 to 5");

@@ -51,6 +51,13 @@ YAML::Node flow_list(const std::vector<double>& values) {
   return n;
 }
 
+// Estimates and their SEs as two lists, name and name_se (as record does for one).
+void record_list(YAML::Node& fit, const std::string& name, const std::vector<double>& values,
+                 const std::vector<double>& se) {
+  fit[name] = flow_list(values);
+  fit[name + "_se"] = flow_list(se);
+}
+
 using Rows = std::vector<std::vector<double>>;
 
 // A matrix as params want it: one flow list per row.
@@ -70,8 +77,7 @@ YAML::Node row_major(const Rows& m) {
 const HurstEstimate& hurst_of(const TraceStatistics& s, const std::string& key) {
   for (const auto& h : s.hurst)
     if (key == h.key) return h.estimate;
-  throw UserError(
-      fmt::format("no Hurst estimator '{}'; accepted: rs, aggvar, dfa, whittle, local_whittle, stable", key));
+  throw UserError(fmt::format("no Hurst estimator '{}'; accepted: {}", key, fmt::join(hurst_estimator_keys(), ", ")));
 }
 
 // ALPHA-STABLE-SYNTHETIC-TRACE-GENERATION's checks: empty when they pass.
@@ -244,10 +250,8 @@ Fitted fit_farima_model(const std::vector<double>& x, const FitOptions& o) {
   r.fit["q"] = f.q;
   r.fit["order_selection"] = fits.size() > 1 ? "BIC over p, q in 0..2" : "given";
   record(r.fit, "d", f.d, f.se_d);
-  r.fit["ar"] = flow_list(f.ar);
-  r.fit["ar_se"] = flow_list(f.se_ar);
-  r.fit["ma"] = flow_list(f.ma);
-  r.fit["ma_se"] = flow_list(f.se_ma);
+  record_list(r.fit, "ar", f.ar, f.se_ar);
+  record_list(r.fit, "ma", f.ma, f.se_ma);
   r.fit["sigma"] = f.sigma;
   r.fit["log_likelihood"] = f.log_likelihood;
   r.fit["aic"] = f.aic;
@@ -319,10 +323,8 @@ Fitted fit_hmm_model(const TraceStatistics& s, const FitOptions& o) {
   r.fit["method"] = "EM (scaled forward-backward, Van Loan expected holding times and jumps)";
   r.fit["generator_row_major"] = row_major(f.generator);
   r.fit["generator_se_row_major"] = row_major(f.generator_se);
-  r.fit["mu"] = flow_list(f.mu);
-  r.fit["mu_se"] = flow_list(f.mu_se);
-  r.fit["sigma"] = flow_list(f.sigma);
-  r.fit["sigma_se"] = flow_list(f.sigma_se);
+  record_list(r.fit, "mu", f.mu, f.mu_se);
+  record_list(r.fit, "sigma", f.sigma, f.sigma_se);
   r.fit["log_likelihood"] = f.log_likelihood;
   r.fit["iterations"] = f.iterations;
   r.fit["converged"] = f.converged ? "yes" : "no";

@@ -224,14 +224,13 @@ EnsembleResult generate_ensemble(const EnsemblePlan& ensemble, BackendDevice& ba
   return result;
 }
 
-// A referenced real trace, read as `gpusynth stats` reads it.
+// A referenced real trace as stored: its series and provenance.
 struct LoadedDataset {
   std::vector<double> series;
   std::vector<Attribute> attributes;
 };
 
-LoadedDataset load_dataset(const DatasetSpec& dataset) {
-  TraceStatistics s = read_series(dataset.read);
+LoadedDataset loaded_dataset(const DatasetSpec& dataset, TraceStatistics s) {
   LoadedDataset loaded{{}, dataset_attributes(s, trace_digests(dataset.read.traces))};
   loaded.attributes.push_back({"length", static_cast<std::uint64_t>(s.series.size())});
   loaded.series = std::move(s.series);
@@ -276,9 +275,16 @@ void apply_overrides(RunConfig& config, const RunOptions& options) {
 int run_command(const RunOptions& options) {
   RunConfig config = load_config(options.config_path);
   apply_overrides(config, options);
+  // Every dataset is read once, as `gpusynth stats` reads it: for the fits and the file.
+  std::vector<TraceStatistics> traces;
+  for (const DatasetSpec& dataset : config.datasets) traces.push_back(read_series(dataset.read));
   const auto fit_start = std::chrono::steady_clock::now();
-  std::vector<StoppedModel> stopped = add_fitted_ensembles(config, options.quiet);
+  std::vector<StoppedModel> stopped = add_fitted_ensembles(config, traces, options.quiet);
   const double fit_seconds = seconds_since(fit_start);
+  std::map<std::string, LoadedDataset> datasets;
+  for (std::size_t i = 0; i < traces.size(); ++i)
+    datasets.emplace(config.datasets[i].name, loaded_dataset(config.datasets[i], std::move(traces[i])));
+  traces.clear();
   std::string backend_log;
   auto backend = open_backend(config.backend, backend_log);
   const RunPlan plan = make_plan(config, *backend, options.memory_limit);
@@ -301,8 +307,6 @@ int run_command(const RunOptions& options) {
   double summary_seconds = 0;
   std::string study_tables;
   try {
-    std::map<std::string, LoadedDataset> datasets;
-    for (const DatasetSpec& dataset : config.datasets) datasets.emplace(dataset.name, load_dataset(dataset));
     std::optional<Study> study;
     if (config.study.compare) {
       std::map<std::string, std::vector<double>> series;

@@ -322,11 +322,10 @@ TraceStatistics read_series(const StatsOptions& options) {
   return s;
 }
 
-TraceStatistics compute_statistics(const StatsOptions& options) {
-  TraceStatistics s = read_series(options);
-  s.acf = autocorrelation(s.series, std::min(options.max_lag, s.series.size() - 1));
+void analyse_series(TraceStatistics& s, std::size_t max_lag) {
+  s.acf = autocorrelation(s.series, std::min(max_lag, s.series.size() - 1));
   if (s.interarrivals.size() >= 2)
-    s.interarrival_acf = autocorrelation(s.interarrivals, std::min(options.max_lag, s.interarrivals.size() - 1));
+    s.interarrival_acf = autocorrelation(s.interarrivals, std::min(max_lag, s.interarrivals.size() - 1));
   s.burstiness = burstiness(s.series);
   if (!s.interarrivals.empty()) s.interarrival_burstiness = burstiness(s.interarrivals);
   const auto& estimators = hurst_estimators();
@@ -334,6 +333,11 @@ TraceStatistics compute_statistics(const StatsOptions& options) {
 #pragma omp parallel for schedule(dynamic)
   for (std::size_t i = 0; i < estimators.size(); ++i)
     s.hurst[i] = NamedHurst{estimators[i].key, estimators[i].estimate(s.series)};
+}
+
+TraceStatistics compute_statistics(const StatsOptions& options) {
+  TraceStatistics s = read_series(options);
+  analyse_series(s, options.max_lag);
   return s;
 }
 

@@ -50,6 +50,8 @@ struct TraceStatistics {
 // The trace read and binned and its analysed series chosen: the first half of
 // compute_statistics, all that `run` needs to store a dataset.
 TraceStatistics read_series(const StatsOptions& options);
+// The second half: ACFs (to max_lag), burstiness and every Hurst estimator.
+void analyse_series(TraceStatistics& s, std::size_t max_lag);
 TraceStatistics compute_statistics(const StatsOptions& options);
 
 // The default dataset name: the first trace's file name up to its first dot.

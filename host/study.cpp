@@ -15,14 +15,16 @@
 
 namespace gs {
 
-std::vector<StoppedModel> add_fitted_ensembles(RunConfig& config, bool quiet) {
+std::vector<StoppedModel> add_fitted_ensembles(RunConfig& config, std::vector<TraceStatistics>& traces, bool quiet) {
   std::vector<StoppedModel> stopped;
   if (config.study.models.empty()) return stopped;
   std::set<std::string> names;
   std::set<std::uint32_t> streams;
   for (const auto& e : config.ensembles) names.insert(e.name), streams.insert(e.stream);
-  for (const DatasetSpec& dataset : config.datasets) {
-    const TraceStatistics s = compute_statistics(dataset.read);
+  for (std::size_t d = 0; d < config.datasets.size(); ++d) {
+    const DatasetSpec& dataset = config.datasets[d];
+    TraceStatistics& s = traces[d];
+    analyse_series(s, dataset.read.max_lag);
     log_info(quiet, fmt::format("fitting {} to dataset '{}' ({} values of {})", fmt::join(config.study.models, ", "),
                                 dataset.name, s.series.size(), s.series_name));
     FitOptions options = config.study.fitting;

@@ -20,10 +20,11 @@ struct StoppedModel {
   std::string dataset, model, reason;
 };
 
-// Fits config.study.models to every dataset and appends an ensemble
+// Fits config.study.models to every dataset (traces[i]: config.datasets[i]
+// as read_series gave it; analysed here in place) and appends an ensemble
 // `<dataset>-<model>` for each model that passes its checks; the others are
 // returned with the reason. Uses config.seed for the fits.
-std::vector<StoppedModel> add_fitted_ensembles(RunConfig& config, bool quiet);
+std::vector<StoppedModel> add_fitted_ensembles(RunConfig& config, std::vector<TraceStatistics>& traces, bool quiet);
 
 // The label of an ensemble under /compare/<dataset>/: its name without the
 // "<dataset>-" prefix the fitted ensembles have.
