@@ -9,6 +9,7 @@
 
 #include <vector>
 
+#include "estimators/hmm_fit.hpp"
 #include "host/backend.hpp"
 #include "host/models.hpp"
 
@@ -153,6 +154,39 @@ BENCHMARK(BM_GpusynthModel)
     ->ArgsProduct({{0, 1, 2, 3, 4, 5, 6}, {1, 0}})
     ->ArgNames({"model", "threads"})
     ->UseRealTime();
+
+// The Titan HMM's EM (3 states, log-normal emissions) on n = 10^4 observations:
+// seconds per EM iteration. One distinct Δt (regular probes: one Van Loan
+// exponential per iteration) and every Δt distinct (probe times jittered by
+// U(−0.3, 0.3): one per observation), which bound what real probe traces cost.
+// EM is single-threaded.
+void BM_HmmEmIteration(benchmark::State& state) {
+  gs::HmmModel model;
+  model.generator = {{-0.05, 0.04, 0.01}, {0.05, -0.08, 0.03}, {0.05, 0.15, -0.2}};
+  model.mu = {-3.0, -1.5, 0.5};
+  model.sigma = {0.2, 0.3, 0.5};
+  model.initial = *gs::stationary_law(model.generator, true);
+  model.interval = 1.0;
+  constexpr std::uint64_t n = 10000;
+  auto e = make_ensemble(model, gs::Dtype::float64, 1, n);
+  std::vector<double> values(n), times(n);
+  e->generator->generate(0, 1, values.data());
+  gsl_rng* rng = gsl_rng_alloc(gsl_rng_mt19937);
+  for (std::uint64_t i = 0; i < n; ++i)
+    times[i] = static_cast<double>(i) + (state.range(0) == 1 ? gsl_rng_uniform(rng) * 0.6 - 0.3 : 0.0);
+  gsl_rng_free(rng);
+  gs::HmmFitOptions options;
+  options.starts = 1;
+  options.max_iterations = 20;
+  options.tolerance = 0;  // never converged: exactly max_iterations iterations
+  options.standard_errors = false;
+  std::int64_t em_iterations = 0;
+  for (auto _ : state) em_iterations += gs::fit_hmm(times, values, options).iterations;
+  state.counters["s_per_em_iteration"] =
+      benchmark::Counter(static_cast<double>(em_iterations), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["distinct_dt"] = state.range(0) == 1 ? n - 1 : 1;
+}
+BENCHMARK(BM_HmmEmIteration)->Arg(0)->Arg(1)->ArgName("jittered")->UseRealTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

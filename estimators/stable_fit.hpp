@@ -36,11 +36,12 @@ StableFit fit_stable_quantiles(const std::vector<double>& x, std::uint64_t seed,
 
 // Maximum likelihood over (α, β, σ, μ0) starting from `start`: ln f from a
 // StableLogDensityTable per (α, β), the location and scale profiled out by
-// Nelder–Mead for each (α, β), and (α, β) themselves by Nelder–Mead. Standard
+// Newton's method for each (α, β), and (α, β) themselves by Nelder–Mead. Standard
 // errors from the observed information (central-difference Hessian of the
 // log-likelihood at the maximum); the S1 location's by the delta method.
 // α at the Gaussian boundary 2 leaves β unidentified: its SE is NaN and the
-// note says why.
+// note says why. Data with an atom too large for the likelihood to have a
+// maximum (a share above α/(1 + α) at the smallest α searched) are a UserError.
 StableFit fit_stable_ml(const std::vector<double>& x, const StableFit& start);
 
 // Σ ln f(x_i) by the integral representation, without tables.

@@ -49,8 +49,9 @@ double peak_of(const LogG& log_g, double lo, double hi) {
 // or of the α = 1 law with β > 0.
 struct Representation {
   double lo = 0, hi = 0;
-  double alpha = 2, beta = 0, theta0 = 0, log_x = 0;  // α ≠ 1: ln(z − ζ)
-  double z = 0;                                       // α = 1
+  double alpha = 2, beta = 0, theta0 = 0;
+  double constant = 0;  // α ≠ 1: the θ-free part of ln g
+  double z = 0;         // α = 1
 
   double log_g(double theta) const {
     double value;
@@ -58,11 +59,11 @@ struct Representation {
       const double p = kPi / 2 + beta * theta;
       value = -kPi * z / (2 * beta) + std::log(2 / kPi * p / std::cos(theta)) + p * std::tan(theta) / beta;
     } else {
+      // ln g = α/(α−1)·[ln(z−ζ) + ln cos θ − ln sin α(θ0+θ)] + ln cos(αθ0)/(α−1)
+      //        + ln cos(αθ0 + (α−1)θ) − ln cos θ; the θ-free terms are `constant`.
       const double a1 = alpha / (alpha - 1);
-      const double at = alpha * theta0;
-      value = a1 * log_x + std::log(std::cos(at)) / (alpha - 1) +
-              a1 * (std::log(std::cos(theta)) - std::log(std::sin(alpha * (theta0 + theta)))) +
-              std::log(std::cos(at + (alpha - 1) * theta)) - std::log(std::cos(theta));
+      value = constant + (a1 - 1) * std::log(std::cos(theta)) - a1 * std::log(std::sin(alpha * (theta0 + theta))) +
+              std::log(std::cos(alpha * theta0 + (alpha - 1) * theta));
     }
     return std::isnan(value) ? -std::numeric_limits<double>::infinity() : value;
   }
@@ -78,7 +79,8 @@ Representation representation(double z, double alpha, double beta) {
     r.hi = kPi / 2;
   } else {
     r.theta0 = std::atan(beta * std::tan(kPi * alpha / 2)) / alpha;
-    r.log_x = std::log(z + beta * std::tan(kPi * alpha / 2));
+    const double log_x = std::log(z + beta * std::tan(kPi * alpha / 2));  // ln(z − ζ)
+    r.constant = alpha / (alpha - 1) * log_x + std::log(std::cos(alpha * r.theta0)) / (alpha - 1);
     r.lo = -r.theta0;
     r.hi = kPi / 2;
   }
@@ -284,6 +286,21 @@ double StableLogDensityTable::operator()(double z) const {
   const double at_edge = spline_(edge);
   if (at_edge <= kLogPdfFloor) return kLogPdfFloor;
   return std::max(kLogPdfFloor, at_edge - (1 + alpha_) * (std::fabs(u) - std::fabs(edge)));
+}
+
+StableLogDensityTable::Derivatives StableLogDensityTable::derivatives(double z) const {
+  const double u = std::asinh(z);
+  const double du = 1 / std::sqrt(1 + z * z);  // du/dz
+  const double d2u = -z * du * du * du;        // d²u/dz²
+  if (u > u_min_ && u < u_max_) {
+    const double slope = spline_.prime(u);
+    return {spline_(u), slope * du, spline_.double_prime(u) * du * du + slope * d2u};
+  }
+  const double value = (*this)(z);
+  if (value <= kLogPdfFloor) return {value, 0, 0};
+  if (alpha_ == 2.0) return {value, -z / 2, -0.5};
+  const double sign = u > 0 ? 1 : -1;  // the power tail is linear in |u|
+  return {value, -(1 + alpha_) * sign * du, -(1 + alpha_) * sign * d2u};
 }
 
 }  // namespace gs

@@ -2,8 +2,8 @@
 // (README, "Fitting"). Nolan's integral representation (Nolan 1997, "Numerical
 // calculation of stable densities and distribution functions", Thm. 1) in his
 // S0 parameterization, which is continuous in α; S1 laws are shifted to S0.
-// The integrand is split at its single peak and integrated by adaptive
-// Gauss–Kronrod on each side (relative accuracy about 1e-10 away from the
+// The integrand is split at its single peak and integrated by tanh–sinh
+// quadrature on each side (relative accuracy about 1e-10 away from the
 // α → 1 limit; within |α − 1| < 1e-3 the density is interpolated linearly in
 // α between α = 1 and α = 1 ± 1e-3, where the representation loses precision).
 #pragma once
@@ -39,6 +39,12 @@ class StableLogDensityTable {
  public:
   StableLogDensityTable(double alpha, double beta, double reach = 1e4);
   double operator()(double z) const;
+  // ln f with its first and second derivatives in z, for Newton steps in the
+  // location and scale (the spline's second derivative is continuous).
+  struct Derivatives {
+    double value = 0, first = 0, second = 0;
+  };
+  Derivatives derivatives(double z) const;
   double alpha() const { return alpha_; }
   double beta() const { return beta_; }
 

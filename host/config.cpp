@@ -228,7 +228,7 @@ void parse_study(ConfigMap& top, StudySpec& study) {
   }
   if (auto fitting = top.map("fitting", kFittingKeys)) {
     FitOptions& f = study.fitting;
-    f.lfsn_hurst = fitting->choice("lfsn_hurst", {"stable", "rs"}).value_or(f.lfsn_hurst);
+    f.lfsn_hurst = fitting->choice("lfsn_hurst", hurst_estimator_keys()).value_or(f.lfsn_hurst);
     f.fgn_hurst = fitting->choice("fgn_hurst", hurst_estimator_keys()).value_or(f.fgn_hurst);
     const auto order = [&](const char* key) -> std::optional<std::size_t> {
       const auto v = fitting->unsigned_integer(key);

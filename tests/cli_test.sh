@@ -180,6 +180,12 @@ expect_rc 0 "fitted hmm runs" "$gpusynth" "$tmp/hmm.yaml" -q
 expect_rc 0 "fit hmm on counts" "$gpusynth" fit "$data/cloudphysics_per_second.counts" --format counts --bin 1s \
   --models hmm,normal
 expect_in "$tmp/stdout" "hmm needs a series trace" "hmm on counts is stopped with a reason"
+# Darshan spreads an operation evenly over its bins: 62 % of this series is one value, an
+# atom with no stable maximum likelihood; the stable models stop with why, the others fit.
+expect_rc 0 "fit darshan atom" "$gpusynth" fit "$data/dxt.parser.txt.gz" --format darshan --bin 1s --series bytes \
+  --models stable,normal -o "$tmp/atom.yaml"
+expect_in "$tmp/stdout" "stable   stopped .*905 of the 1469 values (61.6 %) equal" "stable stopped on an atom"
+expect_in "$tmp/stdout" "normal   ok" "normal still fitted beside a stopped stable"
 expect_rc 2 "fit unknown model" "$gpusynth" fit "$data/cloudphysics_per_second.counts" --format counts --bin 1s \
   --models stable,gamma -o "$tmp/never.yaml"
 expect_in "$tmp/stderr" "'gamma' is not a fittable model" "unknown model named"

@@ -193,6 +193,57 @@ TEST(Config, MemorySizes) {
 namespace gs {
 namespace {
 
+const char* kStudy = R"(output: study.h5
+datasets:
+  - {name: d, trace: d.counts, format: counts, bin: 1s}
+models: [lfsn, fgn, markov]
+replicas: 200
+fitting: {lfsn_hurst: dfa, fgn_hurst: aggvar, farima_p: 1, markov_states: 4, hmm_starts: 2}
+compare:
+  metrics: [ks, burstiness, trimmed_error]
+  trim: 0.2
+  acf_lags: 20
+  bootstrap: {resamples: 500, confidence: 0.9, method: bca}
+  store_replicas: 3
+)";
+
+TEST(Config, StudyModelsFittingAndCompare) {
+  const RunConfig config = parse_config(kStudy, "test.yaml");
+  const StudySpec& study = config.study;
+  EXPECT_EQ(study.models, (std::vector<std::string>{"lfsn", "fgn", "markov"}));
+  EXPECT_EQ(study.replicas, 200u);
+  EXPECT_EQ(study.fitting.lfsn_hurst, "dfa");  // every estimator of `stats`, as --lfsn-hurst
+  EXPECT_EQ(study.fitting.fgn_hurst, "aggvar");
+  EXPECT_EQ(study.fitting.farima_p, std::optional<std::size_t>(1));
+  EXPECT_FALSE(study.fitting.farima_q.has_value());
+  EXPECT_EQ(study.fitting.markov_states, 4u);
+  EXPECT_EQ(study.fitting.hmm_starts, 2);
+  ASSERT_TRUE(study.compare.has_value());
+  const CompareOptions& c = *study.compare;
+  EXPECT_EQ(c.metrics,
+            (std::vector<Metric>{Metric::ks, Metric::peak_to_mean_ratio, Metric::cv_ratio, Metric::trimmed_error}));
+  EXPECT_EQ(c.rank_by, Metric::trimmed_error);  // the default, since it is listed
+  EXPECT_EQ(c.trim, 0.2);
+  EXPECT_EQ(c.acf_lags, 20u);
+  EXPECT_EQ(c.bootstrap.resamples, 500u);
+  EXPECT_EQ(c.bootstrap.confidence, 0.9);
+  EXPECT_EQ(c.bootstrap.method, IntervalMethod::bca);
+  EXPECT_EQ(c.store_replicas, std::optional<std::uint64_t>(3));
+
+  const auto replaced = [](std::string from, std::string to) {
+    std::string text = kStudy;
+    text.replace(text.find(from), from.size(), to);
+    return text;
+  };
+  expect_user_error(replaced("lfsn_hurst: dfa", "lfsn_hurst: pox"), {"test.yaml:6:", "fitting.lfsn_hurst", "pox", "local_whittle, stable"});
+  expect_user_error(replaced("models: [lfsn", "models: [gamma"), {"test.yaml:4:", "gamma", "not a fittable model"});
+  expect_user_error(replaced("trim: 0.2", "trim: 0.5"), {"test.yaml:9:", "compare.trim", "0 <= trim < 0.5"});
+  expect_user_error(replaced("metrics: [ks, burstiness, trimmed_error]", "metrics: [burstiness]"),
+                    {"test.yaml:8:", "compare.metrics needs one of"});
+  expect_user_error(replaced("method: bca", "method: normal"), {"test.yaml:11:", "compare.bootstrap.method", "percentile, bca"});
+  expect_user_error(replaced("markov_states: 4", "markov_states: 1"), {"test.yaml:6:", "fitting.markov_states", "2 to 10"});
+}
+
 TEST(Progress, TerminalBarAndLogLines) {
   Progress bar(1000, /*quiet=*/true, /*terminal=*/true);
   bar.begin("ensemble-a");

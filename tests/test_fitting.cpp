@@ -143,6 +143,37 @@ TEST(StableFit, RecoversNearAlphaOneAndAtTheBoundaries) {
   EXPECT_NEAR(fit.s0.mu, 5.0, 4 * 3.0 / std::sqrt(4000.0));
 }
 
+// An atom holding a share p of the data: ln L ≈ (−k + (n − k)α) ln σ as σ → 0
+// on it, unbounded once p > α/(1 + α). Above that share at the smallest α
+// searched (0.4: 2/7) the ML fit is refused with the reason; below it the
+// likelihood falls as σ → 0 and the fit stays away from the atom.
+TEST(StableFit, AtomTooLargeForABoundedLikelihoodIsRefused) {
+  const StableLawParams truth = s1_law(1.5, 0.0, 2.0, 0.0);
+  const auto with_atom = [&](std::size_t atoms) {
+    auto x = stable_sample(truth, 1000 - atoms, 400);
+    x.insert(x.end(), atoms, 0.25);
+    return x;
+  };
+  const auto log_l = [](const std::vector<double>& x, double sigma) {
+    StableLawParams law = s1_law(0.4, 0.0, sigma, 0.25);
+    law.parameterization = StableParameterization::S0;  // μ0 on the atom
+    return stable_log_likelihood(x, law);
+  };
+  const auto large = with_atom(300);  // 0.30 > 2/7
+  EXPECT_GT(log_l(large, 1e-8), log_l(large, 1e-5));
+  try {
+    fit_stable_ml(large, fit_stable_quantiles(large, 1, 0));
+    ADD_FAILURE() << "a 30 % atom was fitted";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("300 of the 1000 values (30.0 %) equal 0.25"), std::string::npos) << e.what();
+  }
+  const auto small = with_atom(200);  // 0.20 < 2/7
+  EXPECT_LT(log_l(small, 1e-8), log_l(small, 1e-5));
+  const StableFit fit = fit_stable_ml(small, fit_stable_quantiles(small, 1, 0));
+  EXPECT_GT(fit.s0.sigma, 0.25 * truth.sigma);
+  EXPECT_GT(fit.s0.alpha, 0.4 + 0.1);
+}
+
 // McCulloch on its own: within 4 bootstrap SEs.
 TEST(StableFit, QuantileEstimatorRecoversParameters) {
   for (double alpha : {0.7, 1.3, 1.8}) {
