@@ -86,7 +86,9 @@ DatasetSpec parse_dataset(const YAML::Node& node, const std::string& file, std::
   } else {
     r.traces.push_back(resolve(map.require(map.text("trace"), "trace", "the trace file(s)")));
   }
-  r.trace.format = parse_trace_format(map.require(map.text("format"), "format", "the trace format"));
+  r.trace.format = parse_trace_format(
+      map.require(map.choice("format", trace_format_names()), "format",
+                  fmt::format("the trace format, one of {}", fmt::join(trace_format_names(), ", "))));
   r.bin = map.text("bin").value_or("");
   r.series = map.text("series").value_or("");
   r.trace.time_column = map.text("column").value_or(r.trace.time_column);
@@ -96,8 +98,7 @@ DatasetSpec parse_dataset(const YAML::Node& node, const std::string& file, std::
   r.trace.header = parse_flag(map, "header");
   if (auto delimiter = map.choice("delimiter", {"comma", "tab", "space"}))
     r.trace.delimiter = *delimiter == "comma" ? ',' : *delimiter == "tab" ? '\t' : ' ';
-  if (auto unit = map.choice("time_unit", {"s", "ms", "us", "ns", "iso8601"}))
-    r.trace.time_unit = parse_time_unit(*unit);
+  if (auto unit = map.choice("time_unit", time_unit_names())) r.trace.time_unit = parse_time_unit(*unit);
   const auto texts = [&](const char* key, std::vector<std::string>& out) {
     if (!node[key]) return;
     out.clear();

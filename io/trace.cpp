@@ -668,13 +668,16 @@ void read_one(const std::string& path, const TraceOptions& options, Trace& trace
 
 }  // namespace
 
+std::vector<std::string> trace_format_names() {
+  std::vector<std::string> names;
+  for (const auto& [n, f] : kFormats) names.emplace_back(n);
+  return names;
+}
+
 TraceFormat parse_trace_format(const std::string& name) {
-  std::string names;
-  for (const auto& [n, f] : kFormats) {
+  for (const auto& [n, f] : kFormats)
     if (name == n) return f;
-    names += (names.empty() ? "" : ", ") + std::string(n);
-  }
-  throw UserError(fmt::format("--format '{}' is not one of {}", name, names));
+  throw UserError(fmt::format("--format '{}' is not one of {}", name, fmt::join(trace_format_names(), ", ")));
 }
 
 const char* trace_format_name(TraceFormat format) {
@@ -689,10 +692,16 @@ const char* time_unit_name(TimeUnit unit) {
   return "s";
 }
 
+std::vector<std::string> time_unit_names() {
+  std::vector<std::string> names;
+  for (const auto& [n, u] : kUnits) names.emplace_back(n);
+  return names;
+}
+
 TimeUnit parse_time_unit(const std::string& name) {
   for (const auto& [n, u] : kUnits)
     if (name == n) return u;
-  throw UserError(fmt::format("--time-unit '{}' is not one of s, ms, us, ns, iso8601", name));
+  throw UserError(fmt::format("--time-unit '{}' is not one of {}", name, fmt::join(time_unit_names(), ", ")));
 }
 
 Trace read_trace(const std::vector<std::string>& paths, const TraceOptions& options) {

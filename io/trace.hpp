@@ -19,8 +19,10 @@ enum class Operation : std::uint8_t { other, read, write };
 
 TraceFormat parse_trace_format(const std::string& name);  // UserError listing the accepted names
 const char* trace_format_name(TraceFormat format);
-TimeUnit parse_time_unit(const std::string& name);
+std::vector<std::string> trace_format_names();
+TimeUnit parse_time_unit(const std::string& name);  // UserError listing the accepted names
 const char* time_unit_name(TimeUnit unit);
+std::vector<std::string> time_unit_names();
 
 struct TraceOptions {
   TraceFormat format = TraceFormat::timestamps;

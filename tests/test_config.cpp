@@ -235,13 +235,20 @@ TEST(Config, StudyModelsFittingAndCompare) {
     text.replace(text.find(from), from.size(), to);
     return text;
   };
-  expect_user_error(replaced("lfsn_hurst: dfa", "lfsn_hurst: pox"), {"test.yaml:6:", "fitting.lfsn_hurst", "pox", "local_whittle, stable"});
+  expect_user_error(replaced("format: counts", "format: countz"),
+                    {"test.yaml:3:", "datasets[0].format", "countz", "timestamps, counts, series"});
+  expect_user_error(replaced("bin: 1s", "bin: 1s, time_unit: min"),
+                    {"test.yaml:3:", "datasets[0].time_unit", "min", "s, ms, us, ns, iso8601"});
+  expect_user_error(replaced("lfsn_hurst: dfa", "lfsn_hurst: pox"),
+                    {"test.yaml:6:", "fitting.lfsn_hurst", "pox", "local_whittle, stable"});
   expect_user_error(replaced("models: [lfsn", "models: [gamma"), {"test.yaml:4:", "gamma", "not a fittable model"});
   expect_user_error(replaced("trim: 0.2", "trim: 0.5"), {"test.yaml:9:", "compare.trim", "0 <= trim < 0.5"});
   expect_user_error(replaced("metrics: [ks, burstiness, trimmed_error]", "metrics: [burstiness]"),
                     {"test.yaml:8:", "compare.metrics needs one of"});
-  expect_user_error(replaced("method: bca", "method: normal"), {"test.yaml:11:", "compare.bootstrap.method", "percentile, bca"});
-  expect_user_error(replaced("markov_states: 4", "markov_states: 1"), {"test.yaml:6:", "fitting.markov_states", "2 to 10"});
+  expect_user_error(replaced("method: bca", "method: normal"),
+                    {"test.yaml:11:", "compare.bootstrap.method", "percentile, bca"});
+  expect_user_error(replaced("markov_states: 4", "markov_states: 1"),
+                    {"test.yaml:6:", "fitting.markov_states", "2 to 10"});
 }
 
 TEST(Progress, TerminalBarAndLogLines) {
