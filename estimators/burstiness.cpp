@@ -14,10 +14,10 @@ Burstiness burstiness(const std::vector<double>& series) {
   Burstiness b;
   const MeanSd whole = mean_and_sd(series);
   b.mean = whole.mean, b.sd = whole.sd;
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  b.cv = b.mean != 0 ? b.sd / b.mean : nan;
   b.peak = *std::max_element(series.begin(), series.end());
-  b.peak_to_mean = b.mean != 0 ? b.peak / b.mean : nan;
+  const BurstinessRatios ratios = burstiness_ratios(whole, b.peak);
+  b.cv = ratios.cv, b.peak_to_mean = ratios.peak_to_mean;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
   constexpr std::size_t kMinBlocks = 10;
   for (std::size_t m = 1; series.size() / m >= kMinBlocks; m *= 2) {
     std::vector<double> sums(series.size() / m, 0.0);

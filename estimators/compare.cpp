@@ -117,13 +117,9 @@ ReplicaComparison compare_replica(const SeriesProfile& real, std::vector<double>
       case Metric::ks:
         value = ks_distance_of_sorted(real.sorted.data(), n, y.sorted.data(), y.sorted.size());
         break;
-      case Metric::acf: {
-        const std::size_t lags = std::min(real.acf.size(), y.acf.size()) - 1;
-        double ss = 0;
-        for (std::size_t k = 1; k <= lags; ++k) ss += (y.acf[k] - real.acf[k]) * (y.acf[k] - real.acf[k]);
-        value = lags > 0 ? std::sqrt(ss / static_cast<double>(lags)) : value;
+      case Metric::acf:
+        value = acf_distance(y.acf.data(), real.acf.data(), std::min(real.acf.size(), y.acf.size()) - 1);
         break;
-      }
       case Metric::hurst:
         value = y.hurst - real.hurst;
         break;

@@ -25,22 +25,6 @@ double SortedSample::quantile(double p) const {
   return quantile_of_sorted(values_.data(), values_.size(), p);
 }
 
-double quantile_of_sorted(const double* sorted, std::size_t n, double p) {
-  const double h = (static_cast<double>(n) - 1) * p;
-  const auto lo = static_cast<std::size_t>(std::floor(h));
-  const std::size_t hi = std::min(lo + 1, n - 1);
-  return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
-}
-
-MeanSd mean_and_sd(const std::vector<double>& values) {
-  double mean = 0;
-  for (double x : values) mean += x;
-  mean /= static_cast<double>(values.size());
-  double ss = 0;
-  for (double x : values) ss += (x - mean) * (x - mean);
-  return {mean, values.size() > 1 ? std::sqrt(ss / static_cast<double>(values.size() - 1)) : 0.0};
-}
-
 std::vector<std::pair<double, double>> qq_points(const SortedSample& sample,
                                                  const std::function<double(double)>& quantile, std::size_t points) {
   std::vector<std::pair<double, double>> qq;

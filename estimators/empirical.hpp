@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/compare.hpp"
+
 namespace gs {
 
 class SortedSample {
@@ -24,14 +26,8 @@ class SortedSample {
   std::vector<double> values_;
 };
 
-// The type-7 quantile at p in [0, 1] of n ≥ 1 sorted values.
-double quantile_of_sorted(const double* sorted, std::size_t n, double p);
-
-// Sample mean and standard deviation (denominator n − 1; sd = 0 for one value).
-struct MeanSd {
-  double mean, sd;
-};
-MeanSd mean_and_sd(const std::vector<double>& values);
+// quantile_of_sorted (type 7) and mean_and_sd_of are kernels/compare.hpp's.
+inline MeanSd mean_and_sd(const std::vector<double>& values) { return mean_and_sd_of(values.data(), values.size()); }
 
 // QQ data: (theoretical, empirical) quantiles at p = (i − 1/2)/points, i = 1..points,
 // against a law given by its quantile function (a fitted or a given one).

@@ -10,7 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "estimators/compare.hpp"
 #include "host/config.hpp"
+#include "host/errors.hpp"
 #include "host/models.hpp"
 #include "host/spectral.hpp"
 #include "io/ensemble_file.hpp"
@@ -50,12 +52,32 @@ struct MemoryNeed {
 // device-to-host copies run at full speed and overlap with work.
 using HostBuffer = std::unique_ptr<unsigned char, std::function<void(unsigned char*)>>;
 
+// A batch compared with a real series where it was generated (README,
+// "Comparison studies"): every metric of the study but hurst, whose
+// estimators run on the host, with each replica's quantile curve and ACF.
+struct BatchComparison {
+  std::vector<double> metrics;    // count × options.metrics.size(), row-major; NaN for hurst
+  std::vector<double> quantiles;  // count × kCurveLevels
+  std::vector<double> acf;        // count × real.acf.size()
+};
+
 class EnsembleGenerator {
  public:
   virtual ~EnsembleGenerator() = default;
   // Replicas [first, first + count) into host memory `out`, row-major
-  // (count × length values of the job's storage type).
+  // (count × length values of the job's storage type). A generator that
+  // compares in place also takes out = nullptr: the batch stays where it is.
   virtual Tally generate(std::uint64_t first, std::uint64_t count, void* out) = 0;
+
+  // Whether compare_batch() works (the CUDA backend: on the device, without
+  // copying the batch back; the CPU backend: no, the study compares host rows).
+  virtual bool compares_in_place() const { return false; }
+  // The real series each batch is compared with; its length is the rows'.
+  virtual void set_comparison(const SeriesProfile& /*real*/, const CompareOptions& /*options*/) {}
+  // The last generated batch (`count` replicas) against that series.
+  virtual BatchComparison compare_batch(std::uint64_t /*count*/) {
+    throw InternalError("compare_batch", "this backend does not compare in place", __FILE__, __LINE__);
+  }
 };
 
 class BackendDevice {

@@ -164,7 +164,8 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 // separate thread while batch k+1 is generated, and a study compares batch k
 // with its dataset while it is written. Without a file (--no-output) the
 // batches are generated (and compared) and dropped. Only the first `stored`
-// replicas are written (a study's store_replicas).
+// replicas are written (a study's store_replicas); a batch that is neither
+// written nor needed on the host stays on a backend that compares in place.
 EnsembleResult generate_ensemble(const EnsemblePlan& ensemble, BackendDevice& backend, EnsembleFile* file,
                                  int compression, std::uint64_t stored, Study* study, Progress& progress) {
   const EnsembleSpec& spec = *ensemble.job.spec;
@@ -181,6 +182,10 @@ EnsembleResult generate_ensemble(const EnsemblePlan& ensemble, BackendDevice& ba
     if (std::holds_alternative<HmmModel>(spec.params)) write_observation_times(*series, ensemble.job);
   }
   auto generator = backend.make_generator(ensemble.job, ensemble.batch_replicas);
+  // A backend that compares in place (CUDA) keeps the batch where it is unless
+  // it is stored or a metric needs it on the host.
+  const bool in_place = study && generator->compares_in_place() && spec.length == study->real_of(spec).values.size();
+  if (in_place) generator->set_comparison(study->real_of(spec), study->options());
   const std::size_t buffer_bytes = ensemble.batch_replicas * ensemble.row_bytes;
   HostBuffer buffers[2] = {backend.host_buffer(buffer_bytes), backend.host_buffer(buffer_bytes)};
   std::future<double> pending_write;
@@ -191,13 +196,15 @@ EnsembleResult generate_ensemble(const EnsemblePlan& ensemble, BackendDevice& ba
       check_interrupt();
       const std::uint64_t first = b * ensemble.batch_replicas;
       const std::uint64_t count = std::min(ensemble.batch_replicas, spec.replicas - first);
-      unsigned char* buffer = buffers[b % 2].get();
+      const bool stored_here = series && first < stored;
+      const bool stays_on_device = in_place && !stored_here && !study->needs_rows();
+      unsigned char* buffer = stays_on_device ? nullptr : buffers[b % 2].get();
       const auto start = std::chrono::steady_clock::now();
       result.tally += generator->generate(first, count, buffer);
       result.generate_seconds += seconds_since(start);
       check_interrupt();  // a generator stops early when interrupted: its batch is incomplete
       if (pending_write.valid()) result.write_seconds += pending_write.get();
-      if (series && first < stored) {
+      if (stored_here) {
         const std::uint64_t rows = std::min(count, stored - first);
         pending_write = std::async(std::launch::async, [&series, first, rows, buffer] {
           const auto write_start = std::chrono::steady_clock::now();
@@ -207,7 +214,10 @@ EnsembleResult generate_ensemble(const EnsemblePlan& ensemble, BackendDevice& ba
       }
       if (study) {
         const auto compare_start = std::chrono::steady_clock::now();
-        study->add_batch(spec, first, count, buffer, ensemble.job.storage);
+        if (in_place)
+          study->add_compared(spec, first, count, generator->compare_batch(count), buffer, ensemble.job.storage);
+        else
+          study->add_batch(spec, first, count, buffer, ensemble.job.storage);
         result.compare_seconds += seconds_since(compare_start);
       }
       progress.advance(count * spec.length);

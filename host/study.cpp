@@ -109,6 +109,24 @@ Study::Compared& Study::find(const EnsembleSpec& spec) {
   return *std::find_if(compared_.begin(), compared_.end(), [&](const Compared& c) { return c.spec == &spec; });
 }
 
+const Study::Dataset& Study::dataset_of(const EnsembleSpec& spec) const {
+  return *std::find_if(datasets_.begin(), datasets_.end(), [&](const Dataset& d) { return d.name == spec.dataset; });
+}
+
+const SeriesProfile& Study::real_of(const EnsembleSpec& spec) const { return dataset_of(spec).real; }
+
+bool Study::needs_rows() const {
+  return std::find(options_.metrics.begin(), options_.metrics.end(), Metric::hurst) != options_.metrics.end();
+}
+
+void Study::store(Compared& c, std::uint64_t replica, const double* metrics, const double* quantiles, const double* acf,
+                  std::size_t acf_size) {
+  for (std::size_t m = 0; m < options_.metrics.size(); ++m) c.metrics[m][replica] = metrics[m];
+  std::copy_n(quantiles, kCurveLevels, c.quantiles.begin() + replica * kCurveLevels);
+  const std::size_t lags = dataset_of(*c.spec).real.acf.size();
+  std::copy_n(acf, std::min(lags, acf_size), c.acf.begin() + replica * lags);
+}
+
 namespace {
 
 void row_as_double(const void* rows, StorageType type, std::uint64_t row, std::uint64_t length, double* out) {
@@ -128,31 +146,53 @@ void row_as_double(const void* rows, StorageType type, std::uint64_t row, std::u
   }
 }
 
-}  // namespace
-
-void Study::add_batch(const EnsembleSpec& spec, std::uint64_t first, std::uint64_t count, const void* rows,
-                      StorageType type) {
-  Compared& c = find(spec);
-  const Dataset& dataset =
-      *std::find_if(datasets_.begin(), datasets_.end(), [&](const Dataset& d) { return d.name == spec.dataset; });
-  const std::size_t lags = dataset.real.acf.size();
+// body(r) for r < count on every core; the first failure is rethrown.
+template <class Body>
+void for_each_row(std::uint64_t count, const Body& body) {
   std::exception_ptr failure;
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::int64_t r = 0; r < static_cast<std::int64_t>(count); ++r) {
     try {
-      std::vector<double> y(spec.length);
-      row_as_double(rows, type, static_cast<std::uint64_t>(r), spec.length, y.data());
-      const ReplicaComparison result = compare_replica(dataset.real, std::move(y), options_);
-      const std::uint64_t replica = first + static_cast<std::uint64_t>(r);
-      for (std::size_t m = 0; m < result.metrics.size(); ++m) c.metrics[m][replica] = result.metrics[m];
-      std::copy(result.quantiles.begin(), result.quantiles.end(), c.quantiles.begin() + replica * kCurveLevels);
-      std::copy_n(result.acf.begin(), std::min(lags, result.acf.size()), c.acf.begin() + replica * lags);
+      body(static_cast<std::uint64_t>(r));
     } catch (...) {
 #pragma omp critical(study_failure)
       failure = std::current_exception();
     }
   }
   if (failure) std::rethrow_exception(failure);
+}
+
+}  // namespace
+
+void Study::add_batch(const EnsembleSpec& spec, std::uint64_t first, std::uint64_t count, const void* rows,
+                      StorageType type) {
+  Compared& c = find(spec);
+  const Dataset& dataset = dataset_of(spec);
+  for_each_row(count, [&](std::uint64_t r) {
+    std::vector<double> y(spec.length);
+    row_as_double(rows, type, r, spec.length, y.data());
+    const ReplicaComparison result = compare_replica(dataset.real, std::move(y), options_);
+    store(c, first + r, result.metrics.data(), result.quantiles.data(), result.acf.data(), result.acf.size());
+  });
+}
+
+void Study::add_compared(const EnsembleSpec& spec, std::uint64_t first, std::uint64_t count,
+                         const BatchComparison& compared, const void* rows, StorageType type) {
+  Compared& c = find(spec);
+  const Dataset& dataset = dataset_of(spec);
+  const std::size_t metrics = options_.metrics.size(), acf_size = compared.acf.size() / count;
+  for (std::uint64_t r = 0; r < count; ++r)
+    store(c, first + r, &compared.metrics[r * metrics], &compared.quantiles[r * kCurveLevels],
+          &compared.acf[r * acf_size], acf_size);
+  if (!needs_rows()) return;
+  const auto hurst = static_cast<std::size_t>(
+      std::find(options_.metrics.begin(), options_.metrics.end(), Metric::hurst) - options_.metrics.begin());
+  const HurstEstimator estimator = find_hurst_estimator(options_.hurst_estimator);
+  for_each_row(count, [&](std::uint64_t r) {
+    std::vector<double> y(spec.length);
+    row_as_double(rows, type, r, spec.length, y.data());
+    c.metrics[hurst][first + r] = estimator(y).H - dataset.real.hurst;
+  });
 }
 
 void Study::summarize(std::uint64_t seed) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "estimators/compare.hpp"
+#include "host/backend.hpp"
 #include "host/config.hpp"
 #include "io/ensemble_file.hpp"
 
@@ -38,9 +39,19 @@ class Study {
         std::vector<StoppedModel> stopped);
 
   bool compares(const EnsembleSpec& spec) const;
+  const CompareOptions& options() const { return options_; }
+  // The real series an ensemble is compared with.
+  const SeriesProfile& real_of(const EnsembleSpec& spec) const;
+  // Whether a batch compared in place still needs its rows on the host: the
+  // hurst metric, whose estimators run there.
+  bool needs_rows() const;
   // Replicas [first, first + count) of the ensemble, row-major in `type`.
   void add_batch(const EnsembleSpec& spec, std::uint64_t first, std::uint64_t count, const void* rows,
                  StorageType type);
+  // The same replicas compared where they were generated (BatchComparison);
+  // `rows` on the host when needs_rows(), else null.
+  void add_compared(const EnsembleSpec& spec, std::uint64_t first, std::uint64_t count, const BatchComparison& compared,
+                    const void* rows, StorageType type);
   // The bootstrap across replicas (Philox with the run's seed), the paired
   // comparisons and the matching degrees.
   void summarize(std::uint64_t seed);
@@ -71,6 +82,10 @@ class Study {
     std::vector<StoppedModel> stopped;
   };
   Compared& find(const EnsembleSpec& spec);
+  const Dataset& dataset_of(const EnsembleSpec& spec) const;
+  // The per-replica results of one replica into c (metrics in options_ order).
+  void store(Compared& c, std::uint64_t replica, const double* metrics, const double* quantiles, const double* acf,
+             std::size_t acf_size);
 
   CompareOptions options_;
   std::vector<Dataset> datasets_;

@@ -7,12 +7,14 @@
 #include <boost/math/distributions/normal.hpp>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <numeric>
 
 #include "estimators/bootstrap.hpp"
 #include "estimators/burstiness.hpp"
 #include "estimators/compare.hpp"
 #include "estimators/hurst.hpp"
+#include "host/study.hpp"
 #include "kernels/compare.hpp"
 #include "kernels/philox.hpp"
 
@@ -137,6 +139,60 @@ TEST(CompareReplica, OtherLengthsAreMatchedByQuantiles) {
 // The interval covers the true median of Exp(1), ln 2, at about the nominal
 // rate: 1000 samples of n = 101, so the count of misses is binomial and 3
 // standard deviations around 5 % bound the rate.
+// A backend that compares in place (CUDA) hands the study every metric but
+// hurst, which the study adds from the host rows: the tables are those of the
+// study comparing the host rows itself.
+TEST(Study, BatchComparedInPlaceGivesTheSameTables) {
+  constexpr std::uint64_t kReplicas = 40, kLength = 600;
+  RunConfig config;
+  config.path = "study.yaml";
+  DatasetSpec dataset;
+  dataset.name = "d";
+  config.datasets = {dataset};
+  for (const char* model : {"normal", "other"}) {
+    EnsembleSpec spec;
+    spec.name = std::string("d-") + model;
+    spec.dataset = "d";
+    spec.replicas = kReplicas;
+    spec.length = kLength;
+    config.ensembles.push_back(spec);
+  }
+  CompareOptions o;
+  o.metrics = {Metric::trimmed_error, Metric::trimmed_error_aligned, Metric::ks,      Metric::acf,
+               Metric::hurst,         Metric::peak_to_mean_ratio,    Metric::cv_ratio};
+  o.acf_lags = 8;
+  o.bootstrap.resamples = 200;
+  config.study.compare = o;
+  std::vector<double> real(kLength);
+  for (std::size_t t = 0; t < kLength; ++t) real[t] = 10 + std::sin(0.1 * static_cast<double>(t)) + 0.01 * t;
+  const std::map<std::string, std::vector<double>> series = {{"d", real}};
+
+  Study on_host(config, series, {}), in_place(config, series, {});
+  for (std::size_t e = 0; e < config.ensembles.size(); ++e) {
+    const EnsembleSpec& spec = config.ensembles[e];
+    std::vector<double> rows(kReplicas * kLength);
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      rows[i] = 10 + 3 * uniform_open(philox_bits({5, static_cast<std::uint32_t>(e)}, 0, i, 0)[0]);
+    on_host.add_batch(spec, 0, kReplicas, rows.data(), StorageType::float64);
+    // What the device returns: compare_replica's values with hurst left NaN.
+    BatchComparison compared;
+    for (std::uint64_t r = 0; r < kReplicas; ++r) {
+      ReplicaComparison c =
+          compare_replica(on_host.real_of(spec), std::vector<double>(&rows[r * kLength], &rows[(r + 1) * kLength]), o);
+      c.metrics[4] = std::numeric_limits<double>::quiet_NaN();
+      compared.metrics.insert(compared.metrics.end(), c.metrics.begin(), c.metrics.end());
+      compared.quantiles.insert(compared.quantiles.end(), c.quantiles.begin(), c.quantiles.end());
+      compared.acf.insert(compared.acf.end(), c.acf.begin(), c.acf.end());
+    }
+    ASSERT_TRUE(in_place.needs_rows());
+    in_place.add_compared(spec, 0, kReplicas, compared, rows.data(), StorageType::float64);
+  }
+  on_host.summarize(9);
+  in_place.summarize(9);
+  EXPECT_EQ(on_host.tables(), in_place.tables());
+  EXPECT_EQ(on_host.tables().find("n/a"), std::string::npos) << on_host.tables();
+}
+
 TEST(Bootstrap, MedianIntervalsCoverAtTheNominalRate) {
   const int trials = 1000;
   BootstrapOptions options;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 
+#include "estimators/compare.hpp"
 #include "estimators/empirical.hpp"
 #include "host/backend.hpp"
 #include "host/errors.hpp"
@@ -237,6 +238,66 @@ TEST(Cuda, ComparisonModelsMatchCpu) {
     spec.dtype = Dtype::float64;
     const Generated g = generate_both(spec);
     EXPECT_LT(worst_relative(g), 1e-9) << model_name(params);
+  }
+}
+
+// A study's comparison on the device (CUB segmented sorts, kernels/compare.hpp
+// on the sorted rows, direct autocovariances) against compare_replica on the
+// same rows copied back, for each storage type: the same numbers up to
+// summation order (the device's ACF sums directly, the host's through an FFT),
+// and hurst left NaN for the host to fill.
+TEST(Cuda, StudyMetricsOnTheDeviceMatchTheCpuLoop) {
+  GS_REQUIRE_CUDA_DEVICE();
+  CompareOptions o;
+  o.metrics = {Metric::trimmed_error, Metric::trimmed_error_aligned, Metric::ks,      Metric::acf,
+               Metric::hurst,         Metric::peak_to_mean_ratio,    Metric::cv_ratio};
+  o.acf_lags = 30;
+  constexpr std::uint64_t kReplicas = 200, kLength = 2501;
+  std::vector<double> real(kLength);
+  for (std::uint64_t t = 0; t < kLength; ++t)
+    real[t] = 40 + 10 * std::sin(0.05 * static_cast<double>(t)) + static_cast<double>(t % 7);
+  const SeriesProfile profile = profile_series(real, o);
+  for (const StorageType storage : {StorageType::float32, StorageType::float64, StorageType::uint32}) {
+    EnsembleSpec spec =
+        stable_spec(1.6, 0.3, storage == StorageType::float64 ? Dtype::float64 : Dtype::float32, kReplicas, kLength);
+    spec.workload = WorkloadMapping{8.0, 40.0};
+    if (storage == StorageType::uint32) spec.values = ValueKind::counts;
+    EnsembleJob job;
+    job.spec = &spec;
+    job.key = RngStreamKey{7, spec.stream};
+    job.storage = storage;
+    auto generator = make_cuda_backend()->make_generator(job, kReplicas);
+    ASSERT_TRUE(generator->compares_in_place());
+    generator->set_comparison(profile, o);
+    std::vector<unsigned char> raw(kReplicas * kLength * storage_bytes(storage));
+    generator->generate(0, kReplicas, raw.data());
+    const BatchComparison device = generator->compare_batch(kReplicas);
+    ASSERT_EQ(device.metrics.size(), kReplicas * o.metrics.size());
+    double worst = 0;
+    for (std::uint64_t r = 0; r < kReplicas; ++r) {
+      std::vector<double> y(kLength);
+      for (std::uint64_t t = 0; t < kLength; ++t) {
+        const std::uint64_t i = r * kLength + t;
+        y[t] = storage == StorageType::float32   ? reinterpret_cast<const float*>(raw.data())[i]
+               : storage == StorageType::float64 ? reinterpret_cast<const double*>(raw.data())[i]
+                                                 : reinterpret_cast<const std::uint32_t*>(raw.data())[i];
+      }
+      const ReplicaComparison host = compare_replica(profile, y, o);
+      for (std::size_t m = 0; m < o.metrics.size(); ++m) {
+        const double d = device.metrics[r * o.metrics.size() + m], h = host.metrics[m];
+        if (o.metrics[m] == Metric::hurst) {
+          EXPECT_TRUE(std::isnan(d)) << "hurst is the host's";
+          continue;
+        }
+        worst = std::max(worst, std::fabs(d - h) / (1 + std::fabs(h)));
+      }
+      for (std::size_t i = 0; i < kCurveLevels; ++i)
+        worst = std::max(worst, std::fabs(device.quantiles[r * kCurveLevels + i] - host.quantiles[i]) /
+                                    (1 + std::fabs(host.quantiles[i])));
+      for (std::size_t k = 0; k < host.acf.size(); ++k)
+        worst = std::max(worst, std::fabs(device.acf[r * host.acf.size() + k] - host.acf[k]));
+    }
+    EXPECT_LT(worst, 1e-9) << "storage " << static_cast<int>(storage);
   }
 }
 

@@ -14,7 +14,9 @@
 
 #include "host/backend.hpp"
 #include "host/cuda/cuda_check.hpp"
+#include "host/cuda/cuda_compare.hpp"
 #include "host/cuda/cuda_launch.cuh"
+#include "host/cuda/device_array.hpp"
 #include "host/fft.hpp"
 #include "host/prepare.hpp"
 
@@ -43,39 +45,6 @@ const char* cufft_error_name(cufftResult result) {
 
 namespace {
 
-// Device memory owned by one object.
-template <class T>
-class DeviceArray {
- public:
-  DeviceArray() = default;
-  explicit DeviceArray(std::size_t count) : count_(count) {
-    if (count > 0) GS_CUDA_CHECK(cudaMalloc(&data_, count * sizeof(T)));
-  }
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-  ~DeviceArray() {
-    if (data_) cudaFree(data_);
-  }
-  T* data() const { return data_; }
-  std::size_t size() const { return count_; }
-
- private:
-  T* data_ = nullptr;
-  std::size_t count_ = 0;
-};
-
-class Stream {
- public:
-  Stream() { GS_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-  ~Stream() { cudaStreamDestroy(stream_); }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  cudaStream_t get() const { return stream_; }
-
- private:
-  cudaStream_t stream_ = nullptr;
-};
-
 int multiprocessor_count() {
   int device = 0, count = 0;
   GS_CUDA_CHECK(cudaGetDevice(&device));
@@ -83,12 +52,18 @@ int multiprocessor_count() {
   return count;
 }
 
-// Batch work common to every model: tallies on the device and the copy of the
-// batch's rows back to the (page-locked) host buffer.
+// Batch work common to every model: tallies on the device, the copy of the
+// batch's rows back to the (page-locked) host buffer when one is given, and a
+// study's comparison of the rows where they are.
 class CudaBatch {
  public:
-  CudaBatch(std::uint64_t max_rows, std::uint64_t row_bytes)
-      : out_(max_rows * row_bytes), tallies_(2), row_bytes_(row_bytes), multiprocessors_(multiprocessor_count()) {}
+  CudaBatch(std::uint64_t max_rows, std::uint64_t row_bytes, StorageType storage)
+      : out_(max_rows * row_bytes),
+        tallies_(2),
+        max_rows_(max_rows),
+        row_bytes_(row_bytes),
+        storage_(storage),
+        multiprocessors_(multiprocessor_count()) {}
 
   unsigned char* out() const { return out_.data(); }
   unsigned long long* tallies() const { return tallies_.data(); }
@@ -97,9 +72,15 @@ class CudaBatch {
 
   void begin() { GS_CUDA_CHECK(cudaMemsetAsync(tallies_.data(), 0, 2 * sizeof(unsigned long long), stream_.get())); }
 
+  void set_comparison(const SeriesProfile& real, const CompareOptions& options) {
+    comparer_ = make_device_comparer(storage_, real, options, max_rows_, stream_.get());
+  }
+  BatchComparison compare(std::uint64_t rows) { return comparer_->compare(out_.data(), rows); }
+
   Tally finish(std::uint64_t rows, void* host_out) {
     unsigned long long host_tallies[2] = {0, 0};
-    GS_CUDA_CHECK(cudaMemcpyAsync(host_out, out_.data(), rows * row_bytes_, cudaMemcpyDeviceToHost, stream_.get()));
+    if (host_out)
+      GS_CUDA_CHECK(cudaMemcpyAsync(host_out, out_.data(), rows * row_bytes_, cudaMemcpyDeviceToHost, stream_.get()));
     GS_CUDA_CHECK(
         cudaMemcpyAsync(host_tallies, tallies_.data(), sizeof(host_tallies), cudaMemcpyDeviceToHost, stream_.get()));
     GS_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
@@ -109,9 +90,27 @@ class CudaBatch {
  private:
   DeviceArray<unsigned char> out_;
   DeviceArray<unsigned long long> tallies_;
-  std::uint64_t row_bytes_;
+  std::uint64_t max_rows_, row_bytes_;
+  StorageType storage_;
   int multiprocessors_;
   Stream stream_;
+  std::unique_ptr<DeviceComparer> comparer_;
+};
+
+// What every CUDA generator shares: its batch on the device, which a study
+// compares in place (the rows leave the device only when they are stored).
+class CudaGenerator : public EnsembleGenerator {
+ public:
+  CudaGenerator(std::uint64_t max_rows, std::uint64_t row_bytes, StorageType storage)
+      : batch_(max_rows, row_bytes, storage) {}
+  bool compares_in_place() const override { return true; }
+  void set_comparison(const SeriesProfile& real, const CompareOptions& options) override {
+    batch_.set_comparison(real, options);
+  }
+  BatchComparison compare_batch(std::uint64_t count) override { return batch_.compare(count); }
+
+ protected:
+  CudaBatch batch_;
 };
 
 // A Markov-chain functor (one replica per call, sequential in time) with its
@@ -143,11 +142,13 @@ void attach_times(HmmKernel<Out>& kernel, const double* times) {
 // Models whose functor writes the output directly (stable, normal, markov,
 // hmm); `times` are the hmm's observation times, uploaded once.
 template <class Kernel>
-class CudaDirectGenerator final : public EnsembleGenerator {
+class CudaDirectGenerator final : public CudaGenerator {
  public:
-  CudaDirectGenerator(Kernel kernel, std::uint64_t max_batch, std::uint64_t row_bytes,
+  CudaDirectGenerator(Kernel kernel, std::uint64_t max_batch, const EnsembleJob& job,
                       const std::vector<double>& times = {})
-      : kernel_(kernel), batch_(max_batch, row_bytes), times_(times.size()) {
+      : CudaGenerator(max_batch, job.spec->length * storage_bytes(job.storage), job.storage),
+        kernel_(kernel),
+        times_(times.size()) {
     if (!times.empty()) {
       GS_CUDA_CHECK(cudaMemcpy(times_.data(), times.data(), times.size() * sizeof(double), cudaMemcpyHostToDevice));
       attach_times(kernel_, times_.data());
@@ -170,7 +171,6 @@ class CudaDirectGenerator final : public EnsembleGenerator {
 
  private:
   Kernel kernel_;
-  CudaBatch batch_;
   DeviceArray<double> times_;
 };
 
@@ -243,14 +243,14 @@ __global__ void row_prefix_sum_kernel(double* rows, std::uint64_t count, std::ui
 }
 
 template <class Real, class Out>
-class CudaSpectralGenerator final : public EnsembleGenerator {
+class CudaSpectralGenerator final : public CudaGenerator {
  public:
   CudaSpectralGenerator(const EnsembleJob& job, std::uint64_t max_batch)
-      : plan_(*job.spectral),
+      : CudaGenerator(max_batch, job.spec->length * sizeof(Out), job.storage),
+        plan_(*job.spectral),
         convolution_(plan_.method == SpectralMethod::convolution),
         noise_(make_circulant_noise_kernel(job)),
         store_(make_filtered_store_kernel<Out>(job)),
-        batch_(max_batch, job.spec->length * sizeof(Out)),
         signal_(max_batch * plan_.fft_length),
         spectra_(convolution_ ? max_batch * (plan_.fft_length / 2 + 1) : 0),
         folded_(max_batch * (plan_.inverse_length / 2 + 1)),
@@ -313,7 +313,6 @@ class CudaSpectralGenerator final : public EnsembleGenerator {
   SpectrumFoldKernel fold_;
   CirculantNoiseKernel noise_;
   FilteredStoreKernel<Out> store_;
-  CudaBatch batch_;
   DeviceArray<double> signal_;
   DeviceArray<Complex<double>> spectra_;
   DeviceArray<Complex<double>> folded_;
@@ -373,22 +372,21 @@ class CudaBackend final : public BackendDevice {
       using Real = decltype(real);
       using Out = decltype(out);
       const ModelParams& params = job.spec->params;
-      const std::uint64_t row_bytes = job.spec->length * sizeof(Out);
       if (job.spectral) return std::make_unique<CudaSpectralGenerator<Real, Out>>(job, max_batch);
       if (std::holds_alternative<NormalModel>(params)) {
         return std::make_unique<CudaDirectGenerator<NormalPairsKernel<Real, Out>>>(make_normal_kernel<Real, Out>(job),
-                                                                                   max_batch, row_bytes);
+                                                                                   max_batch, job);
       }
       if (std::holds_alternative<MarkovModel>(params)) {
         return std::make_unique<CudaDirectGenerator<MarkovChainKernel<Out>>>(make_markov_kernel<Out>(job), max_batch,
-                                                                             row_bytes);
+                                                                             job);
       }
       if (const auto* hmm = std::get_if<HmmModel>(&params)) {
-        return std::make_unique<CudaDirectGenerator<HmmKernel<Out>>>(make_hmm_kernel<Out>(job), max_batch, row_bytes,
+        return std::make_unique<CudaDirectGenerator<HmmKernel<Out>>>(make_hmm_kernel<Out>(job), max_batch, job,
                                                                      hmm->times);
       }
       return std::make_unique<CudaDirectGenerator<StablePairsKernel<Real, Out>>>(make_stable_kernel<Real, Out>(job),
-                                                                                 max_batch, row_bytes);
+                                                                                 max_batch, job);
     });
   }
 
