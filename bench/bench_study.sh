@@ -4,6 +4,8 @@
 # compare stage beside numpy/scipy doing the same per-replica metrics on 1000
 # stored replicas of one ensemble.
 # Usage: bench/bench_study.sh GPUSYNTH [REPLICAS] [OUTDIR]
+# Environment: STUDY_METRICS (default "trimmed_error, ks, acf, hurst, burstiness"; without hurst a
+# GPU run keeps the batches on the device), STUDY_ARGS (extra gpusynth arguments, e.g. --backend cpu).
 set -eu
 gpusynth=$(realpath "$1")
 replicas=${2:-1000}
@@ -28,13 +30,13 @@ models: [lfsn, markov, normal, farima, fgn]
 replicas: $replicas
 fitting: {lfsn_hurst: rs}
 compare:
-  metrics: [trimmed_error, ks, acf, hurst, burstiness]
+  metrics: [${STUDY_METRICS:-trimmed_error, ks, acf, hurst, burstiness}]
   bootstrap: {resamples: 2000, confidence: 0.95, method: bca}
   store_replicas: 1
 EOF
 echo "== $(date -u +%Y-%m-%dT%H:%MZ) $(uname -n), $(nproc) cores; $gpusynth --version: $("$gpusynth" --version)"
 echo "== study: 10 datasets x 5 models x $replicas replicas"
-/usr/bin/time -f "wall %e s, max RSS %M KiB" "$gpusynth" "$out/study10.yaml" 2>&1 | grep -v "^progress" | tail -n 40
+/usr/bin/time -f "wall %e s, max RSS %M KiB" "$gpusynth" "$out/study10.yaml" ${STUDY_ARGS:-} 2>&1 | grep -v "^progress" | tail -n 40
 start=$(date +%s.%N)
 "$gpusynth" report "$out/study10.h5" -o "$out/report10" > /dev/null
 echo "report: $(echo "$(date +%s.%N) - $start" | bc) s"

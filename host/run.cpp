@@ -151,9 +151,10 @@ void write_observation_times(SeriesDataset& series, const EnsembleJob& job) {
 
 struct EnsembleResult {
   Tally tally;
-  double generate_seconds = 0;  // inside the backend, per batch
-  double write_seconds = 0;     // inside the writer thread
-  double compare_seconds = 0;   // per-replica metrics, while the batch is written
+  double generate_seconds = 0;          // inside the backend, per batch
+  double write_seconds = 0;             // inside the writer thread
+  double compare_seconds = 0;           // per-replica metrics, while the batch is written
+  std::uint64_t compared_in_place = 0;  // replicas the backend compared where they were generated
 };
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -214,10 +215,12 @@ EnsembleResult generate_ensemble(const EnsemblePlan& ensemble, BackendDevice& ba
       }
       if (study) {
         const auto compare_start = std::chrono::steady_clock::now();
-        if (in_place)
+        if (in_place) {
           study->add_compared(spec, first, count, generator->compare_batch(count), buffer, ensemble.job.storage);
-        else
+          result.compared_in_place += count;
+        } else {
           study->add_batch(spec, first, count, buffer, ensemble.job.storage);
+        }
         result.compare_seconds += seconds_since(compare_start);
       }
       progress.advance(count * spec.length);
@@ -353,10 +356,12 @@ int run_command(const RunOptions& options) {
   }
   std::fputs(study_tables.c_str(), stdout);
   double generate_seconds = 0, write_seconds = 0, compare_seconds = 0;
+  std::uint64_t compared_in_place = 0;
   for (std::size_t i = 0; i < results.size(); ++i) {
     generate_seconds += results[i].generate_seconds;
     write_seconds += results[i].write_seconds;
     compare_seconds += results[i].compare_seconds;
+    compared_in_place += results[i].compared_in_place;
     if (results[i].tally.clipped || results[i].tally.saturated) {
       log_info(options.quiet,
                fmt::format("ensemble '{}': {} negative counts clipped to 0, {} values saturated "
@@ -372,9 +377,12 @@ int run_command(const RunOptions& options) {
                        plan.total_samples, plan.ensembles.size(), seconds,
                        static_cast<double>(plan.total_samples) / seconds, generate_seconds, write_seconds));
   if (!config.study.models.empty() || config.study.compare)
-    log_info(options.quiet, fmt::format("study stages: fit {:.2f} s, generate {:.2f} s, compare {:.2f} s (per-replica "
-                                        "metrics), bootstrap and summary {:.2f} s",
-                                        fit_seconds, generate_seconds, compare_seconds, summary_seconds));
+    log_info(options.quiet,
+             fmt::format("study stages: fit {:.2f} s, generate {:.2f} s, compare {:.2f} s (per-replica metrics{}), "
+                         "bootstrap and summary {:.2f} s",
+                         fit_seconds, generate_seconds, compare_seconds,
+                         compared_in_place > 0 ? fmt::format("; {} replicas on the device", compared_in_place) : "",
+                         summary_seconds));
   return kExitOk;
 }
 
