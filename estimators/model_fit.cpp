@@ -108,9 +108,26 @@ FarimaShape shape_from_free(const std::vector<double>& y, std::size_t p, std::si
   return s;
 }
 
-// k(λ) = f(λ)·2π/σ², the shape of the FARIMA spectral density.
-double farima_spectral_shape(double lambda, const FarimaShape& s) {
-  const std::complex<double> z = std::polar(1.0, -lambda);
+// The Fourier frequencies λ_j = 2πj/n, j = 1..m, as the Whittle sum needs
+// them; they do not change during a fit, so their trigonometry is done once.
+struct WhittleFrequencies {
+  std::vector<std::complex<double>> z;  // e^{−iλ_j}
+  std::vector<double> log_two_sin;      // ln(2 sin(λ_j/2))
+};
+
+WhittleFrequencies whittle_frequencies(std::size_t m, std::size_t n) {
+  WhittleFrequencies f;
+  for (std::size_t j = 1; j <= m; ++j) {
+    const double lambda = 2 * kPi * static_cast<double>(j) / static_cast<double>(n);
+    f.z.push_back(std::polar(1.0, -lambda));
+    f.log_two_sin.push_back(std::log(2 * std::sin(lambda / 2)));
+  }
+  return f;
+}
+
+// ln k(λ), k = f·2π/σ² the shape of the FARIMA spectral density:
+// k = |θ(z)|²/|φ(z)|² · (2 sin(λ/2))^{−2d} at z = e^{−iλ}.
+double log_farima_spectral_shape(std::complex<double> z, double log_two_sin, const FarimaShape& s) {
   std::complex<double> phi = 1.0, theta = 1.0, power = 1.0;
   const std::size_t order = std::max(s.ar.size(), s.ma.size());
   for (std::size_t j = 1; j <= order; ++j) {
@@ -118,7 +135,8 @@ double farima_spectral_shape(double lambda, const FarimaShape& s) {
     if (j <= s.ar.size()) phi -= s.ar[j - 1] * power;
     if (j <= s.ma.size()) theta += s.ma[j - 1] * power;
   }
-  return std::norm(theta) / std::norm(phi) * std::pow(2 * std::sin(lambda / 2), -2 * s.d);
+  const double arma = order > 0 ? std::log(std::norm(theta) / std::norm(phi)) : 0.0;
+  return arma - 2 * s.d * log_two_sin;
 }
 
 struct WhittleTerms {
@@ -126,13 +144,13 @@ struct WhittleTerms {
   double sigma2;
 };
 
-WhittleTerms whittle(const std::vector<double>& I, std::size_t n, const FarimaShape& s) {
+WhittleTerms whittle(const std::vector<double>& I, const WhittleFrequencies& f, const FarimaShape& s) {
   double ratio = 0, log_sum = 0;
   const double m = static_cast<double>(I.size());
   for (std::size_t j = 0; j < I.size(); ++j) {
-    const double k = farima_spectral_shape(2 * kPi * static_cast<double>(j + 1) / static_cast<double>(n), s);
-    ratio += I[j] / k;
-    log_sum += std::log(k);
+    const double log_k = log_farima_spectral_shape(f.z[j], f.log_two_sin[j], s);
+    ratio += I[j] * std::exp(-log_k);
+    log_sum += log_k;
   }
   const double sigma2 = 2 * kPi * ratio / m;  // f = σ²k/(2π): Σ I/f = m at the optimum
   return {m * std::log(sigma2) + log_sum + m, sigma2};
@@ -146,8 +164,9 @@ FarimaFit fit_farima(const std::vector<double>& x, std::size_t p, std::size_t q)
   if (std::all_of(I.begin(), I.end(), [](double v) { return v == 0; }))
     throw UserError("farima fit: the series is constant");
   const std::size_t n = x.size();
+  const WhittleFrequencies frequencies = whittle_frequencies(I.size(), n);
   const Objective objective = [&](const std::vector<double>& y) {
-    return whittle(I, n, shape_from_free(y, p, q)).objective;
+    return whittle(I, frequencies, shape_from_free(y, p, q)).objective;
   };
   const Minimum best =
       minimize_simplex(objective, std::vector<double>(1 + p + q, 0.0), std::vector<double>(1 + p + q, 0.3), 1e-7, 5000);
@@ -156,7 +175,7 @@ FarimaFit fit_farima(const std::vector<double>& x, std::size_t p, std::size_t q)
   fit.p = p, fit.q = q, fit.d = s.d, fit.ar = s.ar, fit.ma = s.ma;
   fit.mean = mean_and_sd(x).mean;
   fit.converged = best.converged;
-  const WhittleTerms w = whittle(I, n, s);
+  const WhittleTerms w = whittle(I, frequencies, s);
   fit.sigma = std::sqrt(w.sigma2);
   fit.log_likelihood = -w.objective;
   const double k = static_cast<double>(p + q + 2);
@@ -170,7 +189,7 @@ FarimaFit fit_farima(const std::vector<double>& x, std::size_t p, std::size_t q)
     FarimaShape t{v[0],
                   {v.begin() + 1, v.begin() + 1 + static_cast<std::ptrdiff_t>(p)},
                   {v.begin() + 1 + static_cast<std::ptrdiff_t>(p), v.end()}};
-    return whittle(I, n, t).objective;  // −ℓ (the frequencies in (π, 2π) mirror these)
+    return whittle(I, frequencies, t).objective;  // −ℓ (the frequencies in (π, 2π) mirror these)
   };
   const std::vector<double> se =
       standard_errors(numerical_hessian(in_natural, natural, std::vector<double>(natural.size(), 1e-4)));
