@@ -159,8 +159,8 @@ Fitted fit_lfsn_model(const std::vector<double>& x, const TraceStatistics& s, co
   r.fit["H_estimator"] = o.lfsn_hurst;
   if (o.lfsn_hurst != "stable" && marginal.s1.alpha < 2) {
     r.fit["H_warning"] = "a second-order estimator: under alpha < 2 it measures about H - 1/alpha + 1/2";
-    std::fprintf(stderr, "warning: lfsn H by '%s' measures about H - 1/alpha + 1/2 when alpha < 2 (here %.3g)\n",
-                 o.lfsn_hurst.c_str(), h.H - 1 / marginal.s1.alpha + 0.5);
+    r.warning = fmt::format("lfsn H by '{}' measures about H - 1/alpha + 1/2 when alpha < 2 (here {:.3g})",
+                            o.lfsn_hurst, h.H - 1 / marginal.s1.alpha + 0.5);
   }
   if (!r.invalid.empty()) return r;
   // N(i) of the model is S1(α, β_eff, 1, 0) with β_eff = β·Σ sign(c_k)|c_k|^α: invert for β.
@@ -467,6 +467,8 @@ int fit_command(const FitOptions& given) {
                o.read.name.c_str(), s.series_name.c_str());
 
   const std::vector<Fitted> fitted = fit_models(s, o);
+  for (const auto& r : fitted)
+    if (!r.warning.empty()) std::fprintf(stderr, "warning: %s\n", r.warning.c_str());
 
   std::printf("%-8s %-10s %-22s %s\n", "model", "validity", "fit statistic", "estimates ± SE");
   for (const auto& r : fitted)

@@ -40,6 +40,7 @@ struct FittedModel {
   YAML::Node params, workload, fit;
   std::string estimates;  // "alpha = 1.52 ± 0.03, …"
   std::string statistic;  // "logL = …" or "BIC = …"
+  std::string warning;    // for the log (e.g. lfsn's H from a second-order estimator), else empty
   std::uint64_t length = 0;
 };
 
