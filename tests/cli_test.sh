@@ -214,6 +214,10 @@ EOF
 expect_rc 0 "study" "$gpusynth" "$tmp/study.yaml" -q
 expect_in "$tmp/stdout" "trimmed_error: median" "study prints its tables"
 expect_in "$tmp/stdout" "matching degree by trimmed_error" "study prints the matching degree"
+cp "$tmp/stdout" "$tmp/study_tables.txt"
+# The datasets are fitted in parallel: one thread gives the very same tables.
+expect_rc 0 "study on one thread" env OMP_NUM_THREADS=1 "$gpusynth" "$tmp/study.yaml" -q -o "$tmp/study1.h5"
+cmp -s "$tmp/stdout" "$tmp/study_tables.txt" || fail "the study's tables differ between 1 thread and the default"
 /usr/bin/python3 "$source_dir/tests/study_check.py" "$tmp/study.h5" 0.1 20 || fail "study output disagrees with numpy/scipy"
 expect_rc 0 "report" "$gpusynth" report "$tmp/study.h5" -o "$tmp/report"
 for plot in cdf qq acf paths metrics; do
