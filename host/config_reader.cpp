@@ -117,6 +117,11 @@ std::optional<std::string> ConfigMap::text(const std::string& key) {
   return value.Scalar();
 }
 
+bool ConfigMap::holds_scalar(const std::string& key) {
+  const YAML::Node value = get(key);
+  return value && value.IsScalar();
+}
+
 std::optional<std::vector<double>> ConfigMap::numbers(const std::string& key) {
   const YAML::Node value = get(key);
   if (!value) return std::nullopt;

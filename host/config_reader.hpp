@@ -25,6 +25,8 @@ class ConfigMap {
   std::optional<std::int64_t> integer(const std::string& key);
   std::optional<std::uint64_t> unsigned_integer(const std::string& key);
   std::optional<std::string> text(const std::string& key);
+  // Whether the key is present with a single value (not a list or a mapping).
+  bool holds_scalar(const std::string& key);
   std::optional<std::vector<double>> numbers(const std::string& key);
   // A list of `rows` lists of `columns` finite numbers (0: any, but rectangular).
   std::optional<std::vector<std::vector<double>>> matrix(const std::string& key, std::size_t rows, std::size_t columns);

@@ -311,15 +311,13 @@ Fitted fit_hmm_model(const TraceStatistics& s, const FitOptions& o) {
   options.starts = o.hmm_starts;
   options.seed = o.seed;
   const HmmFit f = fit_hmm(s.trace.series_times, s.trace.series_values, options);
-  const auto& t = s.trace.series_times;
   Fitted r;
   r.params = YAML::Node(YAML::NodeType::Map);
   r.params["generator"] = matrix_rows(f.generator);
   r.params["emission"] = "lognormal";
   r.params["mu"] = flow_list(f.mu);
   r.params["sigma"] = flow_list(f.sigma);
-  r.params["start"] = t.front();
-  r.params["interval"] = (t.back() - t.front()) / static_cast<double>(t.size() - 1);
+  r.params["times"] = "dataset";  // the trace's own observation times, read with it at run time
   r.fit["method"] = "EM (scaled forward-backward, Van Loan expected holding times and jumps)";
   r.fit["generator_row_major"] = row_major(f.generator);
   r.fit["generator_se_row_major"] = row_major(f.generator_se);
@@ -330,7 +328,6 @@ Fitted fit_hmm_model(const TraceStatistics& s, const FitOptions& o) {
   r.fit["converged"] = f.converged ? "yes" : "no";
   r.fit["starts"] = o.hmm_starts;
   r.fit["start_log_likelihoods"] = flow_list(f.start_log_likelihoods);
-  r.fit["observation_times"] = "the trace's times are replaced by their mean interval in the config";
   if (!f.note.empty()) r.fit["note"] = f.note;
   std::vector<std::string> rates;
   for (std::size_t i = 0; i < f.generator.size(); ++i) rates.push_back(fmt::format("{:.3g}", -f.generator[i][i]));

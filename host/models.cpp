@@ -297,17 +297,25 @@ ModelParams parse_hmm(ConfigMap& params) {
                           fmt::format("{} must list one log-sd >= 0 per state ({})", params.path_of("sigma"), k));
   }
   model.initial_given = parse_initial_law(params, model.generator, "generator", true, model.initial);
-  const int time_keys =
-      (params.number("interval") ? 1 : 0) + (params.numbers("times") ? 1 : 0) + (params.text("times_file") ? 1 : 0);
+  const int time_keys = (params.number("interval") ? 1 : 0) + (params.holds_scalar("times") ? 1 : 0) +
+                        (!params.holds_scalar("times") && params.numbers("times") ? 1 : 0) +
+                        (params.text("times_file") ? 1 : 0);
   if (time_keys > 1) {
     throw params.error_here(
-        fmt::format("{}: give the observation times one way: interval (regular), times (a list) "
-                    "or times_file",
+        fmt::format("{}: give the observation times one way: interval (regular), times (a list or "
+                    "'dataset') or times_file",
                     params.where()));
   }
   model.start = params.number("start").value_or(0.0);
   model.interval = positive(params, "interval", 1.0, "the time between observations");
-  if (auto list = params.numbers("times")) {
+  if (params.holds_scalar("times")) {
+    if (*params.text("times") != "dataset")
+      throw params.error_at("times", fmt::format("{} = '{}' is not accepted; accepted: a list of times or 'dataset' "
+                                                 "(the observation times of the ensemble's dataset)",
+                                                 params.path_of("times"), *params.text("times")));
+    model.times_from_dataset = true;
+    model.times_source = "dataset";
+  } else if (auto list = params.numbers("times")) {
     for (std::size_t i = 1; i < list->size(); ++i) {
       if (!((*list)[i] > (*list)[i - 1])) {
         throw params.error_at("times", fmt::format("{}[{}] = {} does not follow {}; observation times must increase "

@@ -83,7 +83,10 @@ struct HmmModel {
   bool initial_given = false;
   double start = 0.0, interval = 1.0;  // regular observation times start + i·interval
   std::vector<double> times;           // or these (strictly increasing)
-  std::string times_source;            // "list" or the file they came from
+  std::string times_source;            // "list", the file they came from, or "dataset"
+  // `times: dataset`: the observation times of the ensemble's dataset (a
+  // series trace), filled in when the run reads it (host/run.cpp).
+  bool times_from_dataset = false;
 };
 
 using ModelParams =

@@ -250,6 +250,35 @@ LoadedDataset loaded_dataset(const DatasetSpec& dataset, TraceStatistics s) {
   return loaded;
 }
 
+// An hmm ensemble with `times: dataset` takes the observation times of its
+// dataset, which must be a series trace of the ensemble's length.
+void fill_dataset_times(RunConfig& config, const std::vector<TraceStatistics>& traces) {
+  for (EnsembleSpec& spec : config.ensembles) {
+    auto* hmm = std::get_if<HmmModel>(&spec.params);
+    if (!hmm || !hmm->times_from_dataset) continue;
+    const auto dataset = std::find_if(config.datasets.begin(), config.datasets.end(),
+                                      [&](const DatasetSpec& d) { return d.name == spec.dataset; });
+    const std::string where = fmt::format("{}:{}: ensemble '{}'", config.path, spec.line, spec.name);
+    if (dataset == config.datasets.end())
+      throw UserError(
+          fmt::format("{}: params.times = dataset needs the ensemble's `dataset:` (one of the "
+                      "config's datasets)",
+                      where));
+    const Trace& trace = traces[static_cast<std::size_t>(dataset - config.datasets.begin())].trace;
+    if (trace.kind != Trace::Kind::series)
+      throw UserError(
+          fmt::format("{}: dataset '{}' is binned and has no observation times; params.times = dataset "
+                      "needs a `series` trace",
+                      where, spec.dataset));
+    if (trace.series_times.size() != spec.length)
+      throw UserError(fmt::format("{}: length = {} but dataset '{}' has {} observation times; accepted: length = {}",
+                                  where, spec.length, spec.dataset, trace.series_times.size(),
+                                  trace.series_times.size()));
+    hmm->times = trace.series_times;
+    hmm->times_source = "dataset " + spec.dataset;
+  }
+}
+
 void check_disk_space(const RunPlan& plan, const RunConfig& config, bool quiet) {
   const std::uint64_t free = free_disk_bytes(config.output);
   if (free == 0 || plan.total_bytes <= free) return;
@@ -294,6 +323,7 @@ int run_command(const RunOptions& options) {
   const auto fit_start = std::chrono::steady_clock::now();
   std::vector<StoppedModel> stopped = add_fitted_ensembles(config, traces, options.quiet);
   const double fit_seconds = seconds_since(fit_start);
+  fill_dataset_times(config, traces);
   std::map<std::string, LoadedDataset> datasets;
   for (std::size_t i = 0; i < traces.size(); ++i)
     datasets.emplace(config.datasets[i].name, loaded_dataset(config.datasets[i], std::move(traces[i])));

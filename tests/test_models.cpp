@@ -611,6 +611,18 @@ TEST(Models, BadParametersAreLocatedUserErrors) {
                       "5");
   expect_config_error("hmm", "generator: [[-1, 1], [1, -1]], mu: [0, 0], sigma: [1, 1], interval: 1, times: [0]",
                       "give the observation times one way");
+  expect_config_error("hmm", "generator: [[-1, 1], [1, -1]], mu: [0, 0], sigma: [1, 1], interval: 1, times: dataset",
+                      "give the observation times one way");
+  expect_config_error("hmm", "generator: [[-1, 1], [1, -1]], mu: [0, 0], sigma: [1, 1], times: trace",
+                      "= 'trace' is not accepted; accepted: a list of times or 'dataset'");
+  // `times: dataset` parses; the run fills the times from the dataset (tests/cli_test.sh).
+  const RunConfig config = parse_config(
+      "output: o.h5\nensembles:\n  - {name: h, model: hmm, params: {generator: [[-1, 1], [1, -1]], mu: [0, 1], "
+      "sigma: [1, 1], times: dataset}, replicas: 2, length: 3}\n",
+      "models.yaml");
+  const auto& hmm = std::get<HmmModel>(config.ensembles[0].params);
+  EXPECT_TRUE(hmm.times_from_dataset);
+  EXPECT_TRUE(hmm.times.empty());
 }
 
 TEST(Models, TimesFileIsReadRelativeToTheConfig) {
