@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "estimators/burstiness.hpp"
 #include "estimators/empirical.hpp"
 #include "estimators/series.hpp"
 #include "host/errors.hpp"
@@ -84,9 +83,10 @@ SeriesProfile profile_series(std::vector<double> values, const CompareOptions& o
   p.acf = autocorrelation(p.values, std::min(o.acf_lags, p.values.size() - 1));
   const bool wants_hurst = std::find(o.metrics.begin(), o.metrics.end(), Metric::hurst) != o.metrics.end();
   p.hurst = wants_hurst ? hurst(p.values).H : std::numeric_limits<double>::quiet_NaN();
-  const Burstiness b = burstiness(p.values);
-  p.peak_to_mean = b.peak_to_mean;
-  p.cv = b.cv;
+  // The two ratios only (burstiness() also computes the IDC at every scale).
+  const BurstinessRatios ratios = burstiness_ratios(mean_and_sd(p.values), p.sorted.back());
+  p.peak_to_mean = ratios.peak_to_mean;
+  p.cv = ratios.cv;
   return p;
 }
 
