@@ -159,7 +159,8 @@ BENCHMARK(BM_GpusynthModel)
 // seconds per EM iteration. One distinct Δt (regular probes: one Van Loan
 // exponential per iteration) and every Δt distinct (probe times jittered by
 // U(−0.3, 0.3): one per observation), which bound what real probe traces cost.
-// EM is single-threaded.
+// The per-interval exponentials run on every core; the forward–backward
+// recursions are sequential.
 void BM_HmmEmIteration(benchmark::State& state) {
   gs::HmmModel model;
   model.generator = {{-0.05, 0.04, 0.01}, {0.05, -0.08, 0.03}, {0.05, 0.15, -0.2}};

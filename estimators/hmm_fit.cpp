@@ -32,10 +32,14 @@ struct Params {
 };
 
 struct Data {
-  std::vector<double> dt;                                  // dt[t] = times[t] − times[t−1], t ≥ 1
-  std::vector<double> log_y;                               // ln y_t
-  double sum_log_y = 0;                                    // Σ ln y_t (the log-normal's Jacobian)
-  std::map<double, std::vector<std::size_t>> by_interval;  // Δ → the t with that dt
+  std::vector<double> dt;     // dt[t] = times[t] − times[t−1], t ≥ 1
+  std::vector<double> log_y;  // ln y_t
+  double sum_log_y = 0;       // Σ ln y_t (the log-normal's Jacobian)
+  // The distinct interval lengths (ascending), the t with each, and each t's
+  // interval: one transition matrix and one Van Loan exponential per length.
+  std::vector<double> intervals;
+  std::vector<std::vector<std::size_t>> members;
+  std::vector<std::size_t> interval_of;  // t ≥ 1
 };
 
 Data prepare(const std::vector<double>& times, const std::vector<double>& values) {
@@ -52,8 +56,15 @@ Data prepare(const std::vector<double>& times, const std::vector<double>& values
     if (t > 0) {
       d.dt[t] = times[t] - times[t - 1];
       if (!(d.dt[t] > 0)) throw UserError(fmt::format("hmm fit: time {} does not follow time {}", t, t - 1));
-      d.by_interval[d.dt[t]].push_back(t);
     }
+  }
+  std::map<double, std::vector<std::size_t>> by_length;
+  for (std::size_t t = 1; t < times.size(); ++t) by_length[d.dt[t]].push_back(t);
+  d.interval_of.assign(times.size(), 0);
+  for (auto& [length, members] : by_length) {
+    for (std::size_t t : members) d.interval_of[t] = d.intervals.size();
+    d.intervals.push_back(length);
+    d.members.push_back(std::move(members));
   }
   return d;
 }
@@ -77,9 +88,12 @@ MatrixXd emissions(const Data& d, const Params& p, std::vector<double>& log_scal
   return e;
 }
 
-std::map<double, MatrixXd> transition_matrices(const Data& d, const MatrixXd& Q) {
-  std::map<double, MatrixXd> P;
-  for (const auto& [delta, members] : d.by_interval) P.emplace(delta, (Q * delta).exp());
+// exp(QΔ) for every distinct Δ, in d.intervals order (independent: in parallel).
+std::vector<MatrixXd> transition_matrices(const Data& d, const MatrixXd& Q) {
+  std::vector<MatrixXd> P(d.intervals.size());
+#pragma omp parallel for schedule(dynamic, 64)
+  for (std::int64_t i = 0; i < static_cast<std::int64_t>(P.size()); ++i)
+    P[static_cast<std::size_t>(i)] = (Q * d.intervals[static_cast<std::size_t>(i)]).exp();
   return P;
 }
 
@@ -90,12 +104,12 @@ struct Forward {
 };
 
 Forward forward(const Data& d, const Params& p, const MatrixXd& e, const std::vector<double>& log_scale,
-                const std::map<double, MatrixXd>& P) {
+                const std::vector<MatrixXd>& P) {
   const auto n = static_cast<Eigen::Index>(d.log_y.size());
   Forward f{MatrixXd(n, p.mu.size()), VectorXd(n), 0.0};
   RowVectorXd a = p.initial.transpose().cwiseProduct(e.row(0));
   for (Eigen::Index t = 0; t < n; ++t) {
-    if (t > 0) a = (f.alpha.row(t - 1) * P.at(d.dt[t])).cwiseProduct(e.row(t));
+    if (t > 0) a = (f.alpha.row(t - 1) * P[d.interval_of[static_cast<std::size_t>(t)]]).cwiseProduct(e.row(t));
     f.c(t) = a.sum();
     if (!(f.c(t) > 0)) {
       f.log_likelihood = -std::numeric_limits<double>::infinity();
@@ -119,16 +133,19 @@ double em_step(const Data& d, Params& p) {
   MatrixXd beta(n, k);
   beta.row(n - 1).setOnes();
   for (Eigen::Index t = n - 1; t > 0; --t)
-    beta.row(t - 1) = (P.at(d.dt[t]) * e.row(t).cwiseProduct(beta.row(t)).transpose()).transpose() / f.c(t);
+    beta.row(t - 1) =
+        (P[d.interval_of[static_cast<std::size_t>(t)]] * e.row(t).cwiseProduct(beta.row(t)).transpose()).transpose() /
+        f.c(t);
   const MatrixXd gamma = f.alpha.cwiseProduct(beta);
 
   // Expected time in each state and jumps between states, one Van Loan
-  // exponential per distinct interval length.
-  VectorXd time_in = VectorXd::Zero(k);
-  MatrixXd jumps = MatrixXd::Zero(k, k);
-  for (const auto& [delta, members] : d.by_interval) {
+  // exponential per distinct interval length (in parallel; summed in order).
+  std::vector<MatrixXd> integrals(d.intervals.size());
+#pragma omp parallel for schedule(dynamic, 64)
+  for (std::int64_t l = 0; l < static_cast<std::int64_t>(integrals.size()); ++l) {
+    const double delta = d.intervals[static_cast<std::size_t>(l)];
     MatrixXd W = MatrixXd::Zero(k, k);
-    for (std::size_t t : members) {
+    for (std::size_t t : d.members[static_cast<std::size_t>(l)]) {
       const auto ti = static_cast<Eigen::Index>(t);
       W += f.alpha.row(ti - 1).transpose() * e.row(ti).cwiseProduct(beta.row(ti)) / f.c(ti);
     }
@@ -136,7 +153,11 @@ double em_step(const Data& d, Params& p) {
     block.topLeftCorner(k, k) = p.Q * delta;
     block.bottomRightCorner(k, k) = p.Q * delta;
     block.topRightCorner(k, k) = W.transpose() * delta;
-    const MatrixXd M = block.exp().topRightCorner(k, k);
+    integrals[static_cast<std::size_t>(l)] = block.exp().topRightCorner(k, k);
+  }
+  VectorXd time_in = VectorXd::Zero(k);
+  MatrixXd jumps = MatrixXd::Zero(k, k);
+  for (const MatrixXd& M : integrals) {
     for (Eigen::Index i = 0; i < k; ++i) {
       time_in(i) += M(i, i);
       for (Eigen::Index j = 0; j < k; ++j)
