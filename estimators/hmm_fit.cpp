@@ -14,6 +14,7 @@
 #include "estimators/minimize.hpp"
 #include "host/errors.hpp"
 #include "host/models.hpp"
+#include "host/parallel.hpp"
 #include "kernels/philox.hpp"
 
 namespace gs {
@@ -248,29 +249,40 @@ HmmFit fit_hmm(const std::vector<double>& times, const std::vector<double>& valu
   const std::size_t k = options.states;
   if (k < 1 || k > 8) throw UserError("hmm fit: states must be 1 to 8");
   const double mean_dt = (times.back() - times.front()) / static_cast<double>(times.size() - 1);
-  HmmFit fit;
-  Params best;
-  double best_ll = -std::numeric_limits<double>::infinity();
-  for (int s = 0; s < options.starts; ++s) {
-    Params p = initial_params(d, k, s, options.seed, mean_dt);
+  // The starts run side by side; the best is chosen in start order.
+  struct Start {
+    Params p;
     std::vector<double> trace;
     bool converged = false;
+    double log_likelihood = 0;
+  };
+  std::vector<Start> starts(static_cast<std::size_t>(std::max(options.starts, 0)));
+  for_each_in_parallel(starts.size(), [&](std::size_t s) {
+    Start& start = starts[s];
+    start.p = initial_params(d, k, static_cast<int>(s), options.seed, mean_dt);
     double previous = -std::numeric_limits<double>::infinity();
     for (int it = 0; it < options.max_iterations; ++it) {
-      const double ll = em_step(d, p);
+      const double ll = em_step(d, start.p);
       if (!std::isfinite(ll)) break;
-      trace.push_back(ll);
+      start.trace.push_back(ll);
       if (std::fabs(ll - previous) <= options.tolerance * std::fabs(ll)) {
-        converged = true;
+        start.converged = true;
         break;
       }
       previous = ll;
     }
-    const double ll = log_likelihood_of(d, p);  // of the final parameters
-    fit.start_log_likelihoods.push_back(ll);
-    if (ll > best_ll) {
-      best_ll = ll, best = p, fit.best_start = s, fit.trace = trace, fit.converged = converged;
-      fit.iterations = static_cast<int>(trace.size());
+    start.log_likelihood = log_likelihood_of(d, start.p);  // of the final parameters
+  });
+  HmmFit fit;
+  Params best;
+  double best_ll = -std::numeric_limits<double>::infinity();
+  for (std::size_t s = 0; s < starts.size(); ++s) {
+    const Start& start = starts[s];
+    fit.start_log_likelihoods.push_back(start.log_likelihood);
+    if (start.log_likelihood > best_ll) {
+      best_ll = start.log_likelihood, best = start.p, fit.best_start = static_cast<int>(s);
+      fit.trace = start.trace, fit.converged = start.converged;
+      fit.iterations = static_cast<int>(start.trace.size());
     }
   }
   if (!std::isfinite(best_ll)) throw UserError("hmm fit: no start reached a finite likelihood");

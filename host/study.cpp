@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
@@ -11,39 +10,11 @@
 
 #include "host/errors.hpp"
 #include "host/fit.hpp"
+#include "host/parallel.hpp"
 #include "host/progress.hpp"
 #include "io/hdf5.hpp"
 
 namespace gs {
-
-namespace {
-
-// body(d) for d < count: the datasets spread over the cores, each one's own
-// parallel loops over the cores left to it (a fit gives the same bits on any
-// number of threads). The failure of the first dataset that fails is rethrown.
-template <class Body>
-void for_each_dataset(std::size_t count, const Body& body) {
-  const int cores = omp_get_max_threads();
-  const int outer = std::max(1, std::min(cores, static_cast<int>(count)));
-  const int inner = std::max(1, cores / outer);
-  const int levels = omp_get_max_active_levels();
-  omp_set_max_active_levels(2);
-  std::vector<std::exception_ptr> failures(count);
-#pragma omp parallel for num_threads(outer) schedule(dynamic, 1)
-  for (std::int64_t d = 0; d < static_cast<std::int64_t>(count); ++d) {
-    omp_set_num_threads(inner);
-    try {
-      body(static_cast<std::size_t>(d));
-    } catch (...) {
-      failures[static_cast<std::size_t>(d)] = std::current_exception();
-    }
-  }
-  omp_set_max_active_levels(levels);
-  for (const auto& failure : failures)
-    if (failure) std::rethrow_exception(failure);
-}
-
-}  // namespace
 
 std::vector<StoppedModel> add_fitted_ensembles(RunConfig& config, std::vector<TraceStatistics>& traces, bool quiet) {
   std::vector<StoppedModel> stopped;
@@ -54,7 +25,7 @@ std::vector<StoppedModel> add_fitted_ensembles(RunConfig& config, std::vector<Tr
   log_info(quiet, fmt::format("fitting {} to {} datasets ({} threads)", fmt::join(config.study.models, ", "),
                               config.datasets.size(), omp_get_max_threads()));
   std::vector<std::vector<FittedModel>> fits(config.datasets.size());
-  for_each_dataset(config.datasets.size(), [&](std::size_t d) {
+  for_each_in_parallel(config.datasets.size(), [&](std::size_t d) {
     analyse_series(traces[d], config.datasets[d].read.max_lag);
     FitOptions options = config.study.fitting;
     options.models = config.study.models;

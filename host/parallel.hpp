@@ -1,0 +1,39 @@
+// Independent items on the cores with their own parallel loops inside (the
+// datasets of a study, the EM starts of an HMM fit): min(count, cores)
+// threads take the items and each item's loops get the cores left to it
+// (nested OpenMP, two levels). Callers keep results independent of the thread
+// count; the failure of the first failing item, by index, is rethrown.
+#pragma once
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <exception>
+#include <vector>
+
+namespace gs {
+
+template <class Body>
+void for_each_in_parallel(std::size_t count, const Body& body) {
+  const int cores = omp_get_max_threads();
+  const int outer = std::max(1, std::min(cores, static_cast<int>(count)));
+  const int inner = std::max(1, cores / outer);
+  const int levels = omp_get_max_active_levels();
+  omp_set_max_active_levels(std::max(levels, omp_get_level() + 2));
+  std::vector<std::exception_ptr> failures(count);
+#pragma omp parallel for num_threads(outer) schedule(dynamic, 1)
+  for (std::int64_t i = 0; i < static_cast<std::int64_t>(count); ++i) {
+    omp_set_num_threads(inner);
+    try {
+      body(static_cast<std::size_t>(i));
+    } catch (...) {
+      failures[static_cast<std::size_t>(i)] = std::current_exception();
+    }
+  }
+  omp_set_max_active_levels(levels);
+  for (const auto& failure : failures)
+    if (failure) std::rethrow_exception(failure);
+}
+
+}  // namespace gs
