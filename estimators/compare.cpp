@@ -44,6 +44,12 @@ bool is_error_metric(Metric metric) {
          metric == Metric::acf;
 }
 
+std::optional<std::size_t> metric_index(const CompareOptions& options, Metric metric) {
+  const auto at = std::find(options.metrics.begin(), options.metrics.end(), metric);
+  if (at == options.metrics.end()) return std::nullopt;
+  return static_cast<std::size_t>(at - options.metrics.begin());
+}
+
 std::string metric_definition(Metric metric, const CompareOptions& o) {
   switch (metric) {
     case Metric::trimmed_error:
@@ -81,8 +87,7 @@ SeriesProfile profile_series(std::vector<double> values, const CompareOptions& o
     p.quantiles.push_back(
         quantile_of_sorted(p.sorted.data(), p.sorted.size(), static_cast<double>(i) / (kCurveLevels - 1)));
   p.acf = autocorrelation(p.values, std::min(o.acf_lags, p.values.size() - 1));
-  const bool wants_hurst = std::find(o.metrics.begin(), o.metrics.end(), Metric::hurst) != o.metrics.end();
-  p.hurst = wants_hurst ? hurst(p.values).H : std::numeric_limits<double>::quiet_NaN();
+  p.hurst = metric_index(o, Metric::hurst) ? hurst(p.values).H : std::numeric_limits<double>::quiet_NaN();
   // The two ratios only (burstiness() also computes the IDC at every scale).
   const BurstinessRatios ratios = burstiness_ratios(mean_and_sd(p.values), p.sorted.back());
   p.peak_to_mean = ratios.peak_to_mean;

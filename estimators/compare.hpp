@@ -35,6 +35,10 @@ struct CompareOptions {
   std::optional<std::uint64_t> store_replicas;  // replicas kept in /ensembles/<name>/series; none: all
 };
 
+// Where `metric` stands in options.metrics (the order of every per-replica
+// list), if it is there.
+std::optional<std::size_t> metric_index(const CompareOptions& options, Metric metric);
+
 // The definition recorded beside a metric's values.
 std::string metric_definition(Metric metric, const CompareOptions& options);
 

@@ -194,9 +194,9 @@ CompareOptions parse_compare(ConfigMap& top) {
   }
   if (const auto rank = map->choice("rank_by", {"trimmed_error", "trimmed_error_aligned", "ks", "acf"})) {
     o.rank_by = parse_metric(*rank)->front();
-    if (std::find(o.metrics.begin(), o.metrics.end(), o.rank_by) == o.metrics.end())
+    if (!metric_index(o, o.rank_by))
       throw map->error_at("rank_by", fmt::format("compare.rank_by = {} is not among compare.metrics", *rank));
-  } else if (std::find(o.metrics.begin(), o.metrics.end(), o.rank_by) == o.metrics.end()) {
+  } else if (!metric_index(o, o.rank_by)) {
     const auto error = std::find_if(o.metrics.begin(), o.metrics.end(), is_error_metric);
     if (error == o.metrics.end())
       throw map->error_at("metrics",

@@ -75,16 +75,14 @@ std::string comparison_label(const EnsembleSpec& spec) {
 Study::Study(const RunConfig& config, const std::map<std::string, std::vector<double>>& series,
              std::vector<StoppedModel> stopped)
     : options_(config.study.compare.value_or(CompareOptions{})) {
-  rank_index_ = static_cast<std::size_t>(std::find(options_.metrics.begin(), options_.metrics.end(), options_.rank_by) -
-                                         options_.metrics.begin());
+  rank_index_ = metric_index(options_, options_.rank_by).value();
   for (const DatasetSpec& d : config.datasets) {
     Dataset dataset{d.name, profile_series(series.at(d.name), options_), {}, {}, {}};
     for (const auto& s : stopped)
       if (s.dataset == d.name) dataset.stopped.push_back(s);
     datasets_.push_back(std::move(dataset));
   }
-  const bool aligned = std::find(options_.metrics.begin(), options_.metrics.end(), Metric::trimmed_error_aligned) !=
-                       options_.metrics.end();
+  const bool aligned = metric_index(options_, Metric::trimmed_error_aligned).has_value();
   for (const EnsembleSpec& spec : config.ensembles) {
     if (spec.dataset.empty()) continue;
     auto dataset =
@@ -122,15 +120,12 @@ const Study::Dataset& Study::dataset_of(const EnsembleSpec& spec) const {
 
 const SeriesProfile& Study::real_of(const EnsembleSpec& spec) const { return dataset_of(spec).real; }
 
-bool Study::needs_rows() const {
-  return std::find(options_.metrics.begin(), options_.metrics.end(), Metric::hurst) != options_.metrics.end();
-}
+bool Study::needs_rows() const { return metric_index(options_, Metric::hurst).has_value(); }
 
-void Study::store(Compared& c, std::uint64_t replica, const double* metrics, const double* quantiles, const double* acf,
-                  std::size_t acf_size) {
+void Study::store(Compared& c, std::size_t lags, std::uint64_t replica, const double* metrics, const double* quantiles,
+                  const double* acf, std::size_t acf_size) {
   for (std::size_t m = 0; m < options_.metrics.size(); ++m) c.metrics[m][replica] = metrics[m];
   std::copy_n(quantiles, kCurveLevels, c.quantiles.begin() + replica * kCurveLevels);
-  const std::size_t lags = dataset_of(*c.spec).real.acf.size();
   std::copy_n(acf, std::min(lags, acf_size), c.acf.begin() + replica * lags);
 }
 
@@ -179,7 +174,8 @@ void Study::add_batch(const EnsembleSpec& spec, std::uint64_t first, std::uint64
     std::vector<double> y(spec.length);
     row_as_double(rows, type, r, spec.length, y.data());
     const ReplicaComparison result = compare_replica(dataset.real, std::move(y), options_);
-    store(c, first + r, result.metrics.data(), result.quantiles.data(), result.acf.data(), result.acf.size());
+    store(c, dataset.real.acf.size(), first + r, result.metrics.data(), result.quantiles.data(), result.acf.data(),
+          result.acf.size());
   });
 }
 
@@ -189,11 +185,10 @@ void Study::add_compared(const EnsembleSpec& spec, std::uint64_t first, std::uin
   const Dataset& dataset = dataset_of(spec);
   const std::size_t metrics = options_.metrics.size(), acf_size = compared.acf.size() / count;
   for (std::uint64_t r = 0; r < count; ++r)
-    store(c, first + r, &compared.metrics[r * metrics], &compared.quantiles[r * kCurveLevels],
+    store(c, dataset.real.acf.size(), first + r, &compared.metrics[r * metrics], &compared.quantiles[r * kCurveLevels],
           &compared.acf[r * acf_size], acf_size);
   if (!needs_rows()) return;
-  const auto hurst = static_cast<std::size_t>(
-      std::find(options_.metrics.begin(), options_.metrics.end(), Metric::hurst) - options_.metrics.begin());
+  const std::size_t hurst = *metric_index(options_, Metric::hurst);
   const HurstEstimator estimator = find_hurst_estimator(options_.hurst_estimator);
   for_each_row(count, [&](std::uint64_t r) {
     std::vector<double> y(spec.length);

@@ -83,9 +83,10 @@ class Study {
   };
   Compared& find(const EnsembleSpec& spec);
   const Dataset& dataset_of(const EnsembleSpec& spec) const;
-  // The per-replica results of one replica into c (metrics in options_ order).
-  void store(Compared& c, std::uint64_t replica, const double* metrics, const double* quantiles, const double* acf,
-             std::size_t acf_size);
+  // The per-replica results of one replica into c (metrics in options_ order;
+  // `lags`: the size of the dataset's ACF, the stride of c.acf).
+  void store(Compared& c, std::size_t lags, std::uint64_t replica, const double* metrics, const double* quantiles,
+             const double* acf, std::size_t acf_size);
 
   CompareOptions options_;
   std::vector<Dataset> datasets_;

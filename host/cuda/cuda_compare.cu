@@ -151,10 +151,6 @@ void upload(DeviceArray<T>& to, const std::vector<T>& from) {
   GS_CUDA_CHECK(cudaMemcpy(to.data(), from.data(), from.size() * sizeof(T), cudaMemcpyHostToDevice));
 }
 
-bool wants(const CompareOptions& options, Metric metric) {
-  return std::find(options.metrics.begin(), options.metrics.end(), metric) != options.metrics.end();
-}
-
 template <class Out>
 class CudaComparer final : public DeviceComparer {
  public:
@@ -163,8 +159,8 @@ class CudaComparer final : public DeviceComparer {
         stream_(stream),
         n_(real.values.size()),
         acf_size_(static_cast<unsigned>(real.acf.size())),
-        trimmed_(wants(options, Metric::trimmed_error)),
-        aligned_(wants(options, Metric::trimmed_error_aligned)),
+        trimmed_(metric_index(options, Metric::trimmed_error).has_value()),
+        aligned_(metric_index(options, Metric::trimmed_error_aligned).has_value()),
         chunk_rows_(std::clamp<std::uint64_t>(
             kWorkspaceBytes / (n_ * (sizeof(Out) + sizeof(double) * (1 + trimmed_ + aligned_))), 1, max_rows)),
         real_sorted_(n_),
@@ -189,8 +185,8 @@ class CudaComparer final : public DeviceComparer {
     for (std::uint64_t r = 0; r <= chunk_rows_; ++r) offsets[r] = static_cast<std::int64_t>(r * n_);
     upload(offsets_, offsets);
     view_ = RealView{real_sorted_.data(), real_acf_.data(), n_, acf_size_, real.peak_to_mean, real.cv};
-    const auto acf = std::find(options.metrics.begin(), options.metrics.end(), Metric::acf);
-    acf_metric_ = acf == options.metrics.end() ? -1 : static_cast<int>(acf - options.metrics.begin());
+    const auto acf = metric_index(options, Metric::acf);
+    acf_metric_ = acf ? static_cast<int>(*acf) : -1;
   }
 
   BatchComparison compare(const void* rows, std::uint64_t count) override {
