@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "estimators/hmm_fit.hpp"
+#include "estimators/hurst.hpp"
 #include "host/backend.hpp"
 #include "host/models.hpp"
 
@@ -188,6 +189,22 @@ void BM_HmmEmIteration(benchmark::State& state) {
   state.counters["distinct_dt"] = state.range(0) == 1 ? n - 1 : 1;
 }
 BENCHMARK(BM_HmmEmIteration)->Arg(0)->Arg(1)->ArgName("jittered")->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// One Hurst estimate on the host of a replica as long as a study's real traces
+// (7201 bins, cloudphysics per second): what the `hurst` metric costs per
+// replica on the CPU backend. Argument: the index in hurst_estimators().
+void BM_HurstEstimate(benchmark::State& state) {
+  const gs::NamedHurstEstimator& estimator = gs::hurst_estimators()[static_cast<std::size_t>(state.range(0))];
+  gs::FgnModel model;
+  model.H = 0.8;
+  constexpr std::uint64_t n = 7201;
+  auto e = make_ensemble(model, gs::Dtype::float64, 1, n);
+  std::vector<double> values(n);
+  e->generator->generate(0, 1, values.data());
+  for (auto _ : state) benchmark::DoNotOptimize(estimator.estimate(values).H);
+  state.SetLabel(estimator.key);
+}
+BENCHMARK(BM_HurstEstimate)->DenseRange(0, 5)->UseRealTime()->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 

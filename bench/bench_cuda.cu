@@ -2,20 +2,25 @@
 //   the device's write bandwidth (cudaMemset) and copy bandwidth (read + write),
 //   cuRAND's curandGenerateNormal (Philox, float) as the reference generator,
 //   the fused α-stable kernel (draw, CMS, store) in samples/s and bytes/s, and
-//   LFSN samples/s against the bare cuFFT D2Z + Z2D of the same batch.
+//   LFSN samples/s against the bare cuFFT D2Z + Z2D of the same batch, and
+//   the study's Hurst estimates per estimator against the host's.
 // Run: build/bench/bench_cuda [log2 samples, default 30]
 #include <cuda_runtime.h>
 #include <cufft.h>
 #include <curand.h>
 #include <fmt/format.h>
+#include <omp.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <functional>
 #include <vector>
 
+#include "estimators/hurst.hpp"
 #include "host/backend.hpp"
 #include "host/cuda/cuda_check.hpp"
+#include "host/cuda/cuda_hurst.hpp"
 #include "host/cuda/cuda_launch.cuh"
 #include "host/models.hpp"
 #include "host/prepare.hpp"
@@ -92,6 +97,43 @@ double time_stable(const gs::EnsembleJob& job, void* device_out, unsigned long l
 }
 
 }  // namespace
+
+// A study's hurst metric: every estimator over 1000 replicas of 7201 values
+// (the cloudphysics trace's length), float32, on the device (cuda_hurst.cu)
+// and on every host core (estimators/hurst.cpp, OpenMP over replicas).
+void time_hurst() {
+  constexpr std::uint64_t kReplicas = 1000, kLength = 7201;
+  std::vector<float> rows(kReplicas * kLength);
+  std::uint64_t state = 88172645463325252ull;  // xorshift64: AR(1) noise, any series will do
+  float ar = 0;
+  for (float& v : rows) {
+    state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+    ar = 0.6f * ar + static_cast<float>(static_cast<double>(state >> 11) * 0x1.0p-53 - 0.5);
+    v = ar;
+  }
+  float* device_rows = nullptr;
+  double* device_out = nullptr;
+  GS_CUDA_CHECK(cudaMalloc(&device_rows, rows.size() * sizeof(float)));
+  GS_CUDA_CHECK(cudaMalloc(&device_out, kReplicas * sizeof(double)));
+  GS_CUDA_CHECK(cudaMemcpy(device_rows, rows.data(), rows.size() * sizeof(float), cudaMemcpyHostToDevice));
+  std::printf("\nHurst estimates, %llu replicas x %llu float32 values (host: %d threads)\n",
+              static_cast<unsigned long long>(kReplicas), static_cast<unsigned long long>(kLength),
+              omp_get_max_threads());
+  for (const gs::NamedHurstEstimator& e : gs::hurst_estimators()) {
+    auto hurst = gs::make_device_hurst(e.method, StorageType::float32, kLength, kReplicas, nullptr);
+    const bool whittle = e.method == gs::HurstMethod::whittle;
+    const double device_ms =
+        median_ms([&] { hurst->estimate(device_rows, kReplicas, device_out, 1, 0.0); }, whittle ? 3 : 15);
+    const auto start = std::chrono::steady_clock::now();
+#pragma omp parallel for schedule(dynamic)
+    for (std::uint64_t r = 0; r < kReplicas; ++r)
+      e.estimate(std::vector<double>(rows.begin() + r * kLength, rows.begin() + (r + 1) * kLength));
+    const double host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    std::printf("  %-14s device %10.3f ms  host %10.1f ms  %8.1f x\n", e.key, device_ms, host_ms, host_ms / device_ms);
+  }
+  cudaFree(device_rows);
+  cudaFree(device_out);
+}
 
 int main(int argc, char** argv) {
   const int log2n = argc > 1 ? std::atoi(argv[1]) : 30;
@@ -234,6 +276,7 @@ int main(int argc, char** argv) {
               innovations_ms, 100 * innovations_ms / lfsn_ms, rows * L / innovations_ms * 1e3);
   std::printf("%-52s %10.2f x\n", "  batch time / its bare FFT time", lfsn_ms / fft_ms);
   std::printf("%-52s %10.2f x\n", "  batch time / bare full-length D2Z + Z2D", lfsn_ms / full_fft_ms);
+  time_hurst();
   cufftDestroy(forward);
   cufftDestroy(inverse);
   cufftDestroy(full_inverse);

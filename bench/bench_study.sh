@@ -4,8 +4,8 @@
 # compare stage beside numpy/scipy doing the same per-replica metrics on 1000
 # stored replicas of one ensemble.
 # Usage: bench/bench_study.sh GPUSYNTH [REPLICAS] [OUTDIR]
-# Environment: STUDY_METRICS (default "trimmed_error, ks, acf, hurst, burstiness"; without hurst a
-# GPU run keeps the batches on the device), STUDY_ARGS (extra gpusynth arguments, e.g. --backend cpu).
+# Environment: STUDY_METRICS (default "trimmed_error, ks, acf, hurst, burstiness"), STUDY_ARGS
+# (extra gpusynth arguments, e.g. --backend cpu).
 set -eu
 gpusynth=$(realpath "$1")
 replicas=${2:-1000}

@@ -77,7 +77,7 @@ std::string metric_definition(Metric metric, const CompareOptions& o) {
 
 SeriesProfile profile_series(std::vector<double> values, const CompareOptions& o) {
   if (values.size() < 2) throw UserError("a comparison needs series of at least 2 values");
-  const HurstEstimator hurst = find_hurst_estimator(o.hurst_estimator);
+  const NamedHurstEstimator* hurst = find_hurst_estimator(o.hurst_estimator);
   if (!hurst) throw UserError(fmt::format("no Hurst estimator '{}'", o.hurst_estimator));
   SeriesProfile p;
   p.values = std::move(values);
@@ -87,7 +87,7 @@ SeriesProfile profile_series(std::vector<double> values, const CompareOptions& o
     p.quantiles.push_back(
         quantile_of_sorted(p.sorted.data(), p.sorted.size(), static_cast<double>(i) / (kCurveLevels - 1)));
   p.acf = autocorrelation(p.values, std::min(o.acf_lags, p.values.size() - 1));
-  p.hurst = metric_index(o, Metric::hurst) ? hurst(p.values).H : std::numeric_limits<double>::quiet_NaN();
+  p.hurst = metric_index(o, Metric::hurst) ? hurst->estimate(p.values).H : std::numeric_limits<double>::quiet_NaN();
   // The two ratios only (burstiness() also computes the IDC at every scale).
   const BurstinessRatios ratios = burstiness_ratios(mean_and_sd(p.values), p.sorted.back());
   p.peak_to_mean = ratios.peak_to_mean;

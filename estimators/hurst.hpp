@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "kernels/hurst.hpp"
+
 namespace gs {
 
 struct HurstEstimate {
@@ -22,6 +24,8 @@ struct HurstEstimate {
   double intercept = std::numeric_limits<double>::quiet_NaN();
   std::string note;  // why H is NaN, or what to keep in mind
 };
+
+// Each estimator's formulas are in kernels/hurst.hpp, shared with the device.
 
 // R/S analysis (Mandelbrot–Wallis; the pox plot of Taqqu, Teverovsky and
 // Willinger): K = 10 equally spaced starting points, 20 block sizes d
@@ -47,12 +51,10 @@ HurstEstimate hurst_whittle(const std::vector<double>& x);
 HurstEstimate hurst_local_whittle(const std::vector<double>& x);
 
 // Valid under infinite variance (Stoev, Pipiras and Taqqu's log-wavelet idea
-// with the Haar wavelet): at octave j the coefficients D(j,k) = (sum of the
-// first 2^(j−1) values of block k) − (sum of the next 2^(j−1)) of an H-self-
-// similar increment process satisfy D(j,k) =d 2^(jH) D(0,k), so the mean of
-// log2|D(j,k)| grows by H per octave whatever α is. Weighted LS over the
-// octaves j = 3.. with ≥ 16 coefficients (fewer octaves for short series);
-// se: the weighted fit's, from the spread of log2|D| at each octave.
+// with the Haar wavelet): the mean of log2|D(j,k)| of the Haar coefficients
+// grows by H per octave whatever α is. Weighted LS over the octaves j = 3..
+// with ≥ 16 coefficients (fewer octaves for short series); se: the weighted
+// fit's, from the spread of log2|D| at each octave.
 HurstEstimate hurst_stable(const std::vector<double>& x);
 
 // Every estimator by its key (the JSON keys of `stats`): rs, aggvar, dfa,
@@ -61,9 +63,10 @@ using HurstEstimator = HurstEstimate (*)(const std::vector<double>&);
 struct NamedHurstEstimator {
   const char* key;
   HurstEstimator estimate;
+  HurstMethod method;  // what the device runs (host/cuda/cuda_hurst.cuh)
 };
 const std::vector<NamedHurstEstimator>& hurst_estimators();
-HurstEstimator find_hurst_estimator(const std::string& key);  // nullptr when unknown
+const NamedHurstEstimator* find_hurst_estimator(const std::string& key);  // nullptr when unknown
 std::vector<std::string> hurst_estimator_keys();
 
 }  // namespace gs

@@ -53,10 +53,10 @@ struct MemoryNeed {
 using HostBuffer = std::unique_ptr<unsigned char, std::function<void(unsigned char*)>>;
 
 // A batch compared with a real series where it was generated (README,
-// "Comparison studies"): every metric of the study but hurst, whose
-// estimators run on the host, with each replica's quantile curve and ACF.
+// "Comparison studies"): every metric of the study, with each replica's
+// quantile curve and ACF.
 struct BatchComparison {
-  std::vector<double> metrics;    // count × options.metrics.size(), row-major; NaN for hurst
+  std::vector<double> metrics;    // count × options.metrics.size(), row-major
   std::vector<double> quantiles;  // count × kCurveLevels
   std::vector<double> acf;        // count × real.acf.size()
 };

@@ -184,7 +184,7 @@ EnsembleResult generate_ensemble(const EnsemblePlan& ensemble, BackendDevice& ba
   }
   auto generator = backend.make_generator(ensemble.job, ensemble.batch_replicas);
   // A backend that compares in place (CUDA) keeps the batch where it is unless
-  // it is stored or a metric needs it on the host.
+  // some of its replicas are stored.
   const bool in_place = study && generator->compares_in_place() && spec.length == study->real_of(spec).values.size();
   if (in_place) generator->set_comparison(study->real_of(spec), study->options());
   const std::size_t buffer_bytes = ensemble.batch_replicas * ensemble.row_bytes;
@@ -198,7 +198,7 @@ EnsembleResult generate_ensemble(const EnsemblePlan& ensemble, BackendDevice& ba
       const std::uint64_t first = b * ensemble.batch_replicas;
       const std::uint64_t count = std::min(ensemble.batch_replicas, spec.replicas - first);
       const bool stored_here = series && first < stored;
-      const bool stays_on_device = in_place && !stored_here && !study->needs_rows();
+      const bool stays_on_device = in_place && !stored_here;
       unsigned char* buffer = stays_on_device ? nullptr : buffers[b % 2].get();
       const auto start = std::chrono::steady_clock::now();
       result.tally += generator->generate(first, count, buffer);
@@ -216,7 +216,7 @@ EnsembleResult generate_ensemble(const EnsemblePlan& ensemble, BackendDevice& ba
       if (study) {
         const auto compare_start = std::chrono::steady_clock::now();
         if (in_place) {
-          study->add_compared(spec, first, count, generator->compare_batch(count), buffer, ensemble.job.storage);
+          study->add_compared(spec, first, count, generator->compare_batch(count));
           result.compared_in_place += count;
         } else {
           study->add_batch(spec, first, count, buffer, ensemble.job.storage);

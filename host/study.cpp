@@ -120,8 +120,6 @@ const Study::Dataset& Study::dataset_of(const EnsembleSpec& spec) const {
 
 const SeriesProfile& Study::real_of(const EnsembleSpec& spec) const { return dataset_of(spec).real; }
 
-bool Study::needs_rows() const { return metric_index(options_, Metric::hurst).has_value(); }
-
 void Study::store(Compared& c, std::size_t lags, std::uint64_t replica, const double* metrics, const double* quantiles,
                   const double* acf, std::size_t acf_size) {
   for (std::size_t m = 0; m < options_.metrics.size(); ++m) c.metrics[m][replica] = metrics[m];
@@ -180,21 +178,13 @@ void Study::add_batch(const EnsembleSpec& spec, std::uint64_t first, std::uint64
 }
 
 void Study::add_compared(const EnsembleSpec& spec, std::uint64_t first, std::uint64_t count,
-                         const BatchComparison& compared, const void* rows, StorageType type) {
+                         const BatchComparison& compared) {
   Compared& c = find(spec);
   const Dataset& dataset = dataset_of(spec);
   const std::size_t metrics = options_.metrics.size(), acf_size = compared.acf.size() / count;
   for (std::uint64_t r = 0; r < count; ++r)
     store(c, dataset.real.acf.size(), first + r, &compared.metrics[r * metrics], &compared.quantiles[r * kCurveLevels],
           &compared.acf[r * acf_size], acf_size);
-  if (!needs_rows()) return;
-  const std::size_t hurst = *metric_index(options_, Metric::hurst);
-  const HurstEstimator estimator = find_hurst_estimator(options_.hurst_estimator);
-  for_each_row(count, [&](std::uint64_t r) {
-    std::vector<double> y(spec.length);
-    row_as_double(rows, type, r, spec.length, y.data());
-    c.metrics[hurst][first + r] = estimator(y).H - dataset.real.hurst;
-  });
 }
 
 void Study::summarize(std::uint64_t seed) {

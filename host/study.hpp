@@ -42,16 +42,12 @@ class Study {
   const CompareOptions& options() const { return options_; }
   // The real series an ensemble is compared with.
   const SeriesProfile& real_of(const EnsembleSpec& spec) const;
-  // Whether a batch compared in place still needs its rows on the host: the
-  // hurst metric, whose estimators run there.
-  bool needs_rows() const;
   // Replicas [first, first + count) of the ensemble, row-major in `type`.
   void add_batch(const EnsembleSpec& spec, std::uint64_t first, std::uint64_t count, const void* rows,
                  StorageType type);
-  // The same replicas compared where they were generated (BatchComparison);
-  // `rows` on the host when needs_rows(), else null.
-  void add_compared(const EnsembleSpec& spec, std::uint64_t first, std::uint64_t count, const BatchComparison& compared,
-                    const void* rows, StorageType type);
+  // The same replicas compared where they were generated (BatchComparison).
+  void add_compared(const EnsembleSpec& spec, std::uint64_t first, std::uint64_t count,
+                    const BatchComparison& compared);
   // The bootstrap across replicas (Philox with the run's seed), the paired
   // comparisons and the matching degrees.
   void summarize(std::uint64_t seed);

@@ -36,10 +36,15 @@ GS_MATH_UNARY(exp)
 GS_MATH_UNARY(expm1)
 GS_MATH_UNARY(log)
 GS_MATH_UNARY(log1p)
+GS_MATH_UNARY(log2)
+GS_MATH_UNARY(log10)
+GS_MATH_UNARY(tgamma)
 GS_MATH_UNARY(sqrt)
 GS_MATH_UNARY(floor)
 GS_MATH_UNARY(fabs)
 #undef GS_MATH_UNARY
+GS_HD GS_INLINE float pow(float x, float y) { return ::powf(x, y); }
+GS_HD GS_INLINE double pow(double x, double y) { return ::pow(x, y); }
 
 // sin(πx) and cos(πx): CUDA's sinpi/cospi need no range reduction; the host
 // uses sin(π·x), whose rounding of π·x costs one ulp (callers keep |x| ≤ 1/2).

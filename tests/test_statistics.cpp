@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <boost/math/distributions/normal.hpp>
+#include <boost/math/tools/minima.hpp>
 #include <cmath>
 #include <random>
 
@@ -180,6 +181,59 @@ TEST(Hurst, ReportedStandardErrorsMatchTheSpreadOnFgn) {
     // sd over 64 replicas is within ±30 % of the truth with probability > 0.99.
     EXPECT_GT(se, 0.7 * s.sd);
     EXPECT_LT(se, 1.3 * s.sd);
+  }
+}
+
+// kernels/hurst.hpp's Brent minimisation (written there because the device
+// runs it too) takes Boost's brent_find_minima's steps: the same point to the
+// last bit on smooth, kinked and edge minima, and the minimum to its 2^-25
+// relative tolerance.
+TEST(Hurst, BrentMinimumAgreesWithBoost) {
+  struct Case {
+    const char* what;
+    double (*f)(double);
+    double lo, hi, at;
+  };
+  const Case cases[] = {
+      {"parabola", [](double x) { return (x - 0.3) * (x - 0.3); }, 0.01, 0.99, 0.3},
+      {"cos", [](double x) { return std::cos(x); }, 2.0, 4.0, kPi},
+      {"quartic", [](double x) { return x * x * x * x - x; }, -1.0, 2.0, std::cbrt(0.25)},
+      {"kink", [](double x) { return std::fabs(x - 0.7); }, -0.499, 0.999, 0.7},
+      {"edge", [](double x) { return std::exp(x); }, 0.01, 0.99, 0.01},
+  };
+  for (const Case& c : cases) {
+    const double x = brent_minimum(c.f, c.lo, c.hi, 26);
+    EXPECT_EQ(x, boost::math::tools::brent_find_minima(c.f, c.lo, c.hi, 26).first) << c.what;
+    EXPECT_NEAR(x, c.at, 1e-7 * (1 + std::fabs(c.at))) << c.what;
+  }
+}
+
+// The device sums the Whittle objectives' terms in another order (256 strided
+// lanes, then a tree: host/cuda/cuda_hurst.cu); the shared templates of
+// kernels/hurst.hpp then land within 1e-6 of the host's H, the tolerance the
+// GPU test CudaHurst.EveryEstimatorMatchesTheHostOnEachStorageType uses.
+struct TreeSum {
+  template <class Term>
+  HurstSums operator()(std::size_t count, Term term) const {
+    constexpr std::size_t kLanes = 256;
+    std::vector<HurstSums> lanes(kLanes, HurstSums{0, 0});
+    for (std::size_t j = 0; j < count; ++j) lanes[j % kLanes] = lanes[j % kLanes] + term(j);
+    for (std::size_t width = kLanes / 2; width > 0; width /= 2)
+      for (std::size_t i = 0; i < width; ++i) lanes[i] = lanes[i] + lanes[i + width];
+    return lanes[0];
+  }
+};
+
+TEST(Hurst, WhittleEstimatesHardlyDependOnTheSummationOrder) {
+  FgnModel model;
+  model.H = 0.7;
+  constexpr std::uint64_t kRows = 8;
+  const auto values = test::generate_float64(model, kRows, kLength, 24);
+  for (std::uint64_t r = 0; r < kRows; ++r) {
+    const std::vector<double> x(values.begin() + r * kLength, values.begin() + (r + 1) * kLength);
+    const std::vector<double> I = periodogram(x);
+    EXPECT_NEAR(whittle_hurst(TreeSum{}, I.data(), kLength).H, hurst_whittle(x).H, 1e-6);
+    EXPECT_NEAR(local_whittle_hurst(TreeSum{}, I.data(), kLength).H, hurst_local_whittle(x).H, 1e-6);
   }
 }
 

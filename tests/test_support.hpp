@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "host/backend.hpp"
 #include "host/models.hpp"
 #include "kernels/stable.hpp"
 
@@ -55,3 +56,10 @@ std::vector<double> generate_float64(const ModelParams& params, std::uint64_t re
                                      std::uint64_t seed, std::uint32_t stream = 5);
 
 }  // namespace gs::test
+
+// Skips a GPU test, saying why, on a machine without a usable CUDA device.
+#define GS_REQUIRE_CUDA_DEVICE()                                                       \
+  do {                                                                                 \
+    std::string why;                                                                   \
+    if (::gs::cuda_device_count(&why) == 0) GTEST_SKIP() << "no CUDA device: " << why; \
+  } while (0)

@@ -1,8 +1,11 @@
 // The study's per-replica comparison on the device: CUB segmented sorts of the
 // rows (and of the absolute differences the trimmed errors average), then one
 // thread per replica for the formulas on sorted values, one block per (lag,
-// replica) for the autocovariances. Large batches go through in chunks whose
-// workspace stays under kWorkspaceBytes.
+// replica) for the autocovariances, and the Hurst estimates of cuda_hurst.cu.
+// Large batches go through in chunks whose
+// workspace stays under kComparisonWorkspaceBytes.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cub/block/block_reduce.cuh>
 #include <cub/device/device_segmented_sort.cuh>
@@ -11,6 +14,7 @@
 #include <vector>
 
 #include "host/cuda/cuda_compare.hpp"
+#include "host/cuda/cuda_hurst.hpp"
 #include "host/cuda/device_array.hpp"
 #include "kernels/compare.hpp"
 
@@ -19,9 +23,6 @@ namespace {
 
 constexpr unsigned kThreads = 256;
 constexpr std::size_t kMaxMetrics = 8;
-// The batch itself was sized from the memory budget; the comparison's
-// workspace per chunk of rows stays below this.
-constexpr std::uint64_t kWorkspaceBytes = 512ull << 20;
 
 unsigned grid_for(std::uint64_t items) {
   return static_cast<unsigned>(std::min<std::uint64_t>((items + kThreads - 1) / kThreads, 1ull << 20));
@@ -56,7 +57,7 @@ struct SummaryArgs {
   double* means;                 // rows
 };
 
-// One thread per replica: every metric but acf (acf_kernel) and hurst (the host).
+// One thread per replica: every metric but acf (acf_kernel) and hurst (DeviceHurst).
 template <class Out>
 __global__ void replica_summary_kernel(RealView real, SummaryArgs a, const Out* rows, const Out* sorted,
                                        std::uint64_t count) {
@@ -154,7 +155,8 @@ void upload(DeviceArray<T>& to, const std::vector<T>& from) {
 template <class Out>
 class CudaComparer final : public DeviceComparer {
  public:
-  CudaComparer(const SeriesProfile& real, const CompareOptions& options, std::uint64_t max_rows, cudaStream_t stream)
+  CudaComparer(StorageType storage, const SeriesProfile& real, const CompareOptions& options, std::uint64_t max_rows,
+               cudaStream_t stream)
       : options_(options),
         stream_(stream),
         n_(real.values.size()),
@@ -162,7 +164,8 @@ class CudaComparer final : public DeviceComparer {
         trimmed_(metric_index(options, Metric::trimmed_error).has_value()),
         aligned_(metric_index(options, Metric::trimmed_error_aligned).has_value()),
         chunk_rows_(std::clamp<std::uint64_t>(
-            kWorkspaceBytes / (n_ * (sizeof(Out) + sizeof(double) * (1 + trimmed_ + aligned_))), 1, max_rows)),
+            kComparisonWorkspaceBytes / (n_ * (sizeof(Out) + sizeof(double) * (1 + trimmed_ + aligned_))), 1,
+            max_rows)),
         real_sorted_(n_),
         real_values_(n_),
         real_acf_(acf_size_),
@@ -187,6 +190,13 @@ class CudaComparer final : public DeviceComparer {
     view_ = RealView{real_sorted_.data(), real_acf_.data(), n_, acf_size_, real.peak_to_mean, real.cv};
     const auto acf = metric_index(options, Metric::acf);
     acf_metric_ = acf ? static_cast<int>(*acf) : -1;
+    hurst_metric_ = metric_index(options, Metric::hurst);
+    if (hurst_metric_) {
+      const NamedHurstEstimator* estimator = find_hurst_estimator(options.hurst_estimator);
+      if (!estimator) throw UserError(fmt::format("no Hurst estimator '{}'", options.hurst_estimator));
+      hurst_ = make_device_hurst(estimator->method, storage, n_, chunk_rows_, stream_);
+      real_hurst_ = real.hurst;
+    }
   }
 
   BatchComparison compare(const void* rows, std::uint64_t count) override {
@@ -222,6 +232,7 @@ class CudaComparer final : public DeviceComparer {
       }
       replica_summary_kernel<<<grid_for(k), kThreads, 0, stream_>>>(view_, a, chunk, sorted_.data(), k);
       GS_CUDA_CHECK(cudaGetLastError());
+      if (hurst_) hurst_->estimate(chunk, k, metrics_.data() + *hurst_metric_, metric_count, real_hurst_);
       const dim3 blocks(acf_size_, static_cast<unsigned>(std::min<std::uint64_t>(k, 65535)));
       autocovariance_kernel<<<blocks, kThreads, 0, stream_>>>(chunk, means_.data(), n_, acf_size_, k, cov_.data());
       GS_CUDA_CHECK(cudaGetLastError());
@@ -256,6 +267,9 @@ class CudaComparer final : public DeviceComparer {
   SegmentedSorter sorter_;
   RealView view_{};
   int acf_metric_ = -1;
+  std::optional<std::size_t> hurst_metric_;
+  std::unique_ptr<DeviceHurst> hurst_;
+  double real_hurst_ = 0;
 };
 
 }  // namespace
@@ -265,11 +279,11 @@ std::unique_ptr<DeviceComparer> make_device_comparer(StorageType storage, const 
                                                      cudaStream_t stream) {
   switch (storage) {
     case StorageType::float32:
-      return std::make_unique<CudaComparer<float>>(real, options, max_rows, stream);
+      return std::make_unique<CudaComparer<float>>(storage, real, options, max_rows, stream);
     case StorageType::float64:
-      return std::make_unique<CudaComparer<double>>(real, options, max_rows, stream);
+      return std::make_unique<CudaComparer<double>>(storage, real, options, max_rows, stream);
     default:
-      return std::make_unique<CudaComparer<std::uint32_t>>(real, options, max_rows, stream);
+      return std::make_unique<CudaComparer<std::uint32_t>>(storage, real, options, max_rows, stream);
   }
 }
 

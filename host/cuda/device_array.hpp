@@ -5,10 +5,16 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 
 #include "host/cuda/cuda_check.hpp"
 
 namespace gs {
+
+// A batch is sized from the memory budget; what a study's comparison needs
+// beside it (sorted copies, periodograms) is worked through in chunks of rows
+// whose workspace stays below this.
+constexpr std::uint64_t kComparisonWorkspaceBytes = 512ull << 20;
 
 template <class T>
 class DeviceArray {
