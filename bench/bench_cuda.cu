@@ -3,7 +3,8 @@
 //   cuRAND's curandGenerateNormal (Philox, float) as the reference generator,
 //   the fused α-stable kernel (draw, CMS, store) in samples/s and bytes/s, and
 //   LFSN samples/s against the bare cuFFT D2Z + Z2D of the same batch, and
-//   the study's Hurst estimates per estimator against the host's.
+//   the study's Hurst estimates per estimator and its bootstrap resamples
+//   against the host's.
 // Run: build/bench/bench_cuda [log2 samples, default 30]
 #include <cuda_runtime.h>
 #include <cufft.h>
@@ -17,8 +18,10 @@
 #include <functional>
 #include <vector>
 
+#include "estimators/bootstrap.hpp"
 #include "estimators/hurst.hpp"
 #include "host/backend.hpp"
+#include "host/cuda/cuda_bootstrap.hpp"
 #include "host/cuda/cuda_check.hpp"
 #include "host/cuda/cuda_hurst.hpp"
 #include "host/cuda/cuda_launch.cuh"
@@ -133,6 +136,41 @@ void time_hurst() {
   }
   cudaFree(device_rows);
   cudaFree(device_out);
+}
+
+// A study's bootstrap: 2000 resamples of 1000 per-replica values (medians) and
+// of two such sets (paired probabilities), on the device and on every host
+// core; the two must agree to the bit.
+void time_bootstrap() {
+  std::vector<double> a(1000), b(1000);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    a[i] = gs::uniform_open(gs::philox_bits({1, 1}, 0, i, 0)[0]);
+    b[i] = gs::uniform_open(gs::philox_bits({1, 2}, 0, i, 0)[0]) + 0.1;
+  }
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  const gs::RngStreamKey key{9, 9};
+  gs::CpuResampler cpu;
+  const std::unique_ptr<gs::Resampler> gpu = gs::make_cuda_resampler();
+  const auto wall_ms = [](const std::function<void()>& work) {
+    work();  // warm-up
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < 10; ++i) work();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / 10;
+  };
+  std::printf("\nBootstrap, 2000 resamples of 1000 values (host: %d threads; wall time, including transfers)\n",
+              omp_get_max_threads());
+  const double cpu_medians = wall_ms([&] { cpu.medians(a, 2000, key); });
+  const double gpu_medians = wall_ms([&] { gpu->medians(a, 2000, key); });
+  const double cpu_pairs = wall_ms([&] { cpu.probabilities_below(a, b, 2000, key); });
+  const double gpu_pairs = wall_ms([&] { gpu->probabilities_below(a, b, 2000, key); });
+  const bool same = cpu.medians(a, 2000, key) == gpu->medians(a, 2000, key) &&
+                    cpu.probabilities_below(a, b, 2000, key) == gpu->probabilities_below(a, b, 2000, key);
+  std::printf("  %-14s device %10.3f ms  host %10.3f ms  %8.1f x\n", "medians", gpu_medians, cpu_medians,
+              cpu_medians / gpu_medians);
+  std::printf("  %-14s device %10.3f ms  host %10.3f ms  %8.1f x\n", "P(A < B)", gpu_pairs, cpu_pairs,
+              cpu_pairs / gpu_pairs);
+  std::printf("  device and host results identical: %s\n", same ? "yes" : "NO");
 }
 
 int main(int argc, char** argv) {
@@ -277,6 +315,7 @@ int main(int argc, char** argv) {
   std::printf("%-52s %10.2f x\n", "  batch time / its bare FFT time", lfsn_ms / fft_ms);
   std::printf("%-52s %10.2f x\n", "  batch time / bare full-length D2Z + Z2D", lfsn_ms / full_fft_ms);
   time_hurst();
+  time_bootstrap();
   cufftDestroy(forward);
   cufftDestroy(inverse);
   cufftDestroy(full_inverse);

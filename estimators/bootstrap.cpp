@@ -20,22 +20,13 @@ const char* const kMatchingDegreeRule =
 
 namespace {
 
-// The indices of one resample: n draws uniform on 0..n−1.
-template <class Use>
-void for_each_resampled(const RngStreamKey& key, std::uint32_t resample, std::uint32_t draw, std::size_t n, Use&& use) {
-  const auto count = static_cast<std::uint32_t>(n);
-  for (std::size_t j = 0; j < n; j += 4) {
-    const PhiloxBits bits = philox_bits(key, resample, j / 4, draw);
-    for (std::size_t w = 0; w < 4 && j + w < n; ++w) use(uniform_index(bits[w], count));
-  }
-}
-
-double median_in_place(std::vector<double>& v) {
-  const std::size_t n = v.size();
-  const auto upper = v.begin() + static_cast<std::ptrdiff_t>(n / 2);
-  std::nth_element(v.begin(), upper, v.end());
-  if (n % 2 == 1) return *upper;
-  return 0.5 * (*upper + *std::max_element(v.begin(), upper));
+// How often resample b (with draw d) drew each of n values.
+void count_draws(const RngStreamKey& key, std::uint32_t resample, std::uint32_t draw,
+                 std::vector<std::uint32_t>& counts) {
+  const auto n = static_cast<std::uint32_t>(counts.size());
+  std::fill(counts.begin(), counts.end(), 0u);
+  for (std::uint64_t call = 0; 4 * call < n; ++call)
+    for_each_index_of_call(key, resample, draw, call, n, [&](std::uint32_t k) { ++counts[k]; });
 }
 
 // Leave-one-out medians from the sorted values: dropping rank k leaves ranks
@@ -56,14 +47,51 @@ void check_options(const BootstrapOptions& o) {
   if (!(o.confidence > 0 && o.confidence < 1)) throw UserError("bootstrap confidence must lie in (0, 1)");
 }
 
-}  // namespace
-
-MedianSummary bootstrap_median(const std::vector<double>& values, const BootstrapOptions& options,
-                               const RngStreamKey& key) {
-  check_options(options);
+std::vector<double> finite_sorted(const std::vector<double>& values) {
   std::vector<double> sorted;
   for (double v : values)
     if (std::isfinite(v)) sorted.push_back(v);
+  std::sort(sorted.begin(), sorted.end());
+  return sorted;
+}
+
+}  // namespace
+
+std::vector<double> CpuResampler::medians(const std::vector<double>& sorted, std::uint32_t resamples,
+                                          const RngStreamKey& key) {
+  std::vector<double> out(resamples);
+#pragma omp parallel
+  {
+    std::vector<std::uint32_t> counts(sorted.size());
+#pragma omp for schedule(static)
+    for (std::int64_t b = 0; b < static_cast<std::int64_t>(resamples); ++b) {
+      count_draws(key, static_cast<std::uint32_t>(b), 0, counts);
+      out[b] = median_of_counts(sorted.data(), counts.data(), sorted.size());
+    }
+  }
+  return out;
+}
+
+std::vector<double> CpuResampler::probabilities_below(const std::vector<double>& a, const std::vector<double>& b,
+                                                      std::uint32_t resamples, const RngStreamKey& key) {
+  std::vector<double> out(resamples);
+#pragma omp parallel
+  {
+    std::vector<std::uint32_t> wa(a.size()), wb(b.size());
+#pragma omp for schedule(static)
+    for (std::int64_t r = 0; r < static_cast<std::int64_t>(resamples); ++r) {
+      count_draws(key, static_cast<std::uint32_t>(r), 0, wa);
+      count_draws(key, static_cast<std::uint32_t>(r), 1, wb);
+      out[r] = probability_below_of_counts(a.data(), wa.data(), a.size(), b.data(), wb.data(), b.size());
+    }
+  }
+  return out;
+}
+
+MedianSummary bootstrap_median(const std::vector<double>& values, const BootstrapOptions& options,
+                               const RngStreamKey& key, Resampler& resampler) {
+  check_options(options);
+  const std::vector<double> sorted = finite_sorted(values);
   MedianSummary s;
   s.used = sorted.size();
   const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -72,22 +100,11 @@ MedianSummary bootstrap_median(const std::vector<double>& values, const Bootstra
     s.percentile = s.bca = {nan, nan};
     return s;
   }
-  std::sort(sorted.begin(), sorted.end());
   const std::size_t n = sorted.size();
   s.median = quantile_of_sorted(sorted.data(), n, 0.5);
   s.mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / static_cast<double>(n);
 
-  std::vector<double> medians(options.resamples);
-#pragma omp parallel
-  {
-    std::vector<double> sample(n);
-#pragma omp for schedule(static)
-    for (std::int64_t b = 0; b < static_cast<std::int64_t>(options.resamples); ++b) {
-      std::size_t i = 0;
-      for_each_resampled(key, static_cast<std::uint32_t>(b), 0, n, [&](std::uint32_t k) { sample[i++] = sorted[k]; });
-      medians[b] = median_in_place(sample);
-    }
-  }
+  std::vector<double> medians = resampler.medians(sorted, options.resamples, key);
   const double below = 0.5 * (1 - options.confidence), above = 1 - below;
   const auto count_below =
       static_cast<double>(std::count_if(medians.begin(), medians.end(), [&](double m) { return m < s.median; }));
@@ -120,46 +137,16 @@ MedianSummary bootstrap_median(const std::vector<double>& values, const Bootstra
 }
 
 ProbabilityBelow bootstrap_probability_below(const std::vector<double>& a, const std::vector<double>& b,
-                                             const BootstrapOptions& options, const RngStreamKey& key) {
+                                             const BootstrapOptions& options, const RngStreamKey& key,
+                                             Resampler& resampler) {
   check_options(options);
-  std::vector<double> sa, sb;
-  for (double v : a)
-    if (std::isfinite(v)) sa.push_back(v);
-  for (double v : b)
-    if (std::isfinite(v)) sb.push_back(v);
+  const std::vector<double> sa = finite_sorted(a), sb = finite_sorted(b);
   const double nan = std::numeric_limits<double>::quiet_NaN();
   if (sa.empty() || sb.empty()) return {nan, {nan, nan}};
-  std::sort(sa.begin(), sa.end());
-  std::sort(sb.begin(), sb.end());
-  // Σ_i w_i Σ_j v_j ([a_i < b_j] + [a_i = b_j]/2) / (Σw Σv) by one merge of the
-  // sorted values: the weight of b below a_i and at or below a_i only grow.
-  const auto weighted = [&](const std::vector<double>& wa, const std::vector<double>& wb) {
-    const double total_b = std::accumulate(wb.begin(), wb.end(), 0.0);
-    double b_below = 0, b_at_or_below = 0, sum = 0;
-    std::size_t below = 0, at_or_below = 0;
-    for (std::size_t i = 0; i < sa.size(); ++i) {
-      while (below < sb.size() && sb[below] < sa[i]) b_below += wb[below++];
-      while (at_or_below < sb.size() && sb[at_or_below] <= sa[i]) b_at_or_below += wb[at_or_below++];
-      sum += wa[i] * (total_b - 0.5 * (b_below + b_at_or_below));
-    }
-    return sum / (std::accumulate(wa.begin(), wa.end(), 0.0) * total_b);
-  };
   ProbabilityBelow r;
-  r.p = weighted(std::vector<double>(sa.size(), 1.0), std::vector<double>(sb.size(), 1.0));
-  std::vector<double> ps(options.resamples);
-#pragma omp parallel
-  {
-    std::vector<double> wa(sa.size()), wb(sb.size());
-#pragma omp for schedule(static)
-    for (std::int64_t r_ = 0; r_ < static_cast<std::int64_t>(options.resamples); ++r_) {
-      std::fill(wa.begin(), wa.end(), 0.0);
-      std::fill(wb.begin(), wb.end(), 0.0);
-      const auto resample = static_cast<std::uint32_t>(r_);
-      for_each_resampled(key, resample, 0, sa.size(), [&](std::uint32_t k) { wa[k] += 1; });
-      for_each_resampled(key, resample, 1, sb.size(), [&](std::uint32_t k) { wb[k] += 1; });
-      ps[r_] = weighted(wa, wb);
-    }
-  }
+  const std::vector<std::uint32_t> ones_a(sa.size(), 1), ones_b(sb.size(), 1);
+  r.p = probability_below_of_counts(sa.data(), ones_a.data(), sa.size(), sb.data(), ones_b.data(), sb.size());
+  std::vector<double> ps = resampler.probabilities_below(sa, sb, options.resamples, key);
   std::sort(ps.begin(), ps.end());
   const double below = 0.5 * (1 - options.confidence);
   r.ci = {quantile_of_sorted(ps.data(), ps.size(), below), quantile_of_sorted(ps.data(), ps.size(), 1 - below)};

@@ -34,10 +34,34 @@ struct MedianSummary {
   const Interval& chosen(IntervalMethod method) const { return method == IntervalMethod::bca ? bca : percentile; }
 };
 
-// Resample b draws its n indices from Philox (key, replica b, position j/4,
-// draw 0), word j mod 4, mapped by uniform_index.
+// Where the resamples run: the CPU's threads (CpuResampler) or the GPU
+// (host/cuda/cuda_bootstrap.cu, BackendDevice::make_resampler). Both draw the
+// same Philox indices (kernels/compare.hpp: resample b takes index j from word
+// j mod 4 of call (key, b, j/4, draw)) and compute each resample's statistic
+// from its counts by the same formulas, so the results agree to the bit.
+class Resampler {
+ public:
+  virtual ~Resampler() = default;
+  // The median of each of `resamples` resamples (draw 0) of the sorted values.
+  virtual std::vector<double> medians(const std::vector<double>& sorted, std::uint32_t resamples,
+                                      const RngStreamKey& key) = 0;
+  // P(A < B) + P(A = B)/2 of each of `resamples` pairs of resamples: of the
+  // sorted a with draw 0 and of the sorted b with draw 1.
+  virtual std::vector<double> probabilities_below(const std::vector<double>& a, const std::vector<double>& b,
+                                                  std::uint32_t resamples, const RngStreamKey& key) = 0;
+};
+
+class CpuResampler final : public Resampler {
+ public:
+  std::vector<double> medians(const std::vector<double>& sorted, std::uint32_t resamples,
+                              const RngStreamKey& key) override;
+  std::vector<double> probabilities_below(const std::vector<double>& a, const std::vector<double>& b,
+                                          std::uint32_t resamples, const RngStreamKey& key) override;
+};
+
+// The median of the finite values with its percentile and BCa intervals.
 MedianSummary bootstrap_median(const std::vector<double>& values, const BootstrapOptions& options,
-                               const RngStreamKey& key);
+                               const RngStreamKey& key, Resampler& resampler);
 
 // P(A < B) + P(A = B)/2 for one value of each (the Mann–Whitney probability)
 // and its percentile interval from independent resamples of a (draw 0) and b
@@ -47,7 +71,8 @@ struct ProbabilityBelow {
   Interval ci;
 };
 ProbabilityBelow bootstrap_probability_below(const std::vector<double>& a, const std::vector<double>& b,
-                                             const BootstrapOptions& options, const RngStreamKey& key);
+                                             const BootstrapOptions& options, const RngStreamKey& key,
+                                             Resampler& resampler);
 
 // Table VI of the α-stable paper from each model's median error (smaller is
 // better): 3 for the smallest; else, with m and s the mean and standard

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "estimators/bootstrap.hpp"
 #include "estimators/compare.hpp"
 #include "host/config.hpp"
 #include "host/errors.hpp"
@@ -91,6 +92,8 @@ class BackendDevice {
   virtual MemoryNeed memory_need(const EnsembleJob& job) const = 0;
   virtual HostBuffer host_buffer(std::size_t bytes) const = 0;
   virtual std::unique_ptr<EnsembleGenerator> make_generator(const EnsembleJob& job, std::uint64_t max_batch) = 0;
+  // Where a study's bootstrap resamples run (the same numbers on every backend).
+  virtual std::unique_ptr<Resampler> make_resampler() const = 0;
 };
 
 std::unique_ptr<BackendDevice> make_cpu_backend();

@@ -150,6 +150,8 @@ class CpuBackend final : public BackendDevice {
     return HostBuffer(new unsigned char[bytes], [](unsigned char* p) { delete[] p; });
   }
 
+  std::unique_ptr<Resampler> make_resampler() const override { return std::make_unique<CpuResampler>(); }
+
   std::unique_ptr<EnsembleGenerator> make_generator(const EnsembleJob& job, std::uint64_t) override {
     return with_value_types(job, [&](auto real, auto out) -> std::unique_ptr<EnsembleGenerator> {
       using Real = decltype(real);

@@ -373,7 +373,7 @@ int run_command(const RunOptions& options) {
     progress.finish();
     if (study) {
       const auto summary_start = std::chrono::steady_clock::now();
-      study->summarize(config.seed);
+      study->summarize(config.seed, *backend->make_resampler());
       if (file) study->write(file->id());
       summary_seconds = seconds_since(summary_start);
       study_tables = study->tables();

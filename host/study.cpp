@@ -187,7 +187,7 @@ void Study::add_compared(const EnsembleSpec& spec, std::uint64_t first, std::uin
           &compared.acf[r * acf_size], acf_size);
 }
 
-void Study::summarize(std::uint64_t seed) {
+void Study::summarize(std::uint64_t seed, Resampler& resampler) {
   for (Dataset& dataset : datasets_) {
     std::vector<double> medians;
     for (const std::size_t i : dataset.compared) {
@@ -196,7 +196,7 @@ void Study::summarize(std::uint64_t seed) {
       for (std::size_t m = 0; m < options_.metrics.size(); ++m) {
         const RngStreamKey key{seed, stream_of_name(fmt::format("compare/{}/{}/{}", dataset.name, c.label,
                                                                 metric_name(options_.metrics[m])))};
-        c.summaries.push_back(bootstrap_median(c.metrics[m], options_.bootstrap, key));
+        c.summaries.push_back(bootstrap_median(c.metrics[m], options_.bootstrap, key, resampler));
       }
       medians.push_back(c.summaries[rank_index_].median);
     }
@@ -218,9 +218,9 @@ void Study::summarize(std::uint64_t seed) {
         const Compared& a = compared_[dataset.compared[i]];
         const Compared& b = compared_[dataset.compared[j]];
         const RngStreamKey key{seed, stream_of_name(fmt::format("paired/{}/{}/{}", dataset.name, a.label, b.label))};
-        dataset.paired.push_back(
-            {a.label, b.label,
-             bootstrap_probability_below(a.metrics[rank_index_], b.metrics[rank_index_], options_.bootstrap, key)});
+        dataset.paired.push_back({a.label, b.label,
+                                  bootstrap_probability_below(a.metrics[rank_index_], b.metrics[rank_index_],
+                                                              options_.bootstrap, key, resampler)});
       }
     }
   }

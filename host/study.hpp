@@ -48,9 +48,10 @@ class Study {
   // The same replicas compared where they were generated (BatchComparison).
   void add_compared(const EnsembleSpec& spec, std::uint64_t first, std::uint64_t count,
                     const BatchComparison& compared);
-  // The bootstrap across replicas (Philox with the run's seed), the paired
-  // comparisons and the matching degrees.
-  void summarize(std::uint64_t seed);
+  // The bootstrap across replicas (Philox with the run's seed; the resamples
+  // run where `resampler` runs them), the paired comparisons and the matching
+  // degrees.
+  void summarize(std::uint64_t seed, Resampler& resampler);
   // /compare/… (README, "HDF5 output").
   void write(hid_t file) const;
   // The paper's tables: rows datasets, columns models, `median [lo, hi]`.

@@ -1,13 +1,15 @@
 // The per-replica comparison formulas of a study (README, "Comparison
 // studies"), mostly on sorted values, written once for the CPU loop and for
 // the GPU kernels after a segmented sort (host/cuda/cuda_compare.cu). And the
-// bootstrap's resampling index.
+// bootstrap's resampling: its Philox indices and the statistics of a resample
+// from its counts (estimators/bootstrap.cpp, host/cuda/cuda_bootstrap.cu).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <limits>
 
+#include "philox.hpp"
 #include "portability.hpp"
 
 namespace gs {
@@ -92,6 +94,54 @@ GS_HD GS_INLINE double ks_distance_of_sorted(const RealX* x, std::size_t nx, con
 // bias is below n / 2^32, negligible for the replica counts of a study).
 GS_HD GS_INLINE std::uint32_t uniform_index(std::uint32_t word, std::uint32_t n) {
   return static_cast<std::uint32_t>((static_cast<std::uint64_t>(word) * n) >> 32);
+}
+
+// The bootstrap's draws: resample b (with draw d) of n values takes index j
+// from word j mod 4 of Philox call (key, b, j/4, d). `use` gets the four
+// indices of call `call` (fewer in the last call).
+template <class Use>
+GS_HD GS_INLINE void for_each_index_of_call(const RngStreamKey& key, std::uint32_t resample, std::uint32_t draw,
+                                            std::uint64_t call, std::uint32_t n, Use&& use) {
+  const PhiloxBits bits = philox_bits(key, resample, call, draw);
+  for (std::uint64_t w = 0; w < 4 && 4 * call + w < n; ++w) use(uniform_index(bits[w], n));
+}
+
+// The median of a resample from how often it drew each of the n sorted values
+// (the counts sum to n): rank ⌊n/2⌋ (0-based) for odd n, the mean of ranks
+// n/2 − 1 and n/2 for even n. Selection only, so every backend gets the bits.
+template <class Count>
+GS_HD GS_INLINE double median_of_counts(const double* sorted, const Count* counts, std::uint64_t n) {
+  const std::uint64_t upper = n / 2;
+  double lower = 0;
+  std::uint64_t seen = 0;
+  for (std::uint64_t k = 0; k < n; ++k) {
+    const std::uint64_t next = seen + counts[k];
+    if (n % 2 == 0 && seen + 1 <= upper && upper < next + 1) lower = sorted[k];  // holds rank upper − 1
+    if (seen <= upper && upper < next) return n % 2 == 1 ? sorted[k] : 0.5 * (lower + sorted[k]);
+    seen = next;
+  }
+  return std::numeric_limits<double>::quiet_NaN();  // counts summing to less than n
+}
+
+// Σ_i wa_i Σ_j wb_j ([a_i < b_j] + [a_i = b_j]/2) / (Σ wa · Σ wb) over sorted
+// a and b with integer weights (a resample's counts; all 1 for the estimate):
+// the Mann–Whitney probability P(A < B) + P(A = B)/2, by one merge, as the
+// weight of b below a_i and at or below a_i only grow. Integer-valued sums, so
+// exact in double whatever the order.
+template <class Count>
+GS_HD GS_INLINE double probability_below_of_counts(const double* a, const Count* wa, std::uint64_t na, const double* b,
+                                                   const Count* wb, std::uint64_t nb) {
+  double total_a = 0, total_b = 0;
+  for (std::uint64_t i = 0; i < na; ++i) total_a += static_cast<double>(wa[i]);
+  for (std::uint64_t j = 0; j < nb; ++j) total_b += static_cast<double>(wb[j]);
+  double b_below = 0, b_at_or_below = 0, sum = 0;
+  std::uint64_t below = 0, at_or_below = 0;
+  for (std::uint64_t i = 0; i < na; ++i) {
+    while (below < nb && b[below] < a[i]) b_below += static_cast<double>(wb[below++]);
+    while (at_or_below < nb && b[at_or_below] <= a[i]) b_at_or_below += static_cast<double>(wb[at_or_below++]);
+    sum += static_cast<double>(wa[i]) * (total_b - 0.5 * (b_below + b_at_or_below));
+  }
+  return sum / (total_a * total_b);
 }
 
 }  // namespace gs

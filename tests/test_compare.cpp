@@ -185,8 +185,9 @@ TEST(Study, BatchComparedInPlaceGivesTheSameTables) {
     }
     in_place.add_compared(spec, 0, kReplicas, compared);
   }
-  on_host.summarize(9);
-  in_place.summarize(9);
+  CpuResampler resampler;
+  on_host.summarize(9, resampler);
+  in_place.summarize(9, resampler);
   EXPECT_EQ(on_host.tables(), in_place.tables());
   EXPECT_EQ(on_host.tables().find("n/a"), std::string::npos) << on_host.tables();
 }
@@ -197,11 +198,12 @@ TEST(Bootstrap, MedianIntervalsCoverAtTheNominalRate) {
   options.resamples = 1000;
   const double truth = std::log(2.0);
   int covered_percentile = 0, covered_bca = 0;
+  CpuResampler resampler;
   for (int t = 0; t < trials; ++t) {
     std::vector<double> v(101);
     for (std::size_t i = 0; i < v.size(); ++i)
       v[i] = standard_exponential<double>(philox_bits({11, 7}, static_cast<std::uint32_t>(t), i, 0)[0]);
-    const MedianSummary s = bootstrap_median(v, options, {12, static_cast<std::uint32_t>(t)});
+    const MedianSummary s = bootstrap_median(v, options, {12, static_cast<std::uint32_t>(t)}, resampler);
     covered_percentile += s.percentile.low <= truth && truth <= s.percentile.high;
     covered_bca += s.bca.low <= truth && truth <= s.bca.high;
     EXPECT_LE(s.percentile.low, s.median);
@@ -214,18 +216,57 @@ TEST(Bootstrap, MedianIntervalsCoverAtTheNominalRate) {
   EXPECT_NEAR(covered_bca / double(trials), 0.95, 3 * sd);
 }
 
+// Each resample's statistic from its counts (kernels/compare.hpp, what both
+// backends run) against the resample written out: its median by sorting, and
+// P(A < B) + P(A = B)/2 by the double loop over the drawn values.
+TEST(Bootstrap, StatisticsFromCountsMatchTheWrittenOutResample) {
+  std::vector<double> x(40), y(25);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = std::floor(10 * uniform_open(philox_bits({3, 1}, 0, i, 0)[0]));
+  for (std::size_t i = 0; i < y.size(); ++i) y[i] = std::floor(12 * uniform_open(philox_bits({3, 2}, 0, i, 0)[0]));
+  std::sort(x.begin(), x.end());
+  std::sort(y.begin(), y.end());
+  const RngStreamKey key{8, 4};
+  CpuResampler resampler;
+  for (const std::vector<double>& values : {x, std::vector<double>(x.begin(), x.end() - 1)}) {  // even and odd n
+    const std::vector<double> medians = resampler.medians(values, 50, key);
+    for (std::uint32_t b = 0; b < 50; ++b) {
+      const auto n = static_cast<std::uint32_t>(values.size());
+      std::vector<double> drawn;
+      for (std::uint64_t call = 0; 4 * call < n; ++call)
+        for_each_index_of_call(key, b, 0, call, n, [&](std::uint32_t k) { drawn.push_back(values[k]); });
+      ASSERT_EQ(drawn.size(), values.size());
+      std::sort(drawn.begin(), drawn.end());
+      const std::size_t h = drawn.size() / 2;
+      EXPECT_EQ(medians[b], drawn.size() % 2 ? drawn[h] : 0.5 * (drawn[h - 1] + drawn[h])) << "resample " << b;
+    }
+  }
+  const std::vector<double> p = resampler.probabilities_below(x, y, 50, key);
+  for (std::uint32_t b = 0; b < 50; ++b) {
+    std::vector<double> da, db;
+    for (std::uint64_t call = 0; 4 * call < x.size(); ++call)
+      for_each_index_of_call(key, b, 0, call, 40, [&](std::uint32_t k) { da.push_back(x[k]); });
+    for (std::uint64_t call = 0; 4 * call < y.size(); ++call)
+      for_each_index_of_call(key, b, 1, call, 25, [&](std::uint32_t k) { db.push_back(y[k]); });
+    double direct = 0;
+    for (double u : da)
+      for (double v : db) direct += u < v ? 1.0 : u == v ? 0.5 : 0.0;
+    EXPECT_DOUBLE_EQ(p[b], direct / (40.0 * 25.0)) << "resample " << b;
+  }
+}
+
 TEST(Bootstrap, ReproducibleForAKeyAndNaNLeftOut) {
   std::vector<double> v = {3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, NAN, 8, 9, 7, 9};
   BootstrapOptions o;
-  const MedianSummary a = bootstrap_median(v, o, {1, 2}), b = bootstrap_median(v, o, {1, 2});
-  const MedianSummary c = bootstrap_median(v, o, {1, 3});
+  CpuResampler r;
+  const MedianSummary a = bootstrap_median(v, o, {1, 2}, r), b = bootstrap_median(v, o, {1, 2}, r);
+  const MedianSummary c = bootstrap_median(v, o, {1, 3}, r);
   EXPECT_EQ(a.used, 15u);
   EXPECT_EQ(a.median, 5.0);
   EXPECT_EQ(a.percentile.low, b.percentile.low);
   EXPECT_EQ(a.bca.high, b.bca.high);
   EXPECT_TRUE(a.percentile.low != c.percentile.low || a.percentile.high != c.percentile.high ||
               a.bca.low != c.bca.low || a.bca.high != c.bca.high);
-  EXPECT_EQ(bootstrap_median({NAN, NAN}, o, {1, 2}).used, 0u);
+  EXPECT_EQ(bootstrap_median({NAN, NAN}, o, {1, 2}, r).used, 0u);
 }
 
 TEST(Bootstrap, ProbabilityBelowMatchesTheDoubleLoopAndCovers) {
@@ -235,7 +276,8 @@ TEST(Bootstrap, ProbabilityBelowMatchesTheDoubleLoopAndCovers) {
     for (double y : b) direct += x < y ? 1.0 : x == y ? 0.5 : 0.0;
   BootstrapOptions o;
   o.resamples = 500;
-  EXPECT_DOUBLE_EQ(bootstrap_probability_below(a, b, o, {1, 1}).p, direct / 20);
+  CpuResampler resampler;
+  EXPECT_DOUBLE_EQ(bootstrap_probability_below(a, b, o, {1, 1}, resampler).p, direct / 20);
 
   // N(0, 1) against N(0.5, 1): P(A < B) = Φ(0.5/√2); 600 trials of 150 each.
   const double truth = boost::math::cdf(boost::math::normal(), 0.5 / std::sqrt(2.0));
@@ -249,7 +291,7 @@ TEST(Bootstrap, ProbabilityBelowMatchesTheDoubleLoopAndCovers) {
       x[i] = r * std::cos(2 * M_PI * uniform_open(bits[1]));
       y[i] = 0.5 + r * std::sin(2 * M_PI * uniform_open(bits[1]));
     }
-    const ProbabilityBelow p = bootstrap_probability_below(x, y, o, {22, static_cast<std::uint32_t>(t)});
+    const ProbabilityBelow p = bootstrap_probability_below(x, y, o, {22, static_cast<std::uint32_t>(t)}, resampler);
     covered += p.ci.low <= truth && truth <= p.ci.high;
   }
   std::printf("coverage of P(A < B) over %d pairs of samples: %.3f\n", trials, covered / double(trials));

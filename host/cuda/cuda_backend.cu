@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "host/backend.hpp"
+#include "host/cuda/cuda_bootstrap.hpp"
 #include "host/cuda/cuda_check.hpp"
 #include "host/cuda/cuda_compare.hpp"
 #include "host/cuda/cuda_launch.cuh"
@@ -366,6 +367,8 @@ class CudaBackend final : public BackendDevice {
     GS_CUDA_CHECK(cudaMallocHost(&data, bytes));
     return HostBuffer(static_cast<unsigned char*>(data), [](unsigned char* p) { cudaFreeHost(p); });
   }
+
+  std::unique_ptr<Resampler> make_resampler() const override { return make_cuda_resampler(); }
 
   std::unique_ptr<EnsembleGenerator> make_generator(const EnsembleJob& job, std::uint64_t max_batch) override {
     return with_value_types(job, [&](auto real, auto out) -> std::unique_ptr<EnsembleGenerator> {

@@ -1,15 +1,21 @@
-// The device's Hurst estimates (host/cuda/cuda_hurst.cu) against the host's
-// estimators (estimators/hurst.cpp) on the same rows: kernels/hurst.hpp's
-// formulas on both sides. Built with the CUDA backend only; skipped, with the
-// reason, without a device.
+// A study's device-side pieces called directly, against the host's: the Hurst
+// estimates (host/cuda/cuda_hurst.cu against estimators/hurst.cpp, the formulas
+// of kernels/hurst.hpp on both sides) and the bootstrap resamples
+// (cuda_bootstrap.cu against CpuResampler, bit for bit). Built with the CUDA
+// backend only; skipped, with the reason, without a device.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
 
+#include "estimators/bootstrap.hpp"
 #include "estimators/hurst.hpp"
+#include "host/cuda/cuda_bootstrap.hpp"
 #include "host/cuda/cuda_hurst.hpp"
+#include "kernels/philox.hpp"
 #include "test_support.hpp"
 
 namespace gs {
@@ -117,6 +123,27 @@ TEST(CudaHurst, LongRowsGoThroughInChunks) {
   const std::vector<double> device =
       device_estimates(HurstMethod::local_whittle, StorageType::float32, rows, kLength, 0.0);
   for (std::size_t r = 0; r < kReplicas; ++r) EXPECT_NEAR(device[r], host[r], 1e-6) << "row " << r;
+}
+
+// The same Philox indices and the same selection or integer sums: the device's
+// bootstrap statistics equal the CPU's exactly, for odd and even counts, with
+// ties, and over several chunks of resamples (2^20 values: 128 per chunk).
+TEST(CudaBootstrap, ResamplesEqualTheCpusToTheBit) {
+  GS_REQUIRE_CUDA_DEVICE();
+  CpuResampler cpu;
+  const std::unique_ptr<Resampler> gpu = make_cuda_resampler();
+  for (const std::uint64_t n : {std::uint64_t{999}, std::uint64_t{1000}, std::uint64_t{1} << 20}) {
+    std::vector<double> a(n), b(n / 2 + 3);
+    for (std::uint64_t i = 0; i < a.size(); ++i) a[i] = std::floor(50 * uniform_open(philox_bits({5, 1}, 0, i, 0)[0]));
+    for (std::uint64_t i = 0; i < b.size(); ++i) b[i] = std::floor(60 * uniform_open(philox_bits({5, 2}, 0, i, 0)[0]));
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    const std::uint32_t resamples = n > 100000 ? 300 : 2000;
+    const RngStreamKey key{77, 3};
+    EXPECT_EQ(gpu->medians(a, resamples, key), cpu.medians(a, resamples, key)) << "n " << n;
+    EXPECT_EQ(gpu->probabilities_below(a, b, resamples, key), cpu.probabilities_below(a, b, resamples, key))
+        << "n " << n;
+  }
 }
 
 }  // namespace
