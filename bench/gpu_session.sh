@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # One GPU session: device facts, the whole test suite (CUDA tests included),
 # the GPU benchmark and end-to-end runs of a 10^9-sample ensemble with and
-# without the HDF5 write. Usage: bench/gpu_session.sh BIN_DIR OUT_DIR
-# (BIN_DIR holds gpusynth, gpusynth_tests, bench_cuda; results go to OUT_DIR).
+# without the HDF5 write. Usage: bench/gpu_session.sh BIN_DIR OUT_DIR [PARTS]
+# (BIN_DIR holds gpusynth, gpusynth_tests, bench_cuda; results go to OUT_DIR;
+# PARTS: any of "tests bench e2e study", default all, so that a session can
+# split the work over calls shorter than the device tool's limit).
 set -u
 bin=$1
 out=$2
+parts=${3:-tests bench e2e study}
+part() { [[ " $parts " == *" $1 "* ]]; }
 mkdir -p "$out"
 export GPUSYNTH_TEST_DATA=$PWD/tests/data
 work=$(mktemp -d)
@@ -15,14 +19,21 @@ work=$(mktemp -d)
   nproc | sed 's/^/cpu threads: /'
 } | tee "$out/device.txt"
 
-echo "== tests"
-"$bin/gpusynth_tests" --gtest_brief=1 >"$out/tests.log" 2>&1
-echo "gpusynth_tests exit $?"
-grep -E "PASSED|FAILED|SKIPPED|tests ran" "$out/tests.log" | tail -8
-"$bin/gpusynth_tests" --gtest_filter='Cuda*' 2>&1 | grep -E "^\[ *(OK|FAILED|SKIPPED) " | tee "$out/cuda_tests.txt"
+if part tests; then
+  echo "== tests"
+  "$bin/gpusynth_tests" --gtest_filter='Cuda*' 2>&1 | grep -E "^\[ *(OK|FAILED|SKIPPED) " | tee "$out/cuda_tests.txt"
+  "$bin/gpusynth_tests" --gtest_brief=1 >"$out/tests.log" 2>&1
+  echo "gpusynth_tests exit $?"
+  grep -E "PASSED|FAILED|SKIPPED|tests ran" "$out/tests.log" | tail -8
+fi
 
-echo "== bench_cuda"
-"$bin/bench_cuda" 30 2>&1 | tee "$out/bench_cuda.txt"
+if part bench; then
+  echo "== bench_cuda"
+  "$bin/bench_cuda" 30 2>&1 | tee "$out/bench_cuda.txt"
+fi
+
+# The end-to-end part (heredocs keep it unindented).
+if part e2e; then
 
 echo "== end to end: 10^9 samples"
 cat >"$work/e2e.yaml" <<YAML
@@ -66,12 +77,19 @@ sed -e "s#^output: .*#output: $work/models.h5#" configs/comparison-models.yaml >
 sed -i -e 's/replicas: 100/replicas: 4096/' -e 's/length: 3600/length: 65536/' -e 's/length: 1440/length: 65536/' "$work/models.yaml"
 run "comparison models 4096 x 65536 each, cuda, no output" "$work/models.yaml" --backend cuda --no-output
 run "comparison models 4096 x 65536 each, cpu ($(nproc) threads), no output" "$work/models.yaml" --backend cpu --no-output
+fi
+
+if part study; then
 echo "== study: 10 datasets x 5 models x 1000 replicas: GPU, CPU, and GPU without the hurst metric"
 bash bench/bench_study.sh "$bin/gpusynth" 1000 "$work/study" 2>&1 | tee "$out/study-gpu.txt"
 STUDY_ARGS="--backend cpu" bash bench/bench_study.sh "$bin/gpusynth" 1000 "$work/study" 2>&1 | tee "$out/study-cpu.txt"
 STUDY_METRICS="trimmed_error, ks, acf, burstiness" bash bench/bench_study.sh "$bin/gpusynth" 1000 "$work/study" 2>&1 |
   tee "$out/study-gpu-no-hurst.txt"
 rm -rf "$work/study"
+fi
+
+if part e2e; then
 run "quickstart, auto backend" configs/quickstart.yaml -o "$work/q.h5"
 grep -E "backend auto" "$work/log" | tee -a "$out/end_to_end.txt"
+fi
 rm -rf "$work"
