@@ -2,8 +2,8 @@
 // rows (and of the absolute differences the trimmed errors average), then one
 // thread per replica for the formulas on sorted values, one block per (lag,
 // replica) for the autocovariances, and the Hurst estimates of cuda_hurst.cu.
-// Large batches go through in chunks whose
-// workspace stays under kComparisonWorkspaceBytes.
+// Large batches go through in chunks whose workspace stays under
+// kComparisonWorkspaceBytes.
 #include <fmt/format.h>
 
 #include <algorithm>

@@ -152,6 +152,7 @@ class CudaHurst final : public DeviceHurst {
 
   void estimate(const void* rows, std::uint64_t count, double* out, std::uint64_t stride, double reference) override {
     const Out* values = static_cast<const Out*>(rows);
+    if (count == 0) return;  // a grid of 0 blocks is a launch error
     if (n_ < hurst_minimum_length(method_)) {
       fill_kernel<<<blocks_for((count + 255) / 256), 256, 0, stream_>>>(out, count, stride,
                                                                         std::numeric_limits<double>::quiet_NaN());
