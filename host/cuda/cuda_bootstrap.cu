@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "host/cuda/cuda_bootstrap.hpp"
+#include "host/cuda/cuda_launch.cuh"
 #include "host/cuda/device_array.hpp"
 #include "kernels/compare.hpp"
 
@@ -14,10 +15,6 @@ namespace gs {
 namespace {
 
 constexpr unsigned kThreads = 256;
-
-unsigned grid_for(std::uint64_t items) {
-  return static_cast<unsigned>(std::min<std::uint64_t>((items + kThreads - 1) / kThreads, 1u << 20));
-}
 
 // counts[b·n + k] = how often resample first + b (b < resamples) drew index k;
 // the rows start at 0.
@@ -65,7 +62,8 @@ class CudaResampler final : public Resampler {
     for (std::uint32_t first = 0; first < resamples; first += chunk) {
       const std::uint32_t k = std::min(chunk, resamples - first);
       count(key, first, k, 0, n, counts);
-      medians_kernel<<<grid_for(k), kThreads, 0, stream_.get()>>>(values, counts, n, k, out + first);
+      medians_kernel<<<grid_stride_blocks(k, kThreads), kThreads, 0, stream_.get()>>>(values, counts, n, k,
+                                                                                      out + first);
       GS_CUDA_CHECK(cudaGetLastError());
     }
     return download(out, resamples);
@@ -84,8 +82,8 @@ class CudaResampler final : public Resampler {
       const std::uint32_t k = std::min(chunk, resamples - first);
       count(key, first, k, 0, na, counts_a);
       count(key, first, k, 1, nb, counts_b);
-      probabilities_kernel<<<grid_for(k), kThreads, 0, stream_.get()>>>(values_a, counts_a, na, values_b, counts_b, nb,
-                                                                        k, out + first);
+      probabilities_kernel<<<grid_stride_blocks(k, kThreads), kThreads, 0, stream_.get()>>>(
+          values_a, counts_a, na, values_b, counts_b, nb, k, out + first);
       GS_CUDA_CHECK(cudaGetLastError());
     }
     return download(out, resamples);
@@ -102,8 +100,8 @@ class CudaResampler final : public Resampler {
              std::uint32_t* counts) {
     GS_CUDA_CHECK(
         cudaMemsetAsync(counts, 0, static_cast<std::size_t>(resamples) * n * sizeof(std::uint32_t), stream_.get()));
-    count_draws_kernel<<<grid_for((static_cast<std::uint64_t>(n) + 3) / 4 * resamples), kThreads, 0, stream_.get()>>>(
-        key, first, resamples, draw, n, counts);
+    count_draws_kernel<<<grid_stride_blocks((static_cast<std::uint64_t>(n) + 3) / 4 * resamples, kThreads), kThreads, 0,
+                         stream_.get()>>>(key, first, resamples, draw, n, counts);
     GS_CUDA_CHECK(cudaGetLastError());
   }
 

@@ -15,6 +15,7 @@
 
 #include "host/cuda/cuda_compare.hpp"
 #include "host/cuda/cuda_hurst.hpp"
+#include "host/cuda/cuda_launch.cuh"
 #include "host/cuda/device_array.hpp"
 #include "kernels/compare.hpp"
 
@@ -23,10 +24,6 @@ namespace {
 
 constexpr unsigned kThreads = 256;
 constexpr std::size_t kMaxMetrics = 8;
-
-unsigned grid_for(std::uint64_t items) {
-  return static_cast<unsigned>(std::min<std::uint64_t>((items + kThreads - 1) / kThreads, 1ull << 20));
-}
 
 // What the kernels read of the real series.
 struct RealView {
@@ -219,24 +216,25 @@ class CudaComparer final : public DeviceComparer {
       const Out* chunk = static_cast<const Out*>(rows) + first * n_;
       sorter_.sort(chunk, sorted_.data(), k, n_, offsets_.data(), stream_);
       if (trimmed_) {
-        absolute_differences_kernel<<<grid_for(items), kThreads, 0, stream_>>>(real_sorted_.data(), sorted_.data(), n_,
-                                                                               items, differences_.data());
+        absolute_differences_kernel<<<grid_stride_blocks(items, kThreads), kThreads, 0, stream_>>>(
+            real_sorted_.data(), sorted_.data(), n_, items, differences_.data());
         GS_CUDA_CHECK(cudaGetLastError());
         sorter_.sort(differences_.data(), errors_sorted_.data(), k, n_, offsets_.data(), stream_);
       }
       if (aligned_) {
-        absolute_differences_kernel<<<grid_for(items), kThreads, 0, stream_>>>(real_values_.data(), chunk, n_, items,
-                                                                               differences_.data());
+        absolute_differences_kernel<<<grid_stride_blocks(items, kThreads), kThreads, 0, stream_>>>(
+            real_values_.data(), chunk, n_, items, differences_.data());
         GS_CUDA_CHECK(cudaGetLastError());
         sorter_.sort(differences_.data(), aligned_sorted_.data(), k, n_, offsets_.data(), stream_);
       }
-      replica_summary_kernel<<<grid_for(k), kThreads, 0, stream_>>>(view_, a, chunk, sorted_.data(), k);
+      replica_summary_kernel<<<grid_stride_blocks(k, kThreads), kThreads, 0, stream_>>>(view_, a, chunk, sorted_.data(),
+                                                                                        k);
       GS_CUDA_CHECK(cudaGetLastError());
       if (hurst_) hurst_->estimate(chunk, k, metrics_.data() + *hurst_metric_, metric_count, real_hurst_);
       const dim3 blocks(acf_size_, static_cast<unsigned>(std::min<std::uint64_t>(k, 65535)));
       autocovariance_kernel<<<blocks, kThreads, 0, stream_>>>(chunk, means_.data(), n_, acf_size_, k, cov_.data());
       GS_CUDA_CHECK(cudaGetLastError());
-      acf_kernel<<<grid_for(k), kThreads, 0, stream_>>>(
+      acf_kernel<<<grid_stride_blocks(k, kThreads), kThreads, 0, stream_>>>(
           view_, cov_.data(), k, acf_metric_, static_cast<unsigned>(metric_count), acf_.data(), metrics_.data());
       GS_CUDA_CHECK(cudaGetLastError());
       copy_back(metrics_, out.metrics, first * metric_count, k * metric_count);

@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "host/cuda/cuda_hurst.hpp"
+#include "host/cuda/cuda_launch.cuh"
 #include "host/cuda/device_array.hpp"
 
 namespace gs {
@@ -18,6 +19,7 @@ constexpr unsigned kPlotThreads = 128;
 constexpr unsigned kWhittleThreads = 256;
 constexpr unsigned kMaxBlocks = 65535;
 
+// One block per row, up to kMaxBlocks (the kernels loop over the rest).
 unsigned blocks_for(std::uint64_t rows) { return static_cast<unsigned>(std::min<std::uint64_t>(rows, kMaxBlocks)); }
 
 // The mean of x[0..n), the same value in every thread of the block.
@@ -154,8 +156,8 @@ class CudaHurst final : public DeviceHurst {
     const Out* values = static_cast<const Out*>(rows);
     if (count == 0) return;  // a grid of 0 blocks is a launch error
     if (n_ < hurst_minimum_length(method_)) {
-      fill_kernel<<<blocks_for((count + 255) / 256), 256, 0, stream_>>>(out, count, stride,
-                                                                        std::numeric_limits<double>::quiet_NaN());
+      fill_kernel<<<grid_stride_blocks(count, 256), 256, 0, stream_>>>(out, count, stride,
+                                                                       std::numeric_limits<double>::quiet_NaN());
       GS_CUDA_CHECK(cudaGetLastError());
       return;
     }
@@ -172,8 +174,8 @@ class CudaHurst final : public DeviceHurst {
                                                                     signal_storage_->data());
       GS_CUDA_CHECK(cudaGetLastError());
       GS_CUFFT_CHECK(cufftExecD2Z(plan_, signal_storage_->data(), spectra_->data()));
-      periodogram_kernel<<<blocks_for((k * m + 255) / 256), 256, 0, stream_>>>(spectra_->data(), n_, k,
-                                                                               periodograms_->data());
+      periodogram_kernel<<<grid_stride_blocks(k * m, 256), 256, 0, stream_>>>(spectra_->data(), n_, k,
+                                                                              periodograms_->data());
       GS_CUDA_CHECK(cudaGetLastError());
       whittle_kernel<<<blocks_for(k), kWhittleThreads, 0, stream_>>>(method_, periodograms_->data(), n_, k,
                                                                      out + first * stride, stride, reference);

@@ -46,6 +46,13 @@ inline dim3 launch_grid(std::uint64_t rows, std::uint64_t columns, int threads, 
   return dim3(static_cast<unsigned>(x > 0 ? x : 1), static_cast<unsigned>(y));
 }
 
+// Blocks of `threads` for a 1-D grid-stride loop over `items`: one item per
+// thread, at least one block and at most 2^20 (the loop covers the rest).
+inline unsigned grid_stride_blocks(std::uint64_t items, unsigned threads) {
+  const std::uint64_t blocks = (items + threads - 1) / threads;
+  return static_cast<unsigned>(blocks < 1 ? 1 : blocks > (1u << 20) ? (1u << 20) : blocks);
+}
+
 template <class Kernel>
 void cuda_for_each(std::uint64_t rows, const Kernel& kernel, unsigned long long* tallies, int multiprocessors,
                    cudaStream_t stream) {
