@@ -332,6 +332,53 @@ ensembles:
   }
 }
 
+// A study end to end on the device (batches compared in place, hurst on the
+// device, bootstrap on the device) against the same study on the CPU: every
+// per-replica metric equal to float64 generation's last bits.
+TEST(Cuda, StudyOnTheDeviceMatchesTheCpuStudy) {
+  GS_REQUIRE_CUDA_DEVICE();
+  const test::TempDir dir;
+  test::write_file(dir.path("s.yaml"), "output: x.h5\ndatasets:\n  - {name: cp, trace: " +
+                                           test::data_path("cloudphysics_per_second.counts") +
+                                           ", format: counts, bin: 1s}\n" + R"(ensembles:
+  - {name: cp-normal, dataset: cp, model: normal, params: {mu: 60, sigma: 20}, replicas: 300, length: 7201, dtype: float64}
+  - {name: cp-fgn, dataset: cp, model: fgn, params: {H: 0.8, sigma: 20}, workload: {v: 1, delta: 60}, replicas: 300, length: 7201, dtype: float64}
+compare:
+  metrics: [trimmed_error, trimmed_error_aligned, ks, acf, hurst, burstiness]
+  bootstrap: {resamples: 500, method: bca}
+  store_replicas: 0
+)");
+  RunOptions options;
+  options.config_path = dir.path("s.yaml");
+  options.quiet = true;
+  options.memory_limit = 8 << 20;  // several batches
+  for (const auto& [backend, output] :
+       {std::pair{BackendChoice::cuda, "gpu.h5"}, std::pair{BackendChoice::cpu, "cpu.h5"}}) {
+    options.backend = backend;
+    options.output = dir.path(output);
+    ASSERT_EQ(run_command(options), kExitOk);
+  }
+  const h5::Handle gpu_file = h5::open_file_read(dir.path("gpu.h5"));
+  const h5::Handle cpu_file = h5::open_file_read(dir.path("cpu.h5"));
+  for (const char* model : {"normal", "fgn"}) {
+    for (const char* metric :
+         {"trimmed_error", "trimmed_error_aligned", "ks", "acf", "hurst", "peak_to_mean_ratio", "cv_ratio"}) {
+      const std::string path = std::string("compare/cp/") + model + "/" + metric;
+      const auto gpu = h5::read_as_double(h5::open_dataset(gpu_file.id(), path).id());
+      const auto cpu = h5::read_as_double(h5::open_dataset(cpu_file.id(), path).id());
+      ASSERT_EQ(gpu.size(), 300u) << path;
+      ASSERT_EQ(cpu.size(), 300u) << path;
+      for (std::size_t r = 0; r < gpu.size(); ++r) {
+        if (std::isnan(cpu[r])) {
+          EXPECT_TRUE(std::isnan(gpu[r])) << path << " replica " << r;
+          continue;
+        }
+        EXPECT_NEAR(gpu[r], cpu[r], 1e-9 * (1 + std::fabs(cpu[r]))) << path << " replica " << r;
+      }
+    }
+  }
+}
+
 TEST(Cuda, TinyAlphaSaturatesWithoutInfinity) {
   GS_REQUIRE_CUDA_DEVICE();
   const Generated g = generate_both(stable_spec(0.05, 0.9, Dtype::float32, 10, 1000));
