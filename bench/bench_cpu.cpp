@@ -7,8 +7,10 @@
 #include <gsl/gsl_rng.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <vector>
 
+#include "estimators/bootstrap.hpp"
 #include "estimators/hmm_fit.hpp"
 #include "estimators/hurst.hpp"
 #include "host/backend.hpp"
@@ -205,6 +207,28 @@ void BM_HurstEstimate(benchmark::State& state) {
   state.SetLabel(estimator.key);
 }
 BENCHMARK(BM_HurstEstimate)->DenseRange(0, 5)->UseRealTime()->Unit(benchmark::kMicrosecond);
+
+// A study's bootstrap on the host: 2000 resamples of 1000 per-replica values,
+// their medians (arg 0) or the paired probabilities against a second set
+// (arg 1); bench_cuda times the same on the device.
+void BM_Bootstrap(benchmark::State& state) {
+  std::vector<double> a(1000), b(1000);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    a[i] = gs::uniform_open(gs::philox_bits({1, 1}, 0, i, 0)[0]);
+    b[i] = gs::uniform_open(gs::philox_bits({1, 2}, 0, i, 0)[0]) + 0.1;
+  }
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  gs::CpuResampler resampler;
+  for (auto _ : state) {
+    if (state.range(0) == 0)
+      benchmark::DoNotOptimize(resampler.medians(a, 2000, {9, 9}));
+    else
+      benchmark::DoNotOptimize(resampler.probabilities_below(a, b, 2000, {9, 9}));
+  }
+  state.SetLabel(state.range(0) == 0 ? "medians" : "P(A < B)");
+}
+BENCHMARK(BM_Bootstrap)->Arg(0)->Arg(1)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
