@@ -12,6 +12,7 @@
 #include "estimators/minimize.hpp"
 #include "estimators/stable_law.hpp"
 #include "host/errors.hpp"
+#include "host/parallel.hpp"
 #include "kernels/philox.hpp"
 
 namespace gs {
@@ -193,21 +194,6 @@ StableFit fit_stable_quantiles(const std::vector<double>& x, std::uint64_t seed,
 }
 
 namespace {
-
-// Σ over i < n of term(i), in fixed blocks added in order: the same bits on
-// any number of threads, so fits are reproducible across machines.
-template <class Sum, class Term>
-Sum blocked_sum(std::size_t n, const Term& term) {
-  constexpr std::size_t kBlock = 4096;
-  const std::size_t blocks = (n + kBlock - 1) / kBlock;
-  std::vector<Sum> partial(blocks);
-#pragma omp parallel for schedule(static) if (blocks > 1)
-  for (std::size_t b = 0; b < blocks; ++b)
-    for (std::size_t i = b * kBlock; i < std::min(n, (b + 1) * kBlock); ++i) partial[b] += term(i);
-  Sum total{};
-  for (const Sum& p : partial) total += p;
-  return total;
-}
 
 // −Σ ln f over a table; z = (x − μ0)/σ.
 double negative_log_likelihood(const std::vector<double>& x, const StableLogDensityTable& table, double mu,

@@ -1,3 +1,5 @@
+// Host-side parallel helpers shared by the estimators and the study.
+
 // Independent items on the cores with their own parallel loops inside (the
 // datasets of a study, the EM starts of an HMM fit): min(count, cores)
 // threads take the items and each item's loops get the cores left to it
@@ -34,6 +36,22 @@ void for_each_in_parallel(std::size_t count, const Body& body) {
   omp_set_max_active_levels(levels);
   for (const auto& failure : failures)
     if (failure) std::rethrow_exception(failure);
+}
+
+// Σ over i < n of term(i), in fixed blocks of 4096 summed in parallel and
+// added in order: the same bits on any number of threads (one block: the plain
+// loop), so fits and estimates are reproducible across machines. Sum needs +=.
+template <class Sum, class Term>
+Sum blocked_sum(std::size_t n, const Term& term) {
+  constexpr std::size_t kBlock = 4096;
+  const std::size_t blocks = (n + kBlock - 1) / kBlock;
+  std::vector<Sum> partial(blocks);
+#pragma omp parallel for schedule(static) if (blocks > 1)
+  for (std::size_t b = 0; b < blocks; ++b)
+    for (std::size_t i = b * kBlock; i < std::min(n, (b + 1) * kBlock); ++i) partial[b] += term(i);
+  Sum total{};
+  for (const Sum& p : partial) total += p;
+  return total;
 }
 
 }  // namespace gs

@@ -307,6 +307,10 @@ GS_HD GS_INLINE HurstResult hurst_from_plot(HurstMethod method, const HurstPoint
 
 struct HurstSums {
   double a, b;
+  GS_HD HurstSums& operator+=(const HurstSums& o) {
+    a += o.a, b += o.b;
+    return *this;
+  }
 };
 GS_HD GS_INLINE HurstSums operator+(HurstSums x, HurstSums y) { return {x.a + y.a, x.b + y.b}; }
 
