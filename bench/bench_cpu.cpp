@@ -7,9 +7,9 @@
 #include <gsl/gsl_rng.h>
 #include <omp.h>
 
-#include <algorithm>
 #include <vector>
 
+#include "bootstrap_sample.hpp"
 #include "estimators/bootstrap.hpp"
 #include "estimators/hmm_fit.hpp"
 #include "estimators/hurst.hpp"
@@ -212,13 +212,9 @@ BENCHMARK(BM_HurstEstimate)->DenseRange(0, 5)->UseRealTime()->Unit(benchmark::kM
 // their medians (arg 0) or the paired probabilities against a second set
 // (arg 1); bench_cuda times the same on the device.
 void BM_Bootstrap(benchmark::State& state) {
-  std::vector<double> a(1000), b(1000);
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    a[i] = gs::uniform_open(gs::philox_bits({1, 1}, 0, i, 0)[0]);
-    b[i] = gs::uniform_open(gs::philox_bits({1, 2}, 0, i, 0)[0]) + 0.1;
-  }
-  std::sort(a.begin(), a.end());
-  std::sort(b.begin(), b.end());
+  const BootstrapSample sample = bootstrap_sample();
+  const std::vector<double>& a = sample.a;
+  const std::vector<double>& b = sample.b;
   gs::CpuResampler resampler;
   for (auto _ : state) {
     if (state.range(0) == 0)

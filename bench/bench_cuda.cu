@@ -18,6 +18,7 @@
 #include <functional>
 #include <vector>
 
+#include "bootstrap_sample.hpp"
 #include "estimators/bootstrap.hpp"
 #include "estimators/hurst.hpp"
 #include "host/backend.hpp"
@@ -142,13 +143,9 @@ void time_hurst() {
 // of two such sets (paired probabilities), on the device and on every host
 // core; the two must agree to the bit.
 void time_bootstrap() {
-  std::vector<double> a(1000), b(1000);
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    a[i] = gs::uniform_open(gs::philox_bits({1, 1}, 0, i, 0)[0]);
-    b[i] = gs::uniform_open(gs::philox_bits({1, 2}, 0, i, 0)[0]) + 0.1;
-  }
-  std::sort(a.begin(), a.end());
-  std::sort(b.begin(), b.end());
+  const BootstrapSample sample = bootstrap_sample();
+  const std::vector<double>& a = sample.a;
+  const std::vector<double>& b = sample.b;
   const gs::RngStreamKey key{9, 9};
   gs::CpuResampler cpu;
   const std::unique_ptr<gs::Resampler> gpu = gs::make_cuda_resampler();

@@ -165,8 +165,8 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 // separate thread while batch k+1 is generated, and a study compares batch k
 // with its dataset while it is written. Without a file (--no-output) the
 // batches are generated (and compared) and dropped. Only the first `stored`
-// replicas are written (a study's store_replicas); a batch that is neither
-// written nor needed on the host stays on a backend that compares in place.
+// replicas are written (a study's store_replicas); a batch that is not
+// written stays on a backend that compares in place.
 EnsembleResult generate_ensemble(const EnsemblePlan& ensemble, BackendDevice& backend, EnsembleFile* file,
                                  int compression, std::uint64_t stored, Study* study, Progress& progress) {
   const EnsembleSpec& spec = *ensemble.job.spec;
