@@ -62,12 +62,23 @@ GS_HD GS_INLINE Real edge_distance(std::uint32_t k) {
 
 GS_HD GS_INLINE bool in_upper_half(std::uint32_t k) { return (k >> 31) != 0; }
 
-// A standard exponential variate -log(u) that is never 0 or infinite, accurate
-// at both ends: for u near 1 it is -log1p(-(1 - u)).
+// -log(u) for the uniform u at distance d ∈ (0, 1/2] from the nearer edge
+// (u = 1 − d in the upper half, else u = d), accurate at both ends. One
+// logarithm and no branch, so a GPU warp with both halves pays for one
+// function: in the upper half, -log1p(-d) = -log(y)·d/(1 − y) for y = 1 − d
+// rounded (Goldberg's correction; 1 − y is exact), and d itself once y = 1.
+template <class Real>
+GS_HD GS_INLINE Real exponential_of_edge_distance(Real d, bool upper) {
+  const Real y = upper ? Real(1) - d : d;
+  const Real minus_log_y = -gs::log(y);
+  const Real upper_value = y == Real(1) ? d : minus_log_y * (d / (Real(1) - y));
+  return upper ? upper_value : minus_log_y;
+}
+
+// A standard exponential variate -log(u) that is never 0 or infinite.
 template <class Real>
 GS_HD GS_INLINE Real standard_exponential(std::uint32_t k) {
-  const Real d = edge_distance<Real>(k);
-  return in_upper_half(k) ? -gs::log1p(-d) : -gs::log(d);
+  return exponential_of_edge_distance(edge_distance<Real>(k), in_upper_half(k));
 }
 
 // The same from 64 bits (words hi, lo): u = (k + 1/2) / 2^64, so -log(u)
@@ -78,7 +89,7 @@ GS_HD GS_INLINE Real standard_exponential64(std::uint32_t hi, std::uint32_t lo) 
   const std::uint64_t k = (static_cast<std::uint64_t>(hi) << 32) | lo;
   const std::uint64_t nearer = (hi >> 31) ? ~k : k;
   const Real d = static_cast<Real>(nearer) * Real(5.421010862427522e-20) + Real(2.710505431213761e-20);
-  return (hi >> 31) ? -gs::log1p(-d) : -gs::log(d);
+  return exponential_of_edge_distance(d, (hi >> 31) != 0);
 }
 
 }  // namespace gs

@@ -113,17 +113,17 @@ struct StableSampler {
     const Real sin_delta = gs::sin(delta);
     const Real sin_w_plus_delta = sin_reduced(alpha * (kPi * u) - delta_a_exact);
     const Real log_sin_w = gs::log(sin_w);
-    const Real log_abs_sin_delta = gs::log(gs::fabs(sin_delta));
-    const Real log_W = gs::log(W);
+    // One logarithm for W/|sin δ|: |δ| is 0 or above |α − 1|·π·2^-33 ≥ 4e-26, so
+    // the ratio overflows only where ln|sin δ| was −∞ before.
+    const Real log_W_over_sin_delta = gs::log(W / gs::fabs(sin_delta));
     // ln Q, Q = sin(w)^(−1/α) (|sin δ| / (cos φ · W))^(−(α−1)/α)
-    const Real log_q = -inv_alpha * log_sin_w + eps_over_alpha * (log_W - log_abs_sin_delta + log_cos_phi);
+    const Real log_q = -inv_alpha * log_sin_w + eps_over_alpha * (log_W_over_sin_delta + log_cos_phi);
     if (near_one && sin_w_plus_delta > Real(0)) {
       // ln of ratio = sin(w + δ)/sin w = 1 + R; R without cancellation when small.
       const Real half = gs::sin(Real(0.5) * delta);
       const Real R = Real(-2) * half * half + (cos_w() / sin_w) * sin_delta;
       const Real log_ratio = gs::fabs(R) < Real(0.5) ? gs::log1p(R) : gs::log(sin_w_plus_delta / sin_w);
-      const Real L =
-          log_ratio + eps_over_alpha * (log_sin_w + log_W + log_cos_phi - log_abs_sin_delta) + log_sin_phi_inv;
+      const Real L = log_ratio + eps_over_alpha * (log_sin_w + log_W_over_sin_delta + log_cos_phi) + log_sin_phi_inv;
       return tau * gs::expm1(L);
     }
     const Real s = s0_sign * sin_w_plus_delta;  // sin(α(V + ξ))

@@ -2,7 +2,10 @@
 // through our counter/key mapping, and the exact uniforms it defines.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <string>
 
 #include "kernels/philox.hpp"
 
@@ -69,6 +72,35 @@ TEST(Philox, ExponentialNeverZeroAndAccurateAtBothEnds) {
   }
   // The smallest value, -log1p(-2^-33), keeps full relative precision in float.
   EXPECT_NEAR(standard_exponential<float>(0xffffffffu), std::ldexp(1.0, -33), 1e-7 * std::ldexp(1.0, -33));
+}
+
+// The upper half goes through log(1 − d) with Goldberg's correction instead of
+// log1p: at every distance d from 2^-33 to 1/2 (both sides of d = 2^-25, where
+// 1 − d rounds to 1 in float) it must stay within 4 ulp of −log1p(−d) for the
+// d it was given.
+template <class Real>
+void check_exponential_of_edge_distance() {
+  const long double ulp = std::numeric_limits<Real>::epsilon();
+  double worst = 0;
+  for (int e = 1; e <= 33; ++e) {
+    for (int step = 0; step < 64; ++step) {
+      const Real d = static_cast<Real>(std::ldexp(1.0 + step / 64.0, -e));
+      if (d > Real(0.5)) continue;
+      const long double exact_upper = -std::log1p(-static_cast<long double>(d));
+      const long double exact_lower = -std::log(static_cast<long double>(d));
+      const long double upper = exponential_of_edge_distance(d, true), lower = exponential_of_edge_distance(d, false);
+      ASSERT_NEAR(upper, exact_upper, 4 * ulp * exact_upper) << "d=" << d;
+      ASSERT_NEAR(lower, exact_lower, 4 * ulp * exact_lower) << "d=" << d;
+      worst = std::max(worst, static_cast<double>(std::fabs(upper - exact_upper) / (ulp * exact_upper)));
+    }
+  }
+  ::testing::Test::RecordProperty(std::string("worst_upper_half_error_ulp_") + (sizeof(Real) == 4 ? "float" : "double"),
+                                  std::to_string(worst));
+}
+
+TEST(Philox, ExponentialOfEdgeDistanceWithinFourUlpInFloatAndDouble) {
+  check_exponential_of_edge_distance<float>();
+  check_exponential_of_edge_distance<double>();
 }
 
 TEST(Philox, WordsAreUniformInMean) {
