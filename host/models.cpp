@@ -427,21 +427,17 @@ LfsnKernel make_lfsn_kernel(const LfsnModel& model, std::uint64_t length) {
     norm_power += std::pow(std::fabs(h), model.alpha);
   }
   kernel.raw_alpha_norm = std::pow(norm_power, 1 / model.alpha);
-  double signed_power = 0, sum = 0, sum_c_log_c = 0;
+  double signed_power = 0, sum_c_log_c = 0;
   for (double& c : kernel.coefficients) {
     c /= kernel.raw_alpha_norm;
     signed_power += std::copysign(std::pow(std::fabs(c), model.alpha), c);
-    sum += c;
     if (c != 0) sum_c_log_c += c * std::log(std::fabs(c));
   }
   kernel.beta_eff = model.beta * signed_power;
   if (model.alpha == 1.0) {
     // Samorodnitsky–Taqqu Prop. 1.2.3: at α = 1 scaling by c shifts the location
-    // by −(2/π)β c ln|c|; the (1±β)/2 weights of eq. (4) add δ0 per innovation.
-    const double a = (1 + model.beta) / 2, b = (1 - model.beta) / 2;
-    const double xlogx_a = a > 0 ? a * std::log(a) : 0, xlogx_b = b > 0 ? b * std::log(b) : 0;
-    const double delta0 = -2 / kPi * (xlogx_a - xlogx_b);
-    kernel.drift = delta0 * sum - 2 / kPi * model.beta * sum_c_log_c;
+    // by −(2/π)β c ln|c| (the innovations themselves are S1(1, β, 1, 0)).
+    kernel.drift = -2 / kPi * model.beta * sum_c_log_c;
   }
   const auto m = static_cast<std::uint64_t>(model.m);
   kernel.fine_points = static_cast<std::uint64_t>(count) + m * (length - 1);

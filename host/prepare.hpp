@@ -55,9 +55,8 @@ template <class Real>
 InnovationsKernel<Real> make_innovations_kernel(const EnsembleJob& job) {
   const SpectralPlan& plan = *job.spectral;
   InnovationsKernel<Real> kernel;
-  kernel.innovation.skewed = make_stable_sampler<Real>(plan.innovation_law);
-  kernel.innovation.weight_plus = static_cast<Real>(plan.weight_plus);
-  kernel.innovation.weight_minus = static_cast<Real>(plan.weight_minus);
+  kernel.innovation.law = make_stable_sampler<Real>(plan.innovation_law);
+  kernel.innovation.scale = static_cast<Real>(plan.innovation_scale);
   // The double FFT of a replica sums at most fft_length · Σ|c_k| innovations.
   double l1 = 0;
   for (double c : plan.coefficients) l1 += std::fabs(c);

@@ -37,8 +37,8 @@ std::string rng_use(const EnsembleSpec& spec) {
   const std::string u = "u = (word + 1/2)/2^32";
   const std::string box_muller = "Box-Muller: radius from words 0,1 as a 64-bit uniform, angle from word 2";
   if (std::holds_alternative<LfsnModel>(spec.params)) {
-    return "fine-grid point t of replica r: one Philox call at (replica r, position t, draw 0); words 0,1 -> X+(t), "
-           "words 2,3 -> X-(t) (Chambers-Mallows-Stuck, " +
+    return "fine-grid point t of replica r: one Philox call at (replica r, position t, draw 0); words 0,1 -> Z(t) ~ "
+           "S1(alpha, beta, 1, 0) (Chambers-Mallows-Stuck, " +
            u + ")";
   }
   if (const auto* farima = std::get_if<FarimaModel>(&spec.params);

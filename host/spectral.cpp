@@ -26,9 +26,7 @@ SpectralPlan lfsn_plan(const LfsnModel& model, std::uint64_t length) {
   const LfsnKernel kernel = make_lfsn_kernel(model, length);
   SpectralPlan plan;
   plan.innovation_law.alpha = model.alpha;
-  plan.innovation_law.beta = 1.0;  // X± ~ S1(α, 1, 1, 0)
-  plan.weight_plus = std::pow((1 + model.beta) / 2, 1 / model.alpha);
-  plan.weight_minus = std::pow((1 - model.beta) / 2, 1 / model.alpha);
+  plan.innovation_law.beta = model.beta;  // a·X⁺ − b·X⁻ of eq. (4) in one draw (kernels/lfsn.hpp)
   plan.coefficients = kernel.coefficients;
   plan.m = static_cast<std::uint64_t>(model.m);
   plan.offset = static_cast<std::uint64_t>(model.K);
@@ -41,9 +39,11 @@ SpectralPlan lfsn_plan(const LfsnModel& model, std::uint64_t length) {
                                    "eq. (3)); X = N",
                                    model.alpha, kernel.beta_eff)},
       {"marginal_beta", kernel.beta_eff},
-      {"kernel", std::string("c_k = h_d(k/m) / (sum_j |h_d(j/m)|^alpha)^(1/alpha), k = 1..K*m, h_d(x) = x^d - "
-                             "(x-1)^d (x >= 1), x^d (0 < x <= 1); N(i) = sum_k c_k Z(m*i - k), Z = a X+ - b X-, "
-                             "a = ((1+beta)/2)^(1/alpha), b = ((1-beta)/2)^(1/alpha)")},
+      {"kernel",
+       std::string("c_k = h_d(k/m) / (sum_j |h_d(j/m)|^alpha)^(1/alpha), k = 1..K*m, h_d(x) = x^d - "
+                   "(x-1)^d (x >= 1), x^d (0 < x <= 1); N(i) = sum_k c_k Z(m*i - k), Z ~ S1(alpha, beta, 1, 0) "
+                   "i.i.d. (the law of eq. (4)'s a X+ - b X-, a = ((1+beta)/2)^(1/alpha), b = "
+                   "((1-beta)/2)^(1/alpha))")},
       {"kernel_alpha_norm", kernel.raw_alpha_norm},
       {"drift_removed", kernel.drift},
       {"fine_points", kernel.fine_points},
@@ -153,8 +153,7 @@ SpectralPlan farima_stable_plan(const FarimaModel& model, std::uint64_t length) 
   plan.coefficients = farima_ma_weights(model, J);
   plan.innovation_law.alpha = model.alpha;
   plan.innovation_law.beta = model.beta;
-  plan.weight_plus = model.sigma;
-  plan.weight_minus = 0;
+  plan.innovation_scale = model.sigma;
   plan.m = 1;
   plan.offset = J + 1;  // X(i) = y(J + 1 + i) = Σ_j a_j Z(J + i − j)
   set_convolution_sizes(plan, J + 1, length);

@@ -21,10 +21,10 @@ enum class SpectralMethod {
 
 struct SpectralPlan {
   SpectralMethod method = SpectralMethod::convolution;
-  // convolution: Z(t) = weight_plus·X⁺(t) − weight_minus·X⁻(t), X± i.i.d.
-  // innovation_law, t < fine_points; the kernel g[k] = coefficients[k − 1], k ≥ 1.
+  // convolution: Z(t) = innovation_scale·X(t), X i.i.d. innovation_law,
+  // t < fine_points; the kernel g[k] = coefficients[k − 1], k ≥ 1.
   StableLawParams innovation_law;
-  double weight_plus = 1, weight_minus = 0;
+  double innovation_scale = 1;
   std::vector<double> coefficients;
   // circulant: sqrt(λ_j / M)·scale, j = 0..M/2.
   std::vector<double> amplitudes;

@@ -5,6 +5,13 @@
 //   a = ((1+β)/2)^{1/α}, b = ((1−β)/2)^{1/α},  X± i.i.d. S1(α, 1, 1, 0),
 //   c_k = h_d(k/m) / ‖h_d‖_α,  ‖h_d‖_α = (Σ_k |h_d(k/m)|^α)^{1/α},  d = H − 1/α,
 //
+// Z(t) is drawn as one S1(α, β, 1, 0) variable: a sum of independent stable
+// variables is stable, with scale^α = a^α + b^α = 1 and skewness
+// (a^α − b^α)/1 = β, and for α ≠ 1 no location. So eq. (4)'s two streams and
+// one stream give the same process in law, and one costs half the CMS. (At
+// α = 1 the two streams add the location δ0 = −(2/π)(a ln a − b ln b), which
+// one stream does not; tests/test_lfsn.cpp checks both against Nolan.)
+//
 // on the fine grid of step 1/m. The paper's innovations have scale m^{−1/α};
 // that factor cancels in the α-norm normalisation, so Z has unit scale and
 // N(i) has the exact marginal law S1(α, β_eff, 1, 0) (after the α = 1 drift is
@@ -13,7 +20,7 @@
 // which lowers the skewness.
 //
 // Philox use: fine-grid point t of replica r uses one call at
-// (replica r, position t, draw 0): words 0,1 give X⁺(t), words 2,3 give X⁻(t).
+// (replica r, position t, draw 0): words 0,1 give Z(t).
 #pragma once
 
 #include <cstdint>
@@ -32,22 +39,20 @@ GS_HD GS_INLINE double lfsn_kernel_value(double x, double d) {
   return -x_pow_d * gs::expm1(d * gs::log1p(-1.0 / x));
 }
 
-// The combined innovation Z(t) = a·X⁺(t) − b·X⁻(t) of fine-grid point t, X±
-// i.i.d. `skewed`. LFSN uses the two totally skewed streams above; FARIMA with
-// stable innovations uses one stream of its own law (b = 0, X⁻ not drawn).
-// |Z| is capped at `cap` so that the FFT of a replica can never overflow;
-// capped values are counted.
+// The innovation Z(t) = scale·X(t) of fine-grid point t, X i.i.d. `law`
+// (LFSN: S1(α, β, 1, 0), scale 1; FARIMA with stable innovations: its own law
+// and σ). |Z| is capped at `cap` so that the FFT of a replica can never
+// overflow; capped values are counted.
 template <class Real>
 struct StableInnovation {
-  StableSampler<Real> skewed;  // S1(α, 1, 1, 0) for LFSN
-  Real weight_plus = 1, weight_minus = 0;
+  StableSampler<Real> law;
+  Real scale = 1;
   Real cap = FiniteMax<Real>::value;
   RngStreamKey key;
 
   GS_HD Real operator()(std::uint32_t replica, std::uint64_t t, std::uint32_t& capped) const {
     const PhiloxBits r = philox_bits(key, replica, t, 0);
-    Real z = weight_plus * skewed(r[0], r[1]);
-    if (weight_minus != Real(0)) z -= weight_minus * skewed(r[2], r[3]);
+    Real z = scale * law(r[0], r[1]);
     if (!(gs::fabs(z) <= cap)) {  // also catches NaN, which cannot arise but must not pass
       ++capped;
       z = z < Real(0) ? -cap : cap;

@@ -122,13 +122,11 @@ TEST(Lfsn, FftPathEqualsDirectSum) {
     const std::uint64_t length = 40, replicas = 3;
     const auto fast = generate(model, length, replicas, Dtype::float64, 5);
     const LfsnKernel kernel = make_lfsn_kernel(model, length);
-    StableLawParams skewed;
-    skewed.alpha = model.alpha;
-    skewed.beta = 1;
+    StableLawParams innovation_law;
+    innovation_law.alpha = model.alpha;
+    innovation_law.beta = model.beta;
     StableInnovation<double> innovation;
-    innovation.skewed = make_stable_sampler<double>(skewed);
-    innovation.weight_plus = std::pow((1 + model.beta) / 2, 1 / model.alpha);
-    innovation.weight_minus = std::pow((1 - model.beta) / 2, 1 / model.alpha);
+    innovation.law = make_stable_sampler<double>(innovation_law);
     innovation.key = RngStreamKey{5, 12};
     const std::uint64_t km = kernel.coefficients.size(), m = static_cast<std::uint64_t>(model.m);
     for (std::uint32_t r = 0; r < replicas; ++r) {
@@ -142,6 +140,39 @@ TEST(Lfsn, FftPathEqualsDirectSum) {
         for (std::uint64_t k = 1; k <= km; ++k) direct += kernel.coefficients[k - 1] * z[km + m * i - k];
         EXPECT_NEAR(fast[r * length + i], direct, 1e-12 * scale) << "m=" << m << " replica " << r << " bin " << i;
       }
+    }
+  }
+}
+
+// Eq. (4) draws each innovation as a·X⁺ − b·X⁻ from two totally skewed
+// streams; gpusynth draws one S1(α, β, 1, 0) variable instead (kernels/lfsn.hpp).
+// The two-stream combination must have exactly that law: 10^5 draws against
+// Nolan's S1 CDF, for α < 1, α = 1 (less the location δ0 = −(2/π)(a ln a − b ln b)
+// that the two streams add there) and α > 1. The one draw is checked against
+// the same table for every (α, β) in test_stable.cpp.
+TEST(Lfsn, TwoSkewedStreamsOfEquationFourHaveTheLawOfOneDraw) {
+  const std::size_t n = 100000;
+  std::uint32_t stream = 40;
+  for (const auto& [alpha, beta] :
+       {std::pair{0.6, 0.5}, std::pair{1.0, 0.3}, std::pair{1.0, -0.8}, std::pair{1.4, -0.6}, std::pair{1.8, 0.9}}) {
+    const double a = std::pow((1 + beta) / 2, 1 / alpha), b = std::pow((1 - beta) / 2, 1 / alpha);
+    const double delta0 = alpha == 1.0 ? -2 / kPi * (a * std::log(a) - b * std::log(b)) : 0.0;
+    StableLawParams skewed;
+    skewed.alpha = alpha;
+    skewed.beta = 1;
+    const auto x = make_stable_sampler<double>(skewed);
+    std::vector<double> z(n);
+    for (std::size_t j = 0; j < n; ++j) {
+      const PhiloxBits w = philox_bits(RngStreamKey{31, stream}, 0, j, 0);
+      z[j] = a * x(w[0], w[1]) - b * x(w[2], w[3]) - delta0;
+    }
+    ++stream;
+    const SortedSample sample(std::move(z));
+    const auto points = test::nolan_points(alpha, beta);
+    ASSERT_EQ(points.size(), 11u) << "alpha=" << alpha << " beta=" << beta;
+    for (const auto& [x_point, cdf] : points) {
+      EXPECT_LT(std::fabs(test::cdf_z_score(sample.cdf(x_point), cdf, n)), 5.0)
+          << "alpha=" << alpha << " beta=" << beta << " x=" << x_point;
     }
   }
 }
