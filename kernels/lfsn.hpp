@@ -5,19 +5,19 @@
 //   a = ((1+β)/2)^{1/α}, b = ((1−β)/2)^{1/α},  X± i.i.d. S1(α, 1, 1, 0),
 //   c_k = h_d(k/m) / ‖h_d‖_α,  ‖h_d‖_α = (Σ_k |h_d(k/m)|^α)^{1/α},  d = H − 1/α,
 //
-// Z(t) is drawn as one S1(α, β, 1, 0) variable: a sum of independent stable
-// variables is stable, with scale^α = a^α + b^α = 1 and skewness
-// (a^α − b^α)/1 = β, and for α ≠ 1 no location. So eq. (4)'s two streams and
-// one stream give the same process in law, and one costs half the CMS. (At
-// α = 1 the two streams add the location δ0 = −(2/π)(a ln a − b ln b), which
-// one stream does not; tests/test_lfsn.cpp checks both against Nolan.)
-//
 // on the fine grid of step 1/m. The paper's innovations have scale m^{−1/α};
 // that factor cancels in the α-norm normalisation, so Z has unit scale and
 // N(i) has the exact marginal law S1(α, β_eff, 1, 0) (after the α = 1 drift is
 // removed; see lfsn_marginal in host/models), with
 // β_eff = β Σ_k sign(c_k)|c_k|^α: for d < 0 the kernel is negative beyond x = 1,
 // which lowers the skewness.
+//
+// Z(t) is drawn as one S1(α, β, 1, 0) variable: a sum of independent stable
+// variables is stable, with scale^α = a^α + b^α = 1 and skewness
+// (a^α − b^α)/1 = β, and for α ≠ 1 no location. So eq. (4)'s two streams and
+// one stream give the same process in law, and one costs half the CMS. (At
+// α = 1 the two streams add the location δ0 = −(2/π)(a ln a − b ln b), which
+// one stream does not; tests/test_lfsn.cpp checks both against Nolan.)
 //
 // Philox use: fine-grid point t of replica r uses one call at
 // (replica r, position t, draw 0): words 0,1 give Z(t).
