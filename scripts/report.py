@@ -15,20 +15,29 @@ import shutil
 import sys
 import tempfile
 
-import h5py
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-
-BAND = (5, 95)  # percentiles of the replicas drawn as a band
-
 
 def fail(message):
     """A user error: the message and exit code 2, as gpusynth's own."""
     print(f"gpusynth report: error: {message}", file=sys.stderr)
     sys.exit(2)
+
+
+# The Debian packages of the modules the report draws with (scripts/debian-packages.txt).
+REPORT_PACKAGES = {"h5py": "python3-h5py", "matplotlib": "python3-matplotlib", "numpy": "python3-numpy"}
+try:
+    import h5py
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+except ImportError as missing:
+    module = (missing.name or "").split(".")[0]
+    package = REPORT_PACKAGES.get(module, "the package that provides it")
+    fail(f"the report needs the Python module '{module}' for {sys.executable}, which is not installed; "
+         f"install {package} (apt-get install {package})")
+
+BAND = (5, 95)  # percentiles of the replicas drawn as a band
 
 
 def text(value):

@@ -242,6 +242,14 @@ for plot in cdf qq acf paths metrics; do
 done
 grep -q "data:image/png;base64" "$tmp/report/index.html" || fail "index.html does not embed its plots"
 grep -q "Matching degree" "$tmp/report/report.md" || fail "report.md has no matching degree table"
+# Without matplotlib the report is a user error naming the package, not a traceback.
+mkdir -p "$tmp/no-matplotlib"
+echo 'raise ImportError("No module named matplotlib", name="matplotlib")' >"$tmp/no-matplotlib/matplotlib.py"
+expect_rc 2 "report without matplotlib" env PYTHONPATH="$tmp/no-matplotlib" "$gpusynth" report "$tmp/study.h5" \
+  -o "$tmp/report3"
+expect_in "$tmp/stderr" "install python3-matplotlib" "report names the missing package"
+! grep -q Traceback "$tmp/stderr" || fail "report without matplotlib printed a traceback"
+[ ! -e "$tmp/report3" ] || fail "a report without matplotlib left its directory"
 expect_rc 2 "report without /compare" "$gpusynth" report "$tmp/hmm.h5" -o "$tmp/report2"
 expect_in "$tmp/stderr" "no /compare group" "report explains a file without a study"
 [ ! -e "$tmp/report2" ] || fail "a failed report left its directory"
