@@ -13,8 +13,8 @@
 #include "estimators/bootstrap.hpp"
 #include "estimators/hmm_fit.hpp"
 #include "estimators/hurst.hpp"
-#include "host/backend.hpp"
-#include "host/models.hpp"
+#include "host/engine/backend.hpp"
+#include "host/engine/config.hpp"
 
 namespace {
 
@@ -26,18 +26,17 @@ struct Ensemble {
   std::unique_ptr<gs::EnsembleGenerator> generator;
 };
 
-std::unique_ptr<Ensemble> make_ensemble(gs::ModelParams params, gs::Dtype dtype, std::uint64_t replicas,
-                                        std::uint64_t length) {
+// `model` with `params` (YAML, as under `params:`), seed 1, stream 2.
+std::unique_ptr<Ensemble> make_ensemble(const std::string& model, const std::string& params, gs::Dtype dtype,
+                                        std::uint64_t replicas, std::uint64_t length) {
   auto e = std::make_unique<Ensemble>();
   e->spec.name = "bench";
-  e->spec.params = params;
+  e->spec.model = gs::make_model(model, params);
   e->spec.dtype = dtype;
   e->spec.replicas = replicas;
   e->spec.length = length;
-  e->job.spec = &e->spec;
-  e->job.key = gs::RngStreamKey{1, 2};
-  e->job.storage = dtype == gs::Dtype::float64 ? gs::StorageType::float64 : gs::StorageType::float32;
-  e->job.spectral = gs::make_spectral_plan(params, length);
+  e->spec.stream = 2;
+  e->job = gs::make_job(e->spec, 1);
   e->generator = gs::make_cpu_backend()->make_generator(e->job, replicas);
   return e;
 }
@@ -48,11 +47,8 @@ int threads_of(const benchmark::State& state) {
 
 void BM_GpusynthStable(benchmark::State& state) {
   omp_set_num_threads(threads_of(state));
-  gs::StableModel model;
-  model.law.alpha = kAlpha;
-  model.law.beta = kBeta;
   const auto dtype = state.range(0) == 32 ? gs::Dtype::float32 : gs::Dtype::float64;
-  auto e = make_ensemble(model, dtype, 16, 1 << 16);
+  auto e = make_ensemble("stable", "{alpha: 1.5, beta: 0.5}", dtype, 16, 1 << 16);
   std::vector<double> out(16 << 16);
   for (auto _ : state) {
     e->generator->generate(0, 16, out.data());
@@ -79,13 +75,7 @@ BENCHMARK(BM_GslLevySkew)->UseRealTime();
 // The quickstart's LFSN: α 1.5, β 0.5, H 0.8, m 16, K 256, 4096 bins.
 void BM_GpusynthLfsn(benchmark::State& state) {
   omp_set_num_threads(threads_of(state));
-  gs::LfsnModel model;
-  model.alpha = kAlpha;
-  model.beta = kBeta;
-  model.H = 0.8;
-  model.m = 16;
-  model.K = 256;
-  auto e = make_ensemble(model, gs::Dtype::float32, 8, 4096);
+  auto e = make_ensemble("lfsn", "{alpha: 1.5, beta: 0.5, H: 0.8, m: 16, K: 256}", gs::Dtype::float32, 8, 4096);
   std::vector<float> out(8 * 4096);
   for (auto _ : state) {
     e->generator->generate(0, 8, out.data());
@@ -99,58 +89,38 @@ BENCHMARK(BM_GpusynthLfsn)->ArgsProduct({{32}, {1, 0}})->ArgNames({"float", "thr
 // The comparison models, replicas × length values per second: 16 replicas of
 // 65536 values (float64), the shapes bench/bench_models_numpy.py times with
 // numpy and a Python loop in the same run (bench/bench_models.sh).
-gs::ModelParams comparison_model(std::int64_t index) {
-  gs::FarimaModel farima;
-  farima.d = 0.3;
-  farima.ar = {0.5};
-  farima.ma = {0.2};
-  gs::FarimaModel stable_farima;
-  stable_farima.d = 0.2;
-  stable_farima.innovations = gs::Innovations::stable;
-  stable_farima.alpha = kAlpha;
-  stable_farima.beta = kBeta;
-  gs::MarkovModel markov;
-  markov.levels = {20, 100, 400};
-  markov.transition = {{0.90, 0.09, 0.01}, {0.05, 0.90, 0.05}, {0.02, 0.28, 0.70}};
-  markov.noise = {5, 15, 60};
-  markov.initial = *gs::stationary_law(markov.transition, false);
-  gs::HmmModel hmm;
-  hmm.generator = {{-0.5, 0.4, 0.1}, {0.2, -0.3, 0.1}, {1.0, 2.0, -3.0}};
-  hmm.mu = {0, 1, 3};
-  hmm.sigma = {0.1, 0.25, 0.5};
-  hmm.initial = *gs::stationary_law(hmm.generator, true);
-  switch (index) {
-    case 0:
-      return gs::FgnModel{0.8, 1.0, false};
-    case 1:
-      return gs::FgnModel{0.8, 1.0, true};
-    case 2:
-      return farima;
-    case 3:
-      return stable_farima;
-    case 4:
-      return gs::NormalModel{};
-    case 5:
-      return markov;
-    default:
-      return hmm;
-  }
-}
+struct ComparisonModel {
+  const char* model;
+  const char* params;
+  const char* label;
+};
+const ComparisonModel kComparisonModels[] = {
+    {"fgn", "{H: 0.8}", "fgn"},
+    {"fbm", "{H: 0.8}", "fbm"},
+    {"farima", "{d: 0.3, ar: [0.5], ma: [0.2]}", "farima gaussian"},
+    {"farima", "{d: 0.2, innovations: stable, alpha: 1.5, beta: 0.5}", "farima stable"},
+    {"normal", "{}", "normal"},
+    {"markov",
+     "{levels: [20, 100, 400], transition: [[0.90, 0.09, 0.01], [0.05, 0.90, 0.05], [0.02, 0.28, 0.70]], "
+     "noise: [5, 15, 60]}",
+     "markov"},
+    {"hmm",
+     "{generator: [[-0.5, 0.4, 0.1], [0.2, -0.3, 0.1], [1.0, 2.0, -3.0]], mu: [0, 1, 3], sigma: [0.1, 0.25, 0.5]}",
+     "hmm"},
+};
 
 void BM_GpusynthModel(benchmark::State& state) {
   omp_set_num_threads(threads_of(state));
-  const gs::ModelParams params = comparison_model(state.range(0));
+  const ComparisonModel& model = kComparisonModels[state.range(0)];
   constexpr std::uint64_t replicas = 16, length = 1 << 16;
-  auto e = make_ensemble(params, gs::Dtype::float64, replicas, length);
+  auto e = make_ensemble(model.model, model.params, gs::Dtype::float64, replicas, length);
   std::vector<double> out(replicas * length);
   for (auto _ : state) {
     e->generator->generate(0, replicas, out.data());
     benchmark::DoNotOptimize(out.data());
   }
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(replicas * length));
-  state.SetLabel(std::string(gs::model_name(params)) + (state.range(0) == 2   ? " gaussian"
-                                                        : state.range(0) == 3 ? " stable"
-                                                                              : ""));
+  state.SetLabel(model.label);
   state.counters["threads"] = threads_of(state);
 }
 BENCHMARK(BM_GpusynthModel)
@@ -165,14 +135,11 @@ BENCHMARK(BM_GpusynthModel)
 // The per-interval exponentials run on every core; the forward–backward
 // recursions are sequential.
 void BM_HmmEmIteration(benchmark::State& state) {
-  gs::HmmModel model;
-  model.generator = {{-0.05, 0.04, 0.01}, {0.05, -0.08, 0.03}, {0.05, 0.15, -0.2}};
-  model.mu = {-3.0, -1.5, 0.5};
-  model.sigma = {0.2, 0.3, 0.5};
-  model.initial = *gs::stationary_law(model.generator, true);
-  model.interval = 1.0;
   constexpr std::uint64_t n = 10000;
-  auto e = make_ensemble(model, gs::Dtype::float64, 1, n);
+  auto e = make_ensemble("hmm",
+                         "{generator: [[-0.05, 0.04, 0.01], [0.05, -0.08, 0.03], [0.05, 0.15, -0.2]], "
+                         "mu: [-3.0, -1.5, 0.5], sigma: [0.2, 0.3, 0.5], interval: 1}",
+                         gs::Dtype::float64, 1, n);
   std::vector<double> values(n), times(n);
   e->generator->generate(0, 1, values.data());
   gsl_rng* rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -197,10 +164,8 @@ BENCHMARK(BM_HmmEmIteration)->Arg(0)->Arg(1)->ArgName("jittered")->UseRealTime()
 // replica on the CPU backend. Argument: the index in hurst_estimators().
 void BM_HurstEstimate(benchmark::State& state) {
   const gs::NamedHurstEstimator& estimator = gs::hurst_estimators()[static_cast<std::size_t>(state.range(0))];
-  gs::FgnModel model;
-  model.H = 0.8;
   constexpr std::uint64_t n = 7201;
-  auto e = make_ensemble(model, gs::Dtype::float64, 1, n);
+  auto e = make_ensemble("fgn", "{H: 0.8}", gs::Dtype::float64, 1, n);
   std::vector<double> values(n);
   e->generator->generate(0, 1, values.data());
   for (auto _ : state) benchmark::DoNotOptimize(estimator.estimate(values).H);

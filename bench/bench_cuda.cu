@@ -21,13 +21,13 @@
 #include "bootstrap_sample.hpp"
 #include "estimators/bootstrap.hpp"
 #include "estimators/hurst.hpp"
-#include "host/backend.hpp"
-#include "host/cuda/cuda_bootstrap.hpp"
-#include "host/cuda/cuda_check.hpp"
-#include "host/cuda/cuda_hurst.hpp"
-#include "host/cuda/cuda_launch.cuh"
-#include "host/models.hpp"
-#include "host/prepare.hpp"
+#include "host/engine/backend.hpp"
+#include "host/engine/cuda/cuda_bootstrap.hpp"
+#include "host/engine/cuda/cuda_hurst.hpp"
+#include "host/engine/spectral_steps.hpp"
+#include "host/models/model.hpp"
+#include "kernels/cuda/check.hpp"
+#include "kernels/cuda/launch.cuh"
 
 namespace {
 
@@ -58,7 +58,7 @@ double median_ms(const std::function<void()>& work, int repeats = 15) {
 struct StableCase {
   const char* label;
   double alpha, beta;
-  gs::StableParameterization parameterization;
+  const char* parameterization;
   gs::Dtype dtype;
   gs::ValueKind values;
 };
@@ -66,11 +66,8 @@ struct StableCase {
 gs::EnsembleSpec stable_spec(const StableCase& c, std::uint64_t length) {
   gs::EnsembleSpec spec;
   spec.name = "bench";
-  gs::StableModel model;
-  model.law.alpha = c.alpha;
-  model.law.beta = c.beta;
-  model.law.parameterization = c.parameterization;
-  spec.params = model;
+  spec.model = gs::make_model(
+      "stable", fmt::format("{{alpha: {}, beta: {}, parameterization: {}}}", c.alpha, c.beta, c.parameterization));
   spec.dtype = c.dtype;
   spec.values = c.values;
   spec.workload = gs::WorkloadMapping{2.0, 10.0};
@@ -93,11 +90,11 @@ struct PhiloxFloorKernel {
   }
 };
 
-template <class Real, class Out>
+// The model's direct kernel through the launcher the engine uses.
 double time_stable(const gs::EnsembleJob& job, void* device_out, unsigned long long* tallies, int sms) {
-  auto kernel = gs::make_stable_kernel<Real, Out>(job);
-  kernel.out = static_cast<Out*>(device_out);
-  return median_ms([&] { gs::cuda_for_each(1, kernel, tallies, sms, nullptr); });
+  const gs::DirectKernel& kernel = *job.generation.direct;
+  const gs::CudaDirectLaunch launch = kernel.cuda_launch();
+  return median_ms([&] { launch(kernel.data(), 0, 1, device_out, nullptr, nullptr, tallies, sms, nullptr); });
 }
 
 }  // namespace
@@ -213,33 +210,20 @@ int main(int argc, char** argv) {
   std::printf("\n");
 
   const StableCase cases[] = {
-      {"stable a=1.5 b=0.5 S1, float32 real", 1.5, 0.5, gs::StableParameterization::S1, gs::Dtype::float32,
-       gs::ValueKind::real},
-      {"stable a=0.7 b=1 S1, float32 real", 0.7, 1.0, gs::StableParameterization::S1, gs::Dtype::float32,
-       gs::ValueKind::real},
-      {"stable a=1.0001 b=0.5 S0 (near-1 form), float32", 1.0001, 0.5, gs::StableParameterization::S0,
-       gs::Dtype::float32, gs::ValueKind::real},
-      {"stable a=1 b=0.5, float32 real", 1.0, 0.5, gs::StableParameterization::S1, gs::Dtype::float32,
-       gs::ValueKind::real},
-      {"stable a=2 (Gaussian), float32 real", 2.0, 0.0, gs::StableParameterization::S1, gs::Dtype::float32,
-       gs::ValueKind::real},
-      {"stable a=1.5 b=0.5 S1, uint32 counts", 1.5, 0.5, gs::StableParameterization::S1, gs::Dtype::float32,
-       gs::ValueKind::counts},
-      {"stable a=1.5 b=0.5 S1, float64 real", 1.5, 0.5, gs::StableParameterization::S1, gs::Dtype::float64,
-       gs::ValueKind::real},
+      {"stable a=1.5 b=0.5 S1, float32 real", 1.5, 0.5, "S1", gs::Dtype::float32, gs::ValueKind::real},
+      {"stable a=0.7 b=1 S1, float32 real", 0.7, 1.0, "S1", gs::Dtype::float32, gs::ValueKind::real},
+      {"stable a=1.0001 b=0.5 S0 (near-1 form), float32", 1.0001, 0.5, "S0", gs::Dtype::float32, gs::ValueKind::real},
+      {"stable a=1 b=0.5, float32 real", 1.0, 0.5, "S1", gs::Dtype::float32, gs::ValueKind::real},
+      {"stable a=2 (Gaussian), float32 real", 2.0, 0.0, "S1", gs::Dtype::float32, gs::ValueKind::real},
+      {"stable a=1.5 b=0.5 S1, uint32 counts", 1.5, 0.5, "S1", gs::Dtype::float32, gs::ValueKind::counts},
+      {"stable a=1.5 b=0.5 S1, float64 real", 1.5, 0.5, "S1", gs::Dtype::float64, gs::ValueKind::real},
   };
   for (const StableCase& c : cases) {
     gs::EnsembleSpec spec = stable_spec(c, n);
-    gs::EnsembleJob job;
-    job.spec = &spec;
-    job.key = gs::RngStreamKey{42, 1};
-    job.storage = c.values == gs::ValueKind::counts ? StorageType::uint32
-                  : c.dtype == gs::Dtype::float64   ? StorageType::float64
-                                                    : StorageType::float32;
-    const double ms = gs::with_value_types(job, [&](auto real, auto out) {
-      return time_stable<decltype(real), decltype(out)>(job, buffer, tallies, sms);
-    });
-    const double bytes = static_cast<double>(n) * gs::storage_bytes(job.storage);
+    spec.stream = 1;
+    const gs::EnsembleJob job = gs::make_job(spec, 42);
+    const double ms = time_stable(job, buffer, tallies, sms);
+    const double bytes = static_cast<double>(n) * gs::storage_bytes(job.request.storage);
     std::printf("%-52s %10.3f ms  %8.3g samples/s  %5.1f%% of write roofline\n", c.label, ms, n / ms * 1e3,
                 100 * (bytes / ms / 1e6) / write_gbs);
   }
@@ -248,28 +232,20 @@ int main(int argc, char** argv) {
   // LFSN with the quickstart's parameters, in batches of 256 replicas.
   gs::EnsembleSpec lfsn;
   lfsn.name = "bench-lfsn";
-  gs::LfsnModel model;
-  model.alpha = 1.5;
-  model.beta = 0.5;
-  model.H = 0.8;
-  model.m = 16;
-  model.K = 256;
-  lfsn.params = model;
+  lfsn.model = gs::make_model("lfsn", "{alpha: 1.5, beta: 0.5, H: 0.8, m: 16, K: 256}");
   lfsn.length = 4096;
   lfsn.replicas = 256;
-  gs::EnsembleJob job;
-  job.spec = &lfsn;
-  job.key = gs::RngStreamKey{42, 2};
-  job.storage = StorageType::float32;
-  job.spectral = gs::make_spectral_plan(model, lfsn.length);
-  const std::uint64_t L = job.spectral->fft_length, half = L / 2 + 1, rows = lfsn.replicas;
+  lfsn.stream = 2;
+  const gs::EnsembleJob job = gs::make_job(lfsn, 42);
+  const gs::SpectralPlan& plan = *job.generation.spectral;
+  const std::uint64_t L = plan.fft_length, half = L / 2 + 1, rows = lfsn.replicas;
   auto backend = gs::make_cuda_backend();
   auto generator = backend->make_generator(job, rows);
   std::vector<float> host(rows * lfsn.length);
   const double lfsn_ms = median_ms([&] { generator->generate(0, rows, host.data()); }, 7);
   // The bare FFTs the batch makes: D2Z of length L, Z2D of length M = L/m
   // (and, for reference, the full-length Z2D of a convolution kept whole).
-  const std::uint64_t M = job.spectral->inverse_length, m_half = M / 2 + 1;
+  const std::uint64_t M = plan.inverse_length, m_half = M / 2 + 1;
   double* signal = nullptr;
   cufftDoubleComplex* spectra = nullptr;
   GS_CUDA_CHECK(cudaMalloc(&signal, rows * L * sizeof(double)));

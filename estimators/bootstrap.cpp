@@ -6,7 +6,7 @@
 #include <numeric>
 
 #include "estimators/empirical.hpp"
-#include "host/errors.hpp"
+#include "host/base/errors.hpp"
 #include "kernels/compare.hpp"
 
 namespace gs {

@@ -1,8 +1,7 @@
 // Across the replicas of a study: the median of a metric with bootstrap
 // confidence intervals (percentile and BCa), the probability that one model's
-// error is below another's, and the paper's 0–3 matching degree (README,
-// "Comparison studies"). Resamples draw their indices from Philox with the
-// run's seed, so every interval is reproducible to the bit.
+// error is below another's, and the paper's 0–3 matching degree (docs/studies.md). Resamples draw their indices from
+// Philox with the run's seed, so every interval is reproducible to the bit.
 #pragma once
 
 #include <cstdint>
@@ -35,7 +34,7 @@ struct MedianSummary {
 };
 
 // Where the resamples run: the CPU's threads (CpuResampler) or the GPU
-// (host/cuda/cuda_bootstrap.cu, BackendDevice::make_resampler). Both draw the
+// (host/engine/cuda/cuda_bootstrap.cu, BackendDevice::make_resampler). Both draw the
 // same Philox indices (kernels/compare.hpp: resample b takes index j from word
 // j mod 4 of call (key, b, j/4, draw)) and compute each resample's statistic
 // from its counts by the same formulas, so the results agree to the bit.

@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "estimators/empirical.hpp"
-#include "host/errors.hpp"
+#include "host/base/errors.hpp"
 
 namespace gs {
 

@@ -7,7 +7,7 @@
 
 #include "estimators/empirical.hpp"
 #include "estimators/series.hpp"
-#include "host/errors.hpp"
+#include "host/base/errors.hpp"
 #include "kernels/compare.hpp"
 
 namespace gs {

@@ -1,7 +1,6 @@
-// One synthetic replica against the real series (README, "Comparison
-// studies"): the metrics of a study, each a number per replica, plus the
-// replica's quantile curve and ACF for the report's bands. The formulas on
-// sorted values are kernels/compare.hpp's.
+// One synthetic replica against the real series (docs/studies.md): the metrics of a study, each a number per replica,
+// plus the replica's quantile curve and ACF for the report's bands. The formulas on sorted values are
+// kernels/compare.hpp's.
 #pragma once
 
 #include <cstddef>
@@ -62,5 +61,13 @@ struct ReplicaComparison {
 };
 ReplicaComparison compare_replica(const SeriesProfile& real, std::vector<double> replica,
                                   const CompareOptions& options);
+
+// A batch of replicas compared at once (on the GPU, where it was generated):
+// every metric of the study, with each replica's quantile curve and ACF.
+struct BatchComparison {
+  std::vector<double> metrics;    // count × options.metrics.size(), row-major
+  std::vector<double> quantiles;  // count × kCurveLevels
+  std::vector<double> acf;        // count × real.acf.size()
+};
 
 }  // namespace gs

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "host/errors.hpp"
+#include "host/base/errors.hpp"
 
 namespace gs {
 

@@ -10,11 +10,11 @@
 #include <numeric>
 #include <unsupported/Eigen/MatrixFunctions>
 
+#include "estimators/chain_law.hpp"
 #include "estimators/empirical.hpp"
 #include "estimators/minimize.hpp"
-#include "host/errors.hpp"
-#include "host/models.hpp"
-#include "host/parallel.hpp"
+#include "host/base/errors.hpp"
+#include "host/base/parallel.hpp"
 #include "kernels/philox.hpp"
 
 namespace gs {

@@ -1,5 +1,5 @@
 // EM for a continuous-time hidden Markov chain observed at irregular times
-// with log-normal emissions (the Titan latency model; README, "Fitting").
+// with log-normal emissions (the Titan latency model; docs/fitting.md).
 //
 // E-step: scaled forward–backward with P(Δt) = exp(QΔt) between observations.
 // The expected time spent in each state and the expected number of jumps k → l

@@ -5,7 +5,7 @@
 #include <numeric>
 
 #include "estimators/series.hpp"
-#include "host/parallel.hpp"
+#include "host/base/parallel.hpp"
 
 namespace gs {
 

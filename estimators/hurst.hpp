@@ -1,4 +1,4 @@
-// Hurst exponent estimators (README, "Statistics of a trace"). The first five
+// Hurst exponent estimators (docs/statistics.md). The first five
 // are second-order methods: on Gaussian long-range dependent data they measure
 // H, but on α-stable LFSN (α < 2) they measure about H − 1/α + 1/2. `stable`
 // (log-moments of Haar wavelet coefficients) measures the self-similarity
@@ -63,7 +63,7 @@ using HurstEstimator = HurstEstimate (*)(const std::vector<double>&);
 struct NamedHurstEstimator {
   const char* key;
   HurstEstimator estimate;
-  HurstMethod method;  // what the device runs (host/cuda/cuda_hurst.cuh)
+  HurstMethod method;  // what the device runs (host/engine/cuda/cuda_hurst.cu)
 };
 const std::vector<NamedHurstEstimator>& hurst_estimators();
 const NamedHurstEstimator* find_hurst_estimator(const std::string& key);  // nullptr when unknown

@@ -10,7 +10,7 @@
 #include "estimators/empirical.hpp"
 #include "estimators/minimize.hpp"
 #include "estimators/series.hpp"
-#include "host/errors.hpp"
+#include "host/base/errors.hpp"
 #include "kernels/portability.hpp"
 
 namespace gs {

@@ -1,5 +1,5 @@
 // Fitting the Gaussian and Markov comparison models to a binned series
-// (README, "Fitting"), and Norros' effective-bandwidth relations of the
+// (docs/fitting.md), and Norros' effective-bandwidth relations of the
 // self-similarity paper. The α-stable laws are in stable_fit.hpp, the
 // continuous-time HMM in hmm_fit.hpp.
 #pragma once

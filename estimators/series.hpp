@@ -1,22 +1,11 @@
-// From events to the series the statistics work on: counts and bytes per bin
-// (all, reads, writes), inter-arrival times, and the sample ACF by FFT.
+// Second-order statistics of a series: the sample ACF by FFT and the
+// periodogram (the Whittle estimators' input).
 #pragma once
 
 #include <cstddef>
 #include <vector>
 
-#include "io/trace.hpp"
-
 namespace gs {
-
-// Bins [start + k·w, start + (k+1)·w) from the first event to the last one;
-// channels count (+ count_read/count_write when the trace has operations) and
-// bytes (+ bytes_read/bytes_write) when it has sizes.
-BinnedSeries bin_events(const Trace& trace, double bin_width);
-
-// t[i+1] − t[i] of the events (of one operation when `only` is read or write).
-std::vector<double> interarrival_times(const Trace& trace);
-std::vector<double> interarrival_times(const Trace& trace, Operation only);
 
 // Sample autocorrelation r(k) = c(k)/c(0), c(k) = (1/n) Σ_{t<n−k} (x_t − x̄)(x_{t+k} − x̄),
 // k = 0..max_lag (max_lag < n), by zero-padded FFT. NaN beyond lag 0 for a constant series.

@@ -11,8 +11,8 @@
 #include "estimators/empirical.hpp"
 #include "estimators/minimize.hpp"
 #include "estimators/stable_law.hpp"
-#include "host/errors.hpp"
-#include "host/parallel.hpp"
+#include "host/base/errors.hpp"
+#include "host/base/parallel.hpp"
 #include "kernels/philox.hpp"
 
 namespace gs {

@@ -1,4 +1,4 @@
-// Fitting an i.i.d. α-stable law to a sample (README, "Fitting"): McCulloch's
+// Fitting an i.i.d. α-stable law to a sample (docs/fitting.md): McCulloch's
 // quantile estimator and maximum likelihood with Nolan's density. Both report
 // the law in S0 and S1 (they differ only in the location).
 #pragma once

@@ -7,7 +7,7 @@
 #include <optional>
 #include <utility>
 
-#include "host/errors.hpp"
+#include "host/base/errors.hpp"
 
 namespace gs {
 namespace {

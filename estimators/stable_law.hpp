@@ -1,5 +1,5 @@
 // Density, distribution function and quantiles of α-stable laws, for fitting
-// (README, "Fitting"). Nolan's integral representation (Nolan 1997, "Numerical
+// (docs/fitting.md). Nolan's integral representation (Nolan 1997, "Numerical
 // calculation of stable densities and distribution functions", Thm. 1) in his
 // S0 parameterization, which is continuous in α; S1 laws are shifted to S0.
 // The integrand is split at its single peak and integrated by tanh–sinh

@@ -7,22 +7,9 @@
 #include <algorithm>
 #include <vector>
 
-#include "host/errors.hpp"
+#include "host/base/errors.hpp"
 
 namespace gs {
-
-std::size_t storage_bytes(StorageType type) { return type == StorageType::float64 ? 8 : 4; }
-
-const char* to_string(StorageType type) {
-  switch (type) {
-    case StorageType::float64:
-      return "float64";
-    case StorageType::uint32:
-      return "uint32";
-    default:
-      return "float32";
-  }
-}
 
 namespace {
 

@@ -1,4 +1,4 @@
-// The output file of a run (layout in the README, "HDF5 output"):
+// The output file of a run (docs/hdf5.md):
 //
 //   /                         file_type, format_version, gpusynth_version, git_revision,
 //                             created_utc, seed, backend, device, host, config (full text)
@@ -19,13 +19,9 @@
 
 #include "io/attributes.hpp"
 #include "io/hdf5.hpp"
+#include "kernels/workload.hpp"
 
 namespace gs {
-
-enum class StorageType { float32, float64, uint32 };
-
-std::size_t storage_bytes(StorageType type);
-const char* to_string(StorageType type);
 
 // HDF5 chunks of whole replicas: `wanted_rows`, kept between 64 KiB and 1 MiB
 // per chunk when the ensemble allows (good for deflate and for reading a few

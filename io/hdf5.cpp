@@ -9,7 +9,7 @@
 #include <cstring>
 #include <filesystem>
 
-#include "host/errors.hpp"
+#include "host/base/errors.hpp"
 
 namespace gs::h5 {
 

@@ -9,7 +9,7 @@
 #include <fstream>
 #include <memory>
 
-#include "host/errors.hpp"
+#include "host/base/errors.hpp"
 
 namespace gs {
 

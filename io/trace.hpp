@@ -1,8 +1,9 @@
-// Real traces in: one reader per format (README, "Reading real traces"), all
-// giving a Trace — events with their time, operation, size and duration, an
-// already binned series, or (time, value) pairs kept as they are. Every
-// malformed line is an error naming file:line:column and what was expected,
-// unless skip_bad_lines asks to count and report them instead.
+// Real traces in: one reader per format, each in its own file
+// io/traces/<format>.cpp that registers it (docs/traces.md), all giving a
+// Trace — events with their time, operation, size and duration, an already
+// binned series, or (time, value) pairs kept as they are. Every malformed line
+// is an error naming file:line:column and what was expected, unless
+// skip_bad_lines asks to count and report them instead.
 #pragma once
 
 #include <cstdint>
@@ -13,19 +14,15 @@
 
 namespace gs {
 
-enum class TraceFormat { timestamps, counts, series, darshan, dxt, blkparse, disksim, pioneer };
 enum class TimeUnit { s, ms, us, ns, iso8601 };
 enum class Operation : std::uint8_t { other, read, write };
 
-TraceFormat parse_trace_format(const std::string& name);  // UserError listing the accepted names
-const char* trace_format_name(TraceFormat format);
-std::vector<std::string> trace_format_names();
 TimeUnit parse_time_unit(const std::string& name);  // UserError listing the accepted names
 const char* time_unit_name(TimeUnit unit);
 std::vector<std::string> time_unit_names();
 
 struct TraceOptions {
-  TraceFormat format = TraceFormat::timestamps;
+  std::string format = "timestamps";  // a registered TraceFormat
   // timestamps/series/counts/pioneer: fields by 1-based number or, with a header, by name.
   std::string time_column = "1";
   std::string value_column;  // series: default 2; counts: default 1
@@ -54,7 +51,7 @@ struct BinnedSeries {
 struct Trace {
   enum class Kind { events, binned, series };
   Kind kind = Kind::events;
-  TraceFormat format = TraceFormat::timestamps;
+  std::string format = "timestamps";
   std::vector<std::string> sources;
   double epoch = 0;  // absolute time (Unix seconds) of time 0, when the format knows it
 
@@ -75,6 +72,23 @@ struct Trace {
   std::uint64_t untimed_records = 0;           // darshan: records with bytes but no timestamps
   double untimed_bytes = 0;
 };
+
+// A trace format, registered by its file io/traces/<name>.cpp at start-up
+// (`const bool registered = register_trace_format({...});`).
+struct TraceFormat {
+  std::string name;
+  Trace::Kind kind = Trace::Kind::events;
+  std::string description;               // one line for --help and the reference
+  std::string default_series = "count";  // the channel analysed unless --series says otherwise
+  // events and series formats: one file into `trace` (the caller merges several files);
+  void (*read_file)(const std::string& path, const TraceOptions& options, Trace& trace) = nullptr;
+  // binned formats: every path at once (counts takes one, darshan any number).
+  void (*read_all)(const std::vector<std::string>& paths, const TraceOptions& options, Trace& trace) = nullptr;
+};
+
+bool register_trace_format(TraceFormat format);
+const TraceFormat& trace_format(const std::string& name);  // UserError listing the accepted names
+std::vector<std::string> trace_format_names();
 
 // Reads and merges every path (events are merged in time order; darshan logs
 // become one system-level series on a common clock).

@@ -1,8 +1,7 @@
-// The per-replica comparison formulas of a study (README, "Comparison
-// studies"), mostly on sorted values, written once for the CPU loop and for
-// the GPU kernels after a segmented sort (host/cuda/cuda_compare.cu). And the
-// bootstrap's resampling: its Philox indices and the statistics of a resample
-// from its counts (estimators/bootstrap.cpp, host/cuda/cuda_bootstrap.cu).
+// The per-replica comparison formulas of a study (docs/studies.md), mostly on sorted values, written once for the CPU
+// loop and for the GPU kernels after a segmented sort (host/engine/cuda/cuda_compare.cu). And the bootstrap's
+// resampling: its Philox indices and the statistics of a resample from its counts (estimators/bootstrap.cpp,
+// host/engine/cuda/cuda_bootstrap.cu).
 #pragma once
 
 #include <cstddef>

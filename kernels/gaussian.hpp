@@ -12,11 +12,6 @@
 namespace gs {
 
 template <class Real>
-struct ValuePair {
-  Real first, second;
-};
-
-template <class Real>
 GS_HD GS_INLINE ValuePair<Real> normal_pair(std::uint32_t radius_hi, std::uint32_t radius_lo, std::uint32_t angle) {
   const Real radius = gs::sqrt(Real(2) * standard_exponential64<Real>(radius_hi, radius_lo));
   const Real turns = Real(2) * static_cast<Real>(uniform_open(angle));  // angle / π, in (0, 2)

@@ -1,6 +1,6 @@
-// The Hurst estimators' formulas (README, "Statistics of a trace"), written
+// The Hurst estimators' formulas (docs/statistics.md), written
 // once for the host (estimators/hurst.cpp: one series and its diagnostic plot)
-// and for the device (host/cuda/cuda_hurst.cu: one block per replica of a
+// and for the device (host/engine/cuda/cuda_hurst.cu: one block per replica of a
 // study's batch).
 //
 // The four plot estimators (R/S, aggregated variance, DFA and the log-wavelet

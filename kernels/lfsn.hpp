@@ -8,7 +8,7 @@
 // on the fine grid of step 1/m. The paper's innovations have scale m^{−1/α};
 // that factor cancels in the α-norm normalisation, so Z has unit scale and
 // N(i) has the exact marginal law S1(α, β_eff, 1, 0) (after the α = 1 drift is
-// removed; see lfsn_marginal in host/models), with
+// removed; see host/models/lfsn.cpp), with
 // β_eff = β Σ_k sign(c_k)|c_k|^α: for d < 0 the kernel is negative beyond x = 1,
 // which lowers the skewness.
 //
@@ -45,14 +45,17 @@ GS_HD GS_INLINE double lfsn_kernel_value(double x, double d) {
 // overflow; capped values are counted.
 template <class Real>
 struct StableInnovation {
+  static constexpr std::uint32_t kDraw = 0;
+  static constexpr int kWords = 0;  // words 0, 1 of the call
+
   StableSampler<Real> law;
   Real scale = 1;
   Real cap = FiniteMax<Real>::value;
   RngStreamKey key;
 
   GS_HD Real operator()(std::uint32_t replica, std::uint64_t t, std::uint32_t& capped) const {
-    const PhiloxBits r = philox_bits(key, replica, t, 0);
-    Real z = scale * law(r[0], r[1]);
+    const PhiloxBits r = philox_bits(key, replica, t, kDraw);
+    Real z = scale * law(r[kWords], r[kWords + 1]);
     if (!(gs::fabs(z) <= cap)) {  // also catches NaN, which cannot arise but must not pass
       ++capped;
       z = z < Real(0) ? -cap : cap;

@@ -24,6 +24,7 @@
 #include <Random123/philox.h>
 
 #include <cstdint>
+#include <string_view>
 
 #include "portability.hpp"
 
@@ -35,6 +36,24 @@ struct RngStreamKey {
   std::uint64_t seed = 0;
   std::uint32_t stream = 0;
 };
+
+// Two values made from one call.
+template <class Real>
+struct ValuePair {
+  Real first, second;
+};
+
+// FNV-1a, 32 bits (host side): the default stream of an ensemble, from its
+// name, so adding or reordering ensembles leaves the others' numbers
+// unchanged; also the streams of a study's bootstrap resamples.
+inline std::uint32_t stream_of_name(std::string_view name) {
+  std::uint32_t hash = 2166136261u;
+  for (unsigned char c : name) {
+    hash ^= c;
+    hash *= 16777619u;
+  }
+  return hash;
+}
 
 // Largest position the counter layout can address (draws: 0..255).
 constexpr std::uint64_t kMaxRngPosition = (std::uint64_t{1} << 56) - 1;

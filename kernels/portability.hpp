@@ -22,6 +22,14 @@
 #define GS_INLINE inline
 #endif
 
+// GS_DIRECT_KERNEL(Template) at the end of a model's kernel header declares
+// Template<Real, Out> a direct kernel (kernels/launch.hpp); it is empty here
+// and registers the kernel's CUDA launchers in the header's CUDA build
+// (kernels/cuda/launch.cuh).
+#ifndef GS_DIRECT_KERNEL
+#define GS_DIRECT_KERNEL(Template)
+#endif
+
 namespace gs {
 
 // Float and double overloads of the elementary functions the models use.

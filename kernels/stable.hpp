@@ -30,6 +30,7 @@
 
 #include <cstdint>
 
+#include "pairs.hpp"
 #include "philox.hpp"
 #include "portability.hpp"
 
@@ -187,5 +188,23 @@ StableSampler<Real> make_stable_sampler(const StableLawParams& p) {
   s.log_sin_phi_inv = s.near_one ? static_cast<Real>(0.5 * std::log1p(1 / (tau * tau))) : Real(0);
   return s;
 }
+
+// The stable model: i.i.d. values of one law, bins 2j and 2j+1 of replica r
+// from words (0, 1) and (2, 3) of the call at (replica r, position j, draw 0).
+template <class Real>
+struct StableDraws {
+  static constexpr std::uint32_t kDraw = 0;
+  static constexpr int kFirstValueWords = 0, kSecondValueWords = 2;  // two words each, from here
+
+  StableSampler<Real> law;
+
+  GS_HD ValuePair<Real> operator()(const PhiloxBits& r) const {
+    return {law(r[kFirstValueWords], r[kFirstValueWords + 1]), law(r[kSecondValueWords], r[kSecondValueWords + 1])};
+  }
+};
+
+template <class Real, class Out>
+using StablePairsKernel = PairsKernel<StableDraws<Real>, Out>;
+GS_DIRECT_KERNEL(StablePairsKernel)
 
 }  // namespace gs

@@ -9,12 +9,24 @@
 // two slow conversions.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
 #include "portability.hpp"
 
 namespace gs {
+
+// How an ensemble's values are stored: float32 or float64 (`real`), or uint32 (`counts`).
+enum class StorageType { float32, float64, uint32 };
+// The precision real values are computed in (the `dtype` of an ensemble).
+enum class Dtype { float32, float64 };
+
+inline constexpr std::size_t storage_bytes(StorageType type) { return type == StorageType::float64 ? 8 : 4; }
+inline const char* to_string(StorageType type) {
+  return type == StorageType::float64 ? "float64" : type == StorageType::uint32 ? "uint32" : "float32";
+}
+inline const char* to_string(Dtype dtype) { return dtype == Dtype::float64 ? "float64" : "float32"; }
 
 struct WorkloadMapping {
   double v = 1.0;
@@ -24,6 +36,17 @@ struct WorkloadMapping {
 struct StoreTally {
   std::uint32_t clipped = 0;    // counts that were negative, stored as 0
   std::uint32_t saturated = 0;  // values beyond the storage type (or capped innovations)
+};
+
+// StoreTally summed over a batch (host side).
+struct Tally {
+  std::uint64_t clipped = 0;
+  std::uint64_t saturated = 0;
+  Tally& operator+=(const Tally& other) {
+    clipped += other.clipped;
+    saturated += other.saturated;
+    return *this;
+  }
 };
 
 constexpr double kMaxCount = 4294967295.0;

@@ -18,7 +18,11 @@ required). Whatever fails is named with the file that uses it; exit 1.
 Files outside the package manager (the CUDA toolkit in /usr/local/cuda) are
 not the list's business: nvcc is optional.
 
-usage: check_dependencies.py SOURCE_DIR BUILD_DIR [--list FILE]
+usage: check_dependencies.py SOURCE_DIR BUILD_DIR [--list FILE] [--without PACKAGE...]
+
+--without checks, after the list itself, that the check fails naming each
+PACKAGE when that package alone is taken out of the list (the mutation test
+of tests/cli/dependencies_test.sh, resolved once for all of them).
 """
 import argparse
 import ast
@@ -216,68 +220,77 @@ def main():
     parser.add_argument("source")
     parser.add_argument("build")
     parser.add_argument("--list", help="the package list (default: SOURCE/scripts/debian-packages.txt)")
+    parser.add_argument("--without", nargs="*", default=[], help="packages the check must miss when removed")
     args = parser.parse_args()
     source = os.path.abspath(args.source)
     list_path = args.list or os.path.join(source, "scripts", "debian-packages.txt")
     listed = listed_packages(list_path)
     packages, providers = installed_packages()
     base = {name for name, (_, essential, priority) in packages.items() if essential or priority == "required"}
-    allowed = closure(listed, packages, providers) | closure(base, packages, providers)
+    base_closure = closure(base, packages, providers)
     relative = lambda path: os.path.relpath(path, source) if path.startswith(source) else path  # noqa: E731
-    problems = []
 
-    def check(what, owner, user):
-        if owner not in allowed:
-            problems.append(f"{what} (used by {relative(user)}) comes from Debian package {owner}, which is "
-                            f"neither in {relative(list_path)} nor pulled in by a package listed there")
-
+    # What the project uses, as (what, Debian package or None, user): resolved once.
+    uses, unresolved = [], []
     modules = imported_modules(source)
-    origins = module_origins(modules)
     python_owner = owners([PYTHON]).get(PYTHON)
-    for module, origin in sorted(origins.items()):
+    for module, origin in sorted(module_origins(modules).items()):
         user = sorted(modules[module])[0]
         if origin is None:
-            problems.append(f"Python module '{module}' (imported by {relative(user)}) is not installed for "
-                            f"{PYTHON}; add its Debian package to {relative(list_path)}")
+            unresolved.append(f"Python module '{module}' (imported by {relative(user)}) is not installed for "
+                              f"{PYTHON}; add its Debian package to {relative(list_path)}")
         elif origin == "stdlib":
-            check(f"Python's standard library ('{module}')", python_owner, user)
+            uses.append((f"Python's standard library ('{module}')", python_owner, user))
         elif not origin.startswith(source):
             owner = owners([origin]).get(origin)
             if owner is None:
-                problems.append(f"Python module '{module}' (imported by {relative(user)}) is {origin}, which "
-                                f"no Debian package provides (installed by hand?)")
+                unresolved.append(f"Python module '{module}' (imported by {relative(user)}) is {origin}, which no "
+                                  f"Debian package provides (installed by hand?)")
             else:
-                check(f"Python module '{module}'", owner, user)
-
+                uses.append((f"Python module '{module}'", owner, user))
     for kind, found in (("header", compiled_headers(args.build)), ("shared library", linked_libraries(args.build)),
                         ("program", shell_commands(source))):
         if kind == "header" and not found:
-            problems.append(f"no compiler dependency files (.d) under {args.build}: build it with CMake's "
-                            f"Makefile generator first")
+            unresolved.append(f"no compiler dependency files (.d) under {args.build}: build it with CMake's "
+                              f"Makefile generator first")
         by_owner = owners(found)
         for path, user in sorted(found.items()):
             if path.startswith(OUTSIDE_DPKG) or path.startswith(source):
                 continue
             if path not in by_owner:
-                problems.append(f"{kind} {path} (used by {relative(user)}) belongs to no Debian package")
-                continue
-            check(f"{kind} {path}", by_owner[path], user)
+                unresolved.append(f"{kind} {path} (used by {relative(user)}) belongs to no Debian package")
+            else:
+                uses.append((f"{kind} {path}", by_owner[path], user))
 
-    # One line per missing package is enough to act on: the first file that needs it.
-    seen, report = set(), []
-    for problem in problems:
-        package = re.search(r"Debian package (\S+),", problem)
-        key = package.group(1) if package else problem
-        if key not in seen:
-            seen.add(key)
-            report.append(problem)
+    def missing(listed_now, list_name):
+        """One line per package the list lacks, naming the first file that needs it."""
+        allowed = closure(listed_now, packages, providers) | base_closure
+        report, seen = [], set()
+        for what, owner, user in uses:
+            if owner not in allowed and owner not in seen:
+                seen.add(owner)
+                report.append(f"{what} (used by {relative(user)}) comes from Debian package {owner}, which is "
+                              f"neither in {list_name} nor pulled in by a package listed there")
+        return report, allowed
+
+    report, allowed = missing(listed, relative(list_path))
+    report = unresolved + report
     for line in report:
         print(f"missing dependency: {line}")
-    if report:
-        return 1
-    print(f"dependencies: every Python module, header, library and program resolves to a package of "
-          f"{relative(list_path)} ({len(listed)} listed, {len(allowed)} with their dependencies and the base system)")
-    return 0
+    status = 1 if report else 0
+    if not report:
+        print(f"dependencies: every Python module, header, library and program resolves to a package of "
+              f"{relative(list_path)} ({len(listed)} listed, {len(allowed)} with their dependencies and the base "
+              f"system)")
+    for package in args.without:
+        mutated, _ = missing([p for p in listed if p != package], f"the list without {package}")
+        named = [line for line in mutated if f"Debian package {package}," in line]
+        if named:
+            print(f"without {package}: the check fails: {named[0]}")
+        else:
+            print(f"MUTATION SURVIVED: with {package} taken out of the list the check does not name it")
+            status = 1
+    return status
 
 
 if __name__ == "__main__":

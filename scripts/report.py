@@ -1,8 +1,7 @@
 #!/usr/bin/python3
 """The report of a comparison study: `gpusynth report RESULTS.h5 -o DIR` runs this.
 
-Reads the /compare, /datasets and /ensembles groups that `gpusynth` wrote (README,
-"Comparison studies") and writes DIR/index.html (tables and plots, the images
+Reads the /compare, /datasets and /ensembles groups that `gpusynth` wrote (docs/studies.md) and writes DIR/index.html (tables and plots, the images
 embedded, so the one file stands alone), DIR/report.md and the plots as PNGs:
 CDFs of real vs synthetic with a replica band (the alpha-stable paper's
 Fig. 5-6), QQ plots (Fig. 3-4), ACFs (Fig. 2), sample paths and the

@@ -1,0 +1,237 @@
+#include "host/app/cli.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "host/app/fit.hpp"
+#include "host/app/models.hpp"
+#include "host/app/report.hpp"
+#include "host/app/run.hpp"
+#include "host/app/stats.hpp"
+#include "host/base/errors.hpp"
+#include "host/engine/plan.hpp"
+#include "host/models/model.hpp"
+#include "io/hdf5.hpp"
+#include "version.hpp"
+
+namespace gs {
+
+namespace {
+
+const std::vector<std::string> kCommands = {"run", "stats", "fit", "norros", "report", "models"};
+
+// The options that say how to read and bin a trace (stats and fit).
+struct TraceArguments {
+  std::string format, time_unit, delimiter, blk_event = "Q";
+};
+
+void add_trace_options(CLI::App* app, SeriesSource& o, TraceArguments& a) {
+  app->add_option("trace", o.traces, "trace file(s), gzip or plain; several are merged")->required();
+  app->add_option("--format", a.format, fmt::format("{} (docs/traces.md)", fmt::join(trace_format_names(), ", ")))
+      ->required();
+  app->add_option("--bin", o.bin, "bin width: 1s, 250ms, 10us, 5min, … (all formats but series)");
+  app->add_option("--column", o.trace.time_column, "timestamps/series: the time column, 1-based or a header name");
+  app->add_option("--value-column", o.trace.value_column, "series (default 2) / counts (default 1): the value column");
+  app->add_option("--op-column", o.trace.op_column, "timestamps: the operation column (read/write)");
+  app->add_option("--size-column", o.trace.size_column, "timestamps: the request size column, in bytes");
+  app->add_option("--read-values", o.trace.read_values, "values of --op-column meaning read (default r,read,rd)")
+      ->delimiter(',');
+  app->add_option("--write-values", o.trace.write_values, "values meaning write (default w,write,wr)")->delimiter(',');
+  app->add_flag("--header", o.trace.header, "the first line names the columns");
+  app->add_option("--delimiter", a.delimiter, "comma, tab or space (default: detected from the first line)")
+      ->check(CLI::IsMember({"comma", "tab", "space"}));
+  app->add_option("--time-unit", a.time_unit, "s, ms, us, ns or iso8601 (default s; disksim: ms)");
+  app->add_option("--modules", o.trace.modules, "darshan/dxt modules (default POSIX,STDIO): POSIX, MPI-IO, STDIO")
+      ->delimiter(',');
+  app->add_option("--blk-event", a.blk_event, "blkparse: Q (queued, default) or D (issued to the driver)")
+      ->check(CLI::IsMember({"Q", "D"}));
+  app->add_flag("--sort", o.trace.sort, "accept events out of time order by sorting them (reported)");
+  app->add_flag("--skip-bad-lines", o.trace.skip_bad_lines, "count and report malformed lines instead of stopping");
+  app->add_option("--series", o.channel,
+                  "channel analysed: count, count_read, count_write, bytes, bytes_read, bytes_write "
+                  "(default count; darshan: bytes)");
+}
+
+void apply_trace_arguments(const TraceArguments& a, SeriesSource& o) {
+  o.trace.format = trace_format(a.format).name;
+  if (!a.time_unit.empty()) o.trace.time_unit = parse_time_unit(a.time_unit);
+  if (!a.delimiter.empty()) o.trace.delimiter = a.delimiter == "comma" ? ',' : a.delimiter == "tab" ? '\t' : ' ';
+  o.trace.blk_action = a.blk_event[0];
+}
+
+// `gpusynth CONFIG.yaml ...` → `gpusynth run CONFIG.yaml ...`.
+std::vector<std::string> normalised_arguments(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (!args.empty() && !args[0].empty() && args[0][0] != '-') {
+    bool is_command = false;
+    for (const auto& command : kCommands) is_command = is_command || args[0] == command;
+    if (!is_command) args.insert(args.begin(), "run");
+  }
+  return args;
+}
+
+std::string joined(int argc, char** argv) {
+  std::string line;
+  for (int i = 0; i < argc; ++i) {
+    if (i) line += ' ';
+    line += argv[i];
+  }
+  return line;
+}
+
+int parse_and_run(int argc, char** argv) {
+  CLI::App app{
+      "gpusynth: GPU-accelerated synthesis of bursty, heavy-tailed, self-similar parallel I/O workloads.\n"
+      "Usage: gpusynth CONFIG.yaml [options]   (same as: gpusynth run CONFIG.yaml [options])",
+      "gpusynth"};
+  app.set_version_flag("--version", fmt::format("gpusynth {} ({})", kVersion, kGitRevision));
+  app.require_subcommand(1);
+
+  RunOptions options;
+  options.command_line = joined(argc, argv);
+  std::string backend, memory_limit;
+  CLI::App* run = app.add_subcommand("run", "generate the ensembles of CONFIG and write them to one HDF5 file");
+  run->add_option("config", options.config_path, "ensemble.yaml (schema v1, docs/config.md)")->required();
+  run->add_option("--backend", backend, "auto (GPU when present), cpu or cuda; overrides the config")
+      ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+  run->add_option("-o,--output", options.output, "output HDF5 path; overrides the config");
+  run->add_option("--seed", options.seed, "64-bit seed; overrides the config");
+  run->add_option("--replicas", options.replicas, "replicas of every ensemble; overrides the config");
+  run->add_option("--memory-limit", memory_limit,
+                  "memory budget for batches, e.g. 2GiB (default: a quarter of "
+                  "the available RAM up to 4 GiB, or the GPU's free memory)");
+  run->add_flag("--dry-run", options.dry_run, "print the plan (ensembles, replicas, bytes, batches) and write nothing");
+  run->add_flag("--no-output", options.no_output, "generate every batch and discard it: timing without the HDF5 write");
+  run->add_flag("-q,--quiet", options.quiet, "no progress and no log lines");
+  std::string models = "\nModels (key `model:` of each ensemble; parameters in docs/models.md):\n";
+  for (const ModelTraits* traits : registered_models())
+    models += fmt::format("  {:<8} {}\n", traits->name, traits->summary);
+  run->footer(models);
+
+  StatsOptions stats_options;
+  stats_options.command_line = options.command_line;
+  TraceArguments stats_trace;
+  CLI::App* stats =
+      app.add_subcommand("stats", "read a real trace, bin it and print its statistics (Hurst, ACF, burstiness)");
+  add_trace_options(stats, stats_options.source, stats_trace);
+  stats->add_option("--max-lag", stats_options.max_lag, "ACF lags (default 100)")->check(CLI::Range(1, 100000000));
+  stats->add_option("-o,--output", stats_options.output, "write the series and statistics to this HDF5 file");
+  stats->add_option("--name", stats_options.source.name,
+                    "dataset name under /datasets (default: the trace's file name)");
+  stats->add_flag("--json", stats_options.json, "print the summary as one JSON object");
+
+  FitOptions fit_options;
+  TraceArguments fit_trace;
+  std::string fit_models;
+  CLI::App* fit = app.add_subcommand(
+      "fit", "fit the models to a real trace, print estimates ± SE and write a runnable ensemble.yaml");
+  add_trace_options(fit, fit_options.source, fit_trace);
+  fit->add_option("--models", fit_models,
+                  fmt::format("comma-separated: {} (default {})", fmt::join(fittable_model_names(), ", "),
+                              fmt::join(default_fit_models(), ",")));
+  fit->add_option("-o,--output", fit_options.output, "the ensemble.yaml to write (runnable by `gpusynth FILE`)");
+  fit->add_option("--ensemble-output", fit_options.ensemble_output,
+                  "the HDF5 path that config writes (default: beside it, FILE.h5)");
+  fit->add_option("--name", fit_options.source.name, "dataset name (default: the trace's file name)");
+  fit->add_option("--replicas", fit_options.replicas, "replicas of each fitted ensemble (default 100)")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{4294967295}));
+  fit->add_option("--seed", fit_options.seed, "seed of the bootstrap and the EM starts; written to the config");
+  // The fit adapters' options, as the models declare them (`fitting:` keys of a config).
+  std::map<std::string, std::string> fit_settings;
+  for (const FitOptionSpec* option : fit_option_specs()) {
+    std::string flag = "--" + option->name;
+    std::replace(flag.begin(), flag.end(), '_', '-');
+    CLI::Option* added = fit->add_option(flag, fit_settings[option->name], option->help);
+    if (!option->choices.empty())
+      added->check(CLI::IsMember(option->choices));
+    else
+      added->check(CLI::Range(option->min, option->max));
+  }
+
+  NorrosOptions norros_options;
+  CLI::App* norros = app.add_subcommand(
+      "norros", "Norros' effective bandwidth (eq. 3) and arrival rate (eqs. 3-5) of the self-similarity paper");
+  norros->add_option("-a", norros_options.a, "variance coefficient a > 0")->required();
+  norros->add_option("-H,--hurst", norros_options.H, "Hurst exponent, 0 < H < 1, H != 0.5")->required();
+  norros->add_option("--epsilon", norros_options.epsilon, "miss probability, 0 < epsilon < 1 (default 1e-3)");
+  norros->add_option("-b", norros_options.b, "outstanding streams per device (buffer), > 0 (default 1)");
+  norros->add_option("--lambda", norros_options.lambda, "also print C at this arrival rate");
+
+  ReportOptions report_options;
+  CLI::App* report = app.add_subcommand(
+      "report", "write the tables and plots of a comparison study (HTML + Markdown, matplotlib) to a directory");
+  report->add_option("results", report_options.results, "an HDF5 file written by a config with `compare:`")->required();
+  report->add_option("-o,--output", report_options.output, "the report directory (replaced if it holds a report)")
+      ->required();
+
+  ModelsOptions models_options;
+  CLI::App* models_command_app =
+      app.add_subcommand("models", "list the models and their parameters (key, default, accepted range, meaning)");
+  models_command_app->add_option("name", models_options.names, "the models to show (default: all)");
+  models_command_app->add_flag("--markdown", models_options.markdown, "print Markdown tables (docs/models.md)");
+
+  std::vector<std::string> args = normalised_arguments(argc, argv);
+  std::reverse(args.begin(), args.end());  // CLI11 takes the arguments reversed
+  try {
+    app.parse(args);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitUser;
+  }
+  if (stats->parsed()) {
+    apply_trace_arguments(stats_trace, stats_options.source);
+    return stats_command(stats_options);
+  }
+  if (fit->parsed()) {
+    apply_trace_arguments(fit_trace, fit_options.source);
+    for (const auto& [name, value] : fit_settings)
+      if (!value.empty()) fit_options.settings.set(name, value, "--" + name);
+    if (!fit_models.empty()) {
+      fit_options.models.clear();
+      std::size_t at = 0;
+      while (at <= fit_models.size()) {
+        const std::size_t comma = std::min(fit_models.find(',', at), fit_models.size());
+        fit_options.models.push_back(fit_models.substr(at, comma - at));
+        at = comma + 1;
+      }
+    }
+    return fit_command(fit_options);
+  }
+  if (norros->parsed()) return norros_command(norros_options);
+  if (report->parsed()) return report_command(report_options);
+  if (models_command_app->parsed()) return models_command(models_options);
+  if (!backend.empty()) options.backend = parse_backend_choice(backend);
+  if (!memory_limit.empty()) options.memory_limit = parse_memory_size(memory_limit);
+  return run_command(options);
+}
+
+}  // namespace
+
+int main_cli(int argc, char** argv) {
+  h5::quiet_library_errors();
+  try {
+    return parse_and_run(argc, argv);
+  } catch (const UserError& e) {
+    std::fprintf(stderr, "gpusynth: error: %s\n", e.what());
+    return kExitUser;
+  } catch (const InternalError& e) {
+    std::fprintf(stderr, "gpusynth: internal error: %s\n", e.what());
+    return kExitInternal;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "gpusynth: internal error: out of memory; lower --memory-limit\n");
+    return kExitInternal;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gpusynth: internal error: %s\n", e.what());
+    return kExitInternal;
+  }
+}
+
+}  // namespace gs

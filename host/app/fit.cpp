@@ -1,0 +1,127 @@
+#include "host/app/fit.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <unistd.h>
+#include <yaml-cpp/yaml.h>
+
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "estimators/model_fit.hpp"
+#include "host/base/errors.hpp"
+#include "version.hpp"
+
+namespace gs {
+
+namespace {
+
+std::string default_yaml_output(const std::string& yaml_path) {
+  std::filesystem::path p(yaml_path);
+  p.replace_extension(".h5");
+  return p.filename().string();
+}
+
+YAML::Node dataset_node(const SeriesSource& read, const std::string& name) {
+  YAML::Node d(YAML::NodeType::Map);
+  d["name"] = name;
+  if (read.traces.size() == 1) {
+    d["trace"] = std::filesystem::absolute(read.traces[0]).string();
+  } else {
+    for (const auto& t : read.traces) d["trace"].push_back(std::filesystem::absolute(t).string());
+  }
+  d["format"] = read.trace.format;
+  if (!read.bin.empty()) d["bin"] = read.bin;
+  if (!read.channel.empty()) d["series"] = read.channel;
+  const TraceOptions defaults;
+  const auto text_if = [&](const char* key, const std::string& value, const std::string& def) {
+    if (value != def) d[key] = value;
+  };
+  text_if("column", read.trace.time_column, defaults.time_column);
+  text_if("value_column", read.trace.value_column, defaults.value_column);
+  text_if("op_column", read.trace.op_column, defaults.op_column);
+  text_if("size_column", read.trace.size_column, defaults.size_column);
+  if (read.trace.header) d["header"] = true;
+  if (read.trace.delimiter)
+    d["delimiter"] = read.trace.delimiter == ',' ? "comma" : read.trace.delimiter == '\t' ? "tab" : "space";
+  if (read.trace.time_unit) d["time_unit"] = time_unit_name(*read.trace.time_unit);
+  const auto list_if = [&](const char* key, const std::vector<std::string>& values,
+                           const std::vector<std::string>& def) {
+    if (values != def)
+      for (const auto& v : values) d[key].push_back(v);
+  };
+  list_if("modules", read.trace.modules, defaults.modules);
+  list_if("read_values", read.trace.read_values, defaults.read_values);
+  list_if("write_values", read.trace.write_values, defaults.write_values);
+  if (read.trace.blk_action != defaults.blk_action) d["blk_event"] = std::string(1, read.trace.blk_action);
+  if (read.trace.sort) d["sort"] = true;
+  if (read.trace.skip_bad_lines) d["skip_bad_lines"] = true;
+  return d;
+}
+
+void write_text_atomically(const std::string& path, const std::string& text) {
+  const std::filesystem::path target(path);
+  const auto dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
+  if (!std::filesystem::is_directory(dir))
+    throw UserError(fmt::format("-o {}: the directory '{}' does not exist", path, dir.string()));
+  const auto temp = dir / fmt::format(".{}.tmp-{}", target.filename().string(), static_cast<long>(::getpid()));
+  {
+    std::ofstream out(temp, std::ios::binary);
+    if (!(out << text)) throw UserError(fmt::format("-o {}: cannot write '{}'", path, temp.string()));
+  }
+  std::error_code ec;
+  std::filesystem::rename(temp, target, ec);
+  if (ec) {
+    std::filesystem::remove(temp);
+    throw UserError(fmt::format("-o {}: cannot rename the finished file: {}", path, ec.message()));
+  }
+}
+
+}  // namespace
+
+int fit_command(const FitOptions& given) {
+  FitOptions o = given;
+  if (o.models.empty()) o.models = default_fit_models();
+  check_fittable(o.models, "--models");
+  SeriesSource& read = o.source;
+  if (read.name.empty()) read.name = default_dataset_name(read.traces.at(0));
+  for (char& c : read.name)  // ensemble names allow [A-Za-z0-9_.-]
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '-') c = '_';
+  const LoadedSeries s = read_series(read);
+  std::fprintf(stderr, "fitting %zu models to %zu values of '%s' (%s)\n", o.models.size(), s.series.size(),
+               read.name.c_str(), s.series_name.c_str());
+  const bool counts = s.trace.kind != Trace::Kind::series;
+  FitData data(s.series, counts, s.binned.bin_width, s.trace.series_times, o.settings, o.seed);
+  const std::vector<FittedModel> fitted = fit_models(data, o.models);
+  for (const FittedModel& r : fitted)
+    if (!r.warning.empty()) std::fprintf(stderr, "warning: %s\n", r.warning.c_str());
+
+  std::printf("%-8s %-10s %-22s %s\n", "model", "validity", "fit statistic", "estimates ± SE");
+  for (const FittedModel& r : fitted)
+    std::printf("%-8s %-10s %-22s %s\n", r.model.c_str(), r.invalid.empty() ? "ok" : "stopped",
+                r.invalid.empty() ? r.statistic.c_str() : "-",
+                r.invalid.empty() ? r.estimates.c_str() : r.invalid.c_str());
+  if (o.output.empty()) return kExitOk;
+
+  YAML::Node root(YAML::NodeType::Map);
+  root["seed"] = o.seed;
+  root["output"] = o.ensemble_output.empty() ? default_yaml_output(o.output) : o.ensemble_output;
+  root["datasets"].push_back(dataset_node(read, read.name));
+  for (const FittedModel& r : fitted)
+    if (r.invalid.empty()) root["ensembles"].push_back(fitted_ensemble_node(r, read.name, o.replicas, counts));
+  if (!root["ensembles"]) throw UserError("no model could be fitted to this trace; nothing written");
+  YAML::Emitter out;
+  out.SetDoublePrecision(17);
+  out << root;
+  const std::vector<std::string> digests = trace_digests(read.traces);
+  const std::string text =
+      fmt::format("# Written by gpusynth {} fit (seed {}) from {} (sha256 {}).\n# Run it with: gpusynth {}\n{}\n",
+                  kVersion, o.seed, fmt::join(read.traces, ", "), fmt::join(digests, ", "), o.output, out.c_str());
+  write_text_atomically(o.output, text);
+  std::fprintf(stderr, "wrote %s\n", o.output.c_str());
+  return kExitOk;
+}
+
+}  // namespace gs

@@ -1,0 +1,271 @@
+#include "host/app/stats.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <boost/math/distributions/normal.hpp>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "estimators/empirical.hpp"
+#include "estimators/series.hpp"
+#include "host/base/errors.hpp"
+#include "io/hdf5.hpp"
+#include "io/line_reader.hpp"
+#include "version.hpp"
+
+namespace gs {
+
+namespace {
+
+constexpr std::size_t kQuantileLevels = 101;
+constexpr std::size_t kQqPoints = 200;
+const std::vector<std::size_t> kPrintedLags = {1, 2, 5, 10, 20, 50, 100};
+
+nlohmann::json number(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+
+std::string readable_bytes(double bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  int u = 0;
+  while (bytes >= 1024 && u < 5) bytes /= 1024, ++u;
+  return fmt::format("{:.4g} {}", bytes, units[u]);
+}
+
+double channel_total(const BinnedSeries& b, const char* name) {
+  const auto it = b.channels.find(name);
+  if (it == b.channels.end()) return NAN;
+  double s = 0;
+  for (double v : it->second) s += v;
+  return s;
+}
+
+nlohmann::json summary_json(const TraceStatistics& s, const std::vector<std::string>& sha) {
+  using nlohmann::json;
+  json j;
+  j["source"] = s.loaded.trace.sources;
+  j["sha256"] = sha;
+  j["format"] = s.loaded.trace.format;
+  j["series"] = s.loaded.series_name;
+  j["length"] = s.loaded.series.size();
+  j["bin_width"] = number(s.loaded.binned.bin_width > 0 ? s.loaded.binned.bin_width : NAN);
+  j["lines"] = s.loaded.trace.lines;
+  j["bad_lines"] = s.loaded.trace.bad_lines;
+  if (s.loaded.trace.kind == Trace::Kind::events) {
+    j["events"] = s.loaded.trace.times.size();
+    const double span = s.loaded.trace.times.back() - s.loaded.trace.times.front();
+    j["duration"] = span;
+    j["rate"] = number(span > 0 ? static_cast<double>(s.loaded.trace.times.size()) / span : NAN);
+  }
+  j["mean"] = number(s.burstiness.mean);
+  j["sd"] = number(s.burstiness.sd);
+  j["cv"] = number(s.burstiness.cv);
+  j["peak"] = number(s.burstiness.peak);
+  j["peak_to_mean"] = number(s.burstiness.peak_to_mean);
+  json idc = json::object();
+  for (std::size_t i = 0; i < s.burstiness.idc.size(); ++i)
+    idc[std::to_string(s.burstiness.idc_scales[i])] = number(s.burstiness.idc[i]);
+  j["idc"] = idc;
+  json acf = json::array();
+  for (double v : s.acf) acf.push_back(number(v));
+  j["acf"] = acf;
+  json hurst = json::object();
+  for (const auto& h : s.hurst) {
+    json e = {{"H", number(h.estimate.H)}, {"se", number(h.estimate.se)}};
+    if (!h.estimate.note.empty()) e["note"] = h.estimate.note;
+    hurst[h.key] = e;
+  }
+  j["hurst"] = hurst;
+  if (!s.loaded.interarrivals.empty()) {
+    const Burstiness& b = s.interarrival_burstiness;
+    json ia = {{"count", s.loaded.interarrivals.size()}, {"mean", number(b.mean)}, {"cv", number(b.cv)}};
+    json iacf = json::array();
+    for (double v : s.interarrival_acf) iacf.push_back(number(v));
+    ia["acf"] = iacf;
+    j["interarrival"] = ia;
+  }
+  return j;
+}
+
+void print_summary(const StatsOptions& options, const TraceStatistics& s) {
+  const Trace& t = s.loaded.trace;
+  std::string sources;
+  for (const auto& p : t.sources)
+    sources += (sources.empty() ? "" : ", ") + std::filesystem::path(p).filename().string();
+  std::printf("trace        %s (%s): %llu lines", sources.c_str(), t.format.c_str(),
+              static_cast<unsigned long long>(t.lines));
+  if (t.bad_lines) std::printf(", %llu bad lines skipped", static_cast<unsigned long long>(t.bad_lines));
+  std::printf("\n");
+  for (const auto& e : t.bad_line_examples) std::printf("             skipped: %s\n", e.c_str());
+  if (t.kind == Trace::Kind::events) {
+    const double span = t.times.back() - t.times.front();
+    std::printf("events       %zu over %.6g s: %.6g events/s\n", t.times.size(), span,
+                span > 0 ? static_cast<double>(t.times.size()) / span : NAN);
+    if (!t.ops.empty())
+      std::printf("             reads %.0f, writes %.0f\n", channel_total(s.loaded.binned, "count_read"),
+                  channel_total(s.loaded.binned, "count_write"));
+    if (t.reordered)
+      std::printf("             %llu events out of time order were sorted (--sort)\n",
+                  static_cast<unsigned long long>(t.reordered));
+  }
+  if (s.loaded.binned.channels.count("bytes"))
+    std::printf("bytes        %s", readable_bytes(channel_total(s.loaded.binned, "bytes")).c_str());
+  if (s.loaded.binned.channels.count("bytes_read"))
+    std::printf(" (read %s, written %s)", readable_bytes(channel_total(s.loaded.binned, "bytes_read")).c_str(),
+                readable_bytes(channel_total(s.loaded.binned, "bytes_write")).c_str());
+  if (s.loaded.binned.channels.count("bytes")) std::printf("\n");
+  if (t.untimed_records)
+    std::printf("             %llu records (%s) had no timestamps and are not in the series\n",
+                static_cast<unsigned long long>(t.untimed_records), readable_bytes(t.untimed_bytes).c_str());
+  if (s.loaded.binned.bin_width > 0)
+    std::printf("series       %s per %.6g s bin: %zu bins\n", s.loaded.series_name.c_str(), s.loaded.binned.bin_width,
+                s.loaded.series.size());
+  else
+    std::printf("series       %zu values (irregular times kept; statistics over the sequence)\n",
+                s.loaded.series.size());
+  const Burstiness& b = s.burstiness;
+  std::printf("burstiness   mean %.6g  sd %.6g  cv %.4g  peak %.6g  peak/mean %.4g\n", b.mean, b.sd, b.cv, b.peak,
+              b.peak_to_mean);
+  std::printf("IDC          ");
+  for (std::size_t i = 0; i < b.idc.size(); ++i) std::printf("m=%zu: %.4g  ", b.idc_scales[i], b.idc[i]);
+  std::printf("\nACF          ");
+  for (std::size_t lag : kPrintedLags)
+    if (lag < s.acf.size()) std::printf("%zu: %.3f  ", lag, s.acf[lag]);
+  std::printf("\nHurst        ");
+  for (const auto& h : s.hurst) std::printf("%s %.3f ± %.3f  ", h.key, h.estimate.H, h.estimate.se);
+  std::printf(
+      "\n             (rs … local_whittle are second-order: under infinite variance they measure about\n"
+      "             H − 1/α + 1/2; `stable` measures H itself. See docs/statistics.md.)\n");
+  for (const auto& h : s.hurst)
+    if (!h.estimate.note.empty()) std::printf("             %s: %s\n", h.key, h.estimate.note.c_str());
+  if (!s.loaded.interarrivals.empty()) {
+    const Burstiness& ib = s.interarrival_burstiness;
+    std::printf("inter-arrival %zu gaps: mean %.6g s  cv %.4g  ACF ", s.loaded.interarrivals.size(), ib.mean, ib.cv);
+    for (std::size_t lag : {1, 2, 5, 10})
+      if (lag < s.interarrival_acf.size()) std::printf("%zu: %.3f  ", lag, s.interarrival_acf[lag]);
+    std::printf("\n");
+  }
+  if (!options.output.empty())
+    std::printf("wrote        %s (/datasets/%s)\n", options.output.c_str(), options.source.name.c_str());
+}
+
+void write_distribution(hid_t group, const std::string& prefix, const std::vector<double>& values,
+                        const std::function<double(double)>& reference, const char* reference_name) {
+  const SortedSample sample(values);
+  std::vector<double> levels, quantiles, theoretical, empirical;
+  for (std::size_t i = 0; i < kQuantileLevels; ++i) {
+    levels.push_back(static_cast<double>(i) / (kQuantileLevels - 1));
+    quantiles.push_back(sample.quantile(levels.back()));
+  }
+  h5::write_vector(group, prefix + "quantiles", quantiles,
+                   {{"levels", levels}, {"definition", std::string("Hyndman–Fan type 7 sample quantiles")}});
+  for (const auto& [x, y] : qq_points(sample, reference, kQqPoints)) theoretical.push_back(x), empirical.push_back(y);
+  h5::write_vector(group, prefix + "qq_theoretical", theoretical, {{"law", std::string(reference_name)}});
+  h5::write_vector(group, prefix + "qq_empirical", empirical, {{"levels", std::string("(i - 1/2)/200, i = 1..200")}});
+}
+
+void write_hdf5(const StatsOptions& options, const TraceStatistics& s, const std::vector<std::string>& sha) {
+  h5::PendingFile file(options.output);
+  h5::write_attributes(file.id(), {{"file_type", std::string("gpusynth statistics")},
+                                   {"format_version", std::string("1.0")},
+                                   {"gpusynth_version", std::string(kVersion)},
+                                   {"git_revision", std::string(kGitRevision)},
+                                   {"command_line", options.command_line}});
+  h5::Handle datasets = h5::create_group(file.id(), "datasets");
+  h5::Handle group = h5::create_group(datasets.id(), options.source.name);
+  h5::write_attributes(group.id(), dataset_attributes(s.loaded, sha));
+  h5::write_vector(group.id(), "series", s.loaded.series,
+                   {{"description", fmt::format("the analysed series: {}", s.loaded.series_name)},
+                    {"unit", std::string(s.loaded.series_name.rfind("bytes", 0) == 0 ? "bytes per bin" : "per bin")}});
+  if (!s.loaded.binned.channels.empty()) {
+    h5::Handle channels = h5::create_group(group.id(), "channels");
+    for (const auto& [name, values] : s.loaded.binned.channels) h5::write_vector(channels.id(), name, values, {});
+  }
+  if (s.loaded.trace.kind == Trace::Kind::events) {
+    h5::write_vector(group.id(), "event_times", s.loaded.trace.times, {{"unit", std::string("s")}});
+    if (!s.loaded.trace.sizes.empty())
+      h5::write_vector(group.id(), "event_sizes", s.loaded.trace.sizes, {{"unit", std::string("bytes")}});
+  }
+  if (s.loaded.trace.kind == Trace::Kind::series)
+    h5::write_vector(group.id(), "times", s.loaded.trace.series_times, {});
+  h5::write_vector(group.id(), "acf", s.acf,
+                   {{"definition", std::string("c(k)/c(0), c(k) = 1/n sum (x_t - mean)(x_t+k - mean)")}});
+  const double mean = s.burstiness.mean, sd = s.burstiness.sd;
+  write_distribution(
+      group.id(), "", s.loaded.series,
+      [&](double p) { return sd > 0 ? boost::math::quantile(boost::math::normal(mean, sd), p) : mean; },
+      "normal with the sample mean and sd");
+  if (!s.loaded.interarrivals.empty()) {
+    h5::write_vector(group.id(), "interarrivals", s.loaded.interarrivals, {{"unit", std::string("s")}});
+    h5::write_vector(group.id(), "interarrival_acf", s.interarrival_acf, {});
+    const double m = s.interarrival_burstiness.mean;
+    write_distribution(
+        group.id(), "interarrival_", s.loaded.interarrivals, [&](double p) { return -m * std::log1p(-p); },
+        "exponential with the sample mean (Poisson arrivals)");
+  }
+  h5::Handle burst = h5::create_group(group.id(), "burstiness");
+  h5::write_attributes(burst.id(), {{"mean", mean},
+                                    {"sd", sd},
+                                    {"cv", s.burstiness.cv},
+                                    {"peak", s.burstiness.peak},
+                                    {"peak_to_mean", s.burstiness.peak_to_mean}});
+  std::vector<double> scales(s.burstiness.idc_scales.begin(), s.burstiness.idc_scales.end());
+  h5::write_vector(burst.id(), "idc_scales", scales, {{"unit", std::string("bins")}});
+  h5::write_vector(burst.id(), "idc", s.burstiness.idc, {{"definition", std::string("Var(N_m)/E[N_m]")}});
+  h5::Handle hurst = h5::create_group(group.id(), "hurst");
+  for (const auto& h : s.hurst) {
+    h5::Handle e = h5::create_group(hurst.id(), h.key);
+    h5::write_attributes(e.id(), {{"H", h.estimate.H},
+                                  {"se", h.estimate.se},
+                                  {"slope", h.estimate.slope},
+                                  {"intercept", h.estimate.intercept},
+                                  {"note", h.estimate.note}});
+    if (!h.estimate.log_scale.empty()) {
+      h5::write_vector(e.id(), "log10_scale", h.estimate.log_scale, {});
+      h5::write_vector(e.id(), "log10_statistic", h.estimate.log_statistic, {});
+    }
+  }
+  hurst.reset();
+  burst.reset();
+  group.reset();
+  datasets.reset();
+  file.commit();
+}
+
+}  // namespace
+
+TraceStatistics compute_statistics(const StatsOptions& options) {
+  TraceStatistics s;
+  s.loaded = read_series(options.source);
+  const std::vector<double>& series = s.loaded.series;
+  const std::vector<double>& gaps = s.loaded.interarrivals;
+  s.acf = autocorrelation(series, std::min(options.max_lag, series.size() - 1));
+  if (gaps.size() >= 2) s.interarrival_acf = autocorrelation(gaps, std::min(options.max_lag, gaps.size() - 1));
+  s.burstiness = burstiness(series);
+  if (!gaps.empty()) s.interarrival_burstiness = burstiness(gaps);
+  const auto& estimators = hurst_estimators();
+  s.hurst.resize(estimators.size());
+#pragma omp parallel for schedule(dynamic)
+  for (std::size_t i = 0; i < estimators.size(); ++i)
+    s.hurst[i] = NamedHurst{estimators[i].key, estimators[i].estimate(series)};
+  return s;
+}
+
+int stats_command(const StatsOptions& given) {
+  StatsOptions options = given;
+  std::string& name = options.source.name;
+  if (name.empty() && !options.source.traces.empty()) name = default_dataset_name(options.source.traces[0]);
+  if (name.empty() || name.find('/') != std::string::npos || name == ".")
+    throw UserError(fmt::format("--name '{}': a dataset name must be non-empty and contain no '/'", name));
+  const TraceStatistics s = compute_statistics(options);
+  const std::vector<std::string> sha = trace_digests(options.source.traces);
+  if (!options.output.empty()) write_hdf5(options, s, sha);
+  if (options.json)
+    std::printf("%s\n", summary_json(s, sha).dump(2).c_str());
+  else
+    print_summary(options, s);
+  return kExitOk;
+}
+
+}  // namespace gs

@@ -1,0 +1,43 @@
+// `gpusynth stats TRACE…`: read a real trace, bin it, and report the papers'
+// descriptive statistics (docs/cli.md), as text, JSON or HDF5
+// (/datasets/<name>/…).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "estimators/burstiness.hpp"
+#include "estimators/hurst.hpp"
+#include "io/series_source.hpp"
+
+namespace gs {
+
+struct StatsOptions {
+  SeriesSource source;  // the trace(s) and how to read and bin them
+  std::string output;   // HDF5 path, empty: none
+  std::size_t max_lag = 100;
+  bool json = false;
+  std::string command_line;
+};
+
+struct NamedHurst {
+  const char* key;  // JSON key: rs, aggvar, dfa, whittle, local_whittle, stable
+  HurstEstimate estimate;
+};
+
+// Everything `stats` reports about one trace.
+struct TraceStatistics {
+  LoadedSeries loaded;
+  std::vector<double> acf;               // of the series, lags 0..max_lag
+  std::vector<double> interarrival_acf;  // events only
+  Burstiness burstiness;
+  Burstiness interarrival_burstiness;  // events only
+  std::vector<NamedHurst> hurst;
+};
+
+TraceStatistics compute_statistics(const StatsOptions& options);
+
+int stats_command(const StatsOptions& options);
+
+}  // namespace gs

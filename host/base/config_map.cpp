@@ -1,0 +1,211 @@
+#include "host/base/config_map.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace gs {
+
+namespace {
+
+std::string describe_type(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Null:
+      return "nothing";
+    case YAML::NodeType::Scalar:
+      return fmt::format("'{}'", node.Scalar());
+    case YAML::NodeType::Sequence:
+      return "a list";
+    case YAML::NodeType::Map:
+      return "a mapping";
+    default:
+      return "an undefined value";
+  }
+}
+
+}  // namespace
+
+UserError located_error_at(const YAML::Node& node, const std::string& file, const std::string& message) {
+  const YAML::Mark mark = node.Mark();
+  if (mark.is_null()) return located_error(file, 0, 0, message);
+  return located_error(file, mark.line + 1, mark.column + 1, message);
+}
+
+ConfigMap::ConfigMap(const YAML::Node& node, std::string file, std::string where, const std::vector<std::string>& known)
+    : node_(node), file_(std::move(file)), where_(std::move(where)) {
+  if (!node_.IsMap()) {
+    throw located_error_at(node_, file_,
+                           fmt::format("{} must be a mapping of keys to values, found {}",
+                                       where_.empty() ? "the file" : where_, describe_type(node_)));
+  }
+  for (const auto& entry : node_) {
+    const std::string key = entry.first.Scalar();
+    if (std::find(known.begin(), known.end(), key) == known.end()) {
+      throw located_error_at(entry.first, file_,
+                             fmt::format("unknown key '{}' in {}; accepted keys: {}", key,
+                                         where_.empty() ? "the file" : where_, fmt::join(known, ", ")));
+    }
+  }
+}
+
+std::string ConfigMap::path_of(const std::string& key) const { return where_.empty() ? key : where_ + "." + key; }
+
+YAML::Node ConfigMap::get(const std::string& key) {
+  const YAML::Node value = node_[key];
+  if (value && value.IsNull()) throw error_at(key, fmt::format("{} has no value", path_of(key)));
+  return value;
+}
+
+UserError ConfigMap::error_at(const std::string& key, const std::string& message) const {
+  const YAML::Node value = node_[key];
+  return located_error_at(value ? value : node_, file_, message);
+}
+
+UserError ConfigMap::error_here(const std::string& message) const { return located_error_at(node_, file_, message); }
+
+std::string ConfigMap::fmt_missing(const std::string& key, const std::string& what) const {
+  return fmt::format("{} is missing the required key '{}' ({})", where_.empty() ? "the file" : where_, key, what);
+}
+
+std::optional<double> ConfigMap::number(const std::string& key) {
+  const YAML::Node value = get(key);
+  if (!value) return std::nullopt;
+  double x = 0;
+  if (!value.IsScalar() || !YAML::convert<double>::decode(value, x) || std::isnan(x)) {
+    throw error_at(key, fmt::format("{} must be a number, found {}", path_of(key), describe_type(value)));
+  }
+  if (!std::isfinite(x)) throw error_at(key, fmt::format("{} must be finite, found {}", path_of(key), value.Scalar()));
+  return x;
+}
+
+std::optional<std::int64_t> ConfigMap::integer(const std::string& key) {
+  const YAML::Node value = get(key);
+  if (!value) return std::nullopt;
+  std::int64_t n = 0;
+  if (value.IsScalar() && YAML::convert<std::int64_t>::decode(value, n)) return n;
+  double x = 0;  // accept 1e6 and 4096.0 when they are whole numbers
+  if (value.IsScalar() && YAML::convert<double>::decode(value, x) && std::isfinite(x) && x == std::floor(x) &&
+      std::fabs(x) <= 9007199254740992.0) {
+    return static_cast<std::int64_t>(x);
+  }
+  throw error_at(key, fmt::format("{} must be a whole number, found {}", path_of(key), describe_type(value)));
+}
+
+std::optional<std::uint64_t> ConfigMap::unsigned_integer(const std::string& key) {
+  const YAML::Node value = get(key);
+  if (!value) return std::nullopt;
+  if (value.IsScalar() && !value.Scalar().empty() && value.Scalar()[0] != '-') {
+    std::uint64_t n = 0;
+    if (YAML::convert<std::uint64_t>::decode(value, n)) return n;
+    double x = 0;
+    if (YAML::convert<double>::decode(value, x) && x >= 0 && x == std::floor(x) && x <= 9007199254740992.0) {
+      return static_cast<std::uint64_t>(x);
+    }
+  }
+  throw error_at(key,
+                 fmt::format("{} must be a non-negative whole number, found {}", path_of(key), describe_type(value)));
+}
+
+std::optional<std::string> ConfigMap::text(const std::string& key) {
+  const YAML::Node value = get(key);
+  if (!value) return std::nullopt;
+  if (!value.IsScalar()) {
+    throw error_at(key, fmt::format("{} must be a text value, found {}", path_of(key), describe_type(value)));
+  }
+  return value.Scalar();
+}
+
+bool ConfigMap::holds_scalar(const std::string& key) {
+  const YAML::Node value = get(key);
+  return value && value.IsScalar();
+}
+
+std::optional<std::vector<double>> ConfigMap::numbers(const std::string& key) {
+  const YAML::Node value = get(key);
+  if (!value) return std::nullopt;
+  if (!value.IsSequence()) {
+    throw error_at(key, fmt::format("{} must be a list of numbers, found {}", path_of(key), describe_type(value)));
+  }
+  std::vector<double> out;
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    double x = 0;
+    if (!value[i].IsScalar() || !YAML::convert<double>::decode(value[i], x) || !std::isfinite(x)) {
+      throw located_error_at(
+          value[i], file_,
+          fmt::format("{}[{}] must be a finite number, found {}", path_of(key), i, describe_type(value[i])));
+    }
+    out.push_back(x);
+  }
+  return out;
+}
+
+std::optional<std::vector<std::vector<double>>> ConfigMap::matrix(const std::string& key, std::size_t rows,
+                                                                  std::size_t columns) {
+  const YAML::Node value = get(key);
+  if (!value) return std::nullopt;
+  const std::string shape = fmt::format("a list of {} rows, each a list of {} numbers",
+                                        rows ? std::to_string(rows) : "k", columns ? std::to_string(columns) : "k");
+  if (!value.IsSequence() || value.size() == 0 || (rows && value.size() != rows)) {
+    throw error_at(key, fmt::format("{} must be {}, found {}", path_of(key), shape,
+                                    value.IsSequence() ? fmt::format("{} rows", value.size()) : describe_type(value)));
+  }
+  std::vector<std::vector<double>> out;
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const YAML::Node row = value[i];
+    const std::size_t wanted = columns ? columns : (out.empty() ? row.size() : out[0].size());
+    if (!row.IsSequence() || row.size() != wanted || wanted == 0) {
+      throw located_error_at(
+          row, file_,
+          fmt::format("{}[{}] must be a list of {} numbers ({} is {}), found {}", path_of(key), i, wanted, path_of(key),
+                      shape, row.IsSequence() ? fmt::format("{} numbers", row.size()) : describe_type(row)));
+    }
+    std::vector<double> numbers;
+    for (std::size_t j = 0; j < row.size(); ++j) {
+      double x = 0;
+      if (!row[j].IsScalar() || !YAML::convert<double>::decode(row[j], x) || !std::isfinite(x)) {
+        throw located_error_at(
+            row[j], file_,
+            fmt::format("{}[{}][{}] must be a finite number, found {}", path_of(key), i, j, describe_type(row[j])));
+      }
+      numbers.push_back(x);
+    }
+    out.push_back(std::move(numbers));
+  }
+  return out;
+}
+
+std::optional<ConfigMap> ConfigMap::map(const std::string& key, const std::vector<std::string>& known) {
+  const YAML::Node value = get(key);
+  if (!value) return std::nullopt;
+  return ConfigMap(value, file_, path_of(key), known);
+}
+
+std::optional<YAML::Node> ConfigMap::sequence(const std::string& key) {
+  const YAML::Node value = get(key);
+  if (!value) return std::nullopt;
+  if (!value.IsSequence()) {
+    throw error_at(key, fmt::format("{} must be a list, found {}", path_of(key), describe_type(value)));
+  }
+  return value;
+}
+
+std::optional<std::string> ConfigMap::choice(const std::string& key, const std::vector<std::string>& choices) {
+  const auto value = text(key);
+  if (!value) return std::nullopt;
+  for (const auto& c : choices) {
+    if (*value == c) return value;
+  }
+  throw error_at(
+      key, fmt::format("{} = '{}' is not accepted; accepted: {}", path_of(key), *value, fmt::join(choices, ", ")));
+}
+
+void require_in_range(const ConfigMap& map, const std::string& key, double value, bool ok,
+                      const std::string& accepted) {
+  if (!ok) {
+    throw map.error_at(key, fmt::format("{} = {} is out of range; accepted: {}", map.path_of(key), value, accepted));
+  }
+}
+
+}  // namespace gs

@@ -1,0 +1,119 @@
+#include "host/base/fft.hpp"
+
+#include <fftw3.h>
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <utility>
+
+#include "host/base/errors.hpp"
+
+namespace gs {
+
+template <class T>
+FftBuffer<T>::FftBuffer(std::size_t count) : data_(static_cast<T*>(fftw_malloc(sizeof(T) * count))), size_(count) {
+  if (!data_ && count > 0) throw std::bad_alloc();
+}
+
+template <class T>
+void FftBuffer<T>::Free::operator()(T* p) const {
+  fftw_free(p);
+}
+
+template class FftBuffer<double>;
+template class FftBuffer<Complex<double>>;
+
+namespace {
+
+std::mutex planner_mutex;  // FFTW's planner is not thread-safe
+
+int fftw_size(std::size_t n) {
+  if (n > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+    throw UserError("the FFT length exceeds FFTW's limit of 2^31 - 1 points; shorten the series or reduce m or K");
+  }
+  return static_cast<int>(n);
+}
+
+// Plans are kept for the life of the process (they are small; a run uses few
+// sizes). `forward` selects r2c, otherwise c2r.
+fftw_plan cached_plan(std::size_t n, bool forward) {
+  static std::map<std::pair<std::size_t, bool>, fftw_plan> cache;
+  const int size = fftw_size(n);
+  std::lock_guard<std::mutex> lock(planner_mutex);
+  const auto found = cache.find({n, forward});
+  if (found != cache.end()) return found->second;
+  FftBuffer<double> real(n);
+  FftBuffer<Complex<double>> spectrum(n / 2 + 1);
+  auto* c = reinterpret_cast<fftw_complex*>(spectrum.data());
+  const fftw_plan plan = forward ? fftw_plan_dft_r2c_1d(size, real.data(), c, FFTW_ESTIMATE)
+                                 : fftw_plan_dft_c2r_1d(size, c, real.data(), FFTW_ESTIMATE | FFTW_DESTROY_INPUT);
+  if (!plan)
+    throw InternalError(forward ? "fftw_plan_dft_r2c_1d" : "fftw_plan_dft_c2r_1d", "failed", __FILE__, __LINE__);
+  return cache.emplace(std::make_pair(n, forward), plan).first->second;
+}
+
+}  // namespace
+
+std::uint64_t fft_friendly_length(std::uint64_t minimum) {
+  for (std::uint64_t n = std::max<std::uint64_t>(minimum, 1);; ++n) {
+    std::uint64_t rest = n;
+    for (std::uint64_t p : {2, 3, 5, 7}) {
+      while (rest % p == 0) rest /= p;
+    }
+    if (rest == 1) return n;
+  }
+}
+
+std::vector<double> linear_convolution(const std::vector<double>& a, const std::vector<double>& b) {
+  if (a.empty() || b.empty()) return {};
+  const std::size_t out = a.size() + b.size() - 1;
+  const std::size_t n = fft_friendly_length(out);
+  const CpuFftPair fft(n, n);
+  FftBuffer<double> x(n), y(n);
+  FftBuffer<Complex<double>> fx(fft.spectrum_size()), fy(fft.spectrum_size());
+  std::fill(x.data(), x.data() + n, 0.0);
+  std::fill(y.data(), y.data() + n, 0.0);
+  std::copy(a.begin(), a.end(), x.data());
+  std::copy(b.begin(), b.end(), y.data());
+  fft.forward(x.data(), fx.data());
+  fft.forward(y.data(), fy.data());
+  const double scale = 1.0 / static_cast<double>(n);
+  for (std::size_t j = 0; j < fft.spectrum_size(); ++j) {
+    const Complex<double> p = fx.data()[j] * fy.data()[j];
+    fx.data()[j] = {p.re * scale, p.im * scale};
+  }
+  fft.inverse(fx.data(), x.data());
+  return std::vector<double>(x.data(), x.data() + out);
+}
+
+CpuFftPair::CpuFftPair(std::size_t n, std::size_t inverse_n)
+    : n_(n), inverse_n_(inverse_n), forward_(cached_plan(n, true)), inverse_(cached_plan(inverse_n, false)) {}
+
+void CpuFftPair::forward(double* signal, Complex<double>* spectrum) const {
+  fftw_execute_dft_r2c(static_cast<fftw_plan>(forward_), signal, reinterpret_cast<fftw_complex*>(spectrum));
+}
+
+void CpuFftPair::inverse(Complex<double>* spectrum, double* signal) const {
+  fftw_execute_dft_c2r(static_cast<fftw_plan>(inverse_), reinterpret_cast<fftw_complex*>(spectrum), signal);
+}
+
+std::vector<Complex<double>> CpuFftPair::kernel_spectrum(const std::vector<double>& coefficients) const {
+  if (coefficients.size() + 1 > n_) {
+    throw InternalError("CpuFftPair::kernel_spectrum", "kernel longer than the FFT", __FILE__, __LINE__);
+  }
+  FftBuffer<double> padded(n_);
+  FftBuffer<Complex<double>> spectrum(spectrum_size());
+  std::fill(padded.data(), padded.data() + n_, 0.0);
+  std::copy(coefficients.begin(), coefficients.end(), padded.data() + 1);
+  forward(padded.data(), spectrum.data());
+  const double scale = 1.0 / static_cast<double>(n_);
+  std::vector<Complex<double>> result(spectrum_size());
+  for (std::size_t j = 0; j < result.size(); ++j) {
+    result[j] = {spectrum.data()[j].re * scale, spectrum.data()[j].im * scale};
+  }
+  return result;
+}
+
+}  // namespace gs

@@ -1,0 +1,51 @@
+#include "host/base/sysinfo.hpp"
+
+#include <unistd.h>
+
+#include <array>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+
+namespace gs {
+
+std::string host_name() {
+  std::array<char, 256> buffer{};
+  if (gethostname(buffer.data(), buffer.size() - 1) != 0) return "unknown";
+  return buffer.data();
+}
+
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
+    }
+  }
+  return "unknown CPU";
+}
+
+std::uint64_t available_memory() {
+  std::ifstream in("/proc/meminfo");
+  std::string key, unit;
+  std::uint64_t value = 0;
+  while (in >> key >> value >> unit) {
+    if (key == "MemAvailable:") return value * 1024;
+  }
+  const long pages = sysconf(_SC_AVPHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGESIZE);
+  return pages > 0 && page_size > 0 ? static_cast<std::uint64_t>(pages) * page_size : 0;
+}
+
+std::string utc_now_iso8601() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  std::array<char, 32> buffer{};
+  std::strftime(buffer.data(), buffer.size(), "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return buffer.data();
+}
+
+}  // namespace gs

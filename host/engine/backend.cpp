@@ -1,0 +1,53 @@
+#include "host/engine/backend.hpp"
+
+#include <fmt/format.h>
+
+#include "host/base/errors.hpp"
+
+namespace gs {
+
+const char* to_string(Backend backend) { return backend == Backend::cuda ? "cuda" : "cpu"; }
+
+EnsembleJob make_job(const EnsembleSpec& spec, std::uint64_t seed) {
+  EnsembleJob job;
+  job.spec = &spec;
+  job.request.length = spec.length;
+  job.request.key = RngStreamKey{seed, spec.stream};
+  job.request.dtype = spec.dtype;
+  job.request.storage = spec.storage();
+  job.request.workload = spec.workload;
+  job.generation = spec.model->generation(job.request);
+  if (job.generation.rng_positions > kMaxRngPosition + 1)
+    throw UserError(
+        fmt::format("ensemble '{}': {} random-number positions per replica exceed the RNG layout's 2^56; "
+                    "shorten the series",
+                    spec.name, job.generation.rng_positions));
+  return job;
+}
+
+std::unique_ptr<BackendDevice> open_backend(BackendChoice choice, std::string& log) {
+  if (choice == BackendChoice::cpu) {
+    log = "backend cpu (requested)";
+    return make_cpu_backend();
+  }
+  std::string why_none;
+  const int devices = cuda_device_count(&why_none);
+  if (choice == BackendChoice::cuda) {
+    if (devices == 0) {
+      throw UserError(
+          fmt::format("--backend cuda was requested but no CUDA device is usable: {}; "
+                      "use --backend cpu or auto",
+                      why_none));
+    }
+    log = "backend cuda (requested)";
+    return make_cuda_backend();
+  }
+  if (devices > 0) {
+    log = "backend auto: a CUDA device is present, using cuda";
+    return make_cuda_backend();
+  }
+  log = fmt::format("backend auto: using cpu ({})", why_none);
+  return make_cpu_backend();
+}
+
+}  // namespace gs

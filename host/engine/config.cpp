@@ -1,0 +1,379 @@
+#include "host/engine/config.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+
+#include "host/base/config_map.hpp"
+#include "host/base/errors.hpp"
+#include "kernels/philox.hpp"
+
+namespace gs {
+
+const char* to_string(BackendChoice b) {
+  switch (b) {
+    case BackendChoice::cpu:
+      return "cpu";
+    case BackendChoice::cuda:
+      return "cuda";
+    default:
+      return "auto";
+  }
+}
+const char* to_string(ValueKind v) { return v == ValueKind::counts ? "counts" : "real"; }
+
+BackendChoice parse_backend_choice(const std::string& text) {
+  if (text == "auto") return BackendChoice::automatic;
+  if (text == "cpu") return BackendChoice::cpu;
+  if (text == "cuda") return BackendChoice::cuda;
+  throw UserError(fmt::format("backend '{}' is not accepted; accepted: auto, cpu, cuda", text));
+}
+
+StorageType EnsembleSpec::storage() const {
+  if (values == ValueKind::counts) return StorageType::uint32;
+  return dtype == Dtype::float64 ? StorageType::float64 : StorageType::float32;
+}
+
+namespace {
+
+WorkloadMapping parse_workload(ConfigMap& map, ValueKind& values) {
+  WorkloadMapping workload;
+  workload.v = map.number("v").value_or(1.0);
+  require_in_range(map, "v", workload.v, workload.v > 0, "v > 0 (the I/O mean velocity of eq. (5))");
+  workload.delta = map.number("delta").value_or(0.0);
+  values = map.choice("values", {"real", "counts"}).value_or("real") == "counts" ? ValueKind::counts : ValueKind::real;
+  return workload;
+}
+
+const std::vector<std::string> kEnsembleKeys = {"name",   "model", "params", "workload", "replicas",
+                                                "length", "dtype", "stream", "dataset",  "fit"};
+const std::vector<std::string> kTopKeys = {"version",   "seed",   "backend",  "output",  "compression", "datasets",
+                                           "ensembles", "models", "replicas", "fitting", "compare"};
+const std::vector<std::string> kDatasetKeys = {"name",           "trace",        "format",      "bin",         "series",
+                                               "column",         "value_column", "op_column",   "size_column", "header",
+                                               "delimiter",      "time_unit",    "modules",     "blk_event",   "sort",
+                                               "skip_bad_lines", "read_values",  "write_values"};
+
+bool parse_flag(ConfigMap& map, const std::string& key) {
+  return map.choice(key, {"true", "false"}).value_or("false") == "true";
+}
+
+DatasetSpec parse_dataset(const YAML::Node& node, const std::string& file, std::size_t index) {
+  ConfigMap map(node, file, fmt::format("datasets[{}]", index), kDatasetKeys);
+  DatasetSpec d;
+  d.line = static_cast<int>(node.Mark().line) + 1;
+  d.name = map.require(map.text("name"), "name", "the dataset's name (under /datasets)");
+  SeriesSource& r = d.source;
+  r.name = d.name;
+  const YAML::Node trace = node["trace"];
+  if (!trace) throw map.error_here(fmt::format("{} needs 'trace': the trace file(s)", map.where()));
+  const auto resolve = [&](const std::string& path) {
+    std::filesystem::path p(path);
+    return p.is_relative() ? (std::filesystem::path(file).parent_path() / p).string() : path;
+  };
+  if (trace.IsSequence()) {
+    for (const auto& item : trace) r.traces.push_back(resolve(item.as<std::string>()));
+  } else {
+    r.traces.push_back(resolve(map.require(map.text("trace"), "trace", "the trace file(s)")));
+  }
+  r.trace.format = map.require(map.choice("format", trace_format_names()), "format",
+                               fmt::format("the trace format, one of {}", fmt::join(trace_format_names(), ", ")));
+  r.bin = map.text("bin").value_or("");
+  r.channel = map.text("series").value_or("");
+  r.trace.time_column = map.text("column").value_or(r.trace.time_column);
+  r.trace.value_column = map.text("value_column").value_or(r.trace.value_column);
+  r.trace.op_column = map.text("op_column").value_or(r.trace.op_column);
+  r.trace.size_column = map.text("size_column").value_or(r.trace.size_column);
+  r.trace.header = parse_flag(map, "header");
+  if (auto delimiter = map.choice("delimiter", {"comma", "tab", "space"}))
+    r.trace.delimiter = *delimiter == "comma" ? ',' : *delimiter == "tab" ? '\t' : ' ';
+  if (auto unit = map.choice("time_unit", time_unit_names())) r.trace.time_unit = parse_time_unit(*unit);
+  const auto texts = [&](const char* key, std::vector<std::string>& out) {
+    if (!node[key]) return;
+    out.clear();
+    if (node[key].IsScalar()) out.push_back(node[key].Scalar());
+    for (const auto& item : node[key]) out.push_back(item.as<std::string>());
+  };
+  texts("modules", r.trace.modules);
+  texts("read_values", r.trace.read_values);
+  texts("write_values", r.trace.write_values);
+  r.trace.blk_action = map.choice("blk_event", {"Q", "D"}).value_or("Q")[0];
+  r.trace.sort = parse_flag(map, "sort");
+  r.trace.skip_bad_lines = parse_flag(map, "skip_bad_lines");
+  return d;
+}
+
+// A number of a `fit:` entry (YAML writes NaN as .nan), or nothing when it is text.
+std::optional<double> fit_number(const std::string& text) {
+  if (text == ".nan" || text == ".NaN") return static_cast<double>(NAN);
+  double number = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), number);
+  if (ec == std::errc() && end == text.data() + text.size()) return number;
+  return std::nullopt;
+}
+
+// `fit:` of an ensemble: a flat mapping of numbers, texts and number lists.
+std::vector<Attribute> parse_fit(const YAML::Node& node, const std::string& file, const std::string& where) {
+  std::vector<Attribute> attrs;
+  if (!node.IsMap()) throw located_error_at(node, file, fmt::format("{}.fit must be a mapping", where));
+  for (const auto& item : node) {
+    const std::string key = item.first.as<std::string>();
+    const YAML::Node value = item.second;
+    if (value.IsScalar()) {
+      if (const auto number = fit_number(value.Scalar()))
+        attrs.push_back({key, *number});
+      else
+        attrs.push_back({key, value.Scalar()});
+      continue;
+    }
+    std::vector<double> numbers;
+    for (const auto& v : value) {
+      const auto number = v.IsScalar() ? fit_number(v.Scalar()) : std::nullopt;
+      if (!number) throw located_error_at(v, file, fmt::format("{}.fit.{} must list numbers", where, key));
+      numbers.push_back(*number);
+    }
+    if (!value.IsSequence())
+      throw located_error_at(value, file, fmt::format("{}.fit.{} must be a number, a text or a list", where, key));
+    attrs.push_back({key, numbers});
+  }
+  return attrs;
+}
+
+const std::vector<std::string> kCompareKeys = {"metrics",   "trim",    "acf_lags",      "hurst_estimator",
+                                               "bootstrap", "rank_by", "store_replicas"};
+
+CompareOptions parse_compare(ConfigMap& top) {
+  CompareOptions o;
+  auto map = top.map("compare", kCompareKeys);
+  if (const auto metrics = map->sequence("metrics")) {
+    o.metrics.clear();
+    for (const auto& item : *metrics) {
+      const std::string name = item.IsScalar() ? item.Scalar() : "";
+      const auto parsed = parse_metric(name);
+      if (!parsed)
+        throw located_error_at(item, map->file(),
+                               fmt::format("compare.metrics: '{}' is not a metric; accepted: trimmed_error, "
+                                           "trimmed_error_aligned, ks, acf, hurst, burstiness",
+                                           name));
+      for (Metric m : *parsed)
+        if (std::find(o.metrics.begin(), o.metrics.end(), m) == o.metrics.end()) o.metrics.push_back(m);
+    }
+    if (o.metrics.empty()) throw map->error_at("metrics", "compare.metrics must list at least one metric");
+  }
+  o.trim = map->number("trim").value_or(o.trim);
+  require_in_range(*map, "trim", o.trim, o.trim >= 0 && o.trim < 0.5, "0 <= trim < 0.5 (fraction cut from each end)");
+  if (const auto lags = map->unsigned_integer("acf_lags")) {
+    require_in_range(*map, "acf_lags", static_cast<double>(*lags), *lags >= 1 && *lags <= 100000, "1 to 100000");
+    o.acf_lags = *lags;
+  }
+  o.hurst_estimator = map->choice("hurst_estimator", hurst_estimator_keys()).value_or(o.hurst_estimator);
+  if (auto bootstrap = map->map("bootstrap", {"resamples", "confidence", "method"})) {
+    if (const auto b = bootstrap->unsigned_integer("resamples")) {
+      require_in_range(*bootstrap, "resamples", static_cast<double>(*b), *b >= 100 && *b <= 1000000, "100 to 1000000");
+      o.bootstrap.resamples = static_cast<std::uint32_t>(*b);
+    }
+    o.bootstrap.confidence = bootstrap->number("confidence").value_or(o.bootstrap.confidence);
+    require_in_range(*bootstrap, "confidence", o.bootstrap.confidence,
+                     o.bootstrap.confidence >= 0.5 && o.bootstrap.confidence < 1, "0.5 <= confidence < 1");
+    o.bootstrap.method = bootstrap->choice("method", {"percentile", "bca"}).value_or("percentile") == "bca"
+                             ? IntervalMethod::bca
+                             : IntervalMethod::percentile;
+  }
+  if (const auto rank = map->choice("rank_by", {"trimmed_error", "trimmed_error_aligned", "ks", "acf"})) {
+    o.rank_by = parse_metric(*rank)->front();
+    if (!metric_index(o, o.rank_by))
+      throw map->error_at("rank_by", fmt::format("compare.rank_by = {} is not among compare.metrics", *rank));
+  } else if (!metric_index(o, o.rank_by)) {
+    const auto error = std::find_if(o.metrics.begin(), o.metrics.end(), is_error_metric);
+    if (error == o.metrics.end())
+      throw map->error_at("metrics",
+                          "compare.metrics needs one of trimmed_error, trimmed_error_aligned, ks, acf "
+                          "(the matching degree ranks models by it)");
+    o.rank_by = *error;
+  }
+  if (const auto keep = map->text("store_replicas"); keep && *keep != "all") {
+    const auto count = map->unsigned_integer("store_replicas");
+    o.store_replicas = count;
+  }
+  return o;
+}
+
+void parse_study(ConfigMap& top, StudySpec& study) {
+  if (const auto models = top.sequence("models")) {
+    for (const auto& item : *models) {
+      const std::string name = item.IsScalar() ? item.Scalar() : "";
+      try {
+        check_fittable({name}, "models");
+      } catch (const UserError& e) {
+        throw located_error_at(item, top.file(), e.what());
+      }
+      study.models.push_back(name);
+    }
+  }
+  if (const auto replicas = top.unsigned_integer("replicas")) {
+    require_in_range(top, "replicas", static_cast<double>(*replicas), *replicas >= 1 && *replicas <= 0xffffffffull,
+                     "1 <= replicas <= 4294967295");
+    study.replicas = *replicas;
+  }
+  std::vector<std::string> options;
+  for (const FitOptionSpec* option : fit_option_specs()) options.push_back(option->name);
+  if (auto fitting = top.map("fitting", options)) {
+    for (const auto& name : options) {
+      const auto value = fitting->text(name);
+      if (!value) continue;
+      try {
+        study.fitting.set(name, *value, fitting->path_of(name));
+      } catch (const UserError& e) {
+        throw fitting->error_at(name, e.what());
+      }
+    }
+  }
+  if (top.map("compare", kCompareKeys)) study.compare = parse_compare(top);
+}
+
+}  // namespace
+
+EnsembleSpec parse_ensemble(const YAML::Node& node, const std::string& file, std::size_t index) {
+  ConfigMap map(node, file, fmt::format("ensembles[{}]", index), kEnsembleKeys);
+  EnsembleSpec spec;
+  spec.line = static_cast<int>(node.Mark().line) + 1;
+  spec.name = map.require(map.text("name"), "name", "a unique name made of A-Z a-z 0-9 _ . -");
+  static const std::regex name_pattern("[A-Za-z0-9_.-]+");
+  if (!std::regex_match(spec.name, name_pattern)) {
+    throw map.error_at("name", fmt::format("{}.name = '{}' is not accepted; accepted: one or more of "
+                                           "A-Z a-z 0-9 _ . -",
+                                           map.where(), spec.name));
+  }
+  ConfigMap named(node, file, fmt::format("ensembles[{}] ({})", index, spec.name), kEnsembleKeys);
+  const std::string model =
+      named.require(named.text("model"), "model", fmt::format("one of {}", fmt::join(model_names(), ", ")));
+  const ModelTraits* traits = find_model(model);
+  if (!traits) {
+    throw named.error_at("model", fmt::format("{}.model = '{}' is not a known model; accepted: {}", named.where(),
+                                              model, fmt::join(model_names(), ", ")));
+  }
+  if (!named.has("params"))
+    throw named.error_here(
+        fmt::format("{} is missing the required key 'params' (the "
+                    "parameters of {})",
+                    named.where(), model));
+  spec.model = make_model(*traits, node["params"], file, named.path_of("params"));
+  if (auto workload = named.map("workload", {"v", "delta", "values"})) {
+    spec.workload = parse_workload(*workload, spec.values);
+  }
+  spec.replicas = named.require(named.unsigned_integer("replicas"), "replicas", "how many independent series, >= 1");
+  require_in_range(named, "replicas", static_cast<double>(spec.replicas),
+                   spec.replicas >= 1 && spec.replicas <= 0xffffffffull, "1 <= replicas <= 4294967295");
+  spec.length = named.require(named.unsigned_integer("length"), "length", "the number of bins of each series, >= 1");
+  require_in_range(named, "length", static_cast<double>(spec.length), spec.length >= 1 && spec.length <= (1ull << 40),
+                   "1 <= length <= 2^40");
+  if (const auto fixed = spec.model->fixed_length(); fixed && *fixed != spec.length) {
+    throw named.error_at("length", fmt::format("{}.length = {} but the model lists {} observation times; accepted: "
+                                               "length = {}",
+                                               named.where(), spec.length, *fixed, *fixed));
+  }
+  spec.dataset = named.text("dataset").value_or("");
+  if (node["fit"]) spec.fit = parse_fit(node["fit"], file, named.where());
+  spec.dtype =
+      named.choice("dtype", {"float32", "float64"}).value_or("float32") == "float64" ? Dtype::float64 : Dtype::float32;
+  if (auto stream = named.unsigned_integer("stream")) {
+    require_in_range(named, "stream", static_cast<double>(*stream), *stream <= 0xffffffffull,
+                     "0 <= stream <= 4294967295");
+    spec.stream = static_cast<std::uint32_t>(*stream);
+    spec.stream_given = true;
+  } else {
+    spec.stream = stream_of_name(spec.name);
+  }
+  return spec;
+}
+
+RunConfig parse_config(const std::string& text, const std::string& path) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw located_error(path, e.mark.line + 1, e.mark.column + 1, fmt::format("not valid YAML: {}", e.msg));
+  }
+  if (!root || root.IsNull()) throw UserError(fmt::format("{}: the file is empty", path));
+  RunConfig config;
+  config.path = path;
+  config.text = text;
+  ConfigMap top(root, path, "", kTopKeys);
+  const auto version = top.unsigned_integer("version");
+  if (version && *version != 1) {
+    throw top.error_at("version", fmt::format("version = {} is not supported; accepted: 1", *version));
+  }
+  if (auto seed = top.unsigned_integer("seed")) {
+    config.seed = *seed;
+    config.seed_given = true;
+  }
+  config.backend = parse_backend_choice(top.choice("backend", {"auto", "cpu", "cuda"}).value_or("auto"));
+  config.output = top.require(top.text("output"), "output", "the path of the HDF5 file to write");
+  if (config.output.empty()) throw top.error_at("output", "output must not be empty");
+  const auto compression = top.integer("compression").value_or(1);
+  require_in_range(top, "compression", static_cast<double>(compression), compression >= 0 && compression <= 9,
+                   "deflate level 0 (none) to 9");
+  config.compression = static_cast<int>(compression);
+  std::map<std::string, std::size_t> dataset_names;
+  if (const auto datasets = top.sequence("datasets")) {
+    for (std::size_t i = 0; i < datasets->size(); ++i) {
+      DatasetSpec d = parse_dataset((*datasets)[i], path, i);
+      if (dataset_names.count(d.name))
+        throw located_error_at((*datasets)[i], path,
+                               fmt::format("datasets[{}].name = '{}' is already used", i, d.name));
+      dataset_names[d.name] = i;
+      config.datasets.push_back(std::move(d));
+    }
+  }
+  parse_study(top, config.study);
+  if (!config.study.models.empty() && config.datasets.empty())
+    throw top.error_at("models", "models are fitted to the datasets: list at least one under 'datasets'");
+  const YAML::Node list = config.study.models.empty()
+                              ? top.require(top.sequence("ensembles"), "ensembles", "a list of ensembles to generate")
+                              : top.sequence("ensembles").value_or(YAML::Node(YAML::NodeType::Sequence));
+  if (list.size() == 0 && config.study.models.empty())
+    throw top.error_at("ensembles", "ensembles must list at least one ensemble");
+  std::map<std::string, std::size_t> names;
+  std::map<std::uint32_t, std::string> streams;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    EnsembleSpec spec = parse_ensemble(list[i], path, i);
+    if (names.count(spec.name)) {
+      throw located_error_at(
+          list[i]["name"], path,
+          fmt::format("ensembles[{}].name = '{}' is already used by ensembles[{}]; names must be unique", i, spec.name,
+                      names[spec.name]));
+    }
+    names[spec.name] = i;
+    if (!spec.dataset.empty() && !dataset_names.count(spec.dataset)) {
+      throw located_error_at(list[i]["dataset"], path,
+                             fmt::format("ensembles[{}].dataset = '{}' is not among the datasets", i, spec.dataset));
+    }
+    if (streams.count(spec.stream)) {
+      throw located_error_at(list[i], path,
+                             fmt::format("ensembles[{}] ({}) has Philox stream {}, the same as ensemble '{}'; "
+                                         "set a distinct 'stream' on one of them",
+                                         i, spec.name, spec.stream, streams[spec.stream]));
+    }
+    streams[spec.stream] = spec.name;
+    config.ensembles.push_back(std::move(spec));
+  }
+  return config;
+}
+
+EnsembleSpec ensemble_from_yaml(const std::string& text) { return parse_ensemble(YAML::Load(text), "<ensemble>", 0); }
+
+RunConfig load_config(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UserError(fmt::format("{}: cannot open the config file", path));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_config(text.str(), path);
+}
+
+}  // namespace gs

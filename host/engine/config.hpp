@@ -1,0 +1,93 @@
+// ensemble.yaml, schema v1, parsed into typed structs (docs/config.md). Every
+// key is checked: unknown keys, wrong types, duplicate names and missing
+// required keys are user errors naming the file, line, column and key; a
+// model's `params:` are checked against its own table (host/models/).
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "estimators/compare.hpp"
+#include "host/models/fit.hpp"
+#include "host/models/model.hpp"
+#include "io/attributes.hpp"
+#include "io/series_source.hpp"
+#include "kernels/workload.hpp"
+
+namespace gs {
+
+constexpr std::uint64_t kDefaultSeed = 20240601;  // recorded in every output
+
+enum class BackendChoice { automatic, cpu, cuda };
+enum class ValueKind { real, counts };
+
+const char* to_string(BackendChoice b);
+const char* to_string(ValueKind v);
+BackendChoice parse_backend_choice(const std::string& text);  // throws UserError
+
+struct EnsembleSpec {
+  std::string name;
+  std::shared_ptr<Model> model;
+  WorkloadMapping workload;
+  ValueKind values = ValueKind::real;
+  Dtype dtype = Dtype::float32;  // compute and storage precision of real values
+  std::uint64_t replicas = 0;
+  std::uint64_t length = 0;
+  std::uint32_t stream = 0;  // Philox stream: FNV-1a of the name unless given
+  bool stream_given = false;
+  int line = 0;                // where the ensemble is declared
+  std::string dataset;         // the real trace this ensemble was fitted to (datasets[].name), if any
+  std::vector<Attribute> fit;  // what `gpusynth fit` estimated, stored under /ensembles/<name>/fit
+
+  // uint32 for counts, else the dtype.
+  StorageType storage() const;
+};
+
+// A real trace referenced by the config (written by `gpusynth fit`): read and
+// binned as `gpusynth stats` does, stored under /datasets/<name>/series.
+struct DatasetSpec {
+  std::string name;
+  SeriesSource source;  // traces (paths relative to the config resolved), format, bin, …
+  int line = 0;
+};
+
+// A comparison study (docs/studies.md): `models` fitted to every dataset
+// become ensembles `<dataset>-<model>`; with `compare`, every ensemble that
+// has a dataset is compared with it, replica by replica.
+struct StudySpec {
+  std::vector<std::string> models;  // as `gpusynth fit --models`
+  std::uint64_t replicas = 1000;    // of each fitted ensemble
+  FitSettings fitting;              // the fit adapters' options (`fitting:`)
+  std::optional<CompareOptions> compare;
+};
+
+struct RunConfig {
+  std::string path;  // the file it came from
+  std::string text;  // its full text, recorded in the output
+  std::uint64_t seed = kDefaultSeed;
+  bool seed_given = false;
+  BackendChoice backend = BackendChoice::automatic;
+  std::string output;
+  int compression = 1;  // deflate level 0..9 (0: none)
+  std::vector<DatasetSpec> datasets;
+  std::vector<EnsembleSpec> ensembles;
+  StudySpec study;
+};
+
+RunConfig load_config(const std::string& path);
+RunConfig parse_config(const std::string& text, const std::string& path);
+
+// One `ensembles:` entry (also for the ensembles a study fits); `index` names
+// it in errors.
+EnsembleSpec parse_ensemble(const YAML::Node& node, const std::string& file, std::size_t index);
+
+// An ensemble from YAML text as it would stand under `ensembles:`, for tests
+// and benchmarks ("{name: x, model: lfsn, params: {...}, replicas: 8, length: 4096}").
+EnsembleSpec ensemble_from_yaml(const std::string& text);
+
+}  // namespace gs

@@ -1,0 +1,114 @@
+#include "host/engine/datasets.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <omp.h>
+
+#include <chrono>
+#include <set>
+
+#include "host/base/errors.hpp"
+#include "host/base/parallel.hpp"
+#include "host/base/progress.hpp"
+#include "host/models/fit.hpp"
+
+namespace gs {
+
+namespace {
+
+// Fits config.study.models to every dataset (in parallel, each fit's own loops
+// on the cores left to it) and appends an ensemble `<dataset>-<model>` for
+// each model that passes its checks; the others are returned with the reason.
+std::vector<StoppedModel> add_fitted_ensembles(RunConfig& config, const std::vector<LoadedSeries>& traces, bool quiet) {
+  std::vector<StoppedModel> stopped;
+  if (config.study.models.empty()) return stopped;
+  std::set<std::string> names;
+  std::set<std::uint32_t> streams;
+  for (const auto& e : config.ensembles) names.insert(e.name), streams.insert(e.stream);
+  log_info(quiet, fmt::format("fitting {} to {} datasets ({} threads)", fmt::join(config.study.models, ", "),
+                              config.datasets.size(), omp_get_max_threads()));
+  std::vector<std::vector<FittedModel>> fits(config.datasets.size());
+  for_each_in_parallel(config.datasets.size(), [&](std::size_t d) {
+    const LoadedSeries& s = traces[d];
+    FitData data(s.series, s.trace.kind != Trace::Kind::series, s.binned.bin_width, s.trace.series_times,
+                 config.study.fitting, config.seed);
+    fits[d] = fit_models(data, config.study.models);
+  });
+  for (std::size_t d = 0; d < config.datasets.size(); ++d) {
+    const DatasetSpec& dataset = config.datasets[d];
+    const LoadedSeries& s = traces[d];
+    log_info(quiet, fmt::format("dataset '{}' ({} values of {}):", dataset.name, s.series.size(), s.series_name));
+    const bool counts = s.trace.kind != Trace::Kind::series;
+    for (const FittedModel& fitted : fits[d]) {
+      if (!fitted.warning.empty()) log_info(quiet, fmt::format("  {}: warning: {}", fitted.model, fitted.warning));
+      if (!fitted.invalid.empty()) {
+        log_info(quiet, fmt::format("  {}: stopped: {}", fitted.model, fitted.invalid));
+        stopped.push_back({dataset.name, fitted.model, fitted.invalid});
+        continue;
+      }
+      log_info(quiet, fmt::format("  {}: {}", fitted.model, fitted.estimates));
+      const YAML::Node node = fitted_ensemble_node(fitted, dataset.name, config.study.replicas, counts);
+      EnsembleSpec spec = parse_ensemble(node, config.path, config.ensembles.size());
+      if (!names.insert(spec.name).second)
+        throw UserError(
+            fmt::format("{}: the fitted ensemble '{}' has the name of an ensemble under 'ensembles'; "
+                        "rename that one",
+                        config.path, spec.name));
+      if (!streams.insert(spec.stream).second)
+        throw UserError(
+            fmt::format("{}: the fitted ensemble '{}' has the Philox stream of an ensemble under "
+                        "'ensembles'; give that one another 'stream'",
+                        config.path, spec.name));
+      config.ensembles.push_back(std::move(spec));
+    }
+  }
+  if (config.ensembles.empty())
+    throw UserError(fmt::format("{}: no model could be fitted to any dataset", config.path));
+  return stopped;
+}
+
+// Every ensemble's model sees its dataset (or none) before planning.
+void give_models_their_datasets(RunConfig& config, const std::vector<LoadedSeries>& traces) {
+  for (EnsembleSpec& spec : config.ensembles) {
+    const auto dataset = std::find_if(config.datasets.begin(), config.datasets.end(),
+                                      [&](const DatasetSpec& d) { return d.name == spec.dataset; });
+    const std::string where = fmt::format("{}:{}: ensemble '{}'", config.path, spec.line, spec.name);
+    if (dataset == config.datasets.end()) {
+      spec.model->use_dataset(nullptr, spec.length, where);
+      continue;
+    }
+    const LoadedSeries& s = traces[static_cast<std::size_t>(dataset - config.datasets.begin())];
+    DatasetFacts facts;
+    facts.name = dataset->name;
+    facts.binned = s.trace.kind != Trace::Kind::series;
+    facts.length = s.series.size();
+    facts.times = s.trace.series_times;
+    spec.model->use_dataset(&facts, spec.length, where);
+  }
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+PreparedDatasets prepare_datasets(RunConfig& config, bool quiet) {
+  std::vector<LoadedSeries> traces;
+  for (const DatasetSpec& dataset : config.datasets) traces.push_back(read_series(dataset.source));
+  PreparedDatasets prepared;
+  const auto fit_start = std::chrono::steady_clock::now();
+  prepared.stopped = add_fitted_ensembles(config, traces, quiet);
+  prepared.fit_seconds = seconds_since(fit_start);
+  give_models_their_datasets(config, traces);
+  for (std::size_t i = 0; i < traces.size(); ++i) {
+    RunDataset dataset{
+        config.datasets[i].name, {}, dataset_attributes(traces[i], trace_digests(config.datasets[i].source.traces))};
+    dataset.attributes.push_back({"length", static_cast<std::uint64_t>(traces[i].series.size())});
+    dataset.series = std::move(traces[i].series);
+    prepared.datasets.push_back(std::move(dataset));
+  }
+  return prepared;
+}
+
+}  // namespace gs

@@ -1,0 +1,291 @@
+#include "host/engine/run.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <future>
+#include <optional>
+
+#include "host/base/errors.hpp"
+#include "host/base/interrupt.hpp"
+#include "host/base/progress.hpp"
+#include "host/base/sysinfo.hpp"
+#include "host/engine/backend.hpp"
+#include "host/engine/datasets.hpp"
+#include "host/engine/plan.hpp"
+#include "io/compare_file.hpp"
+#include "io/ensemble_file.hpp"
+#include "version.hpp"
+
+namespace gs {
+
+namespace {
+
+struct Interrupted {
+  int signal;
+};
+
+void check_interrupt() {
+  if (const int signal = pending_interrupt()) throw Interrupted{signal};
+}
+
+std::vector<Attribute> root_attributes(const RunConfig& config, const RunPlan& plan, const RunOptions& options) {
+  return {
+      {"file_type", std::string("gpusynth ensembles")},
+      {"format_version", std::string("1.0")},
+      {"description",
+       std::string("Synthetic parallel I/O workload ensembles made by gpusynth. Each group under /ensembles is one "
+                   "ensemble: its attributes give the model, every parameter, the workload mapping "
+                   "IOs(i) = v*X(i) + delta and the random-number stream; its dataset 'series' has shape "
+                   "(replicas, bins), one independent realization per row.")},
+      {"gpusynth_version", std::string(kVersion)},
+      {"git_revision", std::string(kGitRevision)},
+      {"created_utc", utc_now_iso8601()},
+      {"seed", config.seed},
+      {"backend", std::string(to_string(plan.backend))},
+      {"device", plan.device},
+      {"host", host_name()},
+      {"command_line", options.command_line},
+      {"config_path", config.path},
+      {"config", config.text},
+      {"rng",
+       std::string("Philox4x32-10 (Random123). key = (seed mod 2^32, seed div 2^32); counter = (position mod 2^32, "
+                   "(position div 2^32) + 2^24*draw, replica, stream). Each ensemble's attribute rng_use says "
+                   "which counters its values use.")},
+  };
+}
+
+std::vector<Attribute> ensemble_attributes(const EnsemblePlan& ensemble, const Tally& tally) {
+  const EnsembleSpec& spec = *ensemble.job.spec;
+  std::vector<Attribute> attrs = {
+      {"model", spec.model->name()},
+      {"mapping", std::string("IOs(i) = v*X(i) + delta (eq. (5) of the alpha-stable workload paper)")},
+      {"workload_v", spec.workload.v},
+      {"workload_delta", spec.workload.delta},
+      {"values", std::string(to_string(spec.values))},
+      {"values_rule", std::string(spec.values == ValueKind::counts
+                                      ? "rounded to the nearest integer (halves up), negative counts clipped to 0, "
+                                        "counts above 2^32-1 saturated"
+                                      : "stored as computed; values beyond the storage type saturate at its largest "
+                                        "finite value")},
+      {"dtype", std::string(to_string(spec.dtype))},
+      {"storage_type", std::string(to_string(ensemble.job.request.storage))},
+      {"replicas", spec.replicas},
+      {"length", spec.length},
+      {"seed", ensemble.job.request.key.seed},
+      {"stream", static_cast<std::uint64_t>(spec.stream)},
+      {"stream_source", std::string(spec.stream_given ? "config key 'stream'" : "FNV-1a hash of the ensemble name")},
+      {"rng_use", spec.model->rng_use()},
+      {"clipped_bins", tally.clipped},
+      {"saturated_values", tally.saturated},
+  };
+  for (auto& attr : spec.model->describe()) attrs.push_back(std::move(attr));
+  for (const auto& attr : ensemble.job.generation.attributes) attrs.push_back(attr);
+  return attrs;
+}
+
+void write_series_attributes(SeriesDataset& series, const EnsembleSpec& spec) {
+  h5::write_attributes(
+      series.dataset(),
+      {
+          {"dimensions", std::string("replica, bin")},
+          {"units", std::string(spec.values == ValueKind::counts ? "I/O requests per bin" : "v*X + delta per bin")},
+      });
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Generates one ensemble batch by batch; the write of batch k runs on a
+// separate thread while batch k+1 is generated, and a study compares batch k
+// with its dataset while it is written. Without a file (--no-output) the
+// batches are generated (and compared) and dropped. Only the first `stored`
+// replicas are written (a study's store_replicas); a batch that is not
+// written stays on a backend that compares in place.
+EnsembleResult generate_ensemble(const EnsemblePlan& ensemble, BackendDevice& backend, EnsembleFile* file,
+                                 int compression, std::uint64_t stored, Study* study, Progress& progress) {
+  const EnsembleSpec& spec = *ensemble.job.spec;
+  const StorageType storage = ensemble.job.request.storage;
+  stored = std::min(stored, spec.replicas);
+  const ChunkShape chunk = stored < spec.replicas
+                               ? series_chunk_shape(stored, spec.length, storage_bytes(storage), ensemble.chunk.rows)
+                               : ensemble.chunk;
+  const std::optional<std::size_t> found = study ? study->find(spec.name) : std::nullopt;
+  if (!found) study = nullptr;
+  const std::size_t compared = found.value_or(0);  // the ensemble's index in the study
+  std::optional<SeriesDataset> series;
+  if (file) {
+    series.emplace(file->create_series(spec.name, storage, stored, spec.length, chunk, compression));
+    write_series_attributes(*series, spec);
+    for (const SideVector& side : spec.model->side_vectors(spec.length))
+      series->write_vector(side.name, side.values, side.attributes);
+  }
+  auto generator = backend.make_generator(ensemble.job, ensemble.batch_replicas);
+  // A backend that compares in place (CUDA) keeps the batch where it is unless
+  // some of its replicas are stored.
+  const bool in_place =
+      study && generator->compares_in_place() && spec.length == study->real_of(compared).values.size();
+  if (in_place) generator->set_comparison(study->real_of(compared), study->options());
+  const std::size_t buffer_bytes = ensemble.batch_replicas * ensemble.row_bytes;
+  HostBuffer buffers[2] = {backend.host_buffer(buffer_bytes), backend.host_buffer(buffer_bytes)};
+  std::future<double> pending_write;
+  EnsembleResult result;
+  result.name = spec.name;
+  progress.begin(spec.name);
+  try {
+    for (std::uint64_t b = 0; b < ensemble.batches; ++b) {
+      check_interrupt();
+      const std::uint64_t first = b * ensemble.batch_replicas;
+      const std::uint64_t count = std::min(ensemble.batch_replicas, spec.replicas - first);
+      const bool stored_here = series && first < stored;
+      const bool stays_on_device = in_place && !stored_here;
+      unsigned char* buffer = stays_on_device ? nullptr : buffers[b % 2].get();
+      const auto start = std::chrono::steady_clock::now();
+      result.tally += generator->generate(first, count, buffer);
+      result.generate_seconds += seconds_since(start);
+      check_interrupt();  // a generator stops early when interrupted: its batch is incomplete
+      if (pending_write.valid()) result.write_seconds += pending_write.get();
+      if (stored_here) {
+        const std::uint64_t rows = std::min(count, stored - first);
+        pending_write = std::async(std::launch::async, [&series, first, rows, buffer] {
+          const auto write_start = std::chrono::steady_clock::now();
+          series->write_rows(first, rows, buffer);
+          return seconds_since(write_start);
+        });
+      }
+      if (study) {
+        const auto compare_start = std::chrono::steady_clock::now();
+        if (in_place) {
+          study->add_compared(compared, first, count, generator->compare_batch(count));
+          result.compared_in_place += count;
+        } else {
+          study->add_batch(compared, first, count, buffer, storage);
+        }
+        result.compare_seconds += seconds_since(compare_start);
+      }
+      progress.advance(count * spec.length);
+    }
+    if (pending_write.valid()) result.write_seconds += pending_write.get();
+  } catch (...) {
+    if (pending_write.valid()) pending_write.wait();
+    throw;
+  }
+  if (series) {
+    series->write_attributes(ensemble_attributes(ensemble, result.tally));
+    if (!spec.fit.empty()) series->write_fit(spec.fit);
+  }
+  return result;
+}
+
+// The label of an ensemble under /compare/<dataset>/: its name without the
+// "<dataset>-" prefix the fitted ensembles have.
+std::string comparison_label(const EnsembleSpec& spec) {
+  const std::string prefix = spec.dataset + "-";
+  return spec.name.size() > prefix.size() && spec.name.compare(0, prefix.size(), prefix) == 0
+             ? spec.name.substr(prefix.size())
+             : spec.name;
+}
+
+Study make_study(const RunConfig& config, const std::vector<RunDataset>& datasets, std::vector<StoppedModel> stopped) {
+  std::vector<std::pair<std::string, std::vector<double>>> series;
+  for (const RunDataset& d : datasets) series.emplace_back(d.name, d.series);
+  std::vector<StudyEntry> entries;
+  for (const EnsembleSpec& spec : config.ensembles)
+    if (!spec.dataset.empty())
+      entries.push_back(
+          {spec.name, spec.model->name(), comparison_label(spec), spec.dataset, spec.replicas, spec.length});
+  return Study(*config.study.compare, series, std::move(entries), std::move(stopped), config.path);
+}
+
+void check_disk_space(const RunPlan& plan, const RunConfig& config, bool quiet) {
+  const std::uint64_t free = free_disk_bytes(config.output);
+  if (free == 0 || plan.total_bytes <= free) return;
+  if (config.compression == 0) {
+    throw UserError(
+        fmt::format("output '{}': the ensembles need {} uncompressed but only {} is free on that file "
+                    "system; free some space, choose another output (-o) or enable compression",
+                    config.output, format_bytes(plan.total_bytes), format_bytes(free)));
+  }
+  log_info(quiet, fmt::format("warning: the ensembles are {} uncompressed and only {} is free at '{}'; the run "
+                              "relies on compression",
+                              format_bytes(plan.total_bytes), format_bytes(free), config.output));
+}
+
+}  // namespace
+
+void apply_overrides(RunConfig& config, const RunOptions& options) {
+  if (options.seed) {
+    config.seed = *options.seed;
+    config.seed_given = true;
+  }
+  if (options.output) {
+    if (options.output->empty()) throw UserError("--output must not be empty");
+    config.output = *options.output;
+  }
+  if (options.backend) config.backend = *options.backend;
+  if (options.replicas) {
+    if (*options.replicas < 1 || *options.replicas > 0xffffffffull) {
+      throw UserError(fmt::format("--replicas {} is out of range; accepted: 1 to 4294967295", *options.replicas));
+    }
+    for (auto& ensemble : config.ensembles) ensemble.replicas = *options.replicas;
+    config.study.replicas = *options.replicas;
+  }
+}
+
+RunOutcome run_config(RunConfig& config, const RunOptions& options) {
+  PreparedDatasets prepared = prepare_datasets(config, options.quiet);
+  RunOutcome outcome;
+  outcome.fit_seconds = prepared.fit_seconds;
+  std::string backend_log;
+  auto backend = open_backend(config.backend, backend_log);
+  const RunPlan plan = make_plan(config, *backend, options.memory_limit);
+  outcome.total_samples = plan.total_samples;
+  if (options.dry_run) {
+    outcome.plan = format_plan(plan, config);
+    return outcome;
+  }
+  log_info(options.quiet, backend_log + "; " + plan.device);
+  for (const EnsemblePlan& ensemble : plan.ensembles) {
+    if (!ensemble.job.generation.warning.empty())
+      log_info(options.quiet,
+               fmt::format("warning: ensemble '{}': {}", ensemble.job.spec->name, ensemble.job.generation.warning));
+  }
+  if (!options.no_output) check_disk_space(plan, config, options.quiet);
+  const auto start = std::chrono::steady_clock::now();
+  InterruptGuard interrupts;
+  try {
+    std::optional<Study> study;
+    if (config.study.compare) study.emplace(make_study(config, prepared.datasets, std::move(prepared.stopped)));
+    std::optional<EnsembleFile> file;
+    if (!options.no_output) {
+      file.emplace(config.output);
+      file->write_root_attributes(root_attributes(config, plan, options));
+      for (const RunDataset& d : prepared.datasets) file->write_dataset(d.name, d.series, d.attributes);
+    }
+    Progress progress(plan.total_samples, options.quiet);
+    const std::uint64_t stored =
+        config.study.compare ? config.study.compare->store_replicas.value_or(UINT64_MAX) : UINT64_MAX;
+    for (const EnsemblePlan& ensemble : plan.ensembles) {
+      outcome.ensembles.push_back(generate_ensemble(ensemble, *backend, file ? &*file : nullptr, config.compression,
+                                                    stored, study ? &*study : nullptr, progress));
+    }
+    check_interrupt();
+    progress.finish();
+    if (study) {
+      const auto summary_start = std::chrono::steady_clock::now();
+      study->summarize(config.seed, *backend->make_resampler());
+      if (file) write_compare(file->id(), *study);
+      outcome.summary_seconds = seconds_since(summary_start);
+      outcome.study = std::move(study);
+    }
+    if (file) file->commit();
+  } catch (const Interrupted& interrupted) {
+    outcome.interrupted_by = interrupted.signal;
+    return outcome;
+  }
+  outcome.seconds = seconds_since(start);
+  return outcome;
+}
+
+}  // namespace gs

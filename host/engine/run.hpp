@@ -1,0 +1,60 @@
+// A run of a config (docs/cli.md, `gpusynth run`): its datasets read and the
+// study's models fitted, the plan made, every ensemble generated batch by
+// batch into one HDF5 file (and compared with its dataset), the study
+// summarised. host/app/run.cpp prints what it returns.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "estimators/study.hpp"
+#include "host/engine/config.hpp"
+#include "kernels/workload.hpp"
+
+namespace gs {
+
+// The command line's overrides of a config, and how the run behaves.
+struct RunOptions {
+  std::string config_path;
+  std::optional<BackendChoice> backend;
+  std::optional<std::string> output;
+  std::optional<std::uint64_t> seed;
+  std::optional<std::uint64_t> replicas;
+  std::optional<std::uint64_t> memory_limit;
+  bool dry_run = false;
+  bool no_output = false;  // generate every batch and discard it (timing without the HDF5 write)
+  bool quiet = false;
+  std::string command_line;
+};
+
+// Exit code 130: interrupted by SIGINT or SIGTERM (nothing left at the output path).
+constexpr int kExitInterrupted = 130;
+
+// Applies the command-line overrides to a parsed config (validated as the
+// config keys are).
+void apply_overrides(RunConfig& config, const RunOptions& options);
+
+struct EnsembleResult {
+  std::string name;
+  Tally tally;
+  double generate_seconds = 0;          // inside the backend, per batch
+  double write_seconds = 0;             // inside the writer thread
+  double compare_seconds = 0;           // per-replica metrics, while the batch is written
+  std::uint64_t compared_in_place = 0;  // replicas the backend compared where they were generated
+};
+
+struct RunOutcome {
+  int interrupted_by = 0;  // the signal that stopped the run (nothing written), else 0
+  std::string plan;        // the printed plan (dry run)
+  std::vector<EnsembleResult> ensembles;
+  std::optional<Study> study;  // summarised, when the config compares
+  std::uint64_t total_samples = 0;
+  double fit_seconds = 0, summary_seconds = 0, seconds = 0;
+};
+
+// Throws UserError / InternalError. With options.dry_run only the plan is made.
+RunOutcome run_config(RunConfig& config, const RunOptions& options);
+
+}  // namespace gs

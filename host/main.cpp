@@ -1,3 +1,0 @@
-#include "host/cli.hpp"
-
-int main(int argc, char** argv) { return gs::main_cli(argc, argv); }

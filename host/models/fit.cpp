@@ -1,0 +1,221 @@
+#include "host/models/fit.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "host/base/errors.hpp"
+#include "kernels/philox.hpp"
+
+namespace gs {
+
+namespace {
+
+const FitOptionSpec* find_fit_option(const std::string& name) {
+  for (const FitOptionSpec* option : fit_option_specs())
+    if (option->name == name) return option;
+  return nullptr;
+}
+
+const FitOptionSpec& fit_option(const std::string& name) {
+  const FitOptionSpec* option = find_fit_option(name);
+  if (!option) throw InternalError("FitSettings", fmt::format("no fit option '{}'", name), __FILE__, __LINE__);
+  return *option;
+}
+
+// Counts are rounded values: many equal values make the continuous likelihood
+// unbounded (σ → 0). They are spread uniformly over their rounding interval
+// (x + U(−1/2, 1/2), Philox, key = seed), whose density is bounded.
+bool is_integer_valued(const std::vector<double>& x) {
+  return std::all_of(x.begin(), x.end(), [](double v) { return v == std::round(v); });
+}
+
+constexpr std::uint32_t kDitherStream = 0xD17Eu;
+
+std::vector<double> dithered(const std::vector<double>& x, std::uint64_t seed) {
+  std::vector<double> y(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i)
+    y[i] = x[i] + uniform_open(philox_bits({seed, kDitherStream}, 0, i, 0)[0]) - 0.5;
+  return y;
+}
+
+}  // namespace
+
+void FitSettings::set(const std::string& name, const std::string& value, const std::string& where) {
+  const FitOptionSpec* option = find_fit_option(name);
+  if (!option) {
+    std::vector<std::string> names;
+    for (const FitOptionSpec* o : fit_option_specs()) names.push_back(o->name);
+    throw UserError(fmt::format("{}: '{}' is not a fit option; accepted: {}", where, name, fmt::join(names, ", ")));
+  }
+  if (!option->choices.empty()) {
+    if (std::find(option->choices.begin(), option->choices.end(), value) == option->choices.end())
+      throw UserError(
+          fmt::format("{} = '{}' is not accepted; accepted: {}", where, value, fmt::join(option->choices, ", ")));
+  } else {
+    std::size_t used = 0;
+    long long number = 0;
+    try {
+      number = std::stoll(value, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != value.size() || value.empty() || number < option->min || number > option->max)
+      throw UserError(fmt::format("{} = {} is out of range; accepted: whole number {} <= {} <= {}", where, value,
+                                  option->min, name, option->max));
+  }
+  values_[name] = value;
+}
+
+std::string FitSettings::choice(const std::string& name) const {
+  const auto found = values_.find(name);
+  return found != values_.end() ? found->second : fit_option(name).default_value;
+}
+
+std::optional<std::int64_t> FitSettings::whole(const std::string& name) const {
+  const std::string value = choice(name);
+  if (value.empty()) return std::nullopt;
+  return std::stoll(value);
+}
+
+FitData::FitData(std::vector<double> series, bool binned, double bin_width, std::vector<double> times,
+                 FitSettings settings, std::uint64_t seed)
+    : series_(std::move(series)),
+      binned_(binned),
+      bin_width_(bin_width),
+      times_(std::move(times)),
+      settings_(std::move(settings)),
+      seed_(seed) {}
+
+const HurstEstimate& FitData::hurst(const std::string& estimator) {
+  const auto found = hurst_.find(estimator);
+  if (found != hurst_.end()) return found->second;
+  const NamedHurstEstimator* named = find_hurst_estimator(estimator);
+  if (!named)
+    throw UserError(
+        fmt::format("no Hurst estimator '{}'; accepted: {}", estimator, fmt::join(hurst_estimator_keys(), ", ")));
+  return hurst_.emplace(estimator, named->estimate(series_)).first->second;
+}
+
+const StableFit& FitData::stable_marginal() {
+  if (!stable_) {
+    const bool counts = is_integer_valued(series_);
+    const std::vector<double> y = counts ? dithered(series_, seed_) : series_;
+    StableFit f = fit_stable_ml(y, fit_stable_quantiles(y, seed_));
+    if (counts)
+      f.note = "integer counts spread uniformly over their rounding interval before the fit" +
+               (f.note.empty() ? std::string() : "; " + f.note);
+    stable_ = std::move(f);
+  }
+  return *stable_;
+}
+
+std::vector<FittedModel> fit_models(FitData& data, const std::vector<std::string>& models) {
+  std::vector<FittedModel> fitted;
+  for (const auto& name : models) {
+    FittedModel r;
+    try {
+      const ModelTraits* traits = find_model(name);
+      if (!traits || !traits->fit) throw UserError(fmt::format("'{}' is not a fittable model", name));
+      r = traits->fit(data);
+    } catch (const UserError& e) {
+      r.invalid = e.what();
+    }
+    r.model = name;
+    r.length = data.series().size();
+    fitted.push_back(std::move(r));
+  }
+  return fitted;
+}
+
+void check_fittable(const std::vector<std::string>& models, const std::string& where) {
+  const std::vector<std::string> fittable = fittable_model_names();
+  for (const auto& m : models)
+    if (std::find(fittable.begin(), fittable.end(), m) == fittable.end())
+      throw UserError(
+          fmt::format("{}: '{}' is not a fittable model; accepted: {}", where, m, fmt::join(fittable, ", ")));
+}
+
+YAML::Node fitted_ensemble_node(const FittedModel& r, const std::string& dataset, std::uint64_t replicas, bool counts) {
+  YAML::Node e(YAML::NodeType::Map);
+  e["name"] = fmt::format("{}-{}", dataset, r.model);
+  e["model"] = r.model;
+  e["params"] = r.params;
+  YAML::Node workload = r.workload ? YAML::Clone(r.workload) : flow_map();
+  if (counts) {
+    workload.SetStyle(YAML::EmitterStyle::Flow);
+    workload["values"] = "counts";
+  }
+  if (workload.size() > 0) e["workload"] = workload;
+  e["replicas"] = replicas;
+  e["length"] = r.length;
+  e["dataset"] = dataset;
+  e["fit"] = r.fit;
+  return e;
+}
+
+std::string pm(const char* name, double value, double se) {
+  return std::isfinite(se) ? fmt::format("{} = {:.4g} ± {:.2g}", name, value, se)
+                           : fmt::format("{} = {:.4g}", name, value);
+}
+
+void record(YAML::Node& fit, const std::string& name, double value, double se) {
+  fit[name] = value;
+  fit[name + "_se"] = se;
+}
+
+YAML::Node flow_map() {
+  YAML::Node n(YAML::NodeType::Map);
+  n.SetStyle(YAML::EmitterStyle::Flow);
+  return n;
+}
+
+YAML::Node flow_list(const std::vector<double>& values) {
+  YAML::Node n(YAML::NodeType::Sequence);
+  n.SetStyle(YAML::EmitterStyle::Flow);
+  for (double v : values) n.push_back(v);
+  return n;
+}
+
+void record_list(YAML::Node& fit, const std::string& name, const std::vector<double>& values,
+                 const std::vector<double>& se) {
+  fit[name] = flow_list(values);
+  fit[name + "_se"] = flow_list(se);
+}
+
+YAML::Node matrix_rows(const Matrix& m) {
+  YAML::Node rows(YAML::NodeType::Sequence);
+  for (const auto& row : m) rows.push_back(flow_list(row));
+  return rows;
+}
+
+YAML::Node row_major(const Matrix& m) { return flow_list(flattened(m)); }
+
+std::string alpha_stable_invalid(const StableLawParams& law, std::optional<double> H) {
+  if (!(law.alpha > 0 && law.alpha <= 2)) return fmt::format("alpha = {:.4g} is not in (0, 2]", law.alpha);
+  if (!(law.beta >= -1 && law.beta <= 1)) return fmt::format("beta = {:.4g} is not in [-1, 1]", law.beta);
+  if (!(law.sigma > 0)) return fmt::format("sigma = {:.4g} is not > 0", law.sigma);
+  if (H) {
+    if (!(*H > 0 && *H < 1)) return fmt::format("H = {:.4g} is not in (0, 1)", *H);
+    if (std::fabs(*H - 1 / law.alpha) < 1e-3)
+      return fmt::format("H = {:.4g} equals 1/alpha: d = H - 1/alpha = 0 and the LFSN kernel degenerates", *H);
+  }
+  return "";
+}
+
+void record_stable(YAML::Node& fit, const StableFit& f) {
+  fit["method"] = f.method == "ml" ? "maximum likelihood (Nolan's density), SEs from the observed information"
+                                   : "McCulloch quantiles, bootstrap SEs";
+  record(fit, "alpha", f.s1.alpha, f.se_alpha);
+  record(fit, "beta", f.s1.beta, f.se_beta);
+  record(fit, "sigma", f.s1.sigma, f.se_sigma);
+  record(fit, "mu_S1", f.s1.mu, f.se_mu1);
+  record(fit, "mu_S0", f.s0.mu, f.se_mu0);
+  fit["log_likelihood"] = f.log_likelihood;
+  fit["n"] = f.n;
+  if (!f.note.empty()) fit["note"] = f.note;
+}
+
+}  // namespace gs

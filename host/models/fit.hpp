@@ -1,0 +1,109 @@
+// Fitting the models to a real series (docs/fitting.md): each model's fit
+// adapter (ModelTraits::fit, in its own file) estimates its parameters from a
+// FitData and returns them as a runnable `params:` entry with the estimates,
+// standard errors and fit statistics. `gpusynth fit` and a study's `models:`
+// both go through fit_models.
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "estimators/hurst.hpp"
+#include "estimators/stable_fit.hpp"
+#include "host/models/model.hpp"
+
+namespace gs {
+
+// The values of the fit options (FitOptionSpec, declared by the models that
+// use them): `fitting:` keys of a config, or `--<option>` of `gpusynth fit`.
+class FitSettings {
+ public:
+  // UserError naming `where` when the option is unknown or its value out of range.
+  void set(const std::string& name, const std::string& value, const std::string& where);
+  // The value given, or the option's default (empty when it has none).
+  std::string choice(const std::string& name) const;
+  std::optional<std::int64_t> whole(const std::string& name) const;
+
+ private:
+  std::map<std::string, std::string> values_;
+};
+
+// The series a model is fitted to, with what several adapters share computed
+// once: Hurst estimates by estimator, and the maximum-likelihood α-stable law
+// of the values (stable and lfsn).
+class FitData {
+ public:
+  FitData(std::vector<double> series, bool binned, double bin_width, std::vector<double> times, FitSettings settings,
+          std::uint64_t seed);
+
+  const std::vector<double>& series() const { return series_; }
+  bool binned() const { return binned_; }                      // counts per bin (else (time, value) pairs)
+  double bin_width() const { return bin_width_; }              // seconds; 0 for (time, value) pairs
+  const std::vector<double>& times() const { return times_; }  // of (time, value) pairs
+  const FitSettings& settings() const { return settings_; }
+  std::uint64_t seed() const { return seed_; }  // bootstrap resamples, count dithering, EM starts
+
+  // H of the series by an estimator of `gpusynth stats` (UserError for an unknown one).
+  const HurstEstimate& hurst(const std::string& estimator);
+  // The α-stable law of the values by maximum likelihood (counts dithered
+  // over their rounding interval first; the note says so).
+  const StableFit& stable_marginal();
+
+ private:
+  std::vector<double> series_;
+  bool binned_;
+  double bin_width_;
+  std::vector<double> times_;
+  FitSettings settings_;
+  std::uint64_t seed_;
+  std::map<std::string, HurstEstimate> hurst_;
+  std::optional<StableFit> stable_;
+};
+
+// One fitted model: its runnable parameters and what the table and `fit:` show.
+struct FittedModel {
+  std::string model;
+  std::string invalid;  // why the model was stopped (the paper's validity checks), else empty
+  YAML::Node params, workload, fit;
+  std::string estimates;  // "alpha = 1.52 ± 0.03, …"
+  std::string statistic;  // "logL = …" or "BIC = …"
+  std::string warning;    // for the log (e.g. lfsn's H from a second-order estimator), else empty
+  std::uint64_t length = 0;
+};
+
+// Every model of `models` fitted to `data`, in that order; a model that
+// cannot be fitted comes back with `invalid` set, and the others still fit.
+std::vector<FittedModel> fit_models(FitData& data, const std::vector<std::string>& models);
+
+// UserError naming the first name of `models` that no model can be fitted as.
+void check_fittable(const std::vector<std::string>& models, const std::string& where);
+
+// The `ensembles:` entry `<dataset>-<model>` that runs a fitted model at the
+// trace's length (counts for binned traces).
+YAML::Node fitted_ensemble_node(const FittedModel& fitted, const std::string& dataset, std::uint64_t replicas,
+                                bool counts);
+
+// What the fit adapters write: "name = value ± se" (the SE left out when it is
+// not finite), `fit:` entries name and name_se, YAML flow maps and lists.
+std::string pm(const char* name, double value, double se);
+void record(YAML::Node& fit, const std::string& name, double value, double se);
+void record_list(YAML::Node& fit, const std::string& name, const std::vector<double>& values,
+                 const std::vector<double>& se);
+YAML::Node flow_map();
+YAML::Node flow_list(const std::vector<double>& values);
+YAML::Node matrix_rows(const Matrix& m);  // one flow list per row, as params want it
+YAML::Node row_major(const Matrix& m);    // one flat list (HDF5 attributes are flat)
+
+// The α-stable workload paper's validity checks (ALPHA-STABLE-SYNTHETIC-TRACE-
+// GENERATION): empty when they pass, else why the model stops.
+std::string alpha_stable_invalid(const StableLawParams& law, std::optional<double> H);
+// The `fit:` entries of an α-stable fit (S1 estimates, S0 location, likelihood).
+void record_stable(YAML::Node& fit, const StableFit& f);
+
+}  // namespace gs

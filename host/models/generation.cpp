@@ -1,0 +1,24 @@
+#include "host/models/generation.hpp"
+
+#include <fmt/format.h>
+
+namespace gs {
+
+const char* const kUniformRule = "u = (word + 1/2)/2^32";
+
+std::string box_muller_words(int radius_words, int angle_word) {
+  return fmt::format("Box-Muller: radius from words {},{} as a 64-bit uniform, angle from word {}", radius_words,
+                     radius_words + 1, angle_word);
+}
+
+std::string describe_philox_uses(const std::vector<PhiloxUse>& uses) {
+  std::string text;
+  for (const PhiloxUse& use : uses) {
+    if (!text.empty()) text += "; ";
+    text += fmt::format("{}: one Philox call at (replica r, position {}, draw {}); {}", use.serves, use.position,
+                        use.draw, use.words);
+  }
+  return text;
+}
+
+}  // namespace gs

@@ -1,0 +1,102 @@
+#include "io/series_source.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include "host/base/errors.hpp"
+#include "io/binning.hpp"
+#include "io/line_reader.hpp"
+
+namespace gs {
+
+double parse_duration(const std::string& text, const char* option) {
+  static const std::vector<std::pair<const char*, double>> units = {{"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3},
+                                                                    {"min", 60},  {"h", 3600},  {"s", 1}};
+  std::string digits = text;
+  double scale = 1;
+  for (const auto& [suffix, factor] : units) {
+    const std::string s(suffix);
+    if (digits.size() > s.size() && digits.compare(digits.size() - s.size(), s.size(), s) == 0) {
+      digits.resize(digits.size() - s.size());
+      scale = factor;
+      break;
+    }
+  }
+  double value = 0;
+  if (!parse_number(digits, value) || !(value > 0) || !std::isfinite(value))
+    throw UserError(
+        fmt::format("{} '{}': expected a positive duration such as 1s, 250ms, 10us, 5min, 1h", option, text));
+  return value * scale;
+}
+
+std::string default_dataset_name(const std::string& path) {
+  std::string name = std::filesystem::path(path).filename().string();
+  const auto dot = name.find('.');
+  if (dot != std::string::npos && dot > 0) name = name.substr(0, dot);
+  return name;
+}
+
+std::vector<std::string> trace_digests(const std::vector<std::string>& paths) {
+  std::vector<std::string> sha;
+  for (const auto& path : paths) sha.push_back(file_sha256(path));
+  return sha;
+}
+
+std::vector<Attribute> dataset_attributes(const LoadedSeries& s, const std::vector<std::string>& sha) {
+  std::string sources, hashes;
+  for (std::size_t i = 0; i < sha.size(); ++i) {
+    sources += (i ? ";" : "") + std::filesystem::path(s.trace.sources[i]).filename().string();
+    hashes += (i ? ";" : "") + sha[i];
+  }
+  return {{"source", sources},
+          {"source_sha256", hashes},
+          {"format", s.trace.format},
+          {"series_name", s.series_name},
+          {"bin_width", s.binned.bin_width},
+          {"bin_start", s.binned.start},
+          {"epoch", s.trace.epoch},
+          {"lines", s.trace.lines},
+          {"bad_lines", s.trace.bad_lines}};
+}
+
+LoadedSeries read_series(const SeriesSource& source) {
+  LoadedSeries s;
+  const TraceFormat& format = trace_format(source.trace.format);
+  TraceOptions trace_options = source.trace;
+  const bool needs_bin = format.kind != Trace::Kind::series;
+  if (needs_bin && source.bin.empty()) throw UserError("--bin is required for this format (e.g. --bin 1s)");
+  const double bin = needs_bin ? parse_duration(source.bin, "--bin") : 0.0;
+  trace_options.bin_width = bin;
+  s.trace = read_trace(source.traces, trace_options);
+  switch (s.trace.kind) {
+    case Trace::Kind::events:
+      s.binned = bin_events(s.trace, bin);
+      s.interarrivals = interarrival_times(s.trace);
+      break;
+    case Trace::Kind::binned:
+      s.binned = std::move(s.trace.binned);
+      break;
+    case Trace::Kind::series:
+      break;
+  }
+  if (s.trace.kind == Trace::Kind::series) {
+    s.series_name = "value";
+    s.series = s.trace.series_values;
+  } else {
+    s.series_name = !source.channel.empty() ? source.channel : format.default_series;
+    const auto it = s.binned.channels.find(s.series_name);
+    if (it == s.binned.channels.end()) {
+      std::string names;
+      for (const auto& [name, v] : s.binned.channels) names += (names.empty() ? "" : ", ") + name;
+      throw UserError(fmt::format("--series '{}': this trace gives {}", s.series_name, names));
+    }
+    s.series = it->second;
+  }
+  if (s.series.size() < 2)
+    throw UserError(fmt::format("the series has {} value(s); use a narrower --bin", s.series.size()));
+  return s;
+}
+
+}  // namespace gs

@@ -1,0 +1,46 @@
+// A real series from traces: read (io/trace.hpp), binned (io/binning.hpp)
+// and one channel chosen, as `gpusynth stats`, `gpusynth fit` and a config's
+// `datasets:` read it; with the provenance the output files record.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "io/attributes.hpp"
+#include "io/trace.hpp"
+
+namespace gs {
+
+// Where a series comes from and how it is binned (the reading options of
+// `stats` and `fit`, the keys of a dataset).
+struct SeriesSource {
+  std::vector<std::string> traces;
+  TraceOptions trace;
+  std::string bin;      // e.g. 1s, 100ms, 5min; required except for series traces
+  std::string channel;  // the binned channel analysed; default: the format's (count; darshan: bytes)
+  std::string name;     // dataset name; default: the first trace's file name up to its first dot
+};
+
+struct LoadedSeries {
+  Trace trace;
+  BinnedSeries binned;                // empty for (time, value) traces
+  std::string series_name;            // the channel (or "value" for (time, value) traces)
+  std::vector<double> series;         // the analysed sequence
+  std::vector<double> interarrivals;  // events only
+};
+
+LoadedSeries read_series(const SeriesSource& source);
+
+// Seconds in "1s", "250ms", "10us", "5ns", "5min", "1h" or a bare number of seconds.
+double parse_duration(const std::string& text, const char* option);
+
+// The default dataset name: the file name of `path` up to its first dot.
+std::string default_dataset_name(const std::string& path);
+
+// The sha256 of each trace file, and the provenance attributes of a dataset
+// group (source file names and their sha256, ';'-separated; format, series,
+// binning, lines) as `stats -o` and `run` write them.
+std::vector<std::string> trace_digests(const std::vector<std::string>& paths);
+std::vector<Attribute> dataset_attributes(const LoadedSeries& s, const std::vector<std::string>& sha);
+
+}  // namespace gs

@@ -1,0 +1,177 @@
+// --format darshan: darshan-parser text: each record's bytes and operations spread over [start, end) of its reads and
+// writes.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "io/traces/fields.hpp"
+
+namespace gs {
+
+namespace {
+
+struct DarshanActivity {  // one direction (read or write) of one record
+  double ops = 0, bytes = 0, start = 0, end = 0;
+};
+
+struct DarshanRecord {
+  DarshanActivity read, write;
+};
+
+struct DarshanLog {
+  double start_time = 0;  // Unix seconds
+  double run_time = 0;
+  std::map<std::string, DarshanRecord> records;  // module/rank/record id
+};
+
+// Which counter of `module` feeds which field; MPI-IO splits its operation counts four ways.
+bool apply_counter(const std::string& module, std::string_view counter, double value, DarshanRecord& record) {
+  const std::string prefix = module == "MPI-IO" ? "MPIIO_" : module + "_";
+  if (!starts_with(counter, prefix)) return false;
+  const std::string_view name = counter.substr(prefix.size());
+  static const std::vector<std::pair<const char*, double DarshanActivity::*>> read_fields = {
+      {"BYTES_READ", &DarshanActivity::bytes},
+      {"F_READ_START_TIMESTAMP", &DarshanActivity::start},
+      {"F_READ_END_TIMESTAMP", &DarshanActivity::end}};
+  static const std::vector<std::pair<const char*, double DarshanActivity::*>> write_fields = {
+      {"BYTES_WRITTEN", &DarshanActivity::bytes},
+      {"F_WRITE_START_TIMESTAMP", &DarshanActivity::start},
+      {"F_WRITE_END_TIMESTAMP", &DarshanActivity::end}};
+  for (const auto& [field, member] : read_fields)
+    if (name == field) return record.read.*member = value, true;
+  for (const auto& [field, member] : write_fields)
+    if (name == field) return record.write.*member = value, true;
+  for (const char* kind : {"", "INDEP_", "COLL_", "SPLIT_", "NB_"}) {
+    if (module == "MPI-IO" && *kind == '\0') continue;
+    if (module != "MPI-IO" && *kind != '\0') continue;
+    if (name == fmt::format("{}READS", kind)) return record.read.ops += value, true;
+    if (name == fmt::format("{}WRITES", kind)) return record.write.ops += value, true;
+  }
+  return false;
+}
+
+DarshanLog read_darshan_log(const std::string& path, const TraceOptions& options, Trace& trace) {
+  DarshanLog log;
+  bool has_start = false;
+  for_each_line(path, options, trace, true, [&](std::string_view line) {
+    const std::string_view content = trim(line);
+    if (content.front() == '#') {
+      if (const auto start = header_value(content, "# start_time:")) {
+        log.start_time = number_field(*start, "start_time");
+        has_start = true;
+      } else if (const auto run_time = header_value(content, "# run time:")) {
+        log.run_time = non_negative_field(*run_time, "run time");
+      }
+      return;
+    }
+    const auto fields = split_fields(line, '\t');
+    const std::string module(fields[0]);
+    if (std::find(options.modules.begin(), options.modules.end(), module) == options.modules.end()) return;
+    if (fields.size() < 5)
+      throw BadLine{fmt::format("expected tab-separated 'module rank record_id counter value ...', found {} fields",
+                                fields.size()),
+                    line};
+    const std::string key = fmt::format("{}/{}/{}", module, fields[1], fields[2]);
+    DarshanRecord& record = log.records[key];
+    const double value = number_field(fields[4], "counter value");
+    if (!apply_counter(module, fields[3], value, record)) return;
+    if (value < 0 && fields[3].find("TIMESTAMP") == std::string_view::npos)
+      throw BadLine{fmt::format("{} {} is negative", fields[3], fields[4]), fields[4]};
+  });
+  if (!has_start) throw UserError(fmt::format("{}: no '# start_time:' line: not darshan-parser output", path));
+  return log;
+}
+
+// Adds `amount` over [start, end) at a uniform rate (the Darshan burst paper,
+// section IV: a record's bytes and operations spread evenly over the bins its
+// interval covers); a zero-length interval falls in the bin of its start.
+void spread(std::vector<double>& bins, double origin, double width, double start, double end, double amount) {
+  const auto bin_of = [&](double t) {
+    const double index = std::floor((t - origin) / width);
+    return static_cast<std::size_t>(std::clamp(index, 0.0, static_cast<double>(bins.size() - 1)));
+  };
+  if (end <= start) {
+    bins[bin_of(start)] += amount;
+    return;
+  }
+  const std::size_t first = bin_of(start), last = bin_of(std::nextafter(end, start));
+  const double rate = amount / (end - start);
+  for (std::size_t b = first; b <= last; ++b) {
+    const double lo = std::max(start, origin + static_cast<double>(b) * width);
+    const double hi = std::min(end, origin + static_cast<double>(b + 1) * width);
+    bins[b] += rate * std::max(0.0, hi - lo);
+  }
+}
+
+void read_darshan(const std::vector<std::string>& paths, const TraceOptions& options, Trace& trace) {
+  if (!(options.bin_width > 0))
+    throw UserError("darshan: --bin is required (the width of the bins records spread over)");
+  for (const auto& m : options.modules)
+    if (m != "POSIX" && m != "MPI-IO" && m != "STDIO")
+      throw UserError(fmt::format("--modules: '{}' is not one of POSIX, MPI-IO, STDIO", m));
+  std::vector<DarshanLog> logs;
+  double origin = std::numeric_limits<double>::infinity(), finish = -origin;
+  for (const auto& path : paths) {
+    logs.push_back(read_darshan_log(path, options, trace));
+    const DarshanLog& log = logs.back();
+    origin = std::min(origin, log.start_time);
+    finish = std::max(finish, log.start_time + log.run_time);
+    for (const auto& [key, record] : log.records)
+      for (const DarshanActivity* a : {&record.read, &record.write})
+        if (a->start > 0 || a->end > 0) finish = std::max(finish, log.start_time + a->end);
+  }
+  const double width = options.bin_width;
+  const auto bins = static_cast<std::size_t>(std::max(1.0, std::ceil((finish - origin) / width)));
+  auto& channels = trace.binned.channels;
+  for (const char* name : {"count_read", "count_write", "bytes_read", "bytes_write"}) channels[name].assign(bins, 0.0);
+  for (std::size_t i = 0; i < logs.size(); ++i) {
+    const DarshanLog& log = logs[i];
+    for (const auto& [key, record] : log.records) {
+      for (const bool is_read : {true, false}) {
+        const DarshanActivity& a = is_read ? record.read : record.write;
+        if (a.ops == 0 && a.bytes == 0) continue;
+        if (a.start == 0 && a.end == 0) {  // Darshan's "no timestamp": nothing to place it by
+          ++trace.untimed_records;
+          trace.untimed_bytes += a.bytes;
+          continue;
+        }
+        if (a.end < a.start || a.start < 0) {
+          const std::string message = fmt::format("record {}: {} interval [{}, {}] s is invalid", key,
+                                                  is_read ? "read" : "write", a.start, a.end);
+          if (!options.skip_bad_lines) throw UserError(fmt::format("{}: {}", paths[i], message));
+          count_bad_line(trace, fmt::format("{}: {}", paths[i], message));
+          continue;
+        }
+        const double start = log.start_time + a.start, end = log.start_time + a.end;
+        spread(channels[is_read ? "count_read" : "count_write"], origin, width, start, end, a.ops);
+        spread(channels[is_read ? "bytes_read" : "bytes_write"], origin, width, start, end, a.bytes);
+      }
+    }
+  }
+  auto sum = [&](const char* a, const char* b) {
+    std::vector<double> total(bins);
+    for (std::size_t k = 0; k < bins; ++k) total[k] = channels[a][k] + channels[b][k];
+    return total;
+  };
+  channels["count"] = sum("count_read", "count_write");
+  channels["bytes"] = sum("bytes_read", "bytes_write");
+  trace.epoch = origin;
+  trace.binned.start = 0;
+  trace.binned.bin_width = width;
+}
+
+[[maybe_unused]] const bool registered = register_trace_format({
+    "darshan",
+    Trace::Kind::binned,
+    "darshan-parser text, one log per job: bytes and operations spread over each record's interval",
+    "bytes",
+    nullptr,
+    read_darshan,
+});
+
+}  // namespace
+
+}  // namespace gs

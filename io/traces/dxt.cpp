@@ -1,0 +1,70 @@
+// --format dxt: darshan-dxt-parser text: every POSIX (or MPI-IO) operation with its rank, offset, length, start and
+// end.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "io/traces/fields.hpp"
+
+namespace gs {
+
+namespace {
+
+// darshan-dxt-parser: " X_POSIX  rank  read|write  segment  offset  length  start  end  [...]".
+void read_dxt(const std::string& path, const TraceOptions& options, Trace& trace) {
+  std::vector<std::string> modules;
+  for (const auto& m : options.modules) {
+    if (m == "POSIX") modules.push_back("X_POSIX");
+    if (m == "MPI-IO" || m == "MPIIO") modules.push_back("X_MPIIO");
+  }
+  EventSink sink(trace, true);  // DXT groups operations by file and rank: sorting is part of the format
+  bool seen_header = false;
+  for_each_line(path, options, trace, true, [&](std::string_view line) {
+    const std::string_view content = trim(line);
+    if (content.front() == '#') {
+      if (const auto start = header_value(content, "# start_time:")) {
+        trace.epoch = number_field(*start, "start_time");
+        seen_header = true;
+      }
+      return;
+    }
+    const auto fields = split_fields(line, ' ');
+    if (!starts_with(fields[0], "X_"))
+      throw BadLine{"expected a DXT operation line (X_POSIX or X_MPIIO ...)", fields[0]};
+    if (std::find(modules.begin(), modules.end(), fields[0]) == modules.end()) return;
+    if (fields.size() < 8)
+      throw BadLine{
+          fmt::format("expected 8 fields (module rank op segment offset length start end), found {}", fields.size()),
+          fields.back()};
+    number_field(fields[1], "rank");
+    Operation op;
+    if (fields[2] == "read")
+      op = Operation::read;
+    else if (fields[2] == "write")
+      op = Operation::write;
+    else
+      throw BadLine{fmt::format("operation '{}' is neither read nor write", fields[2]), fields[2]};
+    non_negative_field(fields[4], "offset");
+    const double length = non_negative_field(fields[5], "length");
+    const double start = time_field(fields[6], TimeUnit::s);
+    const double end = time_field(fields[7], TimeUnit::s);
+    if (end < start) throw BadLine{fmt::format("end {} is before start {}", fields[7], fields[6]), fields[7]};
+    sink.add(start, fields[6], op, length, end - start);
+  });
+  if (!seen_header) throw UserError(fmt::format("{}: no '# start_time:' line: not darshan-dxt-parser output", path));
+  trace.reordered = 0;
+  sink.finish(true, true, true);
+}
+
+[[maybe_unused]] const bool registered = register_trace_format({
+    "dxt",
+    Trace::Kind::events,
+    "darshan-dxt-parser text: every operation with its start and end",
+    "count",
+    read_dxt,
+    nullptr,
+});
+
+}  // namespace
+
+}  // namespace gs

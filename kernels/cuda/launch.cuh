@@ -1,0 +1,115 @@
+// The CUDA launcher: one bounds-checked 2-D grid-stride kernel that runs a
+// per-element functor over (row, column) — the same functor the OpenMP loop of
+// kernels/launch.hpp runs — and sums its tallies (warp shuffle, one atomic per
+// warp); and the device launchers of the direct kernels.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "kernels/cuda/check.hpp"
+#include "kernels/launch.hpp"
+#include "kernels/workload.hpp"
+
+namespace gs {
+
+// tallies[0] += clipped, tallies[1] += saturated. Rows along y, columns along
+// x, both grid-strided.
+template <class Kernel>
+__global__ void for_each_index_kernel(std::uint64_t rows, Kernel kernel, unsigned long long* tallies) {
+  StoreTally tally;
+  const std::uint64_t columns = kernel.columns();
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  for (std::uint64_t row = blockIdx.y; row < rows; row += gridDim.y) {
+    for (std::uint64_t c = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; c < columns;
+         c += stride) {
+      kernel(row, c, tally);
+    }
+  }
+  unsigned clipped = tally.clipped, saturated = tally.saturated;
+  for (int offset = 16; offset > 0; offset /= 2) {
+    clipped += __shfl_down_sync(0xffffffffu, clipped, offset);
+    saturated += __shfl_down_sync(0xffffffffu, saturated, offset);
+  }
+  if ((threadIdx.x & 31) == 0 && (clipped | saturated)) {
+    atomicAdd(&tallies[0], static_cast<unsigned long long>(clipped));
+    atomicAdd(&tallies[1], static_cast<unsigned long long>(saturated));
+  }
+}
+
+// Enough blocks to fill the device several times over (32 per SM); the
+// grid-stride loops cover the rest.
+inline dim3 launch_grid(std::uint64_t rows, std::uint64_t columns, int threads, int multiprocessors) {
+  const std::uint64_t y = rows < 65535 ? (rows > 0 ? rows : 1) : 65535;
+  const std::uint64_t wanted_x = (columns + threads - 1) / threads;
+  const std::uint64_t cap_x = (static_cast<std::uint64_t>(multiprocessors) * 32 + y - 1) / y;
+  const std::uint64_t x = wanted_x < cap_x ? wanted_x : cap_x;
+  return dim3(static_cast<unsigned>(x > 0 ? x : 1), static_cast<unsigned>(y));
+}
+
+// Blocks of `threads` for a 1-D grid-stride loop over `items`: one item per
+// thread, at least one block and at most 2^20 (the loop covers the rest).
+inline unsigned grid_stride_blocks(std::uint64_t items, unsigned threads) {
+  const std::uint64_t blocks = (items + threads - 1) / threads;
+  return static_cast<unsigned>(blocks < 1 ? 1 : blocks > (1u << 20) ? (1u << 20) : blocks);
+}
+
+template <class Kernel>
+void cuda_for_each(std::uint64_t rows, const Kernel& kernel, unsigned long long* tallies, int multiprocessors,
+                   cudaStream_t stream) {
+  constexpr int threads = 256;
+  for_each_index_kernel<<<launch_grid(rows, kernel.columns(), threads, multiprocessors), threads, 0, stream>>>(
+      rows, kernel, tallies);
+  GS_CUDA_CHECK(cudaGetLastError());
+}
+
+// A kernel sequential in time (one replica per call) with its replicas laid
+// along the launcher's columns, so they fill the device's threads rather than
+// one thread per block.
+template <class Kernel>
+struct ReplicasAsColumns {
+  Kernel kernel;
+  std::uint64_t rows = 0;
+
+  GS_HD std::uint64_t columns() const { return rows; }
+  GS_HD void operator()(std::uint64_t, std::uint64_t replica, StoreTally& tally) const { kernel(replica, 0, tally); }
+};
+
+// The CudaDirectLaunch of one direct kernel type: its copy bound to the batch
+// (device memory), run by cuda_for_each on `stream`.
+template <class Kernel>
+void cuda_direct_launch(const void* data, std::uint64_t first, std::uint64_t count, void* out, const double* table,
+                        double* scratch, unsigned long long* tallies, int multiprocessors, void* stream) {
+  Kernel kernel = *static_cast<const Kernel*>(data);
+  bind_batch(kernel, first, out, table, scratch);
+  const auto on = static_cast<cudaStream_t>(stream);
+  if constexpr (IsSequentialInTime<Kernel>::value) {
+    cuda_for_each(1, ReplicasAsColumns<Kernel>{kernel, count}, tallies, multiprocessors, on);
+  } else {
+    cuda_for_each(count, kernel, tallies, multiprocessors, on);
+  }
+}
+
+// Every (compute, storage) pair an ensemble can ask for (see
+// kernels/workload.hpp): float32 or float64 values, or counts from either.
+template <template <class, class> class Kernel>
+bool register_cuda_direct_kernel() {
+  CudaDirectLaunchSlot<Kernel<float, float>>::launch = &cuda_direct_launch<Kernel<float, float>>;
+  CudaDirectLaunchSlot<Kernel<float, std::uint32_t>>::launch = &cuda_direct_launch<Kernel<float, std::uint32_t>>;
+  CudaDirectLaunchSlot<Kernel<double, double>>::launch = &cuda_direct_launch<Kernel<double, double>>;
+  CudaDirectLaunchSlot<Kernel<double, std::uint32_t>>::launch = &cuda_direct_launch<Kernel<double, std::uint32_t>>;
+  return true;
+}
+
+}  // namespace gs
+
+// The CUDA build of a direct kernel's header (a .cu file CMake generates for
+// every kernels/*.hpp that uses GS_DIRECT_KERNEL) defines
+// GS_CUDA_DIRECT_KERNEL_BUILD before including this file and then the header:
+// its GS_DIRECT_KERNEL(Template) registers the launchers at start-up.
+#if defined(GS_CUDA_DIRECT_KERNEL_BUILD)
+#undef GS_DIRECT_KERNEL
+#define GS_DIRECT_KERNEL(Template) \
+  static const bool gs_cuda_launchers_of_##Template = ::gs::register_cuda_direct_kernel<Template>();
+#endif

@@ -1,0 +1,159 @@
+// The two launchers of the per-element functors, and a model's direct kernel
+// as the engine sees it.
+//
+// A functor has `columns()` and a GS_HD operator()(row, column, tally) over a
+// batch's rows (replicas). On the CPU, cpu_for_each runs it in an OpenMP loop
+// over (row, column); on the GPU, kernels/cuda/launch.cuh runs it in one
+// bounds-checked kernel. Results never depend on the thread count: each
+// element is a pure function of its indices. After an interrupt the remaining
+// elements are skipped (the caller discards the batch).
+//
+// A direct kernel (a functor that writes a model's output itself, as those of
+// stable, normal, markov and hmm do) has the members `first_replica` and `out`, and
+// optionally `table` (read-only doubles the model gives, e.g. observation
+// times) and `scratch` (per-replica doubles the backend allocates). Its header
+// ends with GS_DIRECT_KERNEL(Template), Template<Real, Out> being the functor
+// for compute type Real and storage type Out: in CUDA builds CMake compiles
+// that header once more under nvcc, which instantiates the device launcher of
+// every (Real, Out) and registers it in CudaDirectLaunchSlot (see
+// kernels/cuda/launch.cuh); elsewhere the macro is empty. So the engine runs
+// any model on either backend without naming its kernel type.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <type_traits>
+#include <typeinfo>
+#include <utility>
+#include <vector>
+
+#include "host/base/interrupt.hpp"
+#include "kernels/workload.hpp"
+
+namespace gs {
+
+template <class Kernel>
+Tally cpu_for_each(std::uint64_t rows, const Kernel& kernel) {
+  constexpr std::int64_t block = 1 << 14;  // columns between interrupt polls
+  const auto columns = static_cast<std::int64_t>(kernel.columns());
+  const std::int64_t blocks = (columns + block - 1) / block;
+  std::uint64_t clipped = 0, saturated = 0;
+#pragma omp parallel for collapse(2) schedule(static) reduction(+ : clipped, saturated)
+  for (std::int64_t row = 0; row < static_cast<std::int64_t>(rows); ++row) {
+    for (std::int64_t b = 0; b < blocks; ++b) {
+      if (pending_interrupt()) continue;
+      StoreTally tally;
+      const std::int64_t end = (b + 1) * block < columns ? (b + 1) * block : columns;
+      for (std::int64_t c = b * block; c < end; ++c) {
+        kernel(static_cast<std::uint64_t>(row), static_cast<std::uint64_t>(c), tally);
+      }
+      clipped += tally.clipped;
+      saturated += tally.saturated;
+    }
+  }
+  return Tally{clipped, saturated};
+}
+
+// Row 0 of the kernel, run serially by the calling thread (inside a parallel
+// region, with the kernel's buffers pointing at that thread's row).
+template <class Kernel>
+Tally serial_for_each(const Kernel& kernel) {
+  StoreTally tally;
+  const std::uint64_t columns = kernel.columns();
+  for (std::uint64_t c = 0; c < columns; ++c) kernel(0, c, tally);
+  return Tally{tally.clipped, tally.saturated};
+}
+
+template <class Kernel, class = void>
+struct HasTable : std::false_type {};
+template <class Kernel>
+struct HasTable<Kernel, std::void_t<decltype(std::declval<Kernel&>().table)>> : std::true_type {};
+template <class Kernel, class = void>
+struct HasScratch : std::false_type {};
+template <class Kernel>
+struct HasScratch<Kernel, std::void_t<decltype(std::declval<Kernel&>().scratch)>> : std::true_type {};
+// A kernel sequential in time (one replica per call, columns() == 1) declares
+// `static constexpr bool sequential_in_time = true`; the GPU then lays its
+// replicas along the launch's columns.
+template <class Kernel, class = void>
+struct IsSequentialInTime : std::false_type {};
+template <class Kernel>
+struct IsSequentialInTime<Kernel, std::enable_if_t<Kernel::sequential_in_time>> : std::true_type {};
+
+// Points a copy of a direct kernel at one batch: replicas [first, first + count)
+// into `out` (row-major), with the model's table and the batch's scratch in
+// the memory of the backend that runs it.
+template <class Kernel>
+void bind_batch(Kernel& kernel, std::uint64_t first, void* out, const double* table, double* scratch) {
+  kernel.first_replica = first;
+  kernel.out = static_cast<decltype(kernel.out)>(out);
+  if constexpr (HasTable<Kernel>::value) kernel.table = table;
+  if constexpr (HasScratch<Kernel>::value) kernel.scratch = scratch;
+}
+
+// The device launcher of a direct kernel (arguments as bind_batch's, then the
+// tallies, the multiprocessor count and the cudaStream_t).
+using CudaDirectLaunch = void (*)(const void* kernel, std::uint64_t first, std::uint64_t count, void* out,
+                                  const double* table, double* scratch, unsigned long long* tallies,
+                                  int multiprocessors, void* stream);
+
+// Set at start-up by the CUDA build of the kernel's header; null without CUDA.
+template <class Kernel>
+struct CudaDirectLaunchSlot {
+  static inline CudaDirectLaunch launch = nullptr;
+};
+
+template <class Kernel>
+Tally host_direct_launch(const void* data, std::uint64_t first, std::uint64_t count, void* out, const double* table,
+                         double* scratch) {
+  Kernel kernel = *static_cast<const Kernel*>(data);
+  bind_batch(kernel, first, out, table, scratch);
+  return cpu_for_each(count, kernel);
+}
+
+// A model's direct kernel with its parameters filled in, whatever its type.
+class DirectKernel {
+ public:
+  // `table`: read-only doubles the kernel reads (its `table` member);
+  // `scratch_per_replica`: doubles of scratch each replica needs (its
+  // `scratch` member points at row r's at scratch + r·scratch_per_replica).
+  template <class Kernel>
+  static DirectKernel of(const Kernel& kernel, std::vector<double> table = {}, std::uint64_t scratch_per_replica = 0) {
+    static_assert(std::is_trivially_copyable<Kernel>::value, "a kernel is copied to the device as bytes");
+    DirectKernel direct;
+    direct.kernel_ = std::make_shared<Kernel>(kernel);
+    direct.type_ = &typeid(Kernel);
+    direct.host_ = &host_direct_launch<Kernel>;
+    direct.cuda_slot_ = &CudaDirectLaunchSlot<Kernel>::launch;
+    direct.table_ = std::make_shared<const std::vector<double>>(std::move(table));
+    direct.scratch_per_replica_ = scratch_per_replica;
+    return direct;
+  }
+
+  // Replicas [first, first + count) into host memory; `scratch` holds
+  // count · scratch_per_replica() doubles.
+  Tally run_on_host(std::uint64_t first, std::uint64_t count, void* out, double* scratch) const {
+    return host_(kernel_.get(), first, count, out, table_->empty() ? nullptr : table_->data(), scratch);
+  }
+  // Null when the kernel's header was not built for CUDA.
+  CudaDirectLaunch cuda_launch() const { return *cuda_slot_; }
+  const void* data() const { return kernel_.get(); }
+  const std::vector<double>& table() const { return *table_; }
+  std::uint64_t scratch_per_replica() const { return scratch_per_replica_; }
+
+  // The kernel itself when it is a Kernel (tests read and adapt it), else null.
+  template <class Kernel>
+  const Kernel* as() const {
+    return *type_ == typeid(Kernel) ? static_cast<const Kernel*>(kernel_.get()) : nullptr;
+  }
+
+ private:
+  std::shared_ptr<const void> kernel_;
+  const std::type_info* type_ = nullptr;
+  Tally (*host_)(const void*, std::uint64_t, std::uint64_t, void*, const double*, double*) = nullptr;
+  const CudaDirectLaunch* cuda_slot_ = nullptr;
+  std::shared_ptr<const std::vector<double>> table_;
+  std::uint64_t scratch_per_replica_ = 0;
+};
+
+}  // namespace gs

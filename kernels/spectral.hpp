@@ -1,0 +1,136 @@
+// The steps of the spectral models (lfsn, farima, fgn, fbm, norros) as
+// functors with one GS_HD operator()(row, column, tally) over a batch's rows
+// (replicas) and `columns`: the CPU backend runs them in an OpenMP loop, the
+// CUDA backend in one bounds-checked 2-D kernel, between the FFTs. (Two
+// indices rather than one flat index: splitting a flat 64-bit index costs a
+// software division per element on a GPU.) Row r is replica first + r.
+#pragma once
+
+#include <cstdint>
+
+#include "complex.hpp"
+#include "gaussian.hpp"
+#include "lfsn.hpp"
+#include "philox.hpp"
+#include "workload.hpp"
+
+namespace gs {
+
+// Spectral models (lfsn, farima, fgn/fbm/norros) filter in double whatever the
+// storage type: a float32 FFT spreads the rounding error of the largest
+// innovation (about n^(1/α)) over the whole replica, visible for α ≤ 1. Two
+// ways into the same inverse transform of length M:
+//   convolution (lfsn, farima with stable innovations): innovations in time,
+//     forward FFT of length L = m·M, product with the kernel's spectrum and
+//     m-fold fold (SpectrumFoldKernel);
+//   circulant embedding (fgn, fbm, norros, farima with Gaussian innovations):
+//     Gaussian noise drawn directly in frequency (CirculantNoiseKernel).
+// Both end in FilteredStoreKernel.
+
+// Convolution step 1: the innovations Z(t), t < fine_points, of each row,
+// zero-padded to fft_length.
+template <class Real>
+struct InnovationsKernel {
+  StableInnovation<Real> innovation;
+  std::uint64_t first_replica = 0;
+  std::uint64_t fine_points = 0;
+  std::uint64_t fft_length = 0;
+  double* signal = nullptr;
+
+  GS_HD std::uint64_t columns() const { return fft_length; }
+
+  GS_HD void operator()(std::uint64_t row, std::uint64_t t, StoreTally& tally) const {
+    signal[row * fft_length + t] =
+        t < fine_points
+            ? static_cast<double>(innovation(static_cast<std::uint32_t>(first_replica + row), t, tally.saturated))
+            : 0.0;
+  }
+};
+
+// Convolution step 2, between the forward transform (length L) and the inverse one
+// (length M = L/m): multiply by the kernel's spectrum (scaled by 1/L) and fold
+// it m-fold, F[f] = Σ_r Y[f + rM], which is the spectrum of the convolution
+// kept at every m-th point. Only Y[0..L/2] is stored; Y[j] = conj Y[L − j]
+// beyond. Column f < M/2 + 1 of each row.
+struct SpectrumFoldKernel {
+  const Complex<double>* kernel = nullptr;   // L/2 + 1 values
+  const Complex<double>* spectra = nullptr;  // rows of L/2 + 1
+  Complex<double>* folded = nullptr;         // rows of M/2 + 1
+  std::uint64_t fft_length = 0;              // L
+  std::uint64_t inverse_length = 0;          // M
+  std::uint64_t m = 1;
+
+  GS_HD std::uint64_t columns() const { return inverse_length / 2 + 1; }
+
+  GS_HD void operator()(std::uint64_t row, std::uint64_t f, StoreTally&) const {
+    const std::uint64_t half = fft_length / 2;
+    const Complex<double>* y = spectra + row * (half + 1);
+    Complex<double> sum{0.0, 0.0};
+    for (std::uint64_t r = 0; r < m; ++r) {
+      const std::uint64_t j = f + r * inverse_length;
+      if (j <= half) {
+        const Complex<double> p = y[j] * kernel[j];
+        sum.re += p.re;
+        sum.im += p.im;
+      } else {
+        const Complex<double> p = y[fft_length - j] * kernel[fft_length - j];
+        sum.re += p.re;
+        sum.im -= p.im;
+      }
+    }
+    folded[row * columns() + f] = sum;
+  }
+};
+
+// Circulant embedding (Davies–Harte): a stationary Gaussian series with
+// autocovariance γ is the first n values of the real inverse transform of
+// sqrt(λ_j / M)·W_j, where λ_j ≥ 0 are the eigenvalues of the circulant whose
+// first row is γ(0), γ(1), …, γ(M/2), …, γ(1) (γ(M/2) in the middle) and W is
+// Hermitian complex white noise: W_0, W_{M/2} real N(0, 1), W_j = (U_j + iV_j)/√2
+// otherwise. Then E[Y_k Y_l] = (1/M) Σ_j λ_j e^{2πij(k−l)/M} = γ(k − l) exactly.
+// Philox use: frequency j of replica r uses one call at (replica r, position j,
+// draw 0), words 0–2 (one Box–Muller pair U_j, V_j). Column j ≤ M/2 of each row.
+struct CirculantNoiseKernel {
+  static constexpr std::uint32_t kDraw = 0;
+  static constexpr int kRadiusWords = 0, kAngleWord = 2;  // U_j, V_j: one Box–Muller pair
+
+  const double* amplitude = nullptr;  // sqrt(λ_j / M), j = 0..M/2
+  RngStreamKey key;
+  std::uint64_t first_replica = 0;
+  std::uint64_t inverse_length = 0;   // M, even
+  Complex<double>* folded = nullptr;  // rows of M/2 + 1
+
+  GS_HD std::uint64_t columns() const { return inverse_length / 2 + 1; }
+
+  GS_HD void operator()(std::uint64_t row, std::uint64_t j, StoreTally&) const {
+    const PhiloxBits r = philox_bits(key, static_cast<std::uint32_t>(first_replica + row), j, kDraw);
+    const ValuePair<double> w = normal_pair<double>(r[kRadiusWords], r[kRadiusWords + 1], r[kAngleWord]);
+    const double a = amplitude[j];
+    const bool real_frequency = j == 0 || 2 * j == inverse_length;
+    folded[row * columns() + j] =
+        real_frequency ? Complex<double>{a * w.first, 0.0}
+                       : Complex<double>{a * w.first * 0.7071067811865476, a * w.second * 0.7071067811865476};
+  }
+};
+
+// Last step: value k of a row is decimated(offset + k) + location (for lfsn
+// decimated(K + k) = y(Km + m·k), location = −drift), mapped to the workload and
+// stored.
+template <class Out>
+struct FilteredStoreKernel {
+  const double* decimated = nullptr;  // rows of `row_stride` values
+  std::uint64_t row_stride = 0;
+  std::uint64_t offset = 0;
+  std::uint64_t length = 0;
+  double location = 0;
+  WorkloadMapping map;
+  Out* out = nullptr;
+
+  GS_HD std::uint64_t columns() const { return length; }
+
+  GS_HD void operator()(std::uint64_t row, std::uint64_t k, StoreTally& tally) const {
+    out[row * length + k] = store_workload<Out>(decimated[row * row_stride + offset + k] + location, map, tally);
+  }
+};
+
+}  // namespace gs

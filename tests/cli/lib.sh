@@ -1,0 +1,26 @@
+# What the CLI tests share (sourced): the arguments, a temporary directory
+# removed at exit, and checks that count failures instead of stopping.
+#   $1 the gpusynth binary, $2 the source tree, $3 the build tree
+gpusynth=$1
+source_dir=$2
+data=$source_dir/tests/data
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+expect_rc() {  # expected-rc description command...
+  local expected=$1 what=$2; shift 2
+  "$@" >"$tmp/stdout" 2>"$tmp/stderr"
+  local rc=$?
+  [ "$rc" -eq "$expected" ] || fail "$what: exit $rc, expected $expected; stderr: $(head -c 400 "$tmp/stderr")"
+}
+expect_in() {  # file pattern description
+  grep -q -- "$2" "$1" || fail "$3: '$2' not in $(basename "$1"): $(head -c 400 "$1")"
+}
+finish() {  # the verdict, as the exit code
+  if [ "$failures" -ne 0 ]; then
+    echo "$failures failure(s)"
+    exit 1
+  fi
+  echo "$1: all checks passed"
+}

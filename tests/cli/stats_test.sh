@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# gpusynth stats: real traces in, a summary out (text, JSON, HDF5), located
+# errors, no partial output.
+set -u
+source "$(dirname "$0")/lib.sh"
+
+# stats: real traces in, a summary out (text, JSON, HDF5), located errors, no partial output.
+expect_rc 0 "stats dxt" "$gpusynth" stats "$data/mpi-io-test.dxt.txt.gz" --format dxt --bin 100ms
+for word in "events       320" "Hurst" "IDC" "ACF" "burstiness"; do expect_in "$tmp/stdout" "$word" "stats summary"; done
+expect_rc 0 "stats --json" "$gpusynth" stats "$data/cloudphysics_vscsi.csv.gz" --format timestamps --header \
+  --column time --op-column op --size-column size --read-values 28,88 --write-values 2a,8a --bin 1s --json
+/usr/bin/python3 - "$tmp/stdout" <<'PY' || fail "stats --json keys"
+import json, sys
+j = json.load(open(sys.argv[1]))
+for key in ("length", "mean", "cv", "peak_to_mean", "acf", "hurst"):
+    assert key in j, key
+assert j["length"] == 7201 and j["events"] == 113872, j["length"]
+assert set(j["hurst"]) >= {"rs", "aggvar", "dfa", "whittle", "stable"}, j["hurst"]
+assert abs(j["acf"][0] - 1) < 1e-12
+PY
+expect_rc 0 "stats -o" "$gpusynth" stats "$data/mpi-io-test.parser.txt.gz" "$data/dxt.parser.txt.gz" --format darshan \
+  --bin 60s -o "$tmp/stats.h5" --name jobs
+/usr/bin/python3 - "$tmp/stats.h5" "$data/mpi-io-test.parser.txt.gz" <<'PY' || fail "stats HDF5 layout"
+import h5py, hashlib, sys
+f = h5py.File(sys.argv[1], "r")
+g = f["/datasets/jobs"]
+assert g.attrs["source"].split(";")[0] == "mpi-io-test.parser.txt.gz", g.attrs["source"]
+assert g.attrs["source_sha256"].split(";")[0] == hashlib.sha256(open(sys.argv[2], "rb").read()).hexdigest()
+assert g.attrs["series_name"] == "bytes" and g.attrs["bin_width"] == 60
+for name in ("series", "acf", "quantiles", "channels/bytes_read", "burstiness/idc", "hurst/rs"):
+    assert name in g, name
+PY
+printf '1\n2\nx\n3\n' >"$tmp/bad.txt"
+expect_rc 2 "stats malformed line" "$gpusynth" stats "$tmp/bad.txt" --format timestamps --bin 1s -o "$tmp/bad.h5"
+expect_in "$tmp/stderr" "bad.txt:3:1: timestamp 'x' is not a finite number" "stats error names file:line:column"
+[ ! -e "$tmp/bad.h5" ] || fail "a failed stats run left its output"
+! ls -a "$tmp" | grep -q '\.tmp-' || fail "a failed stats run left a temporary file"
+expect_rc 0 "stats --skip-bad-lines" "$gpusynth" stats "$tmp/bad.txt" --format timestamps --bin 1s --skip-bad-lines
+expect_in "$tmp/stdout" "1 bad lines skipped" "skipped lines are reported"
+expect_rc 2 "stats unknown format" "$gpusynth" stats "$tmp/bad.txt" --format csv --bin 1s
+expect_in "$tmp/stderr" "'csv' is not one of blkparse, counts, darshan" "unknown format"
+expect_rc 2 "stats missing --bin" "$gpusynth" stats "$tmp/bad.txt" --format timestamps
+expect_rc 2 "stats bad --bin" "$gpusynth" stats "$tmp/bad.txt" --format timestamps --bin 1parsec
+
+finish "stats"

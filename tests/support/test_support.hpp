@@ -1,0 +1,122 @@
+// Shared helpers of the test suites: reference tables, temporary directories,
+// models and ensembles from YAML, generation through the CPU backend, sampling
+// the shared kernels directly, and the Monte Carlo bookkeeping (estimates
+// with standard errors, binomial z-scores, chi-square fits).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "host/engine/backend.hpp"
+#include "host/engine/config.hpp"
+#include "host/models/model.hpp"
+#include "kernels/launch.hpp"
+#include "kernels/stable.hpp"
+
+namespace gs::test {
+
+std::string data_path(const std::string& name);  // tests/data/<name>, or $GPUSYNTH_TEST_DATA/<name>
+
+// Rows of a CSV whose lines starting with '#' are comments and whose first
+// other line is the header; columns by name.
+struct Table {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+  std::size_t column(const std::string& name) const;
+};
+Table read_csv(const std::string& path);
+
+// A fresh directory under the system temp dir, removed with its contents.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  std::string path(const std::string& name) const;
+  const std::string& root() const { return root_; }
+
+ private:
+  std::string root_;
+};
+
+// n draws of the law through the shared sampler, in the compute type Real,
+// using Philox words (replica 0, position i/2) of stream `stream`.
+template <class Real>
+std::vector<double> draw_stable(const StableLawParams& law, std::size_t n, std::uint64_t seed, std::uint32_t stream);
+
+// (F_n(x) − p) / sqrt(p(1 − p)/n): the binomial z-score of an empirical CDF.
+double cdf_z_score(double empirical, double p, std::size_t n);
+
+void write_file(const std::string& path, const std::string& text);
+
+// Nolan's (x, cdf) points for one (α, β) of the S1 table.
+std::vector<std::pair<double, double>> nolan_points(double alpha, double beta);
+
+// An ensemble of `model` with `params` (YAML flow map, as under `params:`):
+// float64 values by default, stream 5.
+EnsembleSpec ensemble(const std::string& model, const std::string& params, std::uint64_t replicas, std::uint64_t length,
+                      Dtype dtype = Dtype::float64, std::uint32_t stream = 5);
+// Its job with the seed.
+EnsembleJob job(const EnsembleSpec& spec, std::uint64_t seed);
+// replicas × length values through the CPU backend (float64 ensembles).
+std::vector<double> generate_float64(const EnsembleSpec& spec, std::uint64_t seed);
+std::vector<double> generate_float64(const std::string& model, const std::string& params, std::uint64_t replicas,
+                                     std::uint64_t length, std::uint64_t seed, std::uint32_t stream = 5);
+// An attribute of a generation or a model's description (a number).
+double number_attribute(const std::vector<Attribute>& attributes, const std::string& name);
+
+// The typed direct kernel of a job (its model's), e.g. to point it at a
+// hidden-state buffer; fails the test when the type differs.
+template <class Kernel>
+Kernel direct_kernel(const EnsembleJob& job) {
+  const Kernel* kernel = job.generation.direct ? job.generation.direct->as<Kernel>() : nullptr;
+  if (!kernel) throw std::runtime_error("the job has no direct kernel of the expected type");
+  return *kernel;
+}
+
+// Runs a chain kernel (markov, hmm) over `replicas` replicas on the CPU with
+// its hidden-state output: the values and the states.
+template <class Kernel>
+std::pair<std::vector<double>, std::vector<std::uint8_t>> run_chain(Kernel kernel, std::uint64_t replicas) {
+  std::vector<double> values(replicas * kernel.length);
+  std::vector<std::uint8_t> states(values.size());
+  kernel.out = values.data();
+  kernel.hidden = states.data();
+  kernel.first_replica = 0;
+  cpu_for_each(replicas, kernel);
+  return {values, states};
+}
+
+// The mean and standard error of per-replica statistics.
+struct Estimate {
+  double mean = 0, se = 0;
+};
+Estimate across_replicas(const std::vector<double>& per_replica);
+
+// Unbiased sample autocovariances (known mean `mean`) at lags 0..max_lag,
+// one estimate per replica.
+std::vector<Estimate> autocovariances(const std::vector<double>& values, std::uint64_t replicas, std::uint64_t length,
+                                      std::uint64_t max_lag, double mean = 0);
+
+// Pearson's chi-square of observed counts against expected ones (cells with
+// positive expectation) below its 1 − 1e-5 quantile; cells of zero
+// expectation must be empty.
+void expect_counts_fit(const std::vector<double>& observed, const std::vector<double>& expected, const char* what);
+
+// The fGn autocovariance σ²/2 (|k+1|^{2H} − 2|k|^{2H} + |k−1|^{2H}) from its
+// definition in long double; beyond lag 1000, where the difference cancels,
+// from its binomial series γ(k) = k^{2H} Σ_{j≥1} C(2H, 2j) k^{−2j}.
+double fgn_autocovariance_reference(double H, double sigma, long k);
+
+}  // namespace gs::test
+
+// Skips a GPU test, saying why, on a machine without a usable CUDA device.
+#define GS_REQUIRE_CUDA_DEVICE()                                                       \
+  do {                                                                                 \
+    std::string why;                                                                   \
+    if (::gs::cuda_device_count(&why) == 0) GTEST_SKIP() << "no CUDA device: " << why; \
+  } while (0)

@@ -1,0 +1,237 @@
+// The whole engine through run_command: the HDF5 file round-trips (data and
+// attributes), output is identical for the same seed whatever the thread
+// count or batch size, and failures leave nothing at the output path.
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <filesystem>
+
+#include "host/app/run.hpp"
+#include "host/base/errors.hpp"
+#include "host/engine/backend.hpp"
+#include "host/engine/plan.hpp"
+#include "io/hdf5.hpp"
+#include "test_support.hpp"
+
+namespace gs {
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* kConfig = R"(seed: 1234
+backend: cpu
+output: ens.h5
+ensembles:
+  - name: bursty
+    model: lfsn
+    params: {alpha: 1.4, beta: 0.3, H: 0.75, m: 4, K: 64}
+    workload: {v: 2.0, delta: 10.0, values: counts}
+    replicas: 37
+    length: 500
+  - name: marginal
+    model: stable
+    params: {alpha: 1.7, beta: -0.5, sigma: 2, mu: 1, parameterization: S0}
+    replicas: 29
+    length: 301
+    dtype: float64
+)";
+
+struct PreparedRun {
+  std::string path;
+  RunOptions options;
+};
+
+PreparedRun prepare(const test::TempDir& dir, const std::string& text = kConfig) {
+  PreparedRun run;
+  run.path = dir.path("config.yaml");
+  test::write_file(run.path, text);
+  run.options.config_path = run.path;
+  run.options.output = dir.path("ens.h5");
+  run.options.quiet = true;
+  return run;
+}
+
+std::vector<double> series(const std::string& file, const std::string& name, std::vector<hsize_t>* dims = nullptr) {
+  h5::quiet_library_errors();
+  const h5::Handle f = h5::open_file_read(file);
+  const h5::Handle d = h5::open_dataset(f.id(), "ensembles/" + name + "/series");
+  return h5::read_as_double(d.id(), dims);
+}
+
+TEST(Engine, FileRoundTripsDataAndAttributes) {
+  const test::TempDir dir;
+  PreparedRun run = prepare(dir);
+  ASSERT_EQ(run_command(run.options), kExitOk);
+  const std::string out = *run.options.output;
+  ASSERT_TRUE(fs::exists(out));
+  const h5::Handle f = h5::open_file_read(out);
+  EXPECT_EQ(h5::read_string_attribute(f.id(), "file_type"), "gpusynth ensembles");
+  EXPECT_EQ(h5::read_string_attribute(f.id(), "format_version"), "1.0");
+  EXPECT_EQ(h5::read_uint_attribute(f.id(), "seed"), 1234u);
+  EXPECT_EQ(h5::read_string_attribute(f.id(), "backend"), "cpu");
+  EXPECT_EQ(h5::read_string_attribute(f.id(), "config"), kConfig);
+  for (const char* name : {"gpusynth_version", "git_revision", "created_utc", "device", "host", "rng", "description"}) {
+    EXPECT_FALSE(h5::read_string_attribute(f.id(), name).empty()) << name;
+  }
+  const h5::Handle bursty = h5::open_group(f.id(), "ensembles/bursty");
+  EXPECT_EQ(h5::read_string_attribute(bursty.id(), "model"), "lfsn");
+  EXPECT_EQ(h5::read_double_attribute(bursty.id(), "alpha"), 1.4);
+  EXPECT_EQ(h5::read_double_attribute(bursty.id(), "H"), 0.75);
+  EXPECT_EQ(h5::read_int_attribute(bursty.id(), "m"), 4);
+  EXPECT_EQ(h5::read_int_attribute(bursty.id(), "K"), 64);
+  EXPECT_EQ(h5::read_double_attribute(bursty.id(), "workload_v"), 2.0);
+  EXPECT_EQ(h5::read_string_attribute(bursty.id(), "values"), "counts");
+  EXPECT_EQ(h5::read_string_attribute(bursty.id(), "storage_type"), "uint32");
+  EXPECT_EQ(h5::read_uint_attribute(bursty.id(), "stream"), stream_of_name("bursty"));
+  EXPECT_EQ(h5::read_uint_attribute(bursty.id(), "replicas"), 37u);
+  EXPECT_TRUE(h5::has_attribute(bursty.id(), "clipped_bins"));
+  EXPECT_TRUE(h5::has_attribute(bursty.id(), "marginal_beta"));
+  const h5::Handle marginal = h5::open_group(f.id(), "ensembles/marginal");
+  EXPECT_EQ(h5::read_string_attribute(marginal.id(), "parameterization"), "S0");
+  EXPECT_EQ(h5::read_double_attribute(marginal.id(), "sigma"), 2.0);
+  EXPECT_EQ(h5::read_string_attribute(marginal.id(), "storage_type"), "float64");
+
+  // The stored values are exactly what the backend generates for these replicas.
+  std::vector<hsize_t> dims;
+  const auto stored = series(out, "marginal", &dims);
+  ASSERT_EQ(dims, (std::vector<hsize_t>{29, 301}));
+  RunConfig config = load_config(run.path);
+  auto backend = make_cpu_backend();
+  const RunPlan plan = make_plan(config, *backend, std::nullopt);
+  std::vector<double> direct(29 * 301);
+  backend->make_generator(plan.ensembles[1].job, 29)->generate(0, 29, direct.data());
+  EXPECT_EQ(stored, direct);
+  const auto counts = series(out, "bursty", &dims);
+  ASSERT_EQ(dims, (std::vector<hsize_t>{37, 500}));
+  for (double c : counts) ASSERT_TRUE(c >= 0 && c == std::floor(c));
+}
+
+TEST(Engine, SameSeedSameBytesAcrossThreadsAndBatchSizes) {
+  const test::TempDir dir;
+  PreparedRun run = prepare(dir);
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  run.options.output = dir.path("one-thread.h5");
+  ASSERT_EQ(run_command(run.options), kExitOk);
+  omp_set_num_threads(2);
+  run.options.output = dir.path("two-threads.h5");
+  ASSERT_EQ(run_command(run.options), kExitOk);
+  // A budget that forces other batch boundaries: the LFSN workspace of two
+  // threads plus room for three replicas (three output copies each).
+  RunConfig config = load_config(run.path);
+  const RunPlan roomy = make_plan(config, *make_cpu_backend(), std::nullopt);
+  const std::uint64_t budget = roomy.ensembles[0].need.fixed + 3 * 3 * roomy.ensembles[0].row_bytes;
+  const RunPlan small = make_plan(config, *make_cpu_backend(), budget);
+  EXPECT_GT(small.ensembles[0].batches, 10u);
+  EXPECT_GT(small.ensembles[1].batches, 1u);
+  run.options.memory_limit = budget;
+  run.options.output = dir.path("small-batches.h5");
+  ASSERT_EQ(run_command(run.options), kExitOk);
+  omp_set_num_threads(threads);
+  for (const char* name : {"bursty", "marginal"}) {
+    const auto reference = series(dir.path("one-thread.h5"), name);
+    EXPECT_EQ(series(dir.path("two-threads.h5"), name), reference) << name;
+    EXPECT_EQ(series(dir.path("small-batches.h5"), name), reference) << name;
+  }
+  run.options.memory_limit.reset();
+  run.options.seed = 1235;
+  run.options.output = dir.path("other-seed.h5");
+  ASSERT_EQ(run_command(run.options), kExitOk);
+  EXPECT_NE(series(dir.path("other-seed.h5"), "marginal"), series(dir.path("one-thread.h5"), "marginal"));
+}
+
+TEST(Engine, ParallelDeflateReadsBackAsThePipelineWould) {
+  // Compressed chunks are made by gpusynth (shuffle + zlib on every core) and
+  // stored with H5Dwrite_chunk; HDF5's own filters must decode them.
+  const test::TempDir dir;
+  PreparedRun run = prepare(dir);
+  for (const char* level : {"0", "1", "9"}) {
+    const std::string text = std::string("compression: ") + level + "\n" + kConfig;
+    test::write_file(run.path, text);
+    run.options.output = dir.path(std::string("level") + level + ".h5");
+    ASSERT_EQ(run_command(run.options), kExitOk);
+  }
+  for (const char* name : {"bursty", "marginal"}) {
+    const auto plain = series(dir.path("level0.h5"), name);
+    EXPECT_EQ(series(dir.path("level1.h5"), name), plain) << name;
+    EXPECT_EQ(series(dir.path("level9.h5"), name), plain) << name;
+  }
+  EXPECT_LT(std::filesystem::file_size(dir.path("level9.h5")), std::filesystem::file_size(dir.path("level0.h5")));
+}
+
+TEST(Engine, ReplicaOverrideKeepsTheFirstReplicas) {
+  // Replica r's values depend only on (seed, stream, r): fewer replicas are a prefix.
+  const test::TempDir dir;
+  PreparedRun run = prepare(dir);
+  ASSERT_EQ(run_command(run.options), kExitOk);
+  const auto all = series(*run.options.output, "bursty");
+  run.options.replicas = 5;
+  run.options.output = dir.path("five.h5");
+  ASSERT_EQ(run_command(run.options), kExitOk);
+  const auto five = series(*run.options.output, "bursty");
+  EXPECT_EQ(five, std::vector<double>(all.begin(), all.begin() + 5 * 500));
+}
+
+TEST(Engine, DryRunWritesNothing) {
+  const test::TempDir dir;
+  PreparedRun run = prepare(dir);
+  run.options.dry_run = true;
+  ASSERT_EQ(run_command(run.options), kExitOk);
+  EXPECT_FALSE(fs::exists(*run.options.output));
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir.root()), fs::directory_iterator()), 1);  // the config only
+}
+
+TEST(Engine, FailuresLeaveNoFileAtTheOutputPath) {
+  const test::TempDir dir;
+  PreparedRun run = prepare(dir);
+  run.options.memory_limit = 1000;  // smaller than one replica
+  EXPECT_THROW(run_command(run.options), UserError);
+  run.options.memory_limit.reset();
+  run.options.output = dir.path("missing-dir/ens.h5");
+  try {
+    run_command(run.options);
+    ADD_FAILURE() << "no error for a missing output directory";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("does not exist"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir.root()), fs::directory_iterator()), 1);  // no temporaries
+}
+
+TEST(Engine, ExistingOutputIsReplacedWhole) {
+  const test::TempDir dir;
+  PreparedRun run = prepare(dir);
+  test::write_file(*run.options.output, "not an HDF5 file");
+  ASSERT_EQ(run_command(run.options), kExitOk);
+  EXPECT_EQ(series(*run.options.output, "marginal").size(), 29u * 301u);
+}
+
+TEST(Engine, CountsClipAndTinyAlphaSaturates) {
+  const test::TempDir dir;
+  PreparedRun run = prepare(dir, R"(output: x.h5
+ensembles:
+  - name: clipped
+    model: stable
+    params: {alpha: 1.2}
+    workload: {v: 5, delta: 1, values: counts}
+    replicas: 10
+    length: 1000
+  - name: huge
+    model: stable
+    params: {alpha: 0.05, beta: 0.9}
+    replicas: 10
+    length: 1000
+)");
+  ASSERT_EQ(run_command(run.options), kExitOk);
+  const h5::Handle f = h5::open_file_read(*run.options.output);
+  const h5::Handle clipped = h5::open_group(f.id(), "ensembles/clipped");
+  const std::uint64_t n_clipped = h5::read_uint_attribute(clipped.id(), "clipped_bins");
+  const auto counts = series(*run.options.output, "clipped");
+  EXPECT_GT(n_clipped, 1000u);  // P(5X + 1 < −0.5) ≈ 0.4 for a symmetric law
+  EXPECT_EQ(static_cast<std::uint64_t>(std::count(counts.begin(), counts.end(), 0.0)) >= n_clipped, true);
+  const h5::Handle huge = h5::open_group(f.id(), "ensembles/huge");
+  EXPECT_GT(h5::read_uint_attribute(huge.id(), "saturated_values"), 0u);
+  for (double x : series(*run.options.output, "huge")) ASSERT_TRUE(std::isfinite(x) && std::fabs(x) <= 3.40282347e+38);
+}
+
+}  // namespace
+}  // namespace gs
