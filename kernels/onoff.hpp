@@ -1,0 +1,116 @@
+// The superposition of M independent ON/OFF sources (Willinger, Taqqu, Sherman
+// and Wilson, "Self-similarity through high-variability", 1997): each source
+// alternates ON and OFF periods whose lengths (in bins) are i.i.d. Pareto with
+// tail indices α_on and α_off and means μ_on and μ_off; while ON it sends
+// `rate` requests per bin. Bin i holds the requests of all sources in
+// [i, i + 1): X(i) = rate · Σ_m ∫_i^{i+1} W_m(t) dt, W_m = 1 while source m is
+// ON. With 1 < min(α_on, α_off) < 2 the aggregate is long-range dependent with
+// H = (3 − min α)/2; its mean is M·rate·μ_on/(μ_on + μ_off) per bin.
+//
+// Pareto(α, μ): P(T > x) = (k/x)^α for x ≥ k = μ(α − 1)/α, drawn as k·e^{E/α}
+// with E a standard exponential. Every source starts in its stationary state
+// (an alternating renewal process observed from t = 0): ON with probability
+// μ_on/(μ_on + μ_off), the current period's remaining length drawn from the
+// equilibrium law F_e(x) = (1/μ)∫_0^x P(T > v) dv, whose inverse at
+// u = 1 − e^{−E} is μ(1 − e^{−E}) for E < ln α and k·e^{(E − ln α)/(α − 1)} above.
+// Without it the heavy-tailed periods would make the start of every replica
+// a transient lasting longer than most series.
+//
+// Philox use, for source m of replica r (positions m·2^32 + c): the start is
+// the call at (replica r, position m·2^32, draw 1): word 0 picks ON or OFF,
+// words 1,2 (64 bits) the remaining length of the first period; period q ≥ 1
+// after it takes words 2(q−1 mod 2), +1 of the call at (replica r, position
+// m·2^32 + ⌊(q−1)/2⌋, draw 0): two periods per call. One replica per thread;
+// the sources are summed in `scratch`, one row of doubles per replica.
+#pragma once
+
+#include <cstdint>
+
+#include "philox.hpp"
+#include "portability.hpp"
+#include "workload.hpp"
+
+namespace gs {
+
+// One period law: Pareto with tail index alpha and mean `mean` (bins).
+struct ParetoPeriod {
+  double alpha = 1.5;
+  double mean = 1;
+  double scale = 1;      // k = mean (α − 1)/α, the shortest period
+  double log_alpha = 0;  // ln α, where the equilibrium law's inverse changes form
+
+  // A full period from a standard exponential E.
+  GS_HD double length(double exponential) const { return scale * gs::exp(exponential / alpha); }
+  // The remaining length of the period in progress at a random time.
+  GS_HD double remaining(double exponential) const {
+    return exponential < log_alpha ? -mean * gs::expm1(-exponential)
+                                   : scale * gs::exp((exponential - log_alpha) / (alpha - 1));
+  }
+};
+
+template <class Out>
+struct OnoffKernel {
+  static constexpr bool sequential_in_time = true;
+  static constexpr std::uint32_t kPeriodDraw = 0, kStartDraw = 1;
+  static constexpr int kStateWord = 0, kRemainingWords = 1;  // of the start's call
+  static constexpr int kPeriodsPerCall = 2;                  // words (0, 1) and (2, 3)
+  static constexpr int kSourceShift = 32;                    // position = m·2^32 + call
+
+  RngStreamKey key;
+  std::uint32_t sources = 1;
+  ParetoPeriod on, off;
+  double on_probability = 0.5;  // μ_on/(μ_on + μ_off)
+  double rate = 1;              // requests per bin of one ON source
+  WorkloadMapping map;
+  std::uint64_t first_replica = 0;
+  std::uint64_t length = 0;
+  Out* out = nullptr;
+  double* scratch = nullptr;  // length doubles per row: the bins' sums
+
+  GS_HD std::uint64_t columns() const { return 1; }
+
+  // rate × the part of [from, to) inside each bin, into bins[0, length).
+  GS_HD void add_on_time(double* bins, double from, double to) const {
+    const double end = to < static_cast<double>(length) ? to : static_cast<double>(length);
+    auto bin = static_cast<std::uint64_t>(gs::floor(from));
+    while (from < end) {
+      const double next = static_cast<double>(bin + 1) < end ? static_cast<double>(bin + 1) : end;
+      bins[bin] += rate * (next - from);
+      from = next;
+      ++bin;
+    }
+  }
+
+  GS_HD void operator()(std::uint64_t row, std::uint64_t, StoreTally& tally) const {
+    const auto replica = static_cast<std::uint32_t>(first_replica + row);
+    double* bins = scratch + row * length;
+    for (std::uint64_t i = 0; i < length; ++i) bins[i] = 0;
+    const double horizon = static_cast<double>(length);
+    for (std::uint32_t m = 0; m < sources; ++m) {
+      const std::uint64_t base = static_cast<std::uint64_t>(m) << kSourceShift;
+      const PhiloxBits start = philox_bits(key, replica, base, kStartDraw);
+      bool is_on = uniform_open(start[kStateWord]) < on_probability;
+      const double first = standard_exponential64<double>(start[kRemainingWords], start[kRemainingWords + 1]);
+      double t = 0, period = (is_on ? on : off).remaining(first);
+      PhiloxBits pair;
+      for (std::uint64_t q = 1;; ++q) {
+        if (is_on) add_on_time(bins, t, t + period);
+        t += period;
+        if (!(t < horizon)) break;
+        is_on = !is_on;
+        const std::uint64_t slot = (q - 1) % kPeriodsPerCall;
+        if (slot == 0) pair = philox_bits(key, replica, base + (q - 1) / kPeriodsPerCall, kPeriodDraw);
+        const int word = static_cast<int>(2 * slot);
+        period = (is_on ? on : off).length(standard_exponential64<double>(pair[word], pair[word + 1]));
+      }
+    }
+    for (std::uint64_t i = 0; i < length; ++i) out[row * length + i] = store_workload<Out>(bins[i], map, tally);
+  }
+};
+
+// Computes in double whatever the ensemble's dtype.
+template <class Real, class Out>
+using OnoffDirectKernel = OnoffKernel<Out>;
+GS_DIRECT_KERNEL(OnoffDirectKernel)
+
+}  // namespace gs
