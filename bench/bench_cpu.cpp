@@ -107,6 +107,7 @@ const ComparisonModel kComparisonModels[] = {
     {"hmm",
      "{generator: [[-0.5, 0.4, 0.1], [0.2, -0.3, 0.1], [1.0, 2.0, -3.0]], mu: [0, 1, 3], sigma: [0.1, 0.25, 0.5]}",
      "hmm"},
+    {"onoff", "{sources: 50, alpha_on: 1.4, alpha_off: 2.5, mean_on: 10, mean_off: 10}", "onoff (50 sources)"},
 };
 
 void BM_GpusynthModel(benchmark::State& state) {
@@ -124,7 +125,7 @@ void BM_GpusynthModel(benchmark::State& state) {
   state.counters["threads"] = threads_of(state);
 }
 BENCHMARK(BM_GpusynthModel)
-    ->ArgsProduct({{0, 1, 2, 3, 4, 5, 6}, {1, 0}})
+    ->ArgsProduct({{0, 1, 2, 3, 4, 5, 6, 7}, {1, 0}})
     ->ArgNames({"model", "threads"})
     ->UseRealTime();
 
