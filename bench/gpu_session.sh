@@ -2,7 +2,7 @@
 # One GPU session: device facts, the whole test suite (CUDA tests included),
 # the GPU benchmark and end-to-end runs of a 10^9-sample ensemble with and
 # without the HDF5 write. Usage: bench/gpu_session.sh BIN_DIR OUT_DIR [PARTS]
-# (BIN_DIR holds gpusynth, gpusynth_tests, bench_cuda; results go to OUT_DIR;
+# (BIN_DIR holds gpusynth, the gpusynth_{unit,cpu,cuda}_tests, bench_cuda; results go to OUT_DIR;
 # PARTS: any of "tests bench e2e study", default all, so that a session can
 # split the work over calls shorter than the device tool's limit).
 set -u
@@ -21,10 +21,12 @@ work=$(mktemp -d)
 
 if part tests; then
   echo "== tests"
-  "$bin/gpusynth_tests" --gtest_filter='Cuda*' 2>&1 | grep -E "^\[ *(OK|FAILED|SKIPPED) " | tee "$out/cuda_tests.txt"
-  "$bin/gpusynth_tests" --gtest_brief=1 >"$out/tests.log" 2>&1
-  echo "gpusynth_tests exit $?"
-  grep -E "PASSED|FAILED|SKIPPED|tests ran" "$out/tests.log" | tail -8
+  "$bin/gpusynth_cuda_tests" 2>&1 | grep -E "^\[ *(OK|FAILED|SKIPPED) " | tee "$out/cuda_tests.txt"
+  for tier in unit cpu; do
+    "$bin/gpusynth_${tier}_tests" --gtest_brief=1 >"$out/${tier}_tests.log" 2>&1
+    echo "gpusynth_${tier}_tests exit $?"
+    grep -E "PASSED|FAILED|SKIPPED|tests ran" "$out/${tier}_tests.log" | tail -4
+  done
 fi
 
 if part bench; then

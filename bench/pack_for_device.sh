@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the CUDA binaries on this machine (sm_90) and packs them for the
-# device tool: .devbin/ (gpusynth, gpusynth_tests, bench_cuda, bench_cpu) and
+# device tool: .devbin/ (gpusynth, the three test binaries, bench_cuda, bench_cpu) and
 # .devlibs/ (the shared libraries they load that a bare GPU machine lacks: all
 # but the C/C++ runtime, the CUDA driver and the toolkit's own). Both are
 # git-ignored; name them in the run's `carry` and start its command with
@@ -12,7 +12,8 @@ cmake -S . -B build-cuda -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=9
 cmake --build build-cuda -j"$(nproc)"
 rm -rf .devbin .devlibs
 mkdir -p .devbin .devlibs
-cp build-cuda/gpusynth build-cuda/tests/gpusynth_tests build-cuda/bench/bench_cuda build-cuda/bench/bench_cpu .devbin/
+cp build-cuda/gpusynth build-cuda/tests/gpusynth_{unit,cpu,cuda}_tests build-cuda/bench/bench_cuda \
+  build-cuda/bench/bench_cpu .devbin/
 ldd .devbin/* | awk '$2 == "=>" && $3 ~ /^\// {print $3}' | sort -u |
   grep -vE '/(libc|libm|libdl|libpthread|librt|ld-linux-x86-64|libstdc\+\+|libgcc_s|libcuda|libcudart|libcufft|libcurand)\.so' |
   xargs -r cp -L -t .devlibs/
