@@ -26,13 +26,13 @@ assert abs(st.attrs["alpha"] - st["fit"].attrs["alpha"]) < 1e-12
 assert 0 < st["fit"].attrs["alpha_se"] < 0.1
 PY
 # The HMM from a (time, latency) series; a non-series trace is refused for hmm only.
-expect_rc 0 "fit hmm" "$gpusynth" fit "$data/atlas10k_latency.series.gz" --format series --models hmm,normal \
+expect_rc 0 "fit hmm" "$gpusynth" fit "$data/atlas10k_latency_2000.series.gz" --format series --models hmm,normal \
   --hmm-starts 2 -o "$tmp/hmm.yaml" --ensemble-output "$tmp/hmm.h5" --replicas 2
 expect_in "$tmp/stdout" "hmm      ok" "hmm fitted"
 expect_rc 0 "fitted hmm runs" "$gpusynth" "$tmp/hmm.yaml" -q
 expect_in "$tmp/hmm.yaml" "times: dataset" "the fitted hmm replays the trace's observation times"
 # The replicas are observed at the trace's own (irregular) times.
-/usr/bin/python3 - "$tmp/hmm.h5" "$data/atlas10k_latency.series.gz" <<'PY' || fail "hmm observation times are not the trace's"
+/usr/bin/python3 - "$tmp/hmm.h5" "$data/atlas10k_latency_2000.series.gz" <<'PY' || fail "hmm observation times are not the trace's"
 import gzip, sys
 import h5py, numpy as np
 times = np.loadtxt(gzip.open(sys.argv[2], "rt"), comments="#")[:, 0]
@@ -42,9 +42,9 @@ with h5py.File(sys.argv[1]) as f:
     assert "dataset" in f["ensembles"][name].attrs["observation_times"]
 assert stored.shape == times.shape and np.array_equal(stored, times), (stored[:3], times[:3])
 PY
-sed 's/length: 10000/length: 9999/' "$tmp/hmm.yaml" > "$tmp/hmm_bad.yaml"
+sed 's/length: 2000/length: 1999/' "$tmp/hmm.yaml" > "$tmp/hmm_bad.yaml"
 expect_rc 2 "hmm times: dataset of another length" "$gpusynth" "$tmp/hmm_bad.yaml" -q -o "$tmp/hmm_bad.h5"
-expect_in "$tmp/stderr" "length = 9999 but dataset 'atlas10k_latency' has 10000 observation times" "times: dataset length named"
+expect_in "$tmp/stderr" "length = 1999 but dataset 'atlas10k_latency_2000' has 2000 observation times" "times: dataset length named"
 expect_rc 0 "fit hmm on counts" "$gpusynth" fit "$data/cloudphysics_per_second.counts" --format counts --bin 1s \
   --models hmm,normal
 expect_in "$tmp/stdout" "hmm needs a series trace" "hmm on counts is stopped with a reason"

@@ -6,28 +6,13 @@
 set -u
 source "$(dirname "$0")/lib.sh"
 
-# A comparison study: fitted models, per-replica metrics recomputed with numpy/scipy, the report.
-cat > "$tmp/study.yaml" <<EOF
-seed: 5
-output: $tmp/study.h5
-datasets:
-  - {name: cloudphysics, trace: $data/cloudphysics_per_second.counts, format: counts, bin: 1s}
-  - {name: mpiio-reads, trace: $data/mpi-io-test.dxt.txt.gz, format: dxt, bin: 20ms, series: count_read}
-models: [lfsn, markov, normal]
-replicas: 24
-compare:
-  metrics: [trimmed_error, ks, acf, hurst, burstiness]
-  trim: 0.1
-  acf_lags: 20
-  bootstrap: {resamples: 500, confidence: 0.9, method: bca}
-  store_replicas: 6
-EOF
-expect_rc 0 "study" "$gpusynth" "$tmp/study.yaml" -q
+study=$source_dir/tests/cli/study.yaml
+expect_rc 0 "study" "$gpusynth" "$study" -q -o "$tmp/study.h5"
 expect_in "$tmp/stdout" "trimmed_error: median" "study prints its tables"
 expect_in "$tmp/stdout" "matching degree by trimmed_error" "study prints the matching degree"
 cp "$tmp/stdout" "$tmp/study_tables.txt"
 # The datasets are fitted in parallel: one thread gives the very same tables.
-expect_rc 0 "study on one thread" env OMP_NUM_THREADS=1 "$gpusynth" "$tmp/study.yaml" -q -o "$tmp/study1.h5"
+expect_rc 0 "study on one thread" env OMP_NUM_THREADS=1 "$gpusynth" "$study" -q -o "$tmp/study1.h5"
 cmp -s "$tmp/stdout" "$tmp/study_tables.txt" || fail "the study's tables differ between 1 thread and the default"
 /usr/bin/python3 "$source_dir/tests/cli/study_check.py" "$tmp/study.h5" 0.1 20 || fail "study output disagrees with numpy/scipy"
 expect_rc 0 "report" "$gpusynth" report "$tmp/study.h5" -o "$tmp/report"
@@ -50,7 +35,7 @@ expect_in "$tmp/stderr" "install python3-matplotlib" "report names the missing p
 expect_rc 2 "report without /compare" "$gpusynth" report "$tmp/plain.h5" -o "$tmp/report2"
 expect_in "$tmp/stderr" "no /compare group" "report explains a file without a study"
 [ ! -e "$tmp/report2" ] || fail "a failed report left its directory"
-sed 's/metrics: \[trimmed_error/metrics: [mse, trimmed_error/' "$tmp/study.yaml" > "$tmp/bad_study.yaml"
+sed -e 's/metrics: \[trimmed_error/metrics: [mse, trimmed_error/' -e "s#\.\./data#$data#" "$study" > "$tmp/bad_study.yaml"
 expect_rc 2 "study bad metric" "$gpusynth" "$tmp/bad_study.yaml" -o "$tmp/bad_study.h5"
 expect_in "$tmp/stderr" "'mse' is not a metric" "bad metric named"
 [ ! -e "$tmp/bad_study.h5" ] || fail "a failed study left its output"
