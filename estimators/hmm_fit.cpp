@@ -5,6 +5,7 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -26,6 +27,7 @@ using Eigen::VectorXd;
 
 constexpr double kMinLogSd = 1e-3;
 constexpr std::uint32_t kStartStream = 0x4E3A7u;
+constexpr int kMixtureIterations = 500;
 
 struct Params {
   MatrixXd Q;
@@ -89,14 +91,108 @@ MatrixXd emissions(const Data& d, const Params& p, std::vector<double>& log_scal
   return e;
 }
 
-// exp(QΔ) for every distinct Δ, in d.intervals order (independent: in parallel).
-std::vector<MatrixXd> transition_matrices(const Data& d, const MatrixXd& Q) {
-  std::vector<MatrixXd> P(d.intervals.size());
-#pragma omp parallel for schedule(dynamic, 64)
-  for (std::int64_t i = 0; i < static_cast<std::int64_t>(P.size()); ++i)
-    P[static_cast<std::size_t>(i)] = (Q * d.intervals[static_cast<std::size_t>(i)]).exp();
-  return P;
+// (e^z − 1)/z, accurate near 0 (the Van Loan integral of two close eigenvalues).
+std::complex<double> expm1_ratio(std::complex<double> z) {
+  if (std::abs(z) >= 0.1) return (std::exp(z) - 1.0) / z;
+  std::complex<double> sum = 0, term = 1;
+  for (int n = 1; n <= 12; ++n) sum += term /= static_cast<double>(n), term *= z;
+  return sum;
 }
+
+// The chain between observations: v·exp(QΔ_t), exp(QΔ_t)·v and the Van Loan
+// integrals ∫₀^Δ e^{Q(Δ−s)} b a e^{Qs} ds summed over t. With Q = V D V⁻¹ all
+// three cost O(k²) per observation (the integrand is rank one; its integral is
+// V[(V⁻¹b)(aV) ∘ J(Δ)]V⁻¹, J_xy = (e^{d_yΔ} − e^{d_xΔ})/(d_y − d_x)). When V is
+// ill-conditioned (Q nearly defective) every distinct Δ gets its own Padé
+// exponential and Van Loan block exponential instead.
+class Propagator {
+ public:
+  Propagator(const Data& d, const MatrixXd& Q) : d_(d), Q_(Q), k_(Q.rows()) {
+    Eigen::EigenSolver<MatrixXd> solver(Q);
+    if (solver.info() == Eigen::Success) {
+      V_ = solver.eigenvectors();
+      const Eigen::FullPivLU<Eigen::MatrixXcd> lu(V_);
+      if (lu.rcond() > kMinConditionReciprocal) {
+        V_inv_ = lu.inverse();
+        eigenvalues_ = solver.eigenvalues();
+        spectral_ = true;
+        flow_sum_ = Eigen::MatrixXcd::Zero(k_, k_);
+        return;
+      }
+    }
+    P_.resize(d.intervals.size());
+#pragma omp parallel for schedule(dynamic, 64)
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(P_.size()); ++i)
+      P_[static_cast<std::size_t>(i)] = (Q * d.intervals[static_cast<std::size_t>(i)]).exp();
+    W_.assign(d.intervals.size(), MatrixXd::Zero(k_, k_));
+  }
+
+  bool spectral() const { return spectral_; }
+
+  RowVectorXd forward(const RowVectorXd& a, std::size_t t) const {
+    if (!spectral_) return a * P_[d_.interval_of[t]];
+    const Eigen::RowVectorXcd x = (a.cast<std::complex<double>>() * V_).cwiseProduct(decay(t).transpose());
+    return (x * V_inv_).real().cwiseMax(0.0);
+  }
+
+  VectorXd backward(const VectorXd& v, std::size_t t) const {
+    if (!spectral_) return P_[d_.interval_of[t]] * v;
+    const Eigen::VectorXcd x = (V_inv_ * v.cast<std::complex<double>>()).cwiseProduct(decay(t));
+    return (V_ * x).real().cwiseMax(0.0);
+  }
+
+  // Adds the integral over observation t's interval with integrand e^{Q(Δ−s)} b a e^{Qs}.
+  void add_flow(std::size_t t, const RowVectorXd& a, const VectorXd& b) {
+    if (!spectral_) {
+      W_[d_.interval_of[t]].noalias() += b * a;
+      return;
+    }
+    const double delta = d_.dt[t];
+    const Eigen::VectorXcd left = V_inv_ * b.cast<std::complex<double>>();
+    const Eigen::RowVectorXcd right = a.cast<std::complex<double>>() * V_;
+    const Eigen::VectorXcd e = decay(t);
+    for (Eigen::Index y = 0; y < k_; ++y) {
+      for (Eigen::Index x = 0; x < k_; ++x) {
+        const std::complex<double> gap = eigenvalues_(y) - eigenvalues_(x);
+        const std::complex<double> J =
+            std::abs(gap * delta) < 0.1 ? delta * e(x) * expm1_ratio(gap * delta) : (e(y) - e(x)) / gap;
+        flow_sum_(x, y) += left(x) * right(y) * J;
+      }
+    }
+  }
+
+  // Σ_t of the integrals added.
+  MatrixXd flow() const {
+    if (spectral_) return (V_ * flow_sum_ * V_inv_).real();
+    std::vector<MatrixXd> integrals(d_.intervals.size());
+#pragma omp parallel for schedule(dynamic, 64)
+    for (std::int64_t l = 0; l < static_cast<std::int64_t>(integrals.size()); ++l) {
+      const auto i = static_cast<std::size_t>(l);
+      const double delta = d_.intervals[i];
+      MatrixXd block = MatrixXd::Zero(2 * k_, 2 * k_);
+      block.topLeftCorner(k_, k_) = Q_ * delta;
+      block.bottomRightCorner(k_, k_) = Q_ * delta;
+      block.topRightCorner(k_, k_) = W_[i] * delta;
+      integrals[i] = block.exp().topRightCorner(k_, k_);
+    }
+    MatrixXd total = MatrixXd::Zero(k_, k_);
+    for (const MatrixXd& M : integrals) total += M;
+    return total;
+  }
+
+ private:
+  static constexpr double kMinConditionReciprocal = 1e-8;
+
+  Eigen::VectorXcd decay(std::size_t t) const { return (eigenvalues_ * d_.dt[t]).array().exp(); }
+
+  const Data& d_;
+  MatrixXd Q_;
+  Eigen::Index k_;
+  bool spectral_ = false;
+  Eigen::MatrixXcd V_, V_inv_, flow_sum_;
+  Eigen::VectorXcd eigenvalues_;
+  std::vector<MatrixXd> P_, W_;  // the fallback: per distinct interval
+};
 
 struct Forward {
   MatrixXd alpha;  // normalised forward probabilities
@@ -105,12 +201,12 @@ struct Forward {
 };
 
 Forward forward(const Data& d, const Params& p, const MatrixXd& e, const std::vector<double>& log_scale,
-                const std::vector<MatrixXd>& P) {
+                const Propagator& chain) {
   const auto n = static_cast<Eigen::Index>(d.log_y.size());
   Forward f{MatrixXd(n, p.mu.size()), VectorXd(n), 0.0};
   RowVectorXd a = p.initial.transpose().cwiseProduct(e.row(0));
   for (Eigen::Index t = 0; t < n; ++t) {
-    if (t > 0) a = (f.alpha.row(t - 1) * P[d.interval_of[static_cast<std::size_t>(t)]]).cwiseProduct(e.row(t));
+    if (t > 0) a = chain.forward(f.alpha.row(t - 1), static_cast<std::size_t>(t)).cwiseProduct(e.row(t));
     f.c(t) = a.sum();
     if (!(f.c(t) > 0)) {
       f.log_likelihood = -std::numeric_limits<double>::infinity();
@@ -128,42 +224,27 @@ double em_step(const Data& d, Params& p) {
   const auto n = static_cast<Eigen::Index>(d.log_y.size()), k = p.mu.size();
   std::vector<double> log_scale;
   const MatrixXd e = emissions(d, p, log_scale);
-  const auto P = transition_matrices(d, p.Q);
-  const Forward f = forward(d, p, e, log_scale, P);
+  Propagator chain(d, p.Q);
+  const Forward f = forward(d, p, e, log_scale, chain);
   if (!std::isfinite(f.log_likelihood)) return f.log_likelihood;
+  // Backward pass; the expected time in each state and jumps between states
+  // come from the flow of every interval, with integrand rank one:
+  // b = e_t∘β_t / c_t, a = α_{t−1} (Hobolth & Jensen 2011).
   MatrixXd beta(n, k);
   beta.row(n - 1).setOnes();
-  for (Eigen::Index t = n - 1; t > 0; --t)
-    beta.row(t - 1) =
-        (P[d.interval_of[static_cast<std::size_t>(t)]] * e.row(t).cwiseProduct(beta.row(t)).transpose()).transpose() /
-        f.c(t);
-  const MatrixXd gamma = f.alpha.cwiseProduct(beta);
-
-  // Expected time in each state and jumps between states, one Van Loan
-  // exponential per distinct interval length (in parallel; summed in order).
-  std::vector<MatrixXd> integrals(d.intervals.size());
-#pragma omp parallel for schedule(dynamic, 64)
-  for (std::int64_t l = 0; l < static_cast<std::int64_t>(integrals.size()); ++l) {
-    const double delta = d.intervals[static_cast<std::size_t>(l)];
-    MatrixXd W = MatrixXd::Zero(k, k);
-    for (std::size_t t : d.members[static_cast<std::size_t>(l)]) {
-      const auto ti = static_cast<Eigen::Index>(t);
-      W += f.alpha.row(ti - 1).transpose() * e.row(ti).cwiseProduct(beta.row(ti)) / f.c(ti);
-    }
-    MatrixXd block = MatrixXd::Zero(2 * k, 2 * k);
-    block.topLeftCorner(k, k) = p.Q * delta;
-    block.bottomRightCorner(k, k) = p.Q * delta;
-    block.topRightCorner(k, k) = W.transpose() * delta;
-    integrals[static_cast<std::size_t>(l)] = block.exp().topRightCorner(k, k);
+  for (Eigen::Index t = n - 1; t > 0; --t) {
+    const VectorXd b = e.row(t).cwiseProduct(beta.row(t)).transpose() / f.c(t);
+    chain.add_flow(static_cast<std::size_t>(t), f.alpha.row(t - 1), b);
+    beta.row(t - 1) = chain.backward(b, static_cast<std::size_t>(t)).transpose();
   }
+  const MatrixXd gamma = f.alpha.cwiseProduct(beta);
+  const MatrixXd M = chain.flow();
   VectorXd time_in = VectorXd::Zero(k);
   MatrixXd jumps = MatrixXd::Zero(k, k);
-  for (const MatrixXd& M : integrals) {
-    for (Eigen::Index i = 0; i < k; ++i) {
-      time_in(i) += M(i, i);
-      for (Eigen::Index j = 0; j < k; ++j)
-        if (i != j) jumps(i, j) += p.Q(i, j) * M(j, i);
-    }
+  for (Eigen::Index i = 0; i < k; ++i) {
+    time_in(i) += M(i, i);
+    for (Eigen::Index j = 0; j < k; ++j)
+      if (i != j) jumps(i, j) += p.Q(i, j) * M(j, i);
   }
   for (Eigen::Index i = 0; i < k; ++i) {
     double out = 0;
@@ -190,31 +271,106 @@ double em_step(const Data& d, Params& p) {
 double log_likelihood_of(const Data& d, const Params& p) {
   std::vector<double> log_scale;
   const MatrixXd e = emissions(d, p, log_scale);
-  return forward(d, p, e, log_scale, transition_matrices(d, p.Q)).log_likelihood;
+  return forward(d, p, e, log_scale, Propagator(d, p.Q)).log_likelihood;
 }
 
-// Start 0 spreads the states over the quantiles of ln y; later starts draw
-// the quantile levels and the jump rates at random (Philox, key = seed).
-Params initial_params(const Data& d, std::size_t k, int start, std::uint64_t seed, double mean_dt) {
-  const SortedSample sorted(d.log_y);
-  const double spread = mean_and_sd(d.log_y).sd;
-  Params p{MatrixXd::Zero(k, k), VectorXd(k), VectorXd(k), VectorXd::Constant(k, 1.0 / k)};
-  std::vector<double> u(2 * k);
-  for (std::size_t i = 0; i < u.size(); ++i) {
-    const PhiloxBits bits = philox_bits({seed, kStartStream}, static_cast<std::uint32_t>(start), i, 0);
-    u[i] = start == 0 ? 0.5 : uniform_open(bits[0]);
+// A k-component normal mixture of ln y (the marginal law of the emissions),
+// seeded by k-means++ from Philox stream (seed, start) and refined by EM.
+struct Mixture {
+  std::vector<double> weight, mean, sd;
+};
+
+// The draw-th uniform of a start (Philox stream (seed, kStartStream), position = start).
+double start_uniform(std::uint64_t seed, int start, std::uint64_t draw) {
+  return uniform_open(philox_bits({seed, kStartStream}, static_cast<std::uint32_t>(start), draw, 0)[0]);
+}
+
+Mixture fit_mixture(const std::vector<double>& x, std::size_t k, std::uint64_t seed, int start) {
+  const std::size_t n = x.size();
+  const auto uniform = [&](std::uint64_t draw) { return start_uniform(seed, start, draw); };
+  // k-means++: each next centre drawn with probability ∝ squared distance to the nearest one.
+  std::vector<double> centres = {x[std::min(n - 1, static_cast<std::size_t>(uniform(0) * static_cast<double>(n)))]};
+  std::vector<double> nearest(n, std::numeric_limits<double>::infinity());
+  while (centres.size() < k) {
+    double total = 0;
+    for (std::size_t t = 0; t < n; ++t) total += nearest[t] = std::min(nearest[t], std::pow(x[t] - centres.back(), 2));
+    double target = uniform(centres.size()) * total;
+    std::size_t chosen = n - 1;
+    for (std::size_t t = 0; t < n && total > 0; ++t)
+      if ((target -= nearest[t]) <= 0) {
+        chosen = t;
+        break;
+      }
+    centres.push_back(x[chosen]);
   }
-  std::vector<double> levels(k);
-  for (std::size_t i = 0; i < k; ++i)
-    levels[i] = start == 0 ? (i + 0.5) / k : (i + u[i]) / k;  // one level per stratum, ordered
-  for (std::size_t i = 0; i < k; ++i) {
-    const auto ii = static_cast<Eigen::Index>(i);
-    p.mu(ii) = sorted.quantile(levels[i]);
-    p.sigma(ii) = std::max(kMinLogSd, spread / static_cast<double>(k));
-    const double rate = (start == 0 ? 0.1 : 0.02 + 0.3 * u[k + i]) / mean_dt;  // leave after ~10 observations
-    for (std::size_t j = 0; j < k; ++j)
-      if (j != i) p.Q(ii, static_cast<Eigen::Index>(j)) = rate / static_cast<double>(k - 1);
-    p.Q(ii, ii) = -rate;
+  const double spread = std::max(kMinLogSd, mean_and_sd(x).sd);
+  Mixture m{std::vector<double>(k, 1.0 / static_cast<double>(k)), centres,
+            std::vector<double>(k, spread / static_cast<double>(k))};
+  std::vector<double> r(k);
+  std::vector<double> weight(k), sum(k), squares(k);
+  double previous = -std::numeric_limits<double>::infinity();
+  for (int iteration = 0; iteration < kMixtureIterations; ++iteration) {
+    std::fill(weight.begin(), weight.end(), 0.0), std::fill(sum.begin(), sum.end(), 0.0);
+    std::fill(squares.begin(), squares.end(), 0.0);
+    double log_likelihood = 0;
+    for (std::size_t t = 0; t < n; ++t) {
+      double top = -std::numeric_limits<double>::infinity();
+      for (std::size_t i = 0; i < k; ++i) {
+        const double z = (x[t] - m.mean[i]) / m.sd[i];
+        top = std::max(top, r[i] = std::log(m.weight[i]) - 0.5 * z * z - std::log(m.sd[i]));
+      }
+      double total = 0;
+      for (std::size_t i = 0; i < k; ++i) total += r[i] = std::exp(r[i] - top);
+      log_likelihood += top + std::log(total);
+      for (std::size_t i = 0; i < k; ++i) {
+        const double w = r[i] / total;
+        weight[i] += w, sum[i] += w * x[t], squares[i] += w * x[t] * x[t];
+      }
+    }
+    for (std::size_t i = 0; i < k; ++i) {
+      if (!(weight[i] > 0)) continue;  // an empty component keeps its place
+      m.weight[i] = weight[i] / static_cast<double>(n);
+      m.mean[i] = sum[i] / weight[i];
+      m.sd[i] = std::max(kMinLogSd, std::sqrt(std::max(0.0, squares[i] / weight[i] - m.mean[i] * m.mean[i])));
+    }
+    if (log_likelihood - previous <= 1e-10 * std::fabs(log_likelihood)) break;
+    previous = log_likelihood;
+  }
+  return m;
+}
+
+// A start: the emissions of a mixture fit of ln y, the generator from the
+// sojourns of its most likely labels (jumps between consecutive labels over
+// the time spent in each; half a jump where none was seen, since EM never
+// revives a zero rate). Start 0 keeps those rates; later starts scale each
+// row's rates by a Philox factor in [1/4, 4] so that their dynamics differ too.
+Params initial_params(const Data& d, std::size_t k, int start, std::uint64_t seed) {
+  const Mixture m = fit_mixture(d.log_y, k, seed, start);
+  const auto kk = static_cast<Eigen::Index>(k);
+  Params p{MatrixXd::Zero(kk, kk), VectorXd(kk), VectorXd(kk), VectorXd(kk)};
+  for (std::size_t i = 0; i < k; ++i) p.mu(i) = m.mean[i], p.sigma(i) = m.sd[i], p.initial(i) = m.weight[i];
+  std::vector<std::size_t> label(d.log_y.size());
+  for (std::size_t t = 0; t < label.size(); ++t) {
+    double best = -std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < k; ++i) {
+      const double z = (d.log_y[t] - m.mean[i]) / m.sd[i];
+      const double score = std::log(m.weight[i]) - 0.5 * z * z - std::log(m.sd[i]);
+      if (score > best) best = score, label[t] = i;
+    }
+  }
+  MatrixXd jumps = MatrixXd::Zero(kk, kk);
+  VectorXd time_in = VectorXd::Zero(kk);
+  for (std::size_t t = 1; t < label.size(); ++t) {
+    time_in(label[t - 1]) += d.dt[t];
+    if (label[t] != label[t - 1]) jumps(label[t - 1], label[t]) += 1;
+  }
+  const double total_time = time_in.sum();
+  for (Eigen::Index i = 0; i < kk; ++i) {
+    const double scale = start == 0 ? 1.0 : std::pow(4.0, 2 * start_uniform(seed, start, k + i) - 1);
+    double out = 0;
+    for (Eigen::Index j = 0; j < kk; ++j)
+      if (j != i) out += p.Q(i, j) = scale * std::max(jumps(i, j), 0.5) / std::max(time_in(i), total_time / 1e3);
+    p.Q(i, i) = -out;
   }
   return p;
 }
@@ -248,7 +404,6 @@ HmmFit fit_hmm(const std::vector<double>& times, const std::vector<double>& valu
   const Data d = prepare(times, values);
   const std::size_t k = options.states;
   if (k < 1 || k > 8) throw UserError("hmm fit: states must be 1 to 8");
-  const double mean_dt = (times.back() - times.front()) / static_cast<double>(times.size() - 1);
   // The starts run side by side; the best is chosen in start order.
   struct Start {
     Params p;
@@ -259,7 +414,7 @@ HmmFit fit_hmm(const std::vector<double>& times, const std::vector<double>& valu
   std::vector<Start> starts(static_cast<std::size_t>(std::max(options.starts, 0)));
   for_each_in_parallel(starts.size(), [&](std::size_t s) {
     Start& start = starts[s];
-    start.p = initial_params(d, k, static_cast<int>(s), options.seed, mean_dt);
+    start.p = initial_params(d, k, static_cast<int>(s), options.seed);
     double previous = -std::numeric_limits<double>::infinity();
     for (int it = 0; it < options.max_iterations; ++it) {
       const double ll = em_step(d, start.p);
@@ -286,6 +441,7 @@ HmmFit fit_hmm(const std::vector<double>& times, const std::vector<double>& valu
     }
   }
   if (!std::isfinite(best_ll)) throw UserError("hmm fit: no start reached a finite likelihood");
+  for (const double ll : fit.start_log_likelihoods) fit.starts_at_best += ll >= best_ll - kSameOptimum;
   // Order the states by their log-mean, so fits are comparable.
   std::vector<Eigen::Index> order(k);
   std::iota(order.begin(), order.end(), 0);

@@ -3,13 +3,17 @@
 //
 // E-step: scaled forward–backward with P(Δt) = exp(QΔt) between observations.
 // The expected time spent in each state and the expected number of jumps k → l
-// over an interval of length Δ follow from one Van Loan block exponential
-// exp(Δ·[[Q, Wᵀ], [0, Q]]) whose upper-right block is ∫₀^Δ e^{Q(Δ−s)} Wᵀ e^{Qs} ds,
-// W(i, j) = α_{t−1}(i) e_t(j) β_t(j) / c_t summed over the intervals of that
-// length (the integral is linear in W): time in k is its (k, k) entry and the
-// jumps k → l are q_kl times its (l, k) entry (Hobolth & Jensen 2011).
-// M-step: q_kl = jumps / time; each state's log-mean and log-sd are the
-// posterior-weighted mean and sd of ln y.
+// over an interval of length Δ follow from the Van Loan integral
+// ∫₀^Δ e^{Q(Δ−s)} Wᵀ e^{Qs} ds, W(i, j) = α_{t−1}(i) e_t(j) β_t(j) / c_t: time in
+// k is its (k, k) entry and the jumps k → l are q_kl times its (l, k) entry
+// (Hobolth & Jensen 2011). Both the exponentials and the integrals come from
+// one eigendecomposition of Q per iteration (block exponentials per distinct Δ
+// when Q is nearly defective). M-step: q_kl = jumps / time; each state's
+// log-mean and log-sd are the posterior-weighted mean and sd of ln y.
+//
+// Starts: a normal mixture of ln y (k-means++ seeds, EM) gives the emissions,
+// the sojourns of its labels the generator; quantile starts miss states whose
+// occupancy is small (two quantiles fall inside the dominant state).
 #pragma once
 
 #include <cstdint>
@@ -27,6 +31,9 @@ struct HmmFitOptions {
   bool standard_errors = true;  // observed information by a numerical Hessian (costly for many distinct Δt)
 };
 
+// Starts whose final ln L is this close to the best count as reaching it.
+constexpr double kSameOptimum = 0.5;
+
 struct HmmFit {
   std::vector<std::vector<double>> generator;  // Q, states ordered by increasing mu
   std::vector<double> mu, sigma;               // log-normal emission per state
@@ -39,6 +46,7 @@ struct HmmFit {
   bool converged = false;
   int best_start = 0;
   std::vector<double> start_log_likelihoods;  // the final value of every start
+  int starts_at_best = 0;                     // starts ending within kSameOptimum of the best ln L
   std::vector<double> trace;                  // log-likelihood per iteration of the best start
   std::string note;
 };

@@ -246,7 +246,8 @@ FittedModel fit(FitData& data) {
   r.params["mu"] = flow_list(f.mu);
   r.params["sigma"] = flow_list(f.sigma);
   r.params["times"] = "dataset";  // the trace's own observation times, read with it at run time
-  r.fit["method"] = "EM (scaled forward-backward, Van Loan expected holding times and jumps)";
+  r.fit["method"] =
+      "EM from normal-mixture starts (scaled forward-backward, Van Loan expected holding times and jumps)";
   r.fit["generator_row_major"] = row_major(f.generator);
   r.fit["generator_se_row_major"] = row_major(f.generator_se);
   record_list(r.fit, "mu", f.mu, f.mu_se);
@@ -256,13 +257,15 @@ FittedModel fit(FitData& data) {
   r.fit["converged"] = f.converged ? "yes" : "no";
   r.fit["starts"] = options.starts;
   r.fit["start_log_likelihoods"] = flow_list(f.start_log_likelihoods);
+  r.fit["starts_at_best"] = f.starts_at_best;
   if (!f.note.empty()) r.fit["note"] = f.note;
   std::vector<std::string> rates;
   for (std::size_t i = 0; i < f.generator.size(); ++i) rates.push_back(fmt::format("{:.3g}", -f.generator[i][i]));
   r.estimates = fmt::format("mu = [{:.4g}], sigma = [{:.3g}], exit rates = [{}]", fmt::join(f.mu, ", "),
                             fmt::join(f.sigma, ", "), fmt::join(rates, ", "));
   r.statistic =
-      fmt::format("logL = {:.6g} ({} it{})", f.log_likelihood, f.iterations, f.converged ? "" : ", not converged");
+      fmt::format("logL = {:.6g} ({} it{}, {} of {} starts at it)", f.log_likelihood, f.iterations,
+                  f.converged ? "" : ", not converged", f.starts_at_best, options.starts);
   return r;
 }
 
