@@ -130,11 +130,10 @@ BENCHMARK(BM_GpusynthModel)
     ->UseRealTime();
 
 // The Titan HMM's EM (3 states, log-normal emissions) on n = 10^4 observations:
-// seconds per EM iteration. One distinct Δt (regular probes: one Van Loan
-// exponential per iteration) and every Δt distinct (probe times jittered by
-// U(−0.3, 0.3): one per observation), which bound what real probe traces cost.
-// The per-interval exponentials run on every core; the forward–backward
-// recursions are sequential.
+// seconds per EM iteration (the mixture start included). One distinct Δt
+// (regular probes: one Padé and one Van Loan exponential per iteration) and
+// every Δt distinct (probe times jittered by U(−0.3, 0.3): the spectral route,
+// one eigendecomposition of Q), which bound what real probe traces cost.
 void BM_HmmEmIteration(benchmark::State& state) {
   constexpr std::uint64_t n = 10000;
   auto e = make_ensemble("hmm",

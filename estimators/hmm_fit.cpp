@@ -28,6 +28,7 @@ using Eigen::VectorXd;
 constexpr double kMinLogSd = 1e-3;
 constexpr std::uint32_t kStartStream = 0x4E3A7u;
 constexpr int kMixtureIterations = 500;
+constexpr int kMaxFitStates = 10;  // --hmm-states accepts 1 to 10
 
 struct Params {
   MatrixXd Q;
@@ -103,20 +104,36 @@ std::complex<double> expm1_ratio(std::complex<double> z) {
 // integrals ∫₀^Δ e^{Q(Δ−s)} b a e^{Qs} ds summed over t. With Q = V D V⁻¹ all
 // three cost O(k²) per observation (the integrand is rank one; its integral is
 // V[(V⁻¹b)(aV) ∘ J(Δ)]V⁻¹, J_xy = (e^{d_yΔ} − e^{d_xΔ})/(d_y − d_x)). When V is
-// ill-conditioned (Q nearly defective) every distinct Δ gets its own Padé
-// exponential and Van Loan block exponential instead.
+// ill-conditioned (Q nearly defective), or when few Δ are distinct, every
+// distinct Δ gets its own Padé exponential and Van Loan block exponential instead.
 class Propagator {
  public:
+  // Vectors of at most kMaxFitStates entries live on the stack: the per-observation steps allocate nothing.
+  using Complex = std::complex<double>;
+  using ComplexColumn = Eigen::Matrix<Complex, Eigen::Dynamic, 1, 0, kMaxFitStates, 1>;
+  using ComplexRow = Eigen::Matrix<Complex, 1, Eigen::Dynamic, Eigen::RowMajor, 1, kMaxFitStates>;
+  using Column = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxFitStates, 1>;
+  using Row = Eigen::Matrix<double, 1, Eigen::Dynamic, Eigen::RowMajor, 1, kMaxFitStates>;
+  using ComplexMatrix = Eigen::Matrix<Complex, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxFitStates, kMaxFitStates>;
+
   Propagator(const Data& d, const MatrixXd& Q) : d_(d), Q_(Q), k_(Q.rows()) {
-    Eigen::EigenSolver<MatrixXd> solver(Q);
-    if (solver.info() == Eigen::Success) {
+    Eigen::EigenSolver<MatrixXd> solver;
+    const bool many_intervals = d.intervals.size() * kIntervalsPerObservation > d.dt.size();
+    if (many_intervals && solver.compute(Q).info() == Eigen::Success) {
       V_ = solver.eigenvectors();
-      const Eigen::FullPivLU<Eigen::MatrixXcd> lu(V_);
+      const Eigen::FullPivLU<ComplexMatrix> lu(V_);
       if (lu.rcond() > kMinConditionReciprocal) {
         V_inv_ = lu.inverse();
         eigenvalues_ = solver.eigenvalues();
         spectral_ = true;
-        flow_sum_ = Eigen::MatrixXcd::Zero(k_, k_);
+        flow_sum_ = ComplexMatrix::Zero(k_, k_);
+        inverse_gap_ = ComplexMatrix::Zero(k_, k_);
+        for (Eigen::Index x = 0; x < k_; ++x)
+          for (Eigen::Index y = 0; y < k_; ++y)
+            if (eigenvalues_(y) != eigenvalues_(x)) inverse_gap_(x, y) = 1.0 / (eigenvalues_(y) - eigenvalues_(x));
+        decay_.resize(static_cast<Eigen::Index>(d.dt.size()), k_);
+        for (std::size_t t = 1; t < d.dt.size(); ++t)
+          decay_.row(static_cast<Eigen::Index>(t)) = (eigenvalues_.transpose() * d.dt[t]).array().exp();
         return;
       }
     }
@@ -129,33 +146,33 @@ class Propagator {
 
   bool spectral() const { return spectral_; }
 
-  RowVectorXd forward(const RowVectorXd& a, std::size_t t) const {
+  Row forward(const Row& a, std::size_t t) const {
     if (!spectral_) return a * P_[d_.interval_of[t]];
-    const Eigen::RowVectorXcd x = (a.cast<std::complex<double>>() * V_).cwiseProduct(decay(t).transpose());
+    const ComplexRow x = (a.cast<Complex>() * V_).cwiseProduct(decay_.row(static_cast<Eigen::Index>(t)));
     return (x * V_inv_).real().cwiseMax(0.0);
   }
 
-  VectorXd backward(const VectorXd& v, std::size_t t) const {
+  Column backward(const Column& v, std::size_t t) const {
     if (!spectral_) return P_[d_.interval_of[t]] * v;
-    const Eigen::VectorXcd x = (V_inv_ * v.cast<std::complex<double>>()).cwiseProduct(decay(t));
+    const ComplexColumn x = (V_inv_ * v.cast<Complex>()).cwiseProduct(decay_.row(static_cast<Eigen::Index>(t)).transpose());
     return (V_ * x).real().cwiseMax(0.0);
   }
 
   // Adds the integral over observation t's interval with integrand e^{Q(Δ−s)} b a e^{Qs}.
-  void add_flow(std::size_t t, const RowVectorXd& a, const VectorXd& b) {
+  void add_flow(std::size_t t, const Row& a, const Column& b) {
     if (!spectral_) {
       W_[d_.interval_of[t]].noalias() += b * a;
       return;
     }
     const double delta = d_.dt[t];
-    const Eigen::VectorXcd left = V_inv_ * b.cast<std::complex<double>>();
-    const Eigen::RowVectorXcd right = a.cast<std::complex<double>>() * V_;
-    const Eigen::VectorXcd e = decay(t);
+    const ComplexColumn left = V_inv_ * b.cast<Complex>();
+    const ComplexRow right = a.cast<Complex>() * V_;
+    const ComplexRow e = decay_.row(static_cast<Eigen::Index>(t));
     for (Eigen::Index y = 0; y < k_; ++y) {
       for (Eigen::Index x = 0; x < k_; ++x) {
-        const std::complex<double> gap = eigenvalues_(y) - eigenvalues_(x);
-        const std::complex<double> J =
-            std::abs(gap * delta) < 0.1 ? delta * e(x) * expm1_ratio(gap * delta) : (e(y) - e(x)) / gap;
+        const Complex gap = eigenvalues_(y) - eigenvalues_(x);
+        const Complex J =
+            std::abs(gap * delta) < 0.1 ? delta * e(x) * expm1_ratio(gap * delta) : (e(y) - e(x)) * inverse_gap_(x, y);
         flow_sum_(x, y) += left(x) * right(y) * J;
       }
     }
@@ -182,15 +199,18 @@ class Propagator {
 
  private:
   static constexpr double kMinConditionReciprocal = 1e-8;
-
-  Eigen::VectorXcd decay(std::size_t t) const { return (eigenvalues_ * d_.dt[t]).array().exp(); }
+  // A Padé exponential and a Van Loan block exponential cost about as much as
+  // 16 observations' spectral steps: with fewer distinct Δ (regular probes)
+  // the per-interval route is the cheaper one.
+  static constexpr std::size_t kIntervalsPerObservation = 16;
 
   const Data& d_;
   MatrixXd Q_;
   Eigen::Index k_;
   bool spectral_ = false;
-  Eigen::MatrixXcd V_, V_inv_, flow_sum_;
+  ComplexMatrix V_, V_inv_, flow_sum_, inverse_gap_;
   Eigen::VectorXcd eigenvalues_;
+  Eigen::MatrixXcd decay_;  // row t: e^{d Δ_t}
   std::vector<MatrixXd> P_, W_;  // the fallback: per distinct interval
 };
 
@@ -204,7 +224,7 @@ Forward forward(const Data& d, const Params& p, const MatrixXd& e, const std::ve
                 const Propagator& chain) {
   const auto n = static_cast<Eigen::Index>(d.log_y.size());
   Forward f{MatrixXd(n, p.mu.size()), VectorXd(n), 0.0};
-  RowVectorXd a = p.initial.transpose().cwiseProduct(e.row(0));
+  Propagator::Row a = p.initial.transpose().cwiseProduct(e.row(0));
   for (Eigen::Index t = 0; t < n; ++t) {
     if (t > 0) a = chain.forward(f.alpha.row(t - 1), static_cast<std::size_t>(t)).cwiseProduct(e.row(t));
     f.c(t) = a.sum();
@@ -233,7 +253,7 @@ double em_step(const Data& d, Params& p) {
   MatrixXd beta(n, k);
   beta.row(n - 1).setOnes();
   for (Eigen::Index t = n - 1; t > 0; --t) {
-    const VectorXd b = e.row(t).cwiseProduct(beta.row(t)).transpose() / f.c(t);
+    const Propagator::Column b = e.row(t).cwiseProduct(beta.row(t)).transpose() / f.c(t);
     chain.add_flow(static_cast<std::size_t>(t), f.alpha.row(t - 1), b);
     beta.row(t - 1) = chain.backward(b, static_cast<std::size_t>(t)).transpose();
   }
@@ -403,7 +423,7 @@ double hmm_log_likelihood(const std::vector<double>& times, const std::vector<do
 HmmFit fit_hmm(const std::vector<double>& times, const std::vector<double>& values, const HmmFitOptions& options) {
   const Data d = prepare(times, values);
   const std::size_t k = options.states;
-  if (k < 1 || k > 8) throw UserError("hmm fit: states must be 1 to 8");
+  if (k < 1 || k > kMaxFitStates) throw UserError(fmt::format("hmm fit: states must be 1 to {}", kMaxFitStates));
   // The starts run side by side; the best is chosen in start order.
   struct Start {
     Params p;
