@@ -300,28 +300,42 @@ struct Mixture {
   std::vector<double> weight, mean, sd;
 };
 
-// The draw-th uniform of a start (Philox stream (seed, kStartStream), position = start).
-double start_uniform(std::uint64_t seed, int start, std::uint64_t draw) {
-  return uniform_open(philox_bits({seed, kStartStream}, static_cast<std::uint32_t>(start), draw, 0)[0]);
+// The uniforms of a start: Philox stream (seed, kStartStream), replica = start,
+// position = which, draw = the purpose (k-means++ seeding or rate scaling).
+enum class StartDraw : std::uint32_t { seeding = 0, rate_scale = 1 };
+double start_uniform(std::uint64_t seed, int start, StartDraw purpose, std::uint64_t which) {
+  return uniform_open(philox_bits({seed, kStartStream}, static_cast<std::uint32_t>(start), which,
+                                  static_cast<std::uint32_t>(purpose))[0]);
 }
 
 Mixture fit_mixture(const std::vector<double>& x, std::size_t k, std::uint64_t seed, int start) {
   const std::size_t n = x.size();
-  const auto uniform = [&](std::uint64_t draw) { return start_uniform(seed, start, draw); };
-  // k-means++: each next centre drawn with probability ∝ squared distance to the nearest one.
-  std::vector<double> centres = {x[std::min(n - 1, static_cast<std::size_t>(uniform(0) * static_cast<double>(n)))]};
-  std::vector<double> nearest(n, std::numeric_limits<double>::infinity());
+  std::uint64_t draws = 0;
+  const auto uniform = [&] { return start_uniform(seed, start, StartDraw::seeding, draws++); };
+  // Greedy k-means++ (as scikit-learn's): each next centre is the best of
+  // 2 + ln k candidates drawn with probability ∝ squared distance to the
+  // nearest centre, best meaning the smallest sum of those distances after.
+  const int candidates = 2 + static_cast<int>(std::log(static_cast<double>(k)));
+  std::vector<double> centres = {x[std::min(n - 1, static_cast<std::size_t>(uniform() * static_cast<double>(n)))]};
+  std::vector<double> nearest(n);
+  for (std::size_t t = 0; t < n; ++t) nearest[t] = std::pow(x[t] - centres[0], 2);
   while (centres.size() < k) {
-    double total = 0;
-    for (std::size_t t = 0; t < n; ++t) total += nearest[t] = std::min(nearest[t], std::pow(x[t] - centres.back(), 2));
-    double target = uniform(centres.size()) * total;
-    std::size_t chosen = n - 1;
-    for (std::size_t t = 0; t < n && total > 0; ++t)
-      if ((target -= nearest[t]) <= 0) {
-        chosen = t;
-        break;
-      }
-    centres.push_back(x[chosen]);
+    const double total = std::accumulate(nearest.begin(), nearest.end(), 0.0);
+    double best_potential = std::numeric_limits<double>::infinity(), best_centre = x[n - 1];
+    for (int c = 0; c < candidates; ++c) {
+      double target = uniform() * total;
+      std::size_t chosen = n - 1;
+      for (std::size_t t = 0; t < n && total > 0; ++t)
+        if ((target -= nearest[t]) <= 0) {
+          chosen = t;
+          break;
+        }
+      double potential = 0;
+      for (std::size_t t = 0; t < n; ++t) potential += std::min(nearest[t], std::pow(x[t] - x[chosen], 2));
+      if (potential < best_potential) best_potential = potential, best_centre = x[chosen];
+    }
+    centres.push_back(best_centre);
+    for (std::size_t t = 0; t < n; ++t) nearest[t] = std::min(nearest[t], std::pow(x[t] - best_centre, 2));
   }
   const double spread = std::max(kMinLogSd, mean_and_sd(x).sd);
   Mixture m{std::vector<double>(k, 1.0 / static_cast<double>(k)), centres,
@@ -386,12 +400,42 @@ Params initial_params(const Data& d, std::size_t k, int start, std::uint64_t see
   }
   const double total_time = time_in.sum();
   for (Eigen::Index i = 0; i < kk; ++i) {
-    const double scale = start == 0 ? 1.0 : std::pow(4.0, 2 * start_uniform(seed, start, k + i) - 1);
+    const double scale = start == 0 ? 1.0 : std::pow(4.0, 2 * start_uniform(seed, start, StartDraw::rate_scale, static_cast<std::uint64_t>(i)) - 1);
     double out = 0;
     for (Eigen::Index j = 0; j < kk; ++j)
       if (j != i) out += p.Q(i, j) = scale * std::max(jumps(i, j), 0.5) / std::max(time_in(i), total_time / 1e3);
     p.Q(i, i) = -out;
   }
+  return p;
+}
+
+// The EM parameters as an unconstrained vector for SQUAREM's extrapolation:
+// ln q_ij (i ≠ j), μ_i, ln σ_i.
+VectorXd unconstrained(const Params& p) {
+  const auto k = p.mu.size();
+  VectorXd theta(k * (k - 1) + 2 * k);
+  Eigen::Index at = 0;
+  for (Eigen::Index i = 0; i < k; ++i)
+    for (Eigen::Index j = 0; j < k; ++j)
+      if (i != j) theta(at++) = std::log(std::max(p.Q(i, j), std::numeric_limits<double>::min()));
+  for (Eigen::Index i = 0; i < k; ++i) theta(at++) = p.mu(i);
+  for (Eigen::Index i = 0; i < k; ++i) theta(at++) = std::log(p.sigma(i));
+  return theta;
+}
+
+// The parameters of `theta`, with the initial law of `like`.
+Params constrained(const VectorXd& theta, const Params& like) {
+  Params p = like;
+  const auto k = p.mu.size();
+  Eigen::Index at = 0;
+  for (Eigen::Index i = 0; i < k; ++i) {
+    double out = 0;
+    for (Eigen::Index j = 0; j < k; ++j)
+      if (i != j) out += p.Q(i, j) = std::exp(theta(at++));
+    p.Q(i, i) = -out;
+  }
+  for (Eigen::Index i = 0; i < k; ++i) p.mu(i) = theta(at++);
+  for (Eigen::Index i = 0; i < k; ++i) p.sigma(i) = std::max(kMinLogSd, std::exp(theta(at++)));
   return p;
 }
 
@@ -435,16 +479,32 @@ HmmFit fit_hmm(const std::vector<double>& times, const std::vector<double>& valu
   for_each_in_parallel(starts.size(), [&](std::size_t s) {
     Start& start = starts[s];
     start.p = initial_params(d, k, static_cast<int>(s), options.seed);
-    double previous = -std::numeric_limits<double>::infinity();
-    for (int it = 0; it < options.max_iterations; ++it) {
-      const double ll = em_step(d, start.p);
-      if (!std::isfinite(ll)) break;
+    // Appends the ln L of the point a step starts from; false when the run ends.
+    const auto record = [&](double ll) {
+      if (!std::isfinite(ll)) return false;
+      const double previous = start.trace.empty() ? -std::numeric_limits<double>::infinity() : start.trace.back();
       start.trace.push_back(ll);
-      if (std::fabs(ll - previous) <= options.tolerance * std::fabs(ll)) {
-        start.converged = true;
-        break;
-      }
-      previous = ll;
+      start.converged = std::fabs(ll - previous) <= options.tolerance * std::fabs(ll);
+      return !start.converged && static_cast<int>(start.trace.size()) < options.max_iterations;
+    };
+    // SQUAREM (Varadhan & Roland 2008, steplength S3): two EM steps θ1 = F(θ0),
+    // θ2 = F(θ1), then an EM step from θ0 − 2αr + α²v (r = θ1 − θ0,
+    // v = θ2 − 2θ1 + θ0, α = −‖r‖/‖v‖ ≤ −1) when its ln L is not below θ1's,
+    // else on from θ2: the likelihood never decreases.
+    while (true) {
+      const VectorXd theta0 = unconstrained(start.p);
+      if (!record(em_step(d, start.p))) break;
+      const VectorXd theta1 = unconstrained(start.p);
+      const double ll1 = start.trace.back();
+      if (!record(em_step(d, start.p))) break;
+      const VectorXd r = theta1 - theta0, v = unconstrained(start.p) - theta1 - r;
+      if (!(v.norm() > 0)) continue;
+      const double alpha = std::min(-1.0, -r.norm() / v.norm());
+      Params trial = constrained(theta0 - 2 * alpha * r + alpha * alpha * v, start.p);
+      const double ll = em_step(d, trial);
+      if (!(ll >= ll1)) continue;
+      start.p = trial;
+      if (!record(ll)) break;
     }
     start.log_likelihood = log_likelihood_of(d, start.p);  // of the final parameters
   });

@@ -305,6 +305,7 @@ struct HmmCase {
   std::vector<std::vector<double>> generator;
   std::vector<double> mu, sigma;
   std::size_t n;
+  friend void PrintTo(const HmmCase& c, std::ostream* os) { *os << c.name; }
 };
 
 class HmmFitRecovers : public ::testing::TestWithParam<HmmCase> {};
