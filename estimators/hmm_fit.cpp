@@ -29,6 +29,7 @@ constexpr double kMinLogSd = 1e-3;
 constexpr std::uint32_t kStartStream = 0x4E3A7u;
 constexpr int kMixtureIterations = 500;
 constexpr int kMaxFitStates = 10;  // --hmm-states accepts 1 to 10
+constexpr double kBoundaryRate = 1e-8;  // a rate below this times the fastest exit rate is at its boundary 0
 
 struct Params {
   MatrixXd Q;
@@ -546,34 +547,54 @@ HmmFit fit_hmm(const std::vector<double>& times, const std::vector<double>& valu
   if (options.standard_errors) {
     // Observed information in (ln q_ij for i ≠ j, μ_i, ln σ_i); the rates' SE
     // by the delta method (se(q) = q·se(ln q)). The initial law stays fixed.
-    std::vector<double> theta;
+    // A rate at its boundary 0, or a parameter in which ln L is not concave,
+    // has no SE: it is named in the note, and the others' SEs hold it fixed.
+    const VectorXd optimum = unconstrained(sorted);
+    const std::vector<double> theta(optimum.data(), optimum.data() + optimum.size());
+    const Objective negative = [&](const std::vector<double>& v) {
+      return -log_likelihood_of(d, constrained(Eigen::Map<const VectorXd>(v.data(), optimum.size()), sorted));
+    };
+    const auto information = numerical_hessian(negative, theta, std::vector<double>(theta.size(), 1e-4));
+    std::vector<std::string> names, why(theta.size());
+    double fastest = 0;
+    for (std::size_t i = 0; i < k; ++i) fastest = std::max(fastest, -fit.generator[i][i]);
     for (std::size_t i = 0; i < k; ++i)
       for (std::size_t j = 0; j < k; ++j)
-        if (i != j) theta.push_back(std::log(std::max(fit.generator[i][j], 1e-300)));
-    for (std::size_t i = 0; i < k; ++i) theta.push_back(fit.mu[i]);
-    for (std::size_t i = 0; i < k; ++i) theta.push_back(std::log(fit.sigma[i]));
-    const Objective negative = [&](const std::vector<double>& v) {
-      Params p = sorted;
-      std::size_t at = 0;
-      for (std::size_t i = 0; i < k; ++i) {
-        double out = 0;
-        for (std::size_t j = 0; j < k; ++j)
-          if (i != j) out += p.Q(i, j) = std::exp(v[at++]);
-        p.Q(i, i) = -out;
-      }
-      for (std::size_t i = 0; i < k; ++i) p.mu(i) = v[at++];
-      for (std::size_t i = 0; i < k; ++i) p.sigma(i) = std::exp(v[at++]);
-      return -log_likelihood_of(d, p);
-    };
-    const auto se = standard_errors(numerical_hessian(negative, theta, std::vector<double>(theta.size(), 1e-4)));
+        if (i != j) {
+          if (fit.generator[i][j] < kBoundaryRate * fastest) why[names.size()] = "rate at its boundary 0";
+          names.push_back(fmt::format("q[{}][{}]", i, j));
+        }
+    for (std::size_t i = 0; i < k; ++i) names.push_back(fmt::format("mu[{}]", i));
+    for (std::size_t i = 0; i < k; ++i) names.push_back(fmt::format("sigma[{}]", i));
+    std::vector<std::size_t> free;
+    for (std::size_t a = 0; a < theta.size(); ++a) {
+      if (why[a].empty() && !(information[a][a] > 0)) why[a] = "ln L not concave in it";
+      if (why[a].empty()) free.push_back(a);
+    }
+    std::vector<std::vector<double>> kept(free.size(), std::vector<double>(free.size()));
+    for (std::size_t a = 0; a < free.size(); ++a)
+      for (std::size_t b = 0; b < free.size(); ++b) kept[a][b] = information[free[a]][free[b]];
+    const auto kept_se = standard_errors(kept);
+    std::vector<double> se(theta.size(), std::numeric_limits<double>::quiet_NaN());
+    const bool definite = !kept_se.empty() && !std::isnan(kept_se[0]);
+    if (definite)
+      for (std::size_t a = 0; a < free.size(); ++a) se[free[a]] = kept_se[a];
     std::size_t at = 0;
     for (std::size_t i = 0; i < k; ++i)
       for (std::size_t j = 0; j < k; ++j)
         if (i != j) fit.generator_se[i][j] = fit.generator[i][j] * se[at++];
     for (std::size_t i = 0; i < k; ++i) fit.mu_se[i] = se[at++];
     for (std::size_t i = 0; i < k; ++i) fit.sigma_se[i] = fit.sigma[i] * se[at++];
-    if (std::isnan(se[0]))
-      fit.note += (fit.note.empty() ? "" : "; ") + std::string("observed information not positive definite");
+    std::vector<std::string> missing;
+    for (std::size_t a = 0; a < theta.size(); ++a)
+      if (!why[a].empty()) missing.push_back(names[a] + " (" + why[a] + ")");
+    std::string said;
+    if (!missing.empty())
+      said = fmt::format("no SE for {}; the other SEs hold {} fixed", fmt::join(missing, ", "),
+                         missing.size() == 1 ? "it" : "them");
+    if (!definite && !free.empty())
+      said += (said.empty() ? "" : "; ") + std::string("observed information not positive definite: no SE");
+    if (!said.empty()) fit.note += (fit.note.empty() ? "" : "; ") + said;
   }
   return fit;
 }
