@@ -22,7 +22,6 @@ namespace gs {
 namespace {
 
 using Eigen::MatrixXd;
-using Eigen::RowVectorXd;
 using Eigen::VectorXd;
 
 constexpr double kMinLogSd = 1e-3;
@@ -40,10 +39,9 @@ struct Data {
   std::vector<double> dt;     // dt[t] = times[t] − times[t−1], t ≥ 1
   std::vector<double> log_y;  // ln y_t
   double sum_log_y = 0;       // Σ ln y_t (the log-normal's Jacobian)
-  // The distinct interval lengths (ascending), the t with each, and each t's
-  // interval: one transition matrix and one Van Loan exponential per length.
+  // The distinct interval lengths (ascending) and each t's: the per-interval
+  // route has one transition matrix and one Van Loan exponential per length.
   std::vector<double> intervals;
-  std::vector<std::vector<std::size_t>> members;
   std::vector<std::size_t> interval_of;  // t ≥ 1
 };
 
@@ -66,10 +64,9 @@ Data prepare(const std::vector<double>& times, const std::vector<double>& values
   std::map<double, std::vector<std::size_t>> by_length;
   for (std::size_t t = 1; t < times.size(); ++t) by_length[d.dt[t]].push_back(t);
   d.interval_of.assign(times.size(), 0);
-  for (auto& [length, members] : by_length) {
+  for (const auto& [length, members] : by_length) {
     for (std::size_t t : members) d.interval_of[t] = d.intervals.size();
     d.intervals.push_back(length);
-    d.members.push_back(std::move(members));
   }
   return d;
 }
@@ -299,6 +296,12 @@ double log_likelihood_of(const Data& d, const Params& p) {
 // seeded by k-means++ from Philox stream (seed, start) and refined by EM.
 struct Mixture {
   std::vector<double> weight, mean, sd;
+
+  // ln(weight_i · density_i(x)) up to the constant −ln √(2π): the E-step's and the labelling's score.
+  double log_share(std::size_t i, double x) const {
+    const double z = (x - mean[i]) / sd[i];
+    return std::log(weight[i]) - 0.5 * z * z - std::log(sd[i]);
+  }
 };
 
 // The uniforms of a start: Philox stream (seed, kStartStream), replica = start,
@@ -350,10 +353,7 @@ Mixture fit_mixture(const std::vector<double>& x, std::size_t k, std::uint64_t s
     double log_likelihood = 0;
     for (std::size_t t = 0; t < n; ++t) {
       double top = -std::numeric_limits<double>::infinity();
-      for (std::size_t i = 0; i < k; ++i) {
-        const double z = (x[t] - m.mean[i]) / m.sd[i];
-        top = std::max(top, r[i] = std::log(m.weight[i]) - 0.5 * z * z - std::log(m.sd[i]));
-      }
+      for (std::size_t i = 0; i < k; ++i) top = std::max(top, r[i] = m.log_share(i, x[t]));
       double total = 0;
       for (std::size_t i = 0; i < k; ++i) total += r[i] = std::exp(r[i] - top);
       log_likelihood += top + std::log(total);
@@ -388,8 +388,7 @@ Params initial_params(const Data& d, std::size_t k, int start, std::uint64_t see
   for (std::size_t t = 0; t < label.size(); ++t) {
     double best = -std::numeric_limits<double>::infinity();
     for (std::size_t i = 0; i < k; ++i) {
-      const double z = (d.log_y[t] - m.mean[i]) / m.sd[i];
-      const double score = std::log(m.weight[i]) - 0.5 * z * z - std::log(m.sd[i]);
+      const double score = m.log_share(i, d.log_y[t]);
       if (score > best) best = score, label[t] = i;
     }
   }
