@@ -15,6 +15,7 @@
 #include "estimators/empirical.hpp"
 #include "estimators/minimize.hpp"
 #include "host/base/errors.hpp"
+#include "host/base/interrupt.hpp"
 #include "host/base/parallel.hpp"
 #include "kernels/philox.hpp"
 
@@ -27,7 +28,7 @@ using Eigen::VectorXd;
 constexpr double kMinLogSd = 1e-3;
 constexpr std::uint32_t kStartStream = 0x4E3A7u;
 constexpr int kMixtureIterations = 500;
-constexpr int kMaxFitStates = 10;  // --hmm-states accepts 1 to 10
+constexpr int kMaxFitStates = 10;       // --hmm-states accepts 1 to 10
 constexpr double kBoundaryRate = 1e-8;  // a rate below this times the fastest exit rate is at its boundary 0
 
 struct Params {
@@ -152,7 +153,8 @@ class Propagator {
 
   Column backward(const Column& v, std::size_t t) const {
     if (!spectral_) return P_[d_.interval_of[t]] * v;
-    const ComplexColumn x = (V_inv_ * v.cast<Complex>()).cwiseProduct(decay_.row(static_cast<Eigen::Index>(t)).transpose());
+    const ComplexColumn x =
+        (V_inv_ * v.cast<Complex>()).cwiseProduct(decay_.row(static_cast<Eigen::Index>(t)).transpose());
     return (V_ * x).real().cwiseMax(0.0);
   }
 
@@ -208,7 +210,7 @@ class Propagator {
   bool spectral_ = false;
   ComplexMatrix V_, V_inv_, flow_sum_, inverse_gap_;
   Eigen::VectorXcd eigenvalues_;
-  Eigen::MatrixXcd decay_;  // row t: e^{d Δ_t}
+  Eigen::MatrixXcd decay_;       // row t: e^{d Δ_t}
   std::vector<MatrixXd> P_, W_;  // the fallback: per distinct interval
 };
 
@@ -400,7 +402,10 @@ Params initial_params(const Data& d, std::size_t k, int start, std::uint64_t see
   }
   const double total_time = time_in.sum();
   for (Eigen::Index i = 0; i < kk; ++i) {
-    const double scale = start == 0 ? 1.0 : std::pow(4.0, 2 * start_uniform(seed, start, StartDraw::rate_scale, static_cast<std::uint64_t>(i)) - 1);
+    const double scale =
+        start == 0
+            ? 1.0
+            : std::pow(4.0, 2 * start_uniform(seed, start, StartDraw::rate_scale, static_cast<std::uint64_t>(i)) - 1);
     double out = 0;
     for (Eigen::Index j = 0; j < kk; ++j)
       if (j != i) out += p.Q(i, j) = scale * std::max(jumps(i, j), 0.5) / std::max(time_in(i), total_time / 1e3);
@@ -481,6 +486,7 @@ HmmFit fit_hmm(const std::vector<double>& times, const std::vector<double>& valu
     start.p = initial_params(d, k, static_cast<int>(s), options.seed);
     // Appends the ln L of the point a step starts from; false when the run ends.
     const auto record = [&](double ll) {
+      throw_if_interrupted();
       if (!std::isfinite(ll)) return false;
       const double previous = start.trace.empty() ? -std::numeric_limits<double>::infinity() : start.trace.back();
       start.trace.push_back(ll);

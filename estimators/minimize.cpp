@@ -8,6 +8,8 @@
 #include <limits>
 #include <memory>
 
+#include "host/base/interrupt.hpp"
+
 namespace gs {
 namespace {
 
@@ -44,6 +46,7 @@ Minimum minimize_simplex(const Objective& f, const std::vector<double>& start, c
   gsl_multimin_fminimizer_set(m.get(), &function, x.get(), s.get());
   Minimum result;
   for (result.iterations = 1; result.iterations <= max_iterations; ++result.iterations) {
+    throw_if_interrupted();
     if (gsl_multimin_fminimizer_iterate(m.get()) != GSL_SUCCESS) break;
     if (gsl_multimin_test_size(gsl_multimin_fminimizer_size(m.get()), size_tolerance) == GSL_SUCCESS) {
       result.converged = true;

@@ -12,6 +12,7 @@
 #include "estimators/minimize.hpp"
 #include "estimators/stable_law.hpp"
 #include "host/base/errors.hpp"
+#include "host/base/interrupt.hpp"
 #include "host/base/parallel.hpp"
 #include "kernels/philox.hpp"
 
@@ -171,6 +172,7 @@ StableFit fit_stable_quantiles(const std::vector<double>& x, std::uint64_t seed,
   const RngStreamKey key{seed, kBootstrapStream};
   std::vector<double> resample(x.size());
   for (int b = 0; b < bootstrap; ++b) {
+    throw_if_interrupted();
     for (std::size_t i = 0; i < x.size(); i += 4) {
       const PhiloxBits bits = philox_bits(key, static_cast<std::uint32_t>(b), i / 4, 0);
       for (std::size_t k = 0; k < 4 && i + k < x.size(); ++k)

@@ -2,11 +2,18 @@
 // (all, reads, writes), and inter-arrival times.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "io/trace.hpp"
 
 namespace gs {
+
+// The most bins a series may have (8 GB of doubles per channel).
+constexpr double kMaxBins = 1e9;
+
+// UserError unless `bins` (over `span_seconds` of `what`) is finite and at most kMaxBins.
+void check_bin_count(double bins, double bin_width, double span_seconds, const std::string& what);
 
 // Bins [start + k·w, start + (k+1)·w) from the first event to the last one;
 // channels count (+ count_read/count_write when the trace has operations) and

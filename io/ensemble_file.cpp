@@ -87,6 +87,7 @@ std::vector<unsigned char> shuffle_and_deflate(const unsigned char* chunk, std::
 }  // namespace
 
 void SeriesDataset::write_rows(std::uint64_t first, std::uint64_t count, const void* data) {
+  h5::quiet_library_errors();  // runs on the writer thread, which has its own error stack
   const auto* bytes = static_cast<const unsigned char*>(data);
   const std::size_t element_bytes = storage_bytes(type_);
   const std::size_t row_bytes = length_ * element_bytes;
@@ -100,8 +101,7 @@ void SeriesDataset::write_rows(std::uint64_t first, std::uint64_t count, const v
     }
     for (std::uint64_t c = 0; c < chunks; ++c) {
       const hsize_t offset[2] = {first + c * chunk_.rows, 0};
-      GS_CHECK_NONNEG(
-          H5Dwrite_chunk(dataset_.id(), H5P_DEFAULT, 0, offset, compressed[c].size(), compressed[c].data()));
+      GS_H5_CHECK(H5Dwrite_chunk(dataset_.id(), H5P_DEFAULT, 0, offset, compressed[c].size(), compressed[c].data()));
     }
     // The ensemble's last rows may end inside a chunk: through the pipeline.
     first += chunks * chunk_.rows;
@@ -111,10 +111,10 @@ void SeriesDataset::write_rows(std::uint64_t first, std::uint64_t count, const v
   }
   const hsize_t start[2] = {first, 0};
   const hsize_t extent[2] = {count, length_};
-  h5::Handle file_space(GS_CHECK_NONNEG(H5Dget_space(dataset_.id())), H5Sclose);
-  GS_CHECK_NONNEG(H5Sselect_hyperslab(file_space.id(), H5S_SELECT_SET, start, nullptr, extent, nullptr));
-  h5::Handle memory_space(GS_CHECK_NONNEG(H5Screate_simple(2, extent, nullptr)), H5Sclose);
-  GS_CHECK_NONNEG(H5Dwrite(dataset_.id(), native_type(type_), memory_space.id(), file_space.id(), H5P_DEFAULT, bytes));
+  h5::Handle file_space(GS_H5_CHECK(H5Dget_space(dataset_.id())), H5Sclose);
+  GS_H5_CHECK(H5Sselect_hyperslab(file_space.id(), H5S_SELECT_SET, start, nullptr, extent, nullptr));
+  h5::Handle memory_space(GS_H5_CHECK(H5Screate_simple(2, extent, nullptr)), H5Sclose);
+  GS_H5_CHECK(H5Dwrite(dataset_.id(), native_type(type_), memory_space.id(), file_space.id(), H5P_DEFAULT, bytes));
 }
 
 void SeriesDataset::write_attributes(const std::vector<Attribute>& attributes) {
@@ -131,7 +131,7 @@ void SeriesDataset::write_vector(const std::string& name, const std::vector<doub
   h5::write_vector(group_.id(), name, values, attributes);
 }
 
-EnsembleFile::EnsembleFile(std::string output_path) : file_(std::move(output_path)) {
+EnsembleFile::EnsembleFile(const std::string& output_path) : file_(output_path, "output") {
   ensembles_ = h5::create_group(file_.id(), "ensembles");
 }
 
@@ -152,16 +152,16 @@ SeriesDataset EnsembleFile::create_series(const std::string& name, StorageType t
                                           std::uint64_t length, ChunkShape chunk, int compression_level) {
   h5::Handle group = h5::create_group(ensembles_.id(), name);
   const hsize_t dims[2] = {replicas, length};
-  h5::Handle space(GS_CHECK_NONNEG(H5Screate_simple(2, dims, nullptr)), H5Sclose);
-  h5::Handle properties(GS_CHECK_NONNEG(H5Pcreate(H5P_DATASET_CREATE)), H5Pclose);
+  h5::Handle space(GS_H5_CHECK(H5Screate_simple(2, dims, nullptr)), H5Sclose);
+  h5::Handle properties(GS_H5_CHECK(H5Pcreate(H5P_DATASET_CREATE)), H5Pclose);
   const hsize_t chunk_dims[2] = {chunk.rows, chunk.columns};
-  GS_CHECK_NONNEG(H5Pset_chunk(properties.id(), 2, chunk_dims));
+  GS_H5_CHECK(H5Pset_chunk(properties.id(), 2, chunk_dims));
   if (compression_level > 0) {
-    GS_CHECK_NONNEG(H5Pset_shuffle(properties.id()));
-    GS_CHECK_NONNEG(H5Pset_deflate(properties.id(), static_cast<unsigned>(compression_level)));
+    GS_H5_CHECK(H5Pset_shuffle(properties.id()));
+    GS_H5_CHECK(H5Pset_deflate(properties.id(), static_cast<unsigned>(compression_level)));
   }
-  h5::Handle dataset(GS_CHECK_NONNEG(H5Dcreate2(group.id(), "series", file_type(type), space.id(), H5P_DEFAULT,
-                                                properties.id(), H5P_DEFAULT)),
+  h5::Handle dataset(GS_H5_CHECK(H5Dcreate2(group.id(), "series", file_type(type), space.id(), H5P_DEFAULT,
+                                            properties.id(), H5P_DEFAULT)),
                      H5Dclose);
   return SeriesDataset(std::move(group), std::move(dataset), type, length, chunk, compression_level);
 }

@@ -63,9 +63,9 @@ class SeriesDataset {
 
 class EnsembleFile {
  public:
-  // Checks that the output's directory exists and is writable (UserError
-  // otherwise) and creates the temporary file.
-  explicit EnsembleFile(std::string output_path);
+  // Creates the temporary file (h5::PendingFile: UserError when the output
+  // may not be replaced or its directory not written).
+  explicit EnsembleFile(const std::string& output_path);
   EnsembleFile(const EnsembleFile&) = delete;
   EnsembleFile& operator=(const EnsembleFile&) = delete;
 

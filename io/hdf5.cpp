@@ -4,10 +4,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <map>
+#include <mutex>
 
 #include "host/base/errors.hpp"
 
@@ -31,57 +35,112 @@ void Handle::reset() {
   id_ = -1;
 }
 
+herr_t Handle::release() {
+  const herr_t status = id_ >= 0 && closer_ ? closer_(id_) : 0;
+  id_ = -1;
+  return status;
+}
+
 void quiet_library_errors() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
+
+namespace {
+
+// Temporary file → the output the user named, for the messages of write errors.
+std::mutex pending_mutex;
+std::map<std::string, std::string>& pending_outputs() {
+  static std::map<std::string, std::string> outputs;
+  return outputs;
+}
+
+struct StackFacts {
+  std::string innermost;  // the most specific message
+  int system_error = 0;   // errno of a failed system call (the sec2 driver writes it into its message)
+  std::string file;       // the file it named
+};
+
+herr_t collect_facts(unsigned, const H5E_error2_t* error, void* data) {
+  auto& facts = *static_cast<StackFacts*>(data);
+  const std::string text = error->desc ? error->desc : "";
+  if (facts.innermost.empty()) facts.innermost = text;
+  const auto at = text.find("errno = ");
+  if (facts.system_error == 0 && at != std::string::npos) {
+    facts.system_error = std::atoi(text.c_str() + at + 8);
+    const auto name = text.find("filename = '");
+    if (name != std::string::npos) {
+      const auto begin = name + 12, end = text.find('\'', begin);
+      facts.file = text.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+    }
+  }
+  return 0;
+}
+
+Handle create_file(const std::string& path) {
+  // STRONG: closing the file closes every object still open in it.
+  Handle access(GS_H5_CHECK(H5Pcreate(H5P_FILE_ACCESS)), H5Pclose);
+  GS_H5_CHECK(H5Pset_fclose_degree(access.id(), H5F_CLOSE_STRONG));
+  return Handle(GS_H5_CHECK(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.id())), H5Fclose);
+}
+
+}  // namespace
+
+void raise_failure(const char* call, const char* file, int line) {
+  StackFacts facts;
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, collect_facts, &facts);
+  H5Eclear2(H5E_DEFAULT);
+  if (facts.system_error != 0) {
+    std::string path = facts.file;
+    {
+      const std::lock_guard<std::mutex> lock(pending_mutex);
+      const auto found = pending_outputs().find(path);
+      if (found != pending_outputs().end()) path = found->second;
+    }
+    throw_write_error(path, facts.system_error);
+  }
+  throw InternalError(call, facts.innermost.empty() ? "returned an error" : "failed: " + facts.innermost, file, line);
+}
+
+namespace {
+
+bool allowed_in_name(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-'; }
+bool allowed_first(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+}  // namespace
+
+bool is_group_name(const std::string& name) {
+  return !name.empty() && allowed_first(name[0]) && std::all_of(name.begin(), name.end(), allowed_in_name);
+}
+
+std::string group_name_from(const std::string& text) {
+  std::string name = text;
+  for (char& c : name)
+    if (!allowed_in_name(c)) c = '_';
+  if (name.empty() || !allowed_first(name[0])) name.insert(name.begin(), '_');
+  return name;
+}
 
 std::string output_directory(const std::string& path) {
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
   return parent.empty() ? std::string(".") : parent.string();
 }
 
-PendingFile::PendingFile(std::string output_path) : output_path_(std::move(output_path)) {
-  namespace fs = std::filesystem;
-  const std::string directory = output_directory(output_path_);
-  std::error_code ec;
-  if (!fs::is_directory(directory, ec)) {
-    throw UserError(fmt::format(
-        "output '{}': the directory '{}' does not exist; create it first or choose another output path (-o)",
-        output_path_, directory));
+PendingFile::PendingFile(const std::string& output_path, const std::string& option) : output_(output_path, option) {
+  {
+    const std::lock_guard<std::mutex> lock(pending_mutex);
+    pending_outputs()[output_.temp_path()] = output_.path();
   }
-  if (access(directory.c_str(), W_OK) != 0)
-    throw UserError(fmt::format("output '{}': the directory '{}' is not writable", output_path_, directory));
-  if (fs::is_directory(output_path_, ec))
-    throw UserError(fmt::format("output '{}' is a directory; give a file path", output_path_));
-  const std::string name = fs::path(output_path_).filename().string();
-  temp_path_ = (fs::path(directory) / fmt::format(".{}.tmp-{}", name, getpid())).string();
-  file_ = create_file(temp_path_);
+  file_ = create_file(output_.temp_path());
 }
 
 PendingFile::~PendingFile() {
-  if (!committed_) {
-    file_.reset();
-    std::remove(temp_path_.c_str());
-  }
+  file_.reset();
+  const std::lock_guard<std::mutex> lock(pending_mutex);
+  pending_outputs().erase(output_.temp_path());
 }
 
 void PendingFile::commit() {
-  GS_CHECK_NONNEG(H5Fflush(file_.id(), H5F_SCOPE_GLOBAL));
-  file_.reset();
-  if (std::rename(temp_path_.c_str(), output_path_.c_str()) != 0) {
-    const int error = errno;
-    std::remove(temp_path_.c_str());
-    throw InternalError(fmt::format("rename(\"{}\", \"{}\")", temp_path_, output_path_), std::strerror(error), __FILE__,
-                        __LINE__);
-  }
-  committed_ = true;
-}
-
-Handle create_file(const std::string& path) {
-  // STRONG: closing the file closes every object still open in it.
-  Handle access(GS_CHECK_NONNEG(H5Pcreate(H5P_FILE_ACCESS)), H5Pclose);
-  GS_CHECK_NONNEG(H5Pset_fclose_degree(access.id(), H5F_CLOSE_STRONG));
-  const hid_t id = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.id());
-  if (id < 0) throw InternalError(fmt::format("H5Fcreate(\"{}\")", path), "failed", __FILE__, __LINE__);
-  return Handle(id, H5Fclose);
+  GS_H5_CHECK(H5Fflush(file_.id(), H5F_SCOPE_GLOBAL));
+  GS_H5_CHECK(file_.release());
+  output_.commit();
 }
 
 void write_vector(hid_t parent, const std::string& name, const std::vector<double>& values,
@@ -93,19 +152,19 @@ void write_matrix(hid_t parent, const std::string& name, std::size_t rows, std::
                   const std::vector<double>& values, const std::vector<Attribute>& attributes) {
   const int rank = columns == 0 ? 1 : 2;  // 0 columns: a vector
   const hsize_t dims[2] = {rows, columns};
-  Handle space(GS_CHECK_NONNEG(H5Screate_simple(rank, dims, nullptr)), H5Sclose);
-  Handle properties(GS_CHECK_NONNEG(H5Pcreate(H5P_DATASET_CREATE)), H5Pclose);
+  Handle space(GS_H5_CHECK(H5Screate_simple(rank, dims, nullptr)), H5Sclose);
+  Handle properties(GS_H5_CHECK(H5Pcreate(H5P_DATASET_CREATE)), H5Pclose);
   if (rank == 2 && values.size() >= 4096 && rows > 0 && columns > 0) {
     const hsize_t chunk[2] = {std::min<hsize_t>(rows, std::max<hsize_t>(1, 65536 / columns)), columns};
-    GS_CHECK_NONNEG(H5Pset_chunk(properties.id(), 2, chunk));
-    GS_CHECK_NONNEG(H5Pset_shuffle(properties.id()));
-    GS_CHECK_NONNEG(H5Pset_deflate(properties.id(), 4));
+    GS_H5_CHECK(H5Pset_chunk(properties.id(), 2, chunk));
+    GS_H5_CHECK(H5Pset_shuffle(properties.id()));
+    GS_H5_CHECK(H5Pset_deflate(properties.id(), 4));
   }
-  Handle dataset(GS_CHECK_NONNEG(H5Dcreate2(parent, name.c_str(), H5T_IEEE_F64LE, space.id(), H5P_DEFAULT,
-                                            properties.id(), H5P_DEFAULT)),
+  Handle dataset(GS_H5_CHECK(H5Dcreate2(parent, name.c_str(), H5T_IEEE_F64LE, space.id(), H5P_DEFAULT, properties.id(),
+                                        H5P_DEFAULT)),
                  H5Dclose);
   if (!values.empty())
-    GS_CHECK_NONNEG(H5Dwrite(dataset.id(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()));
+    GS_H5_CHECK(H5Dwrite(dataset.id(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()));
   write_attributes(dataset.id(), attributes);
 }
 
@@ -126,7 +185,7 @@ void write_table(hid_t parent, const std::string& name, const std::vector<TableC
     widths.push_back(width);
     row_bytes += width;
   }
-  Handle type(GS_CHECK_NONNEG(H5Tcreate(H5T_COMPOUND, std::max<std::size_t>(row_bytes, 1))), H5Tclose);
+  Handle type(GS_H5_CHECK(H5Tcreate(H5T_COMPOUND, std::max<std::size_t>(row_bytes, 1))), H5Tclose);
   std::vector<unsigned char> buffer(rows * row_bytes, 0);
   for (std::size_t c = 0; c < columns.size(); ++c) {
     const auto& column = columns[c];
@@ -140,21 +199,21 @@ void write_table(hid_t parent, const std::string& name, const std::vector<TableC
       for (std::size_t r = 0; r < rows; ++r) std::memcpy(&buffer[r * row_bytes + offsets[c]], &(*integers)[r], 8);
     } else {
       const auto& texts = std::get<std::vector<std::string>>(column.values);
-      string_types.emplace_back(GS_CHECK_NONNEG(H5Tcopy(H5T_C_S1)), H5Tclose);
-      GS_CHECK_NONNEG(H5Tset_size(string_types.back().id(), widths[c]));
-      GS_CHECK_NONNEG(H5Tset_strpad(string_types.back().id(), H5T_STR_NULLTERM));
+      string_types.emplace_back(GS_H5_CHECK(H5Tcopy(H5T_C_S1)), H5Tclose);
+      GS_H5_CHECK(H5Tset_size(string_types.back().id(), widths[c]));
+      GS_H5_CHECK(H5Tset_strpad(string_types.back().id(), H5T_STR_NULLTERM));
       member = string_types.back().id();
       for (std::size_t r = 0; r < rows; ++r)
         std::memcpy(&buffer[r * row_bytes + offsets[c]], texts[r].data(), texts[r].size());
     }
-    GS_CHECK_NONNEG(H5Tinsert(type.id(), column.name.c_str(), offsets[c], member));
+    GS_H5_CHECK(H5Tinsert(type.id(), column.name.c_str(), offsets[c], member));
   }
   const hsize_t dims[1] = {rows};
-  Handle space(GS_CHECK_NONNEG(H5Screate_simple(1, dims, nullptr)), H5Sclose);
+  Handle space(GS_H5_CHECK(H5Screate_simple(1, dims, nullptr)), H5Sclose);
   Handle dataset(
-      GS_CHECK_NONNEG(H5Dcreate2(parent, name.c_str(), type.id(), space.id(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)),
+      GS_H5_CHECK(H5Dcreate2(parent, name.c_str(), type.id(), space.id(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)),
       H5Dclose);
-  if (rows > 0) GS_CHECK_NONNEG(H5Dwrite(dataset.id(), type.id(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()));
+  if (rows > 0) GS_H5_CHECK(H5Dwrite(dataset.id(), type.id(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()));
   write_attributes(dataset.id(), attributes);
 }
 
@@ -165,26 +224,26 @@ Handle open_file_read(const std::string& path) {
 }
 
 Handle create_group(hid_t parent, const std::string& name) {
-  return Handle(GS_CHECK_NONNEG(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)), H5Gclose);
+  return Handle(GS_H5_CHECK(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)), H5Gclose);
 }
 
 Handle open_group(hid_t parent, const std::string& name) {
-  return Handle(GS_CHECK_NONNEG(H5Gopen2(parent, name.c_str(), H5P_DEFAULT)), H5Gclose);
+  return Handle(GS_H5_CHECK(H5Gopen2(parent, name.c_str(), H5P_DEFAULT)), H5Gclose);
 }
 
 Handle open_dataset(hid_t parent, const std::string& name) {
-  return Handle(GS_CHECK_NONNEG(H5Dopen2(parent, name.c_str(), H5P_DEFAULT)), H5Dclose);
+  return Handle(GS_H5_CHECK(H5Dopen2(parent, name.c_str(), H5P_DEFAULT)), H5Dclose);
 }
 
 namespace {
 
 void write_raw(hid_t object, const std::string& name, hid_t type, hid_t space, const void* data) {
-  if (H5Aexists(object, name.c_str()) > 0) GS_CHECK_NONNEG(H5Adelete(object, name.c_str()));
-  Handle attr(GS_CHECK_NONNEG(H5Acreate2(object, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT)), H5Aclose);
-  GS_CHECK_NONNEG(H5Awrite(attr.id(), type, data));
+  if (H5Aexists(object, name.c_str()) > 0) GS_H5_CHECK(H5Adelete(object, name.c_str()));
+  Handle attr(GS_H5_CHECK(H5Acreate2(object, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT)), H5Aclose);
+  GS_H5_CHECK(H5Awrite(attr.id(), type, data));
 }
 
-Handle scalar_space() { return Handle(GS_CHECK_NONNEG(H5Screate(H5S_SCALAR)), H5Sclose); }
+Handle scalar_space() { return Handle(GS_H5_CHECK(H5Screate(H5S_SCALAR)), H5Sclose); }
 
 }  // namespace
 
@@ -195,15 +254,15 @@ void write_attribute(hid_t object, const Attribute& attribute) {
         using T = std::decay_t<decltype(value)>;
         if constexpr (std::is_same_v<T, std::string>) {
           // Variable-length UTF-8 strings read as str in h5py and xarray.
-          Handle type(GS_CHECK_NONNEG(H5Tcopy(H5T_C_S1)), H5Tclose);
-          GS_CHECK_NONNEG(H5Tset_size(type.id(), H5T_VARIABLE));
-          GS_CHECK_NONNEG(H5Tset_cset(type.id(), H5T_CSET_UTF8));
+          Handle type(GS_H5_CHECK(H5Tcopy(H5T_C_S1)), H5Tclose);
+          GS_H5_CHECK(H5Tset_size(type.id(), H5T_VARIABLE));
+          GS_H5_CHECK(H5Tset_cset(type.id(), H5T_CSET_UTF8));
           const char* text = value.c_str();
           write_raw(object, name, type.id(), scalar_space().id(), &text);
         } else if constexpr (std::is_same_v<T, std::vector<double>>) {
           const hsize_t n = value.size();
           const double none = 0;  // HDF5 wants a buffer even for an empty list
-          Handle space(GS_CHECK_NONNEG(H5Screate_simple(1, &n, nullptr)), H5Sclose);
+          Handle space(GS_H5_CHECK(H5Screate_simple(1, &n, nullptr)), H5Sclose);
           write_raw(object, name, H5T_NATIVE_DOUBLE, space.id(), value.empty() ? &none : value.data());
         } else if constexpr (std::is_same_v<T, double>) {
           write_raw(object, name, H5T_NATIVE_DOUBLE, scalar_space().id(), &value);
@@ -220,22 +279,20 @@ void write_attributes(hid_t object, const std::vector<Attribute>& attributes) {
   for (const auto& attribute : attributes) write_attribute(object, attribute);
 }
 
-bool has_attribute(hid_t object, const std::string& name) {
-  return GS_CHECK_NONNEG(H5Aexists(object, name.c_str())) > 0;
-}
+bool has_attribute(hid_t object, const std::string& name) { return GS_H5_CHECK(H5Aexists(object, name.c_str())) > 0; }
 
 namespace {
 
 Handle open_attribute(hid_t object, const std::string& name) {
   if (!has_attribute(object, name)) throw UserError(fmt::format("attribute '{}' is missing", name));
-  return Handle(GS_CHECK_NONNEG(H5Aopen(object, name.c_str(), H5P_DEFAULT)), H5Aclose);
+  return Handle(GS_H5_CHECK(H5Aopen(object, name.c_str(), H5P_DEFAULT)), H5Aclose);
 }
 
 template <class T>
 T read_scalar(hid_t object, const std::string& name, hid_t memtype) {
   Handle attr = open_attribute(object, name);
   T value{};
-  GS_CHECK_NONNEG(H5Aread(attr.id(), memtype, &value));
+  GS_H5_CHECK(H5Aread(attr.id(), memtype, &value));
   return value;
 }
 
@@ -243,33 +300,33 @@ T read_scalar(hid_t object, const std::string& name, hid_t memtype) {
 
 std::string read_string_attribute(hid_t object, const std::string& name) {
   Handle attr = open_attribute(object, name);
-  Handle type(GS_CHECK_NONNEG(H5Aget_type(attr.id())), H5Tclose);
+  Handle type(GS_H5_CHECK(H5Aget_type(attr.id())), H5Tclose);
   if (H5Tis_variable_str(type.id()) > 0) {
-    Handle memtype(GS_CHECK_NONNEG(H5Tcopy(H5T_C_S1)), H5Tclose);
-    GS_CHECK_NONNEG(H5Tset_size(memtype.id(), H5T_VARIABLE));
-    GS_CHECK_NONNEG(H5Tset_cset(memtype.id(), H5Tget_cset(type.id())));
+    Handle memtype(GS_H5_CHECK(H5Tcopy(H5T_C_S1)), H5Tclose);
+    GS_H5_CHECK(H5Tset_size(memtype.id(), H5T_VARIABLE));
+    GS_H5_CHECK(H5Tset_cset(memtype.id(), H5Tget_cset(type.id())));
     char* text = nullptr;
-    GS_CHECK_NONNEG(H5Aread(attr.id(), memtype.id(), &text));
+    GS_H5_CHECK(H5Aread(attr.id(), memtype.id(), &text));
     std::string result = text ? text : "";
-    Handle space(GS_CHECK_NONNEG(H5Aget_space(attr.id())), H5Sclose);
+    Handle space(GS_H5_CHECK(H5Aget_space(attr.id())), H5Sclose);
     H5Dvlen_reclaim(memtype.id(), space.id(), H5P_DEFAULT, &text);
     return result;
   }
   const std::size_t size = H5Tget_size(type.id());
   std::string result(size, '\0');
-  GS_CHECK_NONNEG(H5Aread(attr.id(), type.id(), result.data()));
+  GS_H5_CHECK(H5Aread(attr.id(), type.id(), result.data()));
   return result.substr(0, result.find('\0'));
 }
 
 std::vector<double> read_as_double(hid_t dataset, std::vector<hsize_t>* dims) {
-  Handle space(GS_CHECK_NONNEG(H5Dget_space(dataset)), H5Sclose);
-  const int rank = GS_CHECK_NONNEG(H5Sget_simple_extent_ndims(space.id()));
+  Handle space(GS_H5_CHECK(H5Dget_space(dataset)), H5Sclose);
+  const int rank = GS_H5_CHECK(H5Sget_simple_extent_ndims(space.id()));
   std::vector<hsize_t> shape(static_cast<std::size_t>(rank));
-  GS_CHECK_NONNEG(H5Sget_simple_extent_dims(space.id(), shape.data(), nullptr));
+  GS_H5_CHECK(H5Sget_simple_extent_dims(space.id(), shape.data(), nullptr));
   hsize_t count = 1;
   for (hsize_t d : shape) count *= d;
   std::vector<double> values(count);
-  if (count > 0) GS_CHECK_NONNEG(H5Dread(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()));
+  if (count > 0) GS_H5_CHECK(H5Dread(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()));
   if (dims) *dims = shape;
   return values;
 }

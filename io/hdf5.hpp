@@ -11,6 +11,7 @@
 #include <variant>
 #include <vector>
 
+#include "host/base/output_file.hpp"
 #include "io/attributes.hpp"
 
 namespace gs::h5 {
@@ -27,38 +28,47 @@ class Handle {
   ~Handle() { reset(); }
 
   hid_t id() const { return id_; }
-  void reset();
+  void reset();      // closes, ignoring a failure (unwinding)
+  herr_t release();  // closes and returns the library's status (a file's last writes happen here)
 
  private:
   hid_t id_ = -1;
   Closer closer_ = nullptr;
 };
 
-Handle create_file(const std::string& path);  // truncates
+// A failed HDF5 call: a UserError naming the output and errno when the
+// library's error stack holds a system error (a full disk, a quota, EIO),
+// else an InternalError naming the call and HDF5's innermost message.
+[[noreturn]] void raise_failure(const char* call, const char* file, int line);
+
+// The names gpusynth gives groups (ensembles, datasets): A-Z a-z 0-9 _ . -,
+// starting with a letter, a digit or _ (so never ".", ".." or a hidden name).
+bool is_group_name(const std::string& name);
+// `text` made a group name: other characters become _, and _ leads when needed.
+std::string group_name_from(const std::string& text);
+constexpr const char* kGroupNameRule = "letters, digits, _ . - (starting with a letter, a digit or _)";
 
 // The directory an output path lies in ("." for a bare name).
 std::string output_directory(const std::string& path);
 
-// An HDF5 file written under a temporary name in the output's directory and
-// renamed to the output by commit(); removed when never committed, so a failed
-// run leaves no partial output. The constructor checks that the directory
-// exists and is writable (UserError otherwise).
+// An HDF5 file written through a PendingOutput (host/base/output_file.hpp):
+// under a temporary name, renamed over the output by commit(), removed when
+// never committed, so a failed run leaves no partial output and replaces
+// nothing but a regular file.
 class PendingFile {
  public:
-  explicit PendingFile(std::string output_path);
+  PendingFile(const std::string& output_path, const std::string& option);
   PendingFile(const PendingFile&) = delete;
   PendingFile& operator=(const PendingFile&) = delete;
   ~PendingFile();
 
   hid_t id() const { return file_.id(); }
-  const std::string& output_path() const { return output_path_; }
+  const std::string& output_path() const { return output_.path(); }
   void commit();  // close every handle into the file first
 
  private:
-  std::string output_path_;
-  std::string temp_path_;
-  Handle file_;
-  bool committed_ = false;
+  PendingOutput output_;
+  Handle file_;  // closed before output_ removes an uncommitted file
 };
 Handle open_file_read(const std::string& path);
 Handle create_group(hid_t parent, const std::string& name);
@@ -94,7 +104,16 @@ std::uint64_t read_uint_attribute(hid_t object, const std::string& name);
 // its shape in `dims`.
 std::vector<double> read_as_double(hid_t dataset, std::vector<hsize_t>* dims = nullptr);
 
-// Silence HDF5's own error stack printing; errors surface as exceptions.
+// Silence HDF5's own error stack printing on the calling thread (a thread-safe
+// HDF5 keeps one stack per thread); errors surface as exceptions.
 void quiet_library_errors();
 
 }  // namespace gs::h5
+
+// Wraps an HDF5 call whose failure is a negative return value.
+#define GS_H5_CHECK(call)                                                   \
+  ([&]() {                                                                  \
+    const auto gs_status_ = (call);                                         \
+    if (gs_status_ < 0) ::gs::h5::raise_failure(#call, __FILE__, __LINE__); \
+    return gs_status_;                                                      \
+  }())

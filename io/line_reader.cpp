@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 #include <openssl/evp.h>
+#include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -13,7 +15,10 @@
 
 namespace gs {
 
-LineReader::LineReader(const std::string& path) : path_(path), buffer_(1 << 16) {
+LineReader::LineReader(const std::string& path) : path_(path), buffer_(1 << 18) {
+  struct stat info {};
+  if (stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode))
+    throw UserError(fmt::format("{}: is a directory, not a trace file", path));
   file_ = gzopen(path.c_str(), "rb");
   if (file_ == nullptr) throw UserError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
   gzbuffer(file_, 1 << 18);
@@ -21,22 +26,42 @@ LineReader::LineReader(const std::string& path) : path_(path), buffer_(1 << 16) 
 
 LineReader::~LineReader() { gzclose(file_); }
 
+bool LineReader::fill() {
+  const int got = gzread(file_, buffer_.data(), static_cast<unsigned>(buffer_.size()));
+  int code = Z_OK;
+  const char* message = gzerror(file_, &code);
+  if (got < 0 || (code != Z_OK && code != Z_BUF_ERROR))
+    throw UserError(fmt::format("{}:{}: cannot read: {}", path_, line_number_ + 1,
+                                code == Z_ERRNO ? std::strerror(errno) : message));
+  if (got == 0 && code == Z_BUF_ERROR)  // zlib's "unexpected end of file"
+    throw UserError(
+        fmt::format("{}:{}: the gzip stream is truncated (the file ends inside it)", path_, line_number_ + 1));
+  begin_ = 0;
+  end_ = static_cast<std::size_t>(got);
+  return got > 0;
+}
+
 bool LineReader::next(std::string& line) {
   line.clear();
+  too_long_ = false;
+  bool any = false;
   for (;;) {
-    char* got = gzgets(file_, buffer_.data(), static_cast<int>(buffer_.size()));
-    if (got == nullptr) {
-      int code = 0;
-      const char* message = gzerror(file_, &code);
-      if (code != Z_OK && code != Z_BUF_ERROR)
-        throw UserError(fmt::format("{}:{}: cannot read (corrupt gzip?): {}", path_, line_number_ + 1, message));
-      if (line.empty()) return false;
+    if (begin_ == end_ && !fill()) break;
+    any = true;
+    const char* start = buffer_.data() + begin_;
+    const auto* newline = static_cast<const char*>(std::memchr(start, '\n', end_ - begin_));
+    const std::size_t take = newline ? static_cast<std::size_t>(newline - start) : end_ - begin_;
+    const std::size_t room = kMaxLineBytes - std::min(kMaxLineBytes, line.size());
+    if (take > room) too_long_ = true;
+    line.append(start, std::min(take, room));
+    begin_ += take;
+    if (newline) {
+      ++begin_;
       break;
     }
-    line.append(got);
-    if (!line.empty() && line.back() == '\n') break;
   }
-  while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
+  if (!any) return false;
+  while (!line.empty() && line.back() == '\r') line.pop_back();
   ++line_number_;
   return true;
 }

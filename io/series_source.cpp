@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -61,13 +62,26 @@ std::vector<Attribute> dataset_attributes(const LoadedSeries& s, const std::vect
           {"bad_lines", s.trace.bad_lines}};
 }
 
+void check_series_magnitude(const std::vector<double>& series, const std::string& what) {
+  double largest = 0;
+  for (double x : series) largest = std::max(largest, std::fabs(x));
+  const double limit = kMaxSeriesScale / static_cast<double>(series.size());
+  if (!(largest < limit))
+    throw UserError(
+        fmt::format("{}: a value of magnitude {:.3g} is out of range; accepted: |value| < 1e150 / {} "
+                    "values = {:.3g}, so that sums of squares and periodograms stay finite in double "
+                    "precision",
+                    what, largest, series.size(), limit));
+}
+
 LoadedSeries read_series(const SeriesSource& source) {
   LoadedSeries s;
   const TraceFormat& format = trace_format(source.trace.format);
   TraceOptions trace_options = source.trace;
   const bool needs_bin = format.kind != Trace::Kind::series;
-  if (needs_bin && source.bin.empty()) throw UserError("--bin is required for this format (e.g. --bin 1s)");
-  const double bin = needs_bin ? parse_duration(source.bin, "--bin") : 0.0;
+  if (needs_bin && source.bin.empty())
+    throw UserError(fmt::format("{} is required for this format (e.g. 1s)", source.option("bin")));
+  const double bin = needs_bin ? parse_duration(source.bin, source.option("bin").c_str()) : 0.0;
   trace_options.bin_width = bin;
   s.trace = read_trace(source.traces, trace_options);
   switch (s.trace.kind) {
@@ -90,12 +104,14 @@ LoadedSeries read_series(const SeriesSource& source) {
     if (it == s.binned.channels.end()) {
       std::string names;
       for (const auto& [name, v] : s.binned.channels) names += (names.empty() ? "" : ", ") + name;
-      throw UserError(fmt::format("--series '{}': this trace gives {}", s.series_name, names));
+      throw UserError(fmt::format("{} '{}': this trace gives {}", source.option("series"), s.series_name, names));
     }
     s.series = it->second;
   }
   if (s.series.size() < 2)
-    throw UserError(fmt::format("the series has {} value(s); use a narrower --bin", s.series.size()));
+    throw UserError(
+        fmt::format("the series has {} value(s); use a narrower {}", s.series.size(), source.option("bin")));
+  check_series_magnitude(s.series, fmt::format("{} ({})", source.traces[0], s.series_name));
   return s;
 }
 

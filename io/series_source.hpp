@@ -19,6 +19,11 @@ struct SeriesSource {
   std::string bin;      // e.g. 1s, 100ms, 5min; required except for series traces
   std::string channel;  // the binned channel analysed; default: the format's (count; darshan: bytes)
   std::string name;     // dataset name; default: the first trace's file name up to its first dot
+  std::string keys;     // how errors name the settings: "" for the options (--bin), else a key path (datasets[0])
+
+  std::string option(const char* key) const {  // "--bin" or "datasets[0].bin"
+    return keys.empty() ? std::string("--") + key : keys + "." + key;
+  }
 };
 
 struct LoadedSeries {
@@ -30,6 +35,12 @@ struct LoadedSeries {
 };
 
 LoadedSeries read_series(const SeriesSource& source);
+
+// The statistics square and sum a series (variances, ACFs, periodograms up to
+// (n·max|x|)²): every |value| must stay below kMaxSeriesScale / n (UserError
+// naming `what` otherwise).
+constexpr double kMaxSeriesScale = 1e150;
+void check_series_magnitude(const std::vector<double>& series, const std::string& what);
 
 // Seconds in "1s", "250ms", "10us", "5ns", "5min", "1h" or a bare number of seconds.
 double parse_duration(const std::string& text, const char* option);

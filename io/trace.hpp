@@ -70,6 +70,7 @@ struct Trace {
   std::vector<std::string> bad_line_examples;  // the first few messages
   std::uint64_t reordered = 0;                 // events that came out of order (only with sort)
   std::uint64_t untimed_records = 0;           // darshan: records with bytes but no timestamps
+  std::uint64_t logs_without_records = 0;      // darshan: logs of jobs without I/O
   double untimed_bytes = 0;
 };
 

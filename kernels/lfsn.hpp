@@ -31,6 +31,11 @@
 
 namespace gs {
 
+// d = H − 1/α = 0 is where the paper's algorithm stops: `run` refuses such an
+// H and `fit` stops the model there, with this one tolerance.
+constexpr double kLfsnMinAbsD = 1e-9;
+GS_HD GS_INLINE bool lfsn_d_vanishes(double H, double alpha) { return gs::fabs(H - 1.0 / alpha) < kLfsnMinAbsD; }
+
 // h_d(x) = x^d − (x − 1)^d for x ≥ 1 and x^d for 0 < x ≤ 1, computed for large
 // x as −x^d·expm1(d·log1p(−1/x)) to avoid the cancellation of the difference.
 GS_HD GS_INLINE double lfsn_kernel_value(double x, double d) {

@@ -5,6 +5,8 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <map>
 #include <new>
@@ -17,6 +19,7 @@
 #include "host/app/run.hpp"
 #include "host/app/stats.hpp"
 #include "host/base/errors.hpp"
+#include "host/base/interrupt.hpp"
 #include "host/engine/plan.hpp"
 #include "host/models/model.hpp"
 #include "io/hdf5.hpp"
@@ -67,6 +70,19 @@ void apply_trace_arguments(const TraceArguments& a, SeriesSource& o) {
   o.trace.blk_action = a.blk_event[0];
 }
 
+// CLI11 would convert "-5" to 2^64 - 5: whole numbers are checked as written
+// (decimal digits only) before conversion.
+CLI::Validator whole_number(std::uint64_t min, std::uint64_t max) {
+  return CLI::Validator(
+      [min, max](std::string& text) -> std::string {
+        std::uint64_t value = 0;
+        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (error == std::errc() && end == text.data() + text.size() && value >= min && value <= max) return "";
+        return fmt::format("'{}' is not accepted; accepted: a whole number from {} to {}", text, min, max);
+      },
+      fmt::format("UINT in [{}, {}]", min, max));
+}
+
 // `gpusynth CONFIG.yaml ...` → `gpusynth run CONFIG.yaml ...`.
 std::vector<std::string> normalised_arguments(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
@@ -103,8 +119,9 @@ int parse_and_run(int argc, char** argv) {
   run->add_option("--backend", backend, "auto (GPU when present), cpu or cuda; overrides the config")
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
   run->add_option("-o,--output", options.output, "output HDF5 path; overrides the config");
-  run->add_option("--seed", options.seed, "64-bit seed; overrides the config");
-  run->add_option("--replicas", options.replicas, "replicas of every ensemble; overrides the config");
+  run->add_option("--seed", options.seed, "64-bit seed; overrides the config")->check(whole_number(0, UINT64_MAX));
+  run->add_option("--replicas", options.replicas, "replicas of every ensemble; overrides the config")
+      ->check(whole_number(1, 4294967295));
   run->add_option("--memory-limit", memory_limit,
                   "memory budget for batches, e.g. 2GiB (default: a quarter of "
                   "the available RAM up to 4 GiB, or the GPU's free memory)");
@@ -122,7 +139,7 @@ int parse_and_run(int argc, char** argv) {
   CLI::App* stats =
       app.add_subcommand("stats", "read a real trace, bin it and print its statistics (Hurst, ACF, burstiness)");
   add_trace_options(stats, stats_options.source, stats_trace);
-  stats->add_option("--max-lag", stats_options.max_lag, "ACF lags (default 100)")->check(CLI::Range(1, 100000000));
+  stats->add_option("--max-lag", stats_options.max_lag, "ACF lags (default 100)")->check(whole_number(1, 100000000));
   stats->add_option("-o,--output", stats_options.output, "write the series and statistics to this HDF5 file");
   stats->add_option("--name", stats_options.source.name,
                     "dataset name under /datasets (default: the trace's file name)");
@@ -142,8 +159,9 @@ int parse_and_run(int argc, char** argv) {
                   "the HDF5 path that config writes (default: beside it, FILE.h5)");
   fit->add_option("--name", fit_options.source.name, "dataset name (default: the trace's file name)");
   fit->add_option("--replicas", fit_options.replicas, "replicas of each fitted ensemble (default 100)")
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{4294967295}));
-  fit->add_option("--seed", fit_options.seed, "seed of the bootstrap and the EM starts; written to the config");
+      ->check(whole_number(1, 4294967295));
+  fit->add_option("--seed", fit_options.seed, "seed of the bootstrap and the EM starts; written to the config")
+      ->check(whole_number(0, UINT64_MAX));
   // The fit adapters' options, as the models declare them (`fitting:` keys of a config).
   std::map<std::string, std::string> fit_settings;
   for (const FitOptionSpec* option : fit_option_specs()) {
@@ -216,9 +234,17 @@ int parse_and_run(int argc, char** argv) {
 }  // namespace
 
 int main_cli(int argc, char** argv) {
+  // No HDF5 clean-up at exit: after a failed write (a full disk) it would
+  // flush the abandoned temporary file again and crash; our handles close
+  // everything on the normal paths.
+  H5dont_atexit();
   h5::quiet_library_errors();
+  InterruptGuard interrupts;  // SIGINT/SIGTERM end every command cleanly, with nothing written
   try {
     return parse_and_run(argc, argv);
+  } catch (const Interrupted& interrupted) {
+    std::fprintf(stderr, "\ngpusynth: interrupted by signal %d: nothing was written\n", interrupted.signal);
+    return kExitInterrupted;
   } catch (const UserError& e) {
     std::fprintf(stderr, "gpusynth: error: %s\n", e.what());
     return kExitUser;

@@ -2,16 +2,15 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
-#include <cctype>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 
 #include "estimators/model_fit.hpp"
 #include "host/base/errors.hpp"
+#include "host/base/output_file.hpp"
+#include "io/hdf5.hpp"
 #include "version.hpp"
 
 namespace gs {
@@ -61,24 +60,6 @@ YAML::Node dataset_node(const SeriesSource& read, const std::string& name) {
   return d;
 }
 
-void write_text_atomically(const std::string& path, const std::string& text) {
-  const std::filesystem::path target(path);
-  const auto dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
-  if (!std::filesystem::is_directory(dir))
-    throw UserError(fmt::format("-o {}: the directory '{}' does not exist", path, dir.string()));
-  const auto temp = dir / fmt::format(".{}.tmp-{}", target.filename().string(), static_cast<long>(::getpid()));
-  {
-    std::ofstream out(temp, std::ios::binary);
-    if (!(out << text)) throw UserError(fmt::format("-o {}: cannot write '{}'", path, temp.string()));
-  }
-  std::error_code ec;
-  std::filesystem::rename(temp, target, ec);
-  if (ec) {
-    std::filesystem::remove(temp);
-    throw UserError(fmt::format("-o {}: cannot rename the finished file: {}", path, ec.message()));
-  }
-}
-
 }  // namespace
 
 int fit_command(const FitOptions& given) {
@@ -87,8 +68,8 @@ int fit_command(const FitOptions& given) {
   check_fittable(o.models, "--models");
   SeriesSource& read = o.source;
   if (read.name.empty()) read.name = default_dataset_name(read.traces.at(0));
-  for (char& c : read.name)  // ensemble names allow [A-Za-z0-9_.-]
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '-') c = '_';
+  read.name = h5::group_name_from(read.name);                    // it names the dataset and the fitted ensembles
+  if (!o.output.empty()) resolve_output_target(o.output, "-o");  // before the work, not after
   const LoadedSeries s = read_series(read);
   std::fprintf(stderr, "fitting %zu models to %zu values of '%s' (%s)\n", o.models.size(), s.series.size(),
                read.name.c_str(), s.series_name.c_str());
@@ -119,7 +100,7 @@ int fit_command(const FitOptions& given) {
   const std::string text =
       fmt::format("# Written by gpusynth {} fit (seed {}) from {} (sha256 {}).\n# Run it with: gpusynth {}\n{}\n",
                   kVersion, o.seed, fmt::join(read.traces, ", "), fmt::join(digests, ", "), o.output, out.c_str());
-  write_text_atomically(o.output, text);
+  write_file_atomically(o.output, text, "-o");
   std::fprintf(stderr, "wrote %s\n", o.output.c_str());
   return kExitOk;
 }

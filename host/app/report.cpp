@@ -4,10 +4,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
 #include <filesystem>
 
 #include "host/base/errors.hpp"
+#include "host/base/interrupt.hpp"
 #include "io/hdf5.hpp"
 
 namespace gs {
@@ -45,7 +47,9 @@ int report_command(const ReportOptions& o) {
     _exit(kExitUser);
   }
   int status = 0;
-  if (waitpid(child, &status, 0) < 0) throw InternalError("waitpid", "lost the report script", __FILE__, __LINE__);
+  while (waitpid(child, &status, 0) < 0)
+    if (errno != EINTR) throw InternalError("waitpid", "lost the report script", __FILE__, __LINE__);
+  throw_if_interrupted();  // the script had the same signal (one process group)
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   return kExitInternal;
 }

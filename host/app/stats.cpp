@@ -12,6 +12,7 @@
 #include "estimators/empirical.hpp"
 #include "estimators/series.hpp"
 #include "host/base/errors.hpp"
+#include "host/base/output_file.hpp"
 #include "io/hdf5.hpp"
 #include "io/line_reader.hpp"
 #include "version.hpp"
@@ -118,6 +119,9 @@ void print_summary(const StatsOptions& options, const TraceStatistics& s) {
   if (t.untimed_records)
     std::printf("             %llu records (%s) had no timestamps and are not in the series\n",
                 static_cast<unsigned long long>(t.untimed_records), readable_bytes(t.untimed_bytes).c_str());
+  if (t.logs_without_records)
+    std::printf("             %llu of the logs have no counter records (jobs without I/O)\n",
+                static_cast<unsigned long long>(t.logs_without_records));
   if (s.loaded.binned.bin_width > 0)
     std::printf("series       %s per %.6g s bin: %zu bins\n", s.loaded.series_name.c_str(), s.loaded.binned.bin_width,
                 s.loaded.series.size());
@@ -166,7 +170,7 @@ void write_distribution(hid_t group, const std::string& prefix, const std::vecto
 }
 
 void write_hdf5(const StatsOptions& options, const TraceStatistics& s, const std::vector<std::string>& sha) {
-  h5::PendingFile file(options.output);
+  h5::PendingFile file(options.output, "-o");
   h5::write_attributes(file.id(), {{"file_type", std::string("gpusynth statistics")},
                                    {"format_version", std::string("1.0")},
                                    {"gpusynth_version", std::string(kVersion)},
@@ -255,9 +259,11 @@ TraceStatistics compute_statistics(const StatsOptions& options) {
 int stats_command(const StatsOptions& given) {
   StatsOptions options = given;
   std::string& name = options.source.name;
-  if (name.empty() && !options.source.traces.empty()) name = default_dataset_name(options.source.traces[0]);
-  if (name.empty() || name.find('/') != std::string::npos || name == ".")
-    throw UserError(fmt::format("--name '{}': a dataset name must be non-empty and contain no '/'", name));
+  if (name.empty() && !options.source.traces.empty())
+    name = h5::group_name_from(default_dataset_name(options.source.traces[0]));
+  if (!h5::is_group_name(name))
+    throw UserError(fmt::format("--name '{}' is not accepted; accepted: {}", name, h5::kGroupNameRule));
+  if (!options.output.empty()) resolve_output_target(options.output, "-o");  // before the work, not after
   const TraceStatistics s = compute_statistics(options);
   const std::vector<std::string> sha = trace_digests(options.source.traces);
   if (!options.output.empty()) write_hdf5(options, s, sha);

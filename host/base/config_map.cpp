@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 
 namespace gs {
 
@@ -40,8 +41,14 @@ ConfigMap::ConfigMap(const YAML::Node& node, std::string file, std::string where
                            fmt::format("{} must be a mapping of keys to values, found {}",
                                        where_.empty() ? "the file" : where_, describe_type(node_)));
   }
+  std::map<std::string, YAML::Mark> seen;
   for (const auto& entry : node_) {
     const std::string key = entry.first.Scalar();
+    // yaml-cpp keeps both entries of a repeated key and answers with the first.
+    if (const auto [first, fresh] = seen.emplace(key, entry.first.Mark()); !fresh)
+      throw located_error_at(entry.first, file_,
+                             fmt::format("the key '{}' appears twice in {} (first on line {}); keep one", key,
+                                         where_.empty() ? "the file" : where_, first->second.line + 1));
     if (std::find(known.begin(), known.end(), key) == known.end()) {
       throw located_error_at(entry.first, file_,
                              fmt::format("unknown key '{}' in {}; accepted keys: {}", key,

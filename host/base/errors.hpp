@@ -12,6 +12,7 @@ namespace gs {
 constexpr int kExitOk = 0;
 constexpr int kExitInternal = 1;
 constexpr int kExitUser = 2;
+constexpr int kExitInterrupted = 130;  // 128 + SIGINT, as a shell reports it
 
 class UserError : public std::runtime_error {
  public:
@@ -27,12 +28,3 @@ class InternalError : public std::runtime_error {
 UserError located_error(const std::string& path, int line, int column, const std::string& message);
 
 }  // namespace gs
-
-// Wrap a library call whose failure is signalled by a negative return value
-// (HDF5 style); throws InternalError naming the call.
-#define GS_CHECK_NONNEG(call)                                                                      \
-  ([&]() {                                                                                         \
-    const auto gs_status_ = (call);                                                                \
-    if (gs_status_ < 0) throw ::gs::InternalError(#call, "returned an error", __FILE__, __LINE__); \
-    return gs_status_;                                                                             \
-  }())

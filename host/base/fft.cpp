@@ -1,6 +1,7 @@
 #include "host/base/fft.hpp"
 
 #include <fftw3.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <limits>
@@ -30,9 +31,7 @@ namespace {
 std::mutex planner_mutex;  // FFTW's planner is not thread-safe
 
 int fftw_size(std::size_t n) {
-  if (n > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
-    throw UserError("the FFT length exceeds FFTW's limit of 2^31 - 1 points; shorten the series or reduce m or K");
-  }
+  require_fft_length(n);
   return static_cast<int>(n);
 }
 
@@ -56,14 +55,35 @@ fftw_plan cached_plan(std::size_t n, bool forward) {
 
 }  // namespace
 
+void require_fft_length(std::uint64_t n) {
+  if (n > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
+    throw UserError(
+        fmt::format("the FFT length {} exceeds FFTW's limit of 2^31 - 1 points; shorten the series or "
+                    "reduce m or K",
+                    n));
+}
+
+// The smallest 2^a 3^b 5^c 7^d >= minimum, from the odd 7-smooth factors (a
+// few thousand below 2^62) each doubled up to the minimum: stepping n by one
+// would take seconds near 2^40, where such numbers lie far apart.
 std::uint64_t fft_friendly_length(std::uint64_t minimum) {
-  for (std::uint64_t n = std::max<std::uint64_t>(minimum, 1);; ++n) {
-    std::uint64_t rest = n;
-    for (std::uint64_t p : {2, 3, 5, 7}) {
-      while (rest % p == 0) rest /= p;
+  constexpr std::uint64_t kLargest = std::uint64_t{1} << 62;
+  minimum = std::max<std::uint64_t>(minimum, 1);
+  if (minimum > kLargest) return minimum;  // beyond any FFT; require_fft_length refuses it
+  std::uint64_t best = kLargest;
+  for (std::uint64_t p7 = 1;; p7 *= 7) {
+    for (std::uint64_t p5 = p7;; p5 *= 5) {
+      for (std::uint64_t p3 = p5;; p3 *= 3) {
+        std::uint64_t n = p3;
+        while (n < minimum) n *= 2;  // n < minimum <= 2^62 before doubling: no overflow
+        best = std::min(best, n);
+        if (p3 >= minimum || p3 > kLargest / 3) break;
+      }
+      if (p5 >= minimum || p5 > kLargest / 5) break;
     }
-    if (rest == 1) return n;
+    if (p7 >= minimum || p7 > kLargest / 7) break;
   }
+  return best;
 }
 
 std::vector<double> linear_convolution(const std::vector<double>& a, const std::vector<double>& b) {

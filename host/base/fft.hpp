@@ -17,6 +17,9 @@ namespace gs {
 // Smallest n ≥ minimum whose prime factors are all in {2, 3, 5, 7}.
 std::uint64_t fft_friendly_length(std::uint64_t minimum);
 
+// UserError when FFTW cannot transform `n` points (more than 2^31 - 1).
+void require_fft_length(std::uint64_t n);
+
 // The full linear convolution of a and b (length |a| + |b| − 1), by FFT.
 std::vector<double> linear_convolution(const std::vector<double>& a, const std::vector<double>& b);
 

@@ -26,4 +26,8 @@ InterruptGuard::~InterruptGuard() {
 
 int pending_interrupt() { return recorded_signal.load(std::memory_order_relaxed); }
 
+void throw_if_interrupted() {
+  if (const int signal = pending_interrupt()) throw Interrupted{signal};
+}
+
 }  // namespace gs

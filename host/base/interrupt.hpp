@@ -1,6 +1,7 @@
-// SIGINT/SIGTERM during a run: the handler only records the signal; the batch
-// loop and the generators (per replica) poll it, so work stops within
-// milliseconds and the normal unwinding removes the temporary file.
+// SIGINT/SIGTERM: the handler only records the signal; the long loops (the
+// batch loop, the generators per replica, EM and minimiser iterations,
+// bootstrap resamples) poll it, so work stops within milliseconds, and the
+// normal unwinding removes the temporary file: nothing is written.
 #pragma once
 
 namespace gs {
@@ -20,5 +21,11 @@ class InterruptGuard {
 
 // The recorded signal number, 0 when none.
 int pending_interrupt();
+
+// What throw_if_interrupted throws; the commands turn it into exit code 130.
+struct Interrupted {
+  int signal;
+};
+void throw_if_interrupted();
 
 }  // namespace gs

@@ -2,16 +2,18 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <sstream>
 
 #include "host/base/config_map.hpp"
 #include "host/base/errors.hpp"
+#include "io/hdf5.hpp"
 #include "kernels/philox.hpp"
 
 namespace gs {
@@ -60,6 +62,13 @@ const std::vector<std::string> kDatasetKeys = {"name",           "trace",       
                                                "delimiter",      "time_unit",    "modules",     "blk_event",   "sort",
                                                "skip_bad_lines", "read_values",  "write_values"};
 
+// Ensemble and dataset names become HDF5 groups.
+void check_group_name(const ConfigMap& map, const std::string& name) {
+  if (!h5::is_group_name(name))
+    throw map.error_at(
+        "name", fmt::format("{}.name = '{}' is not accepted; accepted: {}", map.where(), name, h5::kGroupNameRule));
+}
+
 bool parse_flag(ConfigMap& map, const std::string& key) {
   return map.choice(key, {"true", "false"}).value_or("false") == "true";
 }
@@ -69,6 +78,7 @@ DatasetSpec parse_dataset(const YAML::Node& node, const std::string& file, std::
   DatasetSpec d;
   d.line = static_cast<int>(node.Mark().line) + 1;
   d.name = map.require(map.text("name"), "name", "the dataset's name (under /datasets)");
+  check_group_name(map, d.name);
   SeriesSource& r = d.source;
   r.name = d.name;
   const YAML::Node trace = node["trace"];
@@ -77,14 +87,30 @@ DatasetSpec parse_dataset(const YAML::Node& node, const std::string& file, std::
     std::filesystem::path p(path);
     return p.is_relative() ? (std::filesystem::path(file).parent_path() / p).string() : path;
   };
+  r.keys = map.where();
+  const auto add_trace = [&](const YAML::Node& item) {
+    if (!item.IsScalar() || item.Scalar().empty())
+      throw located_error_at(item, file, fmt::format("{}.trace must name trace files", map.where()));
+    r.traces.push_back(resolve(item.Scalar()));
+  };
   if (trace.IsSequence()) {
-    for (const auto& item : trace) r.traces.push_back(resolve(item.as<std::string>()));
+    if (trace.size() == 0) throw located_error_at(trace, file, fmt::format("{}.trace lists no file", map.where()));
+    for (const auto& item : trace) add_trace(item);
   } else {
-    r.traces.push_back(resolve(map.require(map.text("trace"), "trace", "the trace file(s)")));
+    add_trace(trace);
   }
   r.trace.format = map.require(map.choice("format", trace_format_names()), "format",
                                fmt::format("the trace format, one of {}", fmt::join(trace_format_names(), ", ")));
   r.bin = map.text("bin").value_or("");
+  if (trace_format(r.trace.format).kind != Trace::Kind::series) {
+    if (r.bin.empty())
+      throw map.error_here(fmt::format("{} needs 'bin': the width of its bins (e.g. 1s)", map.where()));
+    try {
+      parse_duration(r.bin, r.option("bin").c_str());
+    } catch (const UserError& e) {
+      throw map.error_at("bin", e.what());
+    }
+  }
   r.channel = map.text("series").value_or("");
   r.trace.time_column = map.text("column").value_or(r.trace.time_column);
   r.trace.value_column = map.text("value_column").value_or(r.trace.value_column);
@@ -243,13 +269,8 @@ EnsembleSpec parse_ensemble(const YAML::Node& node, const std::string& file, std
   ConfigMap map(node, file, fmt::format("ensembles[{}]", index), kEnsembleKeys);
   EnsembleSpec spec;
   spec.line = static_cast<int>(node.Mark().line) + 1;
-  spec.name = map.require(map.text("name"), "name", "a unique name made of A-Z a-z 0-9 _ . -");
-  static const std::regex name_pattern("[A-Za-z0-9_.-]+");
-  if (!std::regex_match(spec.name, name_pattern)) {
-    throw map.error_at("name", fmt::format("{}.name = '{}' is not accepted; accepted: one or more of "
-                                           "A-Z a-z 0-9 _ . -",
-                                           map.where(), spec.name));
-  }
+  spec.name = map.require(map.text("name"), "name", fmt::format("a unique name: {}", h5::kGroupNameRule));
+  check_group_name(map, spec.name);
   ConfigMap named(node, file, fmt::format("ensembles[{}] ({})", index, spec.name), kEnsembleKeys);
   const std::string model =
       named.require(named.text("model"), "model", fmt::format("one of {}", fmt::join(model_names(), ", ")));
@@ -294,12 +315,16 @@ EnsembleSpec parse_ensemble(const YAML::Node& node, const std::string& file, std
 }
 
 RunConfig parse_config(const std::string& text, const std::string& path) {
-  YAML::Node root;
+  std::vector<YAML::Node> documents;
   try {
-    root = YAML::Load(text);
+    documents = YAML::LoadAll(text);
   } catch (const YAML::Exception& e) {
     throw located_error(path, e.mark.line + 1, e.mark.column + 1, fmt::format("not valid YAML: {}", e.msg));
   }
+  if (documents.size() > 1)
+    throw located_error_at(documents[1], path,
+                           fmt::format("{} YAML documents ('---'); a config is one document", documents.size()));
+  const YAML::Node root = documents.empty() ? YAML::Node() : documents[0];
   if (!root || root.IsNull()) throw UserError(fmt::format("{}: the file is empty", path));
   RunConfig config;
   config.path = path;
@@ -369,8 +394,11 @@ RunConfig parse_config(const std::string& text, const std::string& path) {
 EnsembleSpec ensemble_from_yaml(const std::string& text) { return parse_ensemble(YAML::Load(text), "<ensemble>", 0); }
 
 RunConfig load_config(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw UserError(fmt::format("{}: is a directory; give the config file (ensemble.yaml)", path));
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw UserError(fmt::format("{}: cannot open the config file", path));
+  if (!in) throw UserError(fmt::format("{}: cannot open the config file: {}", path, std::strerror(errno)));
   std::ostringstream text;
   text << in.rdbuf();
   return parse_config(text.str(), path);

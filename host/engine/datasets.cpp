@@ -95,7 +95,14 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 PreparedDatasets prepare_datasets(RunConfig& config, bool quiet) {
   std::vector<LoadedSeries> traces;
-  for (const DatasetSpec& dataset : config.datasets) traces.push_back(read_series(dataset.source));
+  for (const DatasetSpec& dataset : config.datasets) {
+    try {
+      traces.push_back(read_series(dataset.source));
+    } catch (const UserError& e) {  // the trace's own location is in the message; this adds the config's
+      throw UserError(
+          fmt::format("{}:{}: {} ('{}'): {}", config.path, dataset.line, dataset.source.keys, dataset.name, e.what()));
+    }
+  }
   PreparedDatasets prepared;
   const auto fit_start = std::chrono::steady_clock::now();
   prepared.stopped = add_fitted_ensembles(config, traces, quiet);

@@ -85,16 +85,30 @@ RunPlan make_plan(const RunConfig& config, const BackendDevice& backend, std::op
   plan.memory_budget = memory_limit.value_or(backend.default_memory_budget());
   const bool workspace_on_host = backend.kind() == Backend::cpu;
   plan.host_budget = workspace_on_host ? plan.memory_budget : memory_limit.value_or(default_host_budget());
+  // Two output buffers (one generating, one writing) and, when compressing,
+  // the deflated copy of the batch being written.
+  const std::uint64_t output_copies = config.compression > 0 ? 3 : 2;
+  const auto too_small = [&](const std::string& memory, std::uint64_t budget, const std::string& name,
+                             const std::string& need) {
+    return UserError(
+        fmt::format("the {} budget {} is too small for ensemble '{}': one replica needs {}; raise "
+                    "--memory-limit or shorten the series",
+                    memory, format_bytes(budget), name, need));
+  };
   for (const EnsembleSpec& spec : config.ensembles) {
     EnsemblePlan ensemble;
-    ensemble.job = make_job(spec, config.seed);
-    const StorageType storage = ensemble.job.request.storage;
+    const StorageType storage = spec.storage();
     ensemble.row_bytes = spec.length * storage_bytes(storage);
+    // Before the model plans its generation, which may be long work for a
+    // length that cannot fit anyway (FFT sizes near 2^40).
+    if (output_copies * ensemble.row_bytes > plan.host_budget)
+      throw too_small(
+          "host memory", plan.host_budget, spec.name,
+          fmt::format("at least {} ({} output rows of {})", format_bytes(output_copies * ensemble.row_bytes),
+                      output_copies, format_bytes(ensemble.row_bytes)));
+    ensemble.job = make_job(spec, config.seed);
     ensemble.need = backend.memory_need(ensemble.job);
     const std::uint64_t host_fixed = workspace_on_host ? ensemble.need.fixed : 0;
-    // Two output buffers (one generating, one writing) and, when compressing,
-    // the deflated copy of the batch being written.
-    const std::uint64_t output_copies = config.compression > 0 ? 3 : 2;
     const std::uint64_t host_per_replica =
         output_copies * ensemble.row_bytes + (workspace_on_host ? ensemble.need.per_replica : 0);
     std::uint64_t batch = max_batch(plan.host_budget, host_fixed, host_per_replica);
@@ -106,10 +120,9 @@ RunPlan make_plan(const RunConfig& config, const BackendDevice& backend, std::op
       const std::uint64_t budget = host_fits ? plan.memory_budget : plan.host_budget;
       const std::uint64_t one =
           host_fits ? ensemble.need.fixed + ensemble.need.per_replica : host_fixed + host_per_replica;
-      throw UserError(
-          fmt::format("the {} budget {} is too small for ensemble '{}': one replica needs {} ({}); raise "
-                      "--memory-limit or shorten the series",
-                      host_fits ? "device memory" : "host memory", format_bytes(budget), spec.name, format_bytes(one),
+      throw too_small(
+          host_fits ? "device memory" : "host memory", budget, spec.name,
+          fmt::format("{} ({})", format_bytes(one),
                       host_fits ? "its GPU workspace and output row"
                                 : fmt::format("{} output rows of {}{}", output_copies, format_bytes(ensemble.row_bytes),
                                               workspace_on_host ? " and the CPU workspace" : "")));

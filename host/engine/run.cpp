@@ -8,6 +8,7 @@
 
 #include "host/base/errors.hpp"
 #include "host/base/interrupt.hpp"
+#include "host/base/output_file.hpp"
 #include "host/base/progress.hpp"
 #include "host/base/sysinfo.hpp"
 #include "host/engine/backend.hpp"
@@ -20,14 +21,6 @@
 namespace gs {
 
 namespace {
-
-struct Interrupted {
-  int signal;
-};
-
-void check_interrupt() {
-  if (const int signal = pending_interrupt()) throw Interrupted{signal};
-}
 
 std::vector<Attribute> root_attributes(const RunConfig& config, const RunPlan& plan, const RunOptions& options) {
   return {
@@ -135,7 +128,7 @@ EnsembleResult generate_ensemble(const EnsemblePlan& ensemble, BackendDevice& ba
   progress.begin(spec.name);
   try {
     for (std::uint64_t b = 0; b < ensemble.batches; ++b) {
-      check_interrupt();
+      throw_if_interrupted();
       const std::uint64_t first = b * ensemble.batch_replicas;
       const std::uint64_t count = std::min(ensemble.batch_replicas, spec.replicas - first);
       const bool stored_here = series && first < stored;
@@ -144,7 +137,7 @@ EnsembleResult generate_ensemble(const EnsemblePlan& ensemble, BackendDevice& ba
       const auto start = std::chrono::steady_clock::now();
       result.tally += generator->generate(first, count, buffer);
       result.generate_seconds += seconds_since(start);
-      check_interrupt();  // a generator stops early when interrupted: its batch is incomplete
+      throw_if_interrupted();  // a generator stops early when interrupted: its batch is incomplete
       if (pending_write.valid()) result.write_seconds += pending_write.get();
       if (stored_here) {
         const std::uint64_t rows = std::min(count, stored - first);
@@ -233,7 +226,10 @@ void apply_overrides(RunConfig& config, const RunOptions& options) {
   }
 }
 
-RunOutcome run_config(RunConfig& config, const RunOptions& options) {
+namespace {
+
+// The run after the output check, under the interrupt guard.
+RunOutcome run_prepared(RunConfig& config, const RunOptions& options) {
   PreparedDatasets prepared = prepare_datasets(config, options.quiet);
   RunOutcome outcome;
   outcome.fit_seconds = prepared.fit_seconds;
@@ -253,39 +249,47 @@ RunOutcome run_config(RunConfig& config, const RunOptions& options) {
   }
   if (!options.no_output) check_disk_space(plan, config, options.quiet);
   const auto start = std::chrono::steady_clock::now();
+  std::optional<Study> study;
+  if (config.study.compare) study.emplace(make_study(config, prepared.datasets, std::move(prepared.stopped)));
+  std::optional<EnsembleFile> file;
+  if (!options.no_output) {
+    file.emplace(config.output);
+    file->write_root_attributes(root_attributes(config, plan, options));
+    for (const RunDataset& d : prepared.datasets) file->write_dataset(d.name, d.series, d.attributes);
+  }
+  Progress progress(plan.total_samples, options.quiet);
+  const std::uint64_t stored =
+      config.study.compare ? config.study.compare->store_replicas.value_or(UINT64_MAX) : UINT64_MAX;
+  for (const EnsemblePlan& ensemble : plan.ensembles) {
+    outcome.ensembles.push_back(generate_ensemble(ensemble, *backend, file ? &*file : nullptr, config.compression,
+                                                  stored, study ? &*study : nullptr, progress));
+  }
+  throw_if_interrupted();
+  progress.finish();
+  if (study) {
+    const auto summary_start = std::chrono::steady_clock::now();
+    study->summarize(config.seed, *backend->make_resampler());
+    if (file) write_compare(file->id(), *study);
+    outcome.summary_seconds = seconds_since(summary_start);
+    outcome.study = std::move(study);
+  }
+  if (file) file->commit();
+  outcome.seconds = seconds_since(start);
+  return outcome;
+}
+
+}  // namespace
+
+RunOutcome run_config(RunConfig& config, const RunOptions& options) {
+  if (!options.no_output) resolve_output_target(config.output, "output");  // before the work, not after
+  RunOutcome outcome;
   InterruptGuard interrupts;
   try {
-    std::optional<Study> study;
-    if (config.study.compare) study.emplace(make_study(config, prepared.datasets, std::move(prepared.stopped)));
-    std::optional<EnsembleFile> file;
-    if (!options.no_output) {
-      file.emplace(config.output);
-      file->write_root_attributes(root_attributes(config, plan, options));
-      for (const RunDataset& d : prepared.datasets) file->write_dataset(d.name, d.series, d.attributes);
-    }
-    Progress progress(plan.total_samples, options.quiet);
-    const std::uint64_t stored =
-        config.study.compare ? config.study.compare->store_replicas.value_or(UINT64_MAX) : UINT64_MAX;
-    for (const EnsemblePlan& ensemble : plan.ensembles) {
-      outcome.ensembles.push_back(generate_ensemble(ensemble, *backend, file ? &*file : nullptr, config.compression,
-                                                    stored, study ? &*study : nullptr, progress));
-    }
-    check_interrupt();
-    progress.finish();
-    if (study) {
-      const auto summary_start = std::chrono::steady_clock::now();
-      study->summarize(config.seed, *backend->make_resampler());
-      if (file) write_compare(file->id(), *study);
-      outcome.summary_seconds = seconds_since(summary_start);
-      outcome.study = std::move(study);
-    }
-    if (file) file->commit();
+    return run_prepared(config, options);
   } catch (const Interrupted& interrupted) {
     outcome.interrupted_by = interrupted.signal;
     return outcome;
   }
-  outcome.seconds = seconds_since(start);
-  return outcome;
 }
 
 }  // namespace gs

@@ -30,7 +30,6 @@ struct RunOptions {
 };
 
 // Exit code 130: interrupted by SIGINT or SIGTERM (nothing left at the output path).
-constexpr int kExitInterrupted = 130;
 
 // Applies the command-line overrides to a parsed config (validated as the
 // config keys are).

@@ -7,6 +7,9 @@
 #include <cmath>
 
 #include "host/base/errors.hpp"
+#include "host/base/interrupt.hpp"
+#include "host/models/model.hpp"
+#include "kernels/lfsn.hpp"
 #include "kernels/philox.hpp"
 
 namespace gs {
@@ -115,11 +118,21 @@ const StableFit& FitData::stable_marginal() {
 std::vector<FittedModel> fit_models(FitData& data, const std::vector<std::string>& models) {
   std::vector<FittedModel> fitted;
   for (const auto& name : models) {
+    throw_if_interrupted();
     FittedModel r;
     try {
       const ModelTraits* traits = find_model(name);
       if (!traits || !traits->fit) throw UserError(fmt::format("'{}' is not a fittable model", name));
       r = traits->fit(data);
+      // What is written must run: the estimates pass the model's own checks
+      // (finite, in range), as `run` will apply them to the written config.
+      if (r.invalid.empty()) {
+        try {
+          make_model(*traits, r.params, "<fitted " + name + ">", "params");
+        } catch (const UserError& e) {
+          r.invalid = fmt::format("the estimates are not a valid {} model: {}", name, e.what());
+        }
+      }
     } catch (const UserError& e) {
       r.invalid = e.what();
     }
@@ -199,7 +212,7 @@ std::string alpha_stable_invalid(const StableLawParams& law, std::optional<doubl
   if (!(law.sigma > 0)) return fmt::format("sigma = {:.4g} is not > 0", law.sigma);
   if (H) {
     if (!(*H > 0 && *H < 1)) return fmt::format("H = {:.4g} is not in (0, 1)", *H);
-    if (std::fabs(*H - 1 / law.alpha) < 1e-3)
+    if (lfsn_d_vanishes(*H, law.alpha))
       return fmt::format("H = {:.4g} equals 1/alpha: d = H - 1/alpha = 0 and the LFSN kernel degenerates", *H);
   }
   return "";

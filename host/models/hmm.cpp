@@ -8,31 +8,30 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 
 #include "estimators/hmm_fit.hpp"
 #include "host/models/chains.hpp"
 #include "host/models/fit.hpp"
 #include "host/models/model.hpp"
+#include "io/line_reader.hpp"
 
 namespace gs {
 
 namespace {
 
 std::vector<double> read_times_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw UserError(fmt::format("{}: cannot open the observation-times file", path));
+  LineReader reader(path);
   std::vector<double> times;
   std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
-    const std::string content = line.substr(0, line.find('#'));
-    if (content.find_first_not_of(" \t\r") == std::string::npos) continue;
-    char* end = nullptr;
-    const double t = std::strtod(content.c_str(), &end);
-    if (end == content.c_str() ||
-        content.find_first_not_of(" \t\r", static_cast<std::size_t>(end - content.c_str())) != std::string::npos) {
+  while (reader.next(line)) {
+    const int number = static_cast<int>(reader.line_number());
+    if (reader.too_long() || line.find('\0') != std::string::npos)
+      throw located_error(path, number, 1, "not a line of text (a NUL byte or over 1 MiB)");
+    const std::string_view content = trim(std::string_view(line).substr(0, line.find('#')));
+    if (content.empty()) continue;
+    double t = 0;
+    if (!parse_number(content, t))
       throw located_error(path, number, 1, fmt::format("'{}' is not a time; expected one number per line", content));
-    }
     if (!std::isfinite(t)) throw located_error(path, number, 1, "the time must be finite");
     if (!times.empty() && !(t > times.back())) {
       throw located_error(
@@ -224,7 +223,11 @@ std::shared_ptr<Model> make(const ParamValues& p) {
   } else if (p.given("times_file")) {
     std::filesystem::path path(p.text("times_file"));
     if (path.is_relative()) path = std::filesystem::path(p.file()).parent_path() / path;
-    model.times = read_times_file(path.string());
+    try {
+      model.times = read_times_file(path.string());
+    } catch (const UserError& e) {
+      throw p.error_at("times_file", fmt::format("{}: {}", p.path_of("times_file"), e.what()));
+    }
     model.times_source = path.string();
   }
   return std::make_shared<HmmModel>(std::move(model));
@@ -263,9 +266,8 @@ FittedModel fit(FitData& data) {
   for (std::size_t i = 0; i < f.generator.size(); ++i) rates.push_back(fmt::format("{:.3g}", -f.generator[i][i]));
   r.estimates = fmt::format("mu = [{:.4g}], sigma = [{:.3g}], exit rates = [{}]", fmt::join(f.mu, ", "),
                             fmt::join(f.sigma, ", "), fmt::join(rates, ", "));
-  r.statistic =
-      fmt::format("logL = {:.6g} ({} it{}, {} of {} starts at it)", f.log_likelihood, f.iterations,
-                  f.converged ? "" : ", not converged", f.starts_at_best, options.starts);
+  r.statistic = fmt::format("logL = {:.6g} ({} it{}, {} of {} starts at it)", f.log_likelihood, f.iterations,
+                            f.converged ? "" : ", not converged", f.starts_at_best, options.starts);
   return r;
 }
 

@@ -117,7 +117,7 @@ std::shared_ptr<Model> make(const ParamValues& p) {
   params.alpha = p.real("alpha");
   params.beta = p.real("beta");
   params.H = p.real("H");
-  if (std::fabs(params.H - 1 / params.alpha) < 1e-9) {
+  if (lfsn_d_vanishes(params.H, params.alpha)) {
     throw p.error_at("H", fmt::format("{} = {} equals 1/alpha, so d = H - 1/alpha = 0 and the LFSN "
                                       "kernel degenerates (the paper's algorithm stops here); "
                                       "accepted: 0 < H < 1 with H != 1/alpha",

@@ -15,6 +15,7 @@ void set_convolution_sizes(SpectralPlan& plan, std::uint64_t taps, std::uint64_t
   plan.fine_points = taps + plan.m * (length - 1);
   plan.inverse_length = fft_friendly_length((plan.fine_points + 1 + plan.m - 1) / plan.m);
   plan.fft_length = plan.m * plan.inverse_length;
+  require_fft_length(plan.fft_length);
 }
 
 Generation circulant_generation(const std::function<std::vector<double>(std::uint64_t)>& autocovariance,
@@ -23,6 +24,7 @@ Generation circulant_generation(const std::function<std::vector<double>(std::uin
   plan.method = SpectralMethod::circulant;
   std::uint64_t half = fft_friendly_length(std::max<std::uint64_t>(length - 1, 1));
   for (int attempt = 0;; ++attempt, half *= 2) {
+    require_fft_length(2 * half);
     const std::vector<double> lambda = circulant_eigenvalues(autocovariance(half));
     const double largest = *std::max_element(lambda.begin(), lambda.end());
     const double smallest = *std::min_element(lambda.begin(), lambda.end());

@@ -1,12 +1,14 @@
 // --format darshan: darshan-parser text: each record's bytes and operations spread over [start, end) of its reads and
 // writes.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
 
+#include "io/binning.hpp"
 #include "io/traces/fields.hpp"
 
 namespace gs {
@@ -25,7 +27,17 @@ struct DarshanLog {
   double start_time = 0;  // Unix seconds
   double run_time = 0;
   std::map<std::string, DarshanRecord> records;  // module/rank/record id
+  std::uint64_t counter_lines = 0;               // of every module, read or not
 };
+
+bool is_integer(std::string_view field) {
+  if (!field.empty() && field.front() == '-') field.remove_prefix(1);
+  return !field.empty() && field.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+bool is_counter_name(std::string_view field) {
+  return !field.empty() && field.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == std::string_view::npos;
+}
 
 // Which counter of `module` feeds which field; MPI-IO splits its operation counts four ways.
 bool apply_counter(const std::string& module, std::string_view counter, double value, DarshanRecord& record) {
@@ -67,21 +79,30 @@ DarshanLog read_darshan_log(const std::string& path, const TraceOptions& options
       }
       return;
     }
+    // Every counter line is checked, also of the modules not read: a line of
+    // another shape is damage, not something to pass over.
     const auto fields = split_fields(line, '\t');
-    const std::string module(fields[0]);
-    if (std::find(options.modules.begin(), options.modules.end(), module) == options.modules.end()) return;
     if (fields.size() < 5)
       throw BadLine{fmt::format("expected tab-separated 'module rank record_id counter value ...', found {} fields",
                                 fields.size()),
                     line};
+    if (!is_integer(fields[1])) throw BadLine{fmt::format("rank '{}' is not an integer", fields[1]), fields[1]};
+    if (!is_integer(fields[2]) || fields[2].front() == '-')
+      throw BadLine{fmt::format("record id '{}' is not an unsigned integer", fields[2]), fields[2]};
+    if (!is_counter_name(fields[3]))
+      throw BadLine{fmt::format("counter '{}' is not a darshan counter name (A-Z 0-9 _)", fields[3]), fields[3]};
+    const double value = number_field(fields[4], "counter value");
+    ++log.counter_lines;
+    const std::string module(fields[0]);
+    if (std::find(options.modules.begin(), options.modules.end(), module) == options.modules.end()) return;
     const std::string key = fmt::format("{}/{}/{}", module, fields[1], fields[2]);
     DarshanRecord& record = log.records[key];
-    const double value = number_field(fields[4], "counter value");
     if (!apply_counter(module, fields[3], value, record)) return;
     if (value < 0 && fields[3].find("TIMESTAMP") == std::string_view::npos)
       throw BadLine{fmt::format("{} {} is negative", fields[3], fields[4]), fields[4]};
   });
   if (!has_start) throw UserError(fmt::format("{}: no '# start_time:' line: not darshan-parser output", path));
+  if (log.counter_lines == 0) ++trace.logs_without_records;
   return log;
 }
 
@@ -114,6 +135,7 @@ void read_darshan(const std::vector<std::string>& paths, const TraceOptions& opt
       throw UserError(fmt::format("--modules: '{}' is not one of POSIX, MPI-IO, STDIO", m));
   std::vector<DarshanLog> logs;
   double origin = std::numeric_limits<double>::infinity(), finish = -origin;
+  std::string last;  // the record that ends last, for the message when the span is too long
   for (const auto& path : paths) {
     logs.push_back(read_darshan_log(path, options, trace));
     const DarshanLog& log = logs.back();
@@ -121,9 +143,19 @@ void read_darshan(const std::vector<std::string>& paths, const TraceOptions& opt
     finish = std::max(finish, log.start_time + log.run_time);
     for (const auto& [key, record] : log.records)
       for (const DarshanActivity* a : {&record.read, &record.write})
-        if (a->start > 0 || a->end > 0) finish = std::max(finish, log.start_time + a->end);
+        if ((a->start > 0 || a->end > 0) && log.start_time + a->end > finish) {
+          finish = log.start_time + a->end;
+          last = fmt::format("{}: record {} ends at {} s", path, key, a->end);
+        }
   }
+  if (trace.logs_without_records == paths.size())
+    throw UserError(
+        fmt::format("{}: no counter records: darshan-parser output of a job that did no I/O, or cut "
+                    "short",
+                    fmt::join(paths, ", ")));
   const double width = options.bin_width;
+  check_bin_count(std::ceil((finish - origin) / width), width, finish - origin,
+                  last.empty() ? "the logs" : "the logs (" + last + ")");
   const auto bins = static_cast<std::size_t>(std::max(1.0, std::ceil((finish - origin) / width)));
   auto& channels = trace.binned.channels;
   for (const char* name : {"count_read", "count_write", "bytes_read", "bytes_write"}) channels[name].assign(bins, 0.0);

@@ -131,6 +131,16 @@ std::optional<std::string_view> header_value(std::string_view content, std::stri
   return trim(content.substr(key.size()));
 }
 
+void check_text_line(std::string_view line, bool too_long) {
+  if (too_long)
+    throw BadLine{fmt::format("the line is longer than {} MiB: not a text trace line (binary data, or a lost newline?)",
+                              LineReader::kMaxLineBytes >> 20),
+                  line.substr(line.size())};
+  const auto nul = line.find('\0');
+  if (nul != std::string_view::npos)
+    throw BadLine{"a NUL byte: not text (binary data, or a file system that lost a write?)", line.substr(nul)};
+}
+
 void count_bad_line(Trace& trace, std::string message) {
   ++trace.bad_lines;
   if (trace.bad_line_examples.size() < kBadLineExamples) trace.bad_line_examples.push_back(std::move(message));

@@ -88,6 +88,9 @@ class EventSink {
 // Counts a malformed line the reader skips (--skip-bad-lines), keeping the first few messages.
 void count_bad_line(Trace& trace, std::string message);
 
+// A line no text trace has: over LineReader::kMaxLineBytes, or with a NUL byte (BadLine).
+void check_text_line(std::string_view line, bool too_long);
+
 // Runs `parse_line` on every line that is not blank or a '#' comment (unless
 // `keep_comments`), turning BadLine into a located error or a counted skip.
 template <class ParseLine>
@@ -97,9 +100,10 @@ void for_each_line(const std::string& path, const TraceOptions& options, Trace& 
   std::string line;
   while (reader.next(line)) {
     ++trace.lines;
-    const std::string_view content = trim(line);
-    if (content.empty() || (!keep_comments && content.front() == '#')) continue;
     try {
+      check_text_line(line, reader.too_long());
+      const std::string_view content = trim(line);
+      if (content.empty() || (!keep_comments && content.front() == '#')) continue;
       parse_line(std::string_view(line));
     } catch (const BadLine& bad) {
       int column = 1;

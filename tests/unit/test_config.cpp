@@ -1,5 +1,6 @@
 // ensemble.yaml parsing: every user mistake is a UserError naming the file,
 // line, column and key with the accepted range; defaults are filled in.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "host/base/errors.hpp"
@@ -129,11 +130,34 @@ TEST(Config, NamesAreCheckedAndUnique) {
       {"test.yaml:4:", "name = 'a' is already used by ensembles[0]"});
   expect_user_error(
       "output: o.h5\nensembles:\n  - {name: 'a b', model: stable, params: {alpha: 1}, replicas: 1, length: 1}\n",
-      {"name = 'a b' is not accepted", "A-Z a-z 0-9 _ . -"});
+      {"name = 'a b' is not accepted", "letters, digits, _ . - (starting with a letter, a digit or _)"});
+  for (const char* name : {".", "..", ".a", "-a"})  // "." and ".." would address HDF5 groups other than the ensemble's
+    expect_user_error(fmt::format("output: o.h5\nensembles:\n  - {{name: '{}', model: stable, params: {{alpha: 1}}, "
+                                  "replicas: 1, length: 1}}\n",
+                                  name),
+                      {"test.yaml:3:", fmt::format("name = '{}' is not accepted", name)});
+  expect_user_error(
+      "output: o.h5\ndatasets:\n  - {name: '..', trace: t.txt, format: timestamps, bin: 1s}\n"
+      "ensembles:\n  - {name: a, model: stable, params: {alpha: 1}, replicas: 1, length: 1}\n",
+      {"test.yaml:3:", "datasets[0].name = '..' is not accepted"});
   expect_user_error(
       "output: o.h5\nensembles:\n  - {name: a, stream: 5, model: stable, params: {alpha: 1}, replicas: 1, length: 1}\n"
       "  - {name: b, stream: 5, model: stable, params: {alpha: 1}, replicas: 1, length: 1}\n",
       {"Philox stream 5", "set a distinct 'stream'"});
+}
+
+// yaml-cpp keeps the first of two equal keys and ignores documents after the
+// first: both would run something other than what the file seems to say.
+TEST(Config, RepeatedKeysAndExtraDocumentsAreRefused) {
+  const std::string ensemble = "ensembles:\n  - {name: a, model: stable, params: {alpha: 1}, replicas: 1, length: 1}\n";
+  expect_user_error("seed: 1\noutput: o.h5\nseed: 2\n" + ensemble,
+                    {"test.yaml:3:1:", "the key 'seed' appears twice in the file (first on line 1)"});
+  expect_user_error(
+      "output: o.h5\nensembles:\n  - {name: a, model: stable, params: {alpha: 1, alpha: 2}, replicas: "
+      "1, length: 1}\n",
+      {"test.yaml:3:", "'alpha' appears twice in ensembles[0] (a).params"});
+  expect_user_error("output: o.h5\n" + ensemble + "---\nseed: 5\n", {"test.yaml:", "2 YAML documents"});
+  EXPECT_EQ(parse_config("---\noutput: o.h5\n" + ensemble + "...\n", "test.yaml").output, "o.h5");
 }
 
 TEST(Config, ParameterRangesNameKeyValueAndRange) {

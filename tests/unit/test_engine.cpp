@@ -3,11 +3,13 @@
 // count or batch size, and failures leave nothing at the output path.
 #include <gtest/gtest.h>
 #include <omp.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 
 #include "host/app/run.hpp"
 #include "host/base/errors.hpp"
+#include "host/base/fft.hpp"
 #include "host/engine/backend.hpp"
 #include "host/engine/plan.hpp"
 #include "io/hdf5.hpp"
@@ -203,6 +205,56 @@ TEST(Engine, ExistingOutputIsReplacedWhole) {
   test::write_file(*run.options.output, "not an HDF5 file");
   ASSERT_EQ(run_command(run.options), kExitOk);
   EXPECT_EQ(series(*run.options.output, "marginal").size(), 29u * 301u);
+}
+
+// Outputs that are not regular files are refused before any work and left as
+// they are; a symlink is followed and stays a link (host/base/output_file.hpp).
+TEST(Engine, OnlyRegularFilesAreReplaced) {
+  const test::TempDir dir;
+  PreparedRun run = prepare(dir);
+  const std::string fifo = dir.path("fifo");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0644), 0);
+  fs::create_symlink("fifo", dir.path("link-to-fifo"));
+  fs::create_directory(dir.path("folder"));
+  for (const auto& [name, kind] :
+       {std::pair{"fifo", "a FIFO"}, std::pair{"link-to-fifo", "a FIFO"}, std::pair{"folder", "a directory"}}) {
+    run.options.output = dir.path(name);
+    try {
+      run_command(run.options);
+      ADD_FAILURE() << "no error for " << name;
+    } catch (const UserError& e) {
+      EXPECT_NE(std::string(e.what()).find(kind), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_TRUE(fs::is_fifo(fifo));
+  EXPECT_TRUE(fs::is_symlink(dir.path("link-to-fifo")));
+  fs::create_symlink("results/ens.h5", dir.path("latest.h5"));
+  fs::create_directory(dir.path("results"));
+  run.options.output = dir.path("latest.h5");
+  ASSERT_EQ(run_command(run.options), kExitOk);
+  EXPECT_TRUE(fs::is_symlink(dir.path("latest.h5")));
+  EXPECT_EQ(series(dir.path("results/ens.h5"), "marginal").size(), 29u * 301u);
+}
+
+// The smallest 7-smooth number >= n, against the definition.
+TEST(Engine, FftFriendlyLengthIsTheNextSevenSmoothNumber) {
+  const auto smooth = [](std::uint64_t n) {
+    for (std::uint64_t p : {2, 3, 5, 7})
+      while (n % p == 0) n /= p;
+    return n == 1;
+  };
+  std::uint64_t expected = 1;
+  for (std::uint64_t n = 1; n <= 100000; ++n) {
+    if (expected < n)
+      for (expected = n; !smooth(expected);) ++expected;
+    ASSERT_EQ(fft_friendly_length(n), expected) << n;
+  }
+  for (const std::uint64_t n : {(std::uint64_t{1} << 40) + 1, std::uint64_t{999999999989}, std::uint64_t{1} << 61}) {
+    const std::uint64_t got = fft_friendly_length(n);
+    EXPECT_TRUE(smooth(got)) << n;
+    EXPECT_GE(got, n);
+    EXPECT_LE(got, n + n / 8) << n;  // 2^a·3^b·5^c·7^d lie closer than 1/8 apart this high
+  }
 }
 
 TEST(Engine, CountsClipAndTinyAlphaSaturates) {

@@ -2,12 +2,18 @@
 // provenance and the independent counts quoted here) and on malformed input.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <zlib.h>
 
+#include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <iterator>
+#include <map>
 #include <numeric>
 
 #include "host/base/errors.hpp"
 #include "io/binning.hpp"
+#include "io/line_reader.hpp"
 #include "io/trace.hpp"
 #include "test_support.hpp"
 
@@ -275,6 +281,120 @@ TEST(TraceReaders, OptionErrorsNameWhatIsAccepted) {
   EXPECT_NE(error_of([&] { read_trace({path}, counts); }).find("--bin is required"), std::string::npos);
   TraceOptions dxt = options_for("dxt");
   EXPECT_NE(error_of([&] { read_trace({path}, dxt); }).find("expected a DXT operation line"), std::string::npos);
+}
+
+// Issue 25: damaged input is an error with its line, or a counted skip; never
+// a line dropped in silence, a short read taken for a whole file, or a crash.
+struct Damaged {
+  std::string format;
+  std::string text;
+  int line;  // where the error must point
+};
+
+// A valid first line of each text format, so that the damage is on line 2.
+const std::map<std::string, std::string> kGoodLine = {
+    {"timestamps", "1.5\n"},
+    {"series", "1.5 3\n"},
+    {"counts", "7\n"},
+    {"disksim", "1.5 0 8 8 1\n"},
+    {"pioneer", "1.5 SYS_read /f 0 10 0.1 x\n"},
+    {"blkparse", "  8,0 1 1 0.1 1 Q R 8 + 8 [a]\n"},
+    {"dxt", "# start_time: 1000\n X_POSIX 0 read 0 0 10 0.1 0.2\n"},
+    {"darshan", "# start_time: 1000\nPOSIX\t0\t7\tPOSIX_READS\t4\t/f\t/\tnfs\n"},
+};
+
+TraceOptions damaged_options(const std::string& format) {
+  TraceOptions options = options_for(format);
+  options.bin_width = 1;
+  return options;
+}
+
+TEST(TraceReaders, NulBytesAndOverlongLinesAreLocatedErrorsInEveryFormat) {
+  test::TempDir dir;
+  for (const auto& [format, good] : kGoodLine) {
+    const int first_damaged = static_cast<int>(std::count(good.begin(), good.end(), '\n')) + 1;
+    const std::string nul_line = std::string(1, '\0') + good.substr(good.rfind('\n', good.size() - 2) + 1);
+    const std::string long_line = std::string(LineReader::kMaxLineBytes + 10, '7') + "\n";
+    for (const auto& [damage, expected] :
+         {std::pair{nul_line, std::string("a NUL byte")}, std::pair{long_line, std::string("longer than 1 MiB")}}) {
+      const std::string path = dir.path(format + ".txt");
+      test::write_file(path, good + damage + good.substr(good.rfind('\n', good.size() - 2) + 1));
+      TraceOptions options = damaged_options(format);
+      const std::string message = error_of([&] { read_trace({path}, options); });
+      EXPECT_NE(message.find(fmt::format("{}:{}:", path, first_damaged)), std::string::npos)
+          << format << ": " << message;
+      EXPECT_NE(message.find(expected), std::string::npos) << format << ": " << message;
+      options.skip_bad_lines = true;
+      EXPECT_EQ(read_trace({path}, options).bad_lines, 1u) << format;
+    }
+  }
+}
+
+TEST(TraceReaders, TruncatedGzipIsAnErrorNotAShortTrace) {
+  test::TempDir dir;
+  const std::string whole = dir.path("t.gz"), cut = dir.path("cut.gz");
+  std::string text;
+  for (int i = 1; i <= 300; ++i) text += std::to_string(i) + "\n";
+  gzFile out = gzopen(whole.c_str(), "wb");
+  ASSERT_NE(out, nullptr);
+  ASSERT_EQ(gzwrite(out, text.data(), static_cast<unsigned>(text.size())), static_cast<int>(text.size()));
+  gzclose(out);
+  EXPECT_EQ(read_trace({whole}, options_for("timestamps")).times.size(), 300u);
+  std::ifstream in(whole, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const std::size_t keep : {bytes.size() - 4, bytes.size() / 2, std::size_t{20}}) {  // into the trailer, the data
+    test::write_file(cut, bytes.substr(0, keep));
+    TraceOptions options = options_for("timestamps");
+    options.skip_bad_lines = true;  // not a bad line: the whole file is suspect
+    EXPECT_NE(error_of([&] { read_trace({cut}, options); }).find("truncated"), std::string::npos) << keep;
+  }
+}
+
+// blkparse's summary lines do not start with a device "major,minor": every
+// line that does is an event, whatever its time field holds.
+TEST(TraceReaders, BlkparseEventsWithBadTimesAreErrorsNotSummaries) {
+  test::TempDir dir;
+  const std::string path = dir.path("blk.txt");
+  for (const std::string time : {"nan", "inf", "-5", "12abc", "-0.5"}) {
+    test::write_file(path, "  8,0 1 1 0.1 1 Q R 8 + 8 [a]\n  8,0 1 2 " + time + " 1 Q R 8 + 8 [a]\n");
+    const std::string message = error_of([&] { read_trace({path}, options_for("blkparse")); });
+    EXPECT_NE(message.find(path + ":2:"), std::string::npos) << time << ": " << message;
+  }
+  for (const std::string time : {"nan", "1e308"}) {  // the kernel tracer's layout, without a sequence number
+    test::write_file(path, "  7,0 1 0.1 1 Q R 8 + 8 [a]\n  7,0 1 " + time + " 1 Q R 8 + 8 [a]\n");
+    const std::string message = error_of([&] { bin_events(read_trace({path}, options_for("blkparse")), 1.0); });
+    EXPECT_NE(message.find(time == "nan" ? path + ":2:" : "bins"), std::string::npos) << time << ": " << message;
+  }
+}
+
+TEST(TraceReaders, DarshanDamageIsAnErrorNotAQuietGap) {
+  test::TempDir dir;
+  const std::string path = dir.path("d.txt");
+  const std::string header = "# start_time: 1000\n# run time: 4.0\n";
+  const std::string record = "POSIX\t0\t7\tPOSIX_READS\t4\t/f\t/\tnfs\n";
+  const TraceOptions options = damaged_options("darshan");
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {header + record + "garbage in the log\n", path + ":4:"},
+      {header + record + "POSIX\tzero\t7\tPOSIX_READS\t4\n", "rank 'zero'"},
+      {header + record + "POSIX\t0\t7\tposix reads\t4\n", "counter 'posix reads'"},
+      {header + record + "HEATMAP\t0\t7\tHEATMAP_BIN\tmany\n", "counter value 'many'"},
+      {header + "# nothing but headers\n", "no counter records"},
+      {header + record +
+           "POSIX\t0\t7\tPOSIX_F_READ_START_TIMESTAMP\t0.5\n"
+           "POSIX\t0\t7\tPOSIX_F_READ_END_TIMESTAMP\t1e308\n",
+       "bins"},
+  };
+  for (const auto& [text, expected] : cases) {
+    test::write_file(path, text);
+    const std::string message = error_of([&] { read_trace({path}, options); });
+    EXPECT_NE(message.find(expected), std::string::npos) << text << "\n" << message;
+  }
+  // A job without I/O among others adds nothing and is counted.
+  const std::string empty = dir.path("empty.txt");
+  test::write_file(empty, header);
+  test::write_file(path, header + record);
+  const Trace both = read_trace({path, empty}, options);
+  EXPECT_EQ(both.logs_without_records, 1u);
 }
 
 }  // namespace

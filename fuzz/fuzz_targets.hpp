@@ -1,0 +1,22 @@
+// The fuzz targets (issue 25): one per trace format ("trace_<format>") and one
+// for the config reader ("config"). Each takes arbitrary bytes; a UserError is
+// the expected answer to bad input, anything else (a crash, another exception,
+// a sanitizer report) is a defect. Built twice: as libFuzzer binaries by
+// -DGPUSYNTH_FUZZ=ON with clang (fuzz/libfuzzer_main.cpp, scripts/fuzz.sh), and
+// in every build as gpusynth_fuzz_replay, which ctest runs over the seed corpus
+// and every input that ever crashed (tests/fuzz/).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gs::fuzz {
+
+std::vector<std::string> target_names();
+
+// Runs one input through `target`; false when the target does not exist.
+bool run_target(const std::string& target, const std::uint8_t* data, std::size_t size);
+
+}  // namespace gs::fuzz

@@ -1,0 +1,189 @@
+#include "host/base/output_file.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cctype>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include "host/base/errors.hpp"
+#include "host/base/interrupt.hpp"
+
+namespace gs {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int kMaxSymlinkHops = 40;  // as the kernel's ELOOP limit
+
+const char* file_kind(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+std::string parent_of(const std::string& path) {
+  const fs::path parent = fs::path(path).parent_path();
+  return parent.empty() ? std::string(".") : parent.string();
+}
+
+// The host name as it may appear in a file name.
+std::string host_tag() {
+  char name[256] = {};
+  if (gethostname(name, sizeof name - 1) != 0 || name[0] == '\0') return "localhost";
+  std::string tag(name);
+  for (char& c : tag)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '.') c = '_';
+  return tag;
+}
+
+// Removes the temporary files of `name` in `directory` whose process (on this
+// host) is gone. Only our own pattern with a dead PID is touched: a file of a
+// live process, or of another host sharing the directory, is left alone.
+void remove_stale_temporaries(const std::string& directory, const std::string& prefix) {
+  DIR* dir = opendir(directory.c_str());
+  if (dir == nullptr) return;
+  while (const dirent* entry = readdir(dir)) {
+    const std::string file = entry->d_name;
+    if (file.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string rest = file.substr(prefix.size());
+    const std::string digits = rest.substr(0, rest.find('.'));
+    if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    const auto pid = static_cast<pid_t>(std::stol(digits));
+    if (pid == getpid() || kill(pid, 0) == 0 || errno != ESRCH) continue;
+    const std::string path = (fs::path(directory) / file).string();
+    if (unlink(path.c_str()) == 0)
+      std::fprintf(stderr, "gpusynth: removed '%s', left by process %d of this host, which no longer runs\n",
+                   path.c_str(), static_cast<int>(pid));
+  }
+  closedir(dir);
+}
+
+}  // namespace
+
+void throw_write_error(const std::string& path, int error_number) {
+  throw UserError(fmt::format("cannot write '{}': {} (errno {})", path, std::strerror(error_number), error_number));
+}
+
+std::string resolve_output_target(const std::string& path, const std::string& option) {
+  if (path.empty()) throw UserError(fmt::format("{} must not be empty", option));
+  std::string target = path;
+  for (int hop = 0;; ++hop) {
+    struct stat info {};
+    if (lstat(target.c_str(), &info) != 0) {
+      if (errno != ENOENT)
+        throw UserError(fmt::format("{} '{}': cannot inspect '{}': {}", option, path, target, std::strerror(errno)));
+      break;  // a new file
+    }
+    if (S_ISREG(info.st_mode)) {
+      if (access(target.c_str(), W_OK) != 0)
+        throw UserError(
+            fmt::format("{} '{}': '{}' exists and is read-only; it is left as it is", option, path, target));
+      break;
+    }
+    if (!S_ISLNK(info.st_mode)) {
+      throw UserError(fmt::format("{} '{}' is {}; gpusynth replaces only regular files: give a file path", option,
+                                  target == path ? path : path + "' -> '" + target, file_kind(info.st_mode)));
+    }
+    if (hop == kMaxSymlinkHops)
+      throw UserError(fmt::format("{} '{}': more than {} symbolic links in a chain", option, path, kMaxSymlinkHops));
+    std::error_code ec;
+    const fs::path link = fs::read_symlink(target, ec);
+    if (ec) throw UserError(fmt::format("{} '{}': cannot read the link '{}': {}", option, path, target, ec.message()));
+    target = link.is_absolute() ? link.string() : (fs::path(parent_of(target)) / link).string();
+  }
+  const std::string directory = parent_of(target);
+  struct stat info {};
+  if (stat(directory.c_str(), &info) != 0 || !S_ISDIR(info.st_mode))
+    throw UserError(fmt::format("{} '{}': the directory '{}' does not exist; create it first or choose another path",
+                                option, path, directory));
+  if (access(directory.c_str(), W_OK) != 0)
+    throw UserError(fmt::format("{} '{}': the directory '{}' is not writable", option, path, directory));
+  return target;
+}
+
+std::string temporary_prefix(const std::string& path) {
+  return fmt::format(".{}.tmp-{}-", fs::path(path).filename().string(), host_tag());
+}
+
+PendingOutput::PendingOutput(const std::string& path, const std::string& option)
+    : path_(path), option_(option), target_(resolve_output_target(path, option)) {
+  const std::string directory = parent_of(target_);
+  const std::string prefix = temporary_prefix(target_);
+  remove_stale_temporaries(directory, prefix);
+  static std::atomic<unsigned> sequence{0};  // several outputs of one process in one directory
+  for (;;) {
+    const unsigned n = sequence++;
+    temp_path_ =
+        (fs::path(directory) / (prefix + std::to_string(getpid()) + (n ? "." + std::to_string(n) : ""))).string();
+    const int fd = open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd >= 0) {
+      close(fd);
+      return;
+    }
+    if (errno != EEXIST)
+      throw UserError(
+          fmt::format("{} '{}': cannot create a file in '{}': {}", option_, path_, directory, std::strerror(errno)));
+  }
+}
+
+PendingOutput::~PendingOutput() {
+  if (!committed_) unlink(temp_path_.c_str());
+}
+
+void PendingOutput::commit() {
+  throw_if_interrupted();  // a signal during the work cancels the output
+  const int fd = open(temp_path_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0 || fsync(fd) != 0) {  // delayed write errors (NFS, quotas) surface here
+    const int error = errno;
+    if (fd >= 0) close(fd);
+    throw_write_error(path_, error);
+  }
+  close(fd);
+  struct stat info {};
+  if (lstat(target_.c_str(), &info) == 0 && !S_ISREG(info.st_mode))
+    throw UserError(fmt::format("{} '{}' became {} while gpusynth ran; it is left as it is and nothing was written",
+                                option_, path_, file_kind(info.st_mode)));
+  if (std::rename(temp_path_.c_str(), target_.c_str()) != 0)
+    throw UserError(fmt::format("{} '{}': cannot rename the finished file onto '{}': {}", option_, path_, target_,
+                                std::strerror(errno)));
+  committed_ = true;
+  const int directory = open(parent_of(target_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (directory >= 0) {  // the rename itself durable; best effort (not every file system syncs directories)
+    fsync(directory);
+    close(directory);
+  }
+}
+
+void write_file_atomically(const std::string& path, const std::string& text, const std::string& option) {
+  PendingOutput output(path, option);
+  const int fd = open(output.temp_path().c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) throw_write_error(path, errno);
+  std::size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t n = write(fd, text.data() + written, text.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int error = errno;
+      close(fd);
+      throw_write_error(path, error);
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  if (close(fd) != 0) throw_write_error(path, errno);
+  output.commit();
+}
+
+}  // namespace gs
