@@ -10,22 +10,22 @@
 
 namespace gs {
 
-void check_bin_count(double bins, double bin_width, double span_seconds, const std::string& what) {
-  if (!(bins <= kMaxBins))
+void check_bin_count(double bins, double max_bins, double bin_width, double span_seconds, const std::string& what) {
+  if (!(bins <= max_bins))
     throw UserError(
-        fmt::format("--bin {} s gives {:.3g} bins over {} ({:.6g} s); at most {:.0e} bins: choose a wider "
-                    "bin",
-                    bin_width, bins, what, span_seconds, kMaxBins));
+        fmt::format("--bin {} s gives {:.3g} bins over the {:.6g} s of {}; accepted: at most {:.0e} bins "
+                    "({} MB per channel): choose a wider bin",
+                    bin_width, bins, span_seconds, what, max_bins, max_bins * 8 / 1e6));
 }
 
-BinnedSeries bin_events(const Trace& trace, double bin_width) {
+BinnedSeries bin_events(const Trace& trace, double bin_width, double max_bins) {
   if (!(bin_width > 0) || !std::isfinite(bin_width)) throw UserError("--bin must be a positive time");
   if (trace.times.empty()) throw UserError("no events to bin");
   BinnedSeries binned;
   binned.start = trace.times.front();
   binned.bin_width = bin_width;
   const double span = (trace.times.back() - binned.start) / bin_width;
-  check_bin_count(span + 1, bin_width, trace.times.back() - binned.start, "the trace");
+  check_bin_count(span + 1, max_bins, bin_width, trace.times.back() - binned.start, "the trace");
   const auto bins = static_cast<std::size_t>(std::floor(span)) + 1;
   const bool ops = !trace.ops.empty(), sizes = !trace.sizes.empty();
   // Plain vectors in the loop (one map lookup per channel, not per event); the

@@ -9,16 +9,13 @@
 
 namespace gs {
 
-// The most bins a series may have (8 GB of doubles per channel).
-constexpr double kMaxBins = 1e9;
-
-// UserError unless `bins` (over `span_seconds` of `what`) is finite and at most kMaxBins.
-void check_bin_count(double bins, double bin_width, double span_seconds, const std::string& what);
+// UserError unless `bins` (over `span_seconds` of `what`) is finite and at most `max_bins`.
+void check_bin_count(double bins, double max_bins, double bin_width, double span_seconds, const std::string& what);
 
 // Bins [start + k·w, start + (k+1)·w) from the first event to the last one;
 // channels count (+ count_read/count_write when the trace has operations) and
 // bytes (+ bytes_read/bytes_write) when it has sizes.
-BinnedSeries bin_events(const Trace& trace, double bin_width);
+BinnedSeries bin_events(const Trace& trace, double bin_width, double max_bins = kDefaultMaxBins);
 
 // t[i+1] − t[i] of the events (of one operation when `only` is read or write).
 std::vector<double> interarrival_times(const Trace& trace);

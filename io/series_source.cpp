@@ -86,7 +86,7 @@ LoadedSeries read_series(const SeriesSource& source) {
   s.trace = read_trace(source.traces, trace_options);
   switch (s.trace.kind) {
     case Trace::Kind::events:
-      s.binned = bin_events(s.trace, bin);
+      s.binned = bin_events(s.trace, bin, trace_options.max_bins);
       s.interarrivals = interarrival_times(s.trace);
       break;
     case Trace::Kind::binned:

@@ -21,6 +21,9 @@ TimeUnit parse_time_unit(const std::string& name);  // UserError listing the acc
 const char* time_unit_name(TimeUnit unit);
 std::vector<std::string> time_unit_names();
 
+// The most bins a series may have: 800 MB of doubles per channel.
+constexpr double kDefaultMaxBins = 1e8;
+
 struct TraceOptions {
   std::string format = "timestamps";  // a registered TraceFormat
   // timestamps/series/counts/pioneer: fields by 1-based number or, with a header, by name.
@@ -37,6 +40,7 @@ struct TraceOptions {
   char blk_action = 'Q';                                  // blkparse: Q (queued) or D (issued to the driver)
   bool sort = false;                                      // accept out-of-order event times by sorting them (reported)
   bool skip_bad_lines = false;
+  double max_bins = kDefaultMaxBins;  // of the binned series (binning, darshan's spreading)
 };
 
 // Bins of equal width from `start`; channels: count, count_read, count_write,

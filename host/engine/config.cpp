@@ -1,7 +1,9 @@
 #include "host/engine/config.hpp"
 
 #include <fmt/format.h>
+#include <yaml-cpp/eventhandler.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -9,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "host/base/config_map.hpp"
@@ -263,6 +266,29 @@ void parse_study(ConfigMap& top, StudySpec& study) {
   if (top.map("compare", kCompareKeys)) study.compare = parse_compare(top);
 }
 
+// Where a second document of `text` starts, if it has one. The parser is
+// asked for two documents at most (LoadAll would ask until the stream ends).
+std::optional<YAML::Mark> second_document_start(const std::string& text) {
+  struct DocumentStarts : YAML::EventHandler {
+    std::vector<YAML::Mark> starts;
+    void OnDocumentStart(const YAML::Mark& mark) override { starts.push_back(mark); }
+    void OnDocumentEnd() override {}
+    void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+    void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+    void OnSequenceEnd() override {}
+    void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+    void OnMapEnd() override {}
+  } documents;
+  std::istringstream stream(text);
+  YAML::Parser parser(stream);
+  for (int n = 0; n < 2 && parser.HandleNextDocument(documents); ++n) {
+  }
+  if (documents.starts.size() < 2) return std::nullopt;
+  return documents.starts[1];
+}
+
 }  // namespace
 
 EnsembleSpec parse_ensemble(const YAML::Node& node, const std::string& file, std::size_t index) {
@@ -315,16 +341,24 @@ EnsembleSpec parse_ensemble(const YAML::Node& node, const std::string& file, std
 }
 
 RunConfig parse_config(const std::string& text, const std::string& path) {
-  std::vector<YAML::Node> documents;
+  // yaml-cpp stops at a NUL byte without consuming it (LoadAll then never ends): a config is text.
+  if (const auto nul = text.find('\0'); nul != std::string::npos) {
+    const auto line_start = text.rfind('\n', nul);
+    throw located_error(path, static_cast<int>(std::count(text.begin(), text.begin() + nul, '\n')) + 1,
+                        static_cast<int>(nul - (line_start == std::string::npos ? 0 : line_start + 1)) + 1,
+                        "a NUL byte: a config is a text file");
+  }
+  YAML::Node root;
+  std::optional<YAML::Mark> second_document;
   try {
-    documents = YAML::LoadAll(text);
+    root = YAML::Load(text);
+    second_document = second_document_start(text);
   } catch (const YAML::Exception& e) {
     throw located_error(path, e.mark.line + 1, e.mark.column + 1, fmt::format("not valid YAML: {}", e.msg));
   }
-  if (documents.size() > 1)
-    throw located_error_at(documents[1], path,
-                           fmt::format("{} YAML documents ('---'); a config is one document", documents.size()));
-  const YAML::Node root = documents.empty() ? YAML::Node() : documents[0];
+  if (second_document)  // yaml-cpp would ignore it
+    throw located_error(path, second_document->line + 1, second_document->column + 1,
+                        "a second YAML document ('---'); a config is one document");
   if (!root || root.IsNull()) throw UserError(fmt::format("{}: the file is empty", path));
   RunConfig config;
   config.path = path;

@@ -154,7 +154,7 @@ void read_darshan(const std::vector<std::string>& paths, const TraceOptions& opt
                     "short",
                     fmt::join(paths, ", ")));
   const double width = options.bin_width;
-  check_bin_count(std::ceil((finish - origin) / width), width, finish - origin,
+  check_bin_count(std::ceil((finish - origin) / width), options.max_bins, width, finish - origin,
                   last.empty() ? "the logs" : "the logs (" + last + ")");
   const auto bins = static_cast<std::size_t>(std::max(1.0, std::ceil((finish - origin) / width)));
   auto& channels = trace.binned.channels;

@@ -156,8 +156,11 @@ TEST(Config, RepeatedKeysAndExtraDocumentsAreRefused) {
       "output: o.h5\nensembles:\n  - {name: a, model: stable, params: {alpha: 1, alpha: 2}, replicas: "
       "1, length: 1}\n",
       {"test.yaml:3:", "'alpha' appears twice in ensembles[0] (a).params"});
-  expect_user_error("output: o.h5\n" + ensemble + "---\nseed: 5\n", {"test.yaml:", "2 YAML documents"});
+  expect_user_error("output: o.h5\n" + ensemble + "---\nseed: 5\n", {"test.yaml:4:", "a second YAML document"});
   EXPECT_EQ(parse_config("---\noutput: o.h5\n" + ensemble + "...\n", "test.yaml").output, "o.h5");
+  // A NUL byte made yaml-cpp's LoadAll loop for ever (found by fuzz_config).
+  expect_user_error(std::string("output: o.h5\n# a comment") + '\0' + " with NUL\n" + ensemble,
+                    {"test.yaml:2:12:", "NUL byte"});
 }
 
 TEST(Config, ParameterRangesNameKeyValueAndRange) {

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <cstdio>
+
 #include "host/base/errors.hpp"
 #include "host/engine/config.hpp"
 #include "host/models/model.hpp"
@@ -129,6 +131,20 @@ TEST(Models, TimesFileIsReadRelativeToTheConfig) {
     ADD_FAILURE() << "decreasing times accepted";
   } catch (const UserError& e) {
     EXPECT_NE(std::string(e.what()).find("times.txt:2:"), std::string::npos) << e.what();
+  }
+  // A bad or missing times file is located at the config's key as well as in the file.
+  for (const std::string& times : {std::string("0.5\n0.4\n"), std::string("0.5\n") + '\0' + "1\n", std::string()}) {
+    if (times.empty())
+      std::remove(dir.path("times.txt").c_str());
+    else
+      test::write_file(dir.path("times.txt"), times);
+    try {
+      load_config(dir.path("run.yaml"));
+      ADD_FAILURE() << "accepted: " << times;
+    } catch (const UserError& e) {
+      EXPECT_NE(std::string(e.what()).find("run.yaml:3:"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("params.times_file"), std::string::npos) << e.what();
+    }
   }
 }
 
