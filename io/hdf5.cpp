@@ -1,12 +1,9 @@
 #include "io/hdf5.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -124,11 +121,9 @@ std::string output_directory(const std::string& path) {
 }
 
 PendingFile::PendingFile(const std::string& output_path, const std::string& option) : output_(output_path, option) {
-  {
-    const std::lock_guard<std::mutex> lock(pending_mutex);
-    pending_outputs()[output_.temp_path()] = output_.path();
-  }
   file_ = create_file(output_.temp_path());
+  const std::lock_guard<std::mutex> lock(pending_mutex);
+  pending_outputs()[output_.temp_path()] = output_.path();
 }
 
 PendingFile::~PendingFile() {

@@ -124,10 +124,19 @@ DatasetSpec parse_dataset(const YAML::Node& node, const std::string& file, std::
     r.trace.delimiter = *delimiter == "comma" ? ',' : *delimiter == "tab" ? '\t' : ' ';
   if (auto unit = map.choice("time_unit", time_unit_names())) r.trace.time_unit = parse_time_unit(*unit);
   const auto texts = [&](const char* key, std::vector<std::string>& out) {
-    if (!node[key]) return;
+    const YAML::Node value = node[key];
+    if (!value) return;
     out.clear();
-    if (node[key].IsScalar()) out.push_back(node[key].Scalar());
-    for (const auto& item : node[key]) out.push_back(item.as<std::string>());
+    if (value.IsScalar()) {
+      out.push_back(value.Scalar());
+      return;
+    }
+    if (!value.IsSequence())
+      throw map.error_at(key, fmt::format("{} must be a text or a list of texts", map.path_of(key)));
+    for (const auto& item : value) {
+      if (!item.IsScalar()) throw located_error_at(item, file, fmt::format("{} must list texts", map.path_of(key)));
+      out.push_back(item.Scalar());
+    }
   };
   texts("modules", r.trace.modules);
   texts("read_values", r.trace.read_values);
@@ -152,7 +161,9 @@ std::vector<Attribute> parse_fit(const YAML::Node& node, const std::string& file
   std::vector<Attribute> attrs;
   if (!node.IsMap()) throw located_error_at(node, file, fmt::format("{}.fit must be a mapping", where));
   for (const auto& item : node) {
-    const std::string key = item.first.as<std::string>();
+    if (!item.first.IsScalar())
+      throw located_error_at(item.first, file, fmt::format("{}.fit: a key must be a name", where));
+    const std::string key = item.first.Scalar();
     const YAML::Node value = item.second;
     if (value.IsScalar()) {
       if (const auto number = fit_number(value.Scalar()))
@@ -161,14 +172,14 @@ std::vector<Attribute> parse_fit(const YAML::Node& node, const std::string& file
         attrs.push_back({key, value.Scalar()});
       continue;
     }
+    if (!value.IsSequence())
+      throw located_error_at(value, file, fmt::format("{}.fit.{} must be a number, a text or a list", where, key));
     std::vector<double> numbers;
     for (const auto& v : value) {
       const auto number = v.IsScalar() ? fit_number(v.Scalar()) : std::nullopt;
       if (!number) throw located_error_at(v, file, fmt::format("{}.fit.{} must list numbers", where, key));
       numbers.push_back(*number);
     }
-    if (!value.IsSequence())
-      throw located_error_at(value, file, fmt::format("{}.fit.{} must be a number, a text or a list", where, key));
     attrs.push_back({key, numbers});
   }
   return attrs;
@@ -340,26 +351,10 @@ EnsembleSpec parse_ensemble(const YAML::Node& node, const std::string& file, std
   return spec;
 }
 
-RunConfig parse_config(const std::string& text, const std::string& path) {
-  // yaml-cpp stops at a NUL byte without consuming it (LoadAll then never ends): a config is text.
-  if (const auto nul = text.find('\0'); nul != std::string::npos) {
-    const auto line_start = text.rfind('\n', nul);
-    throw located_error(path, static_cast<int>(std::count(text.begin(), text.begin() + nul, '\n')) + 1,
-                        static_cast<int>(nul - (line_start == std::string::npos ? 0 : line_start + 1)) + 1,
-                        "a NUL byte: a config is a text file");
-  }
-  YAML::Node root;
-  std::optional<YAML::Mark> second_document;
-  try {
-    root = YAML::Load(text);
-    second_document = second_document_start(text);
-  } catch (const YAML::Exception& e) {
-    throw located_error(path, e.mark.line + 1, e.mark.column + 1, fmt::format("not valid YAML: {}", e.msg));
-  }
-  if (second_document)  // yaml-cpp would ignore it
-    throw located_error(path, second_document->line + 1, second_document->column + 1,
-                        "a second YAML document ('---'); a config is one document");
-  if (!root || root.IsNull()) throw UserError(fmt::format("{}: the file is empty", path));
+namespace {
+
+// The checked config of a loaded document.
+RunConfig config_from(const YAML::Node& root, const std::string& text, const std::string& path) {
   RunConfig config;
   config.path = path;
   config.text = text;
@@ -423,6 +418,36 @@ RunConfig parse_config(const std::string& text, const std::string& path) {
     config.ensembles.push_back(std::move(spec));
   }
   return config;
+}
+
+}  // namespace
+
+RunConfig parse_config(const std::string& text, const std::string& path) {
+  // yaml-cpp stops at a NUL byte without consuming it (LoadAll then never ends): a config is text.
+  if (const auto nul = text.find('\0'); nul != std::string::npos) {
+    const auto line_start = text.rfind('\n', nul);
+    throw located_error(path, static_cast<int>(std::count(text.begin(), text.begin() + nul, '\n')) + 1,
+                        static_cast<int>(nul - (line_start == std::string::npos ? 0 : line_start + 1)) + 1,
+                        "a NUL byte: a config is a text file");
+  }
+  YAML::Node root;
+  std::optional<YAML::Mark> second_document;
+  try {
+    root = YAML::Load(text);
+    second_document = second_document_start(text);
+  } catch (const YAML::Exception& e) {
+    throw located_error(path, e.mark.line + 1, e.mark.column + 1, fmt::format("not valid YAML: {}", e.msg));
+  }
+  if (second_document)  // yaml-cpp would ignore it
+    throw located_error(path, second_document->line + 1, second_document->column + 1,
+                        "a second YAML document ('---'); a config is one document");
+  if (!root || root.IsNull()) throw UserError(fmt::format("{}: the file is empty", path));
+  try {
+    return config_from(root, text, path);
+  } catch (const YAML::Exception& e) {  // a node of a kind no check expected: still a mistake in the file
+    throw located_error(path, e.mark.is_null() ? 0 : e.mark.line + 1, e.mark.column + 1,
+                        fmt::format("unexpected YAML here: {}", e.msg));
+  }
 }
 
 EnsembleSpec ensemble_from_yaml(const std::string& text) { return parse_ensemble(YAML::Load(text), "<ensemble>", 0); }

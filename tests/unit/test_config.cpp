@@ -163,6 +163,25 @@ TEST(Config, RepeatedKeysAndExtraDocumentsAreRefused) {
                     {"test.yaml:2:12:", "NUL byte"});
 }
 
+// Nodes of an unexpected kind where texts or names are expected were
+// yaml-cpp exceptions (an internal error, or std::terminate in a fuzzer):
+// found by fuzz_config (tests/fuzz/regressions/config/).
+TEST(Config, UnexpectedNodeKindsAreLocatedUserErrors) {
+  const std::string ensemble = "ensembles:\n  - {name: a, model: stable, params: {alpha: 1}, replicas: 1, length: 1}\n";
+  expect_user_error("output: o.h5\ndatasets:\n  - {name: d, trace: t.txt, format: timestamps, bin: 1s, "
+                    "write_values: [2a, '8': x]}\n" + ensemble,
+                    {"test.yaml:3:", "datasets[0].write_values must list texts"});
+  expect_user_error("output: o.h5\ndatasets:\n  - {name: d, trace: t.txt, format: timestamps, bin: 1s, "
+                    "modules: {POSIX: 1}}\n" + ensemble,
+                    {"test.yaml:3:", "datasets[0].modules must be a text or a list of texts"});
+  expect_user_error("output: o.h5\nensembles:\n  - {name: a, model: stable, params: {alpha: 1}, replicas: 1, "
+                    "length: 1, fit: {[x]: 1}}\n",
+                    {"test.yaml:3:", "fit: a key must be a name"});
+  expect_user_error("output: o.h5\nensembles:\n  - {name: a, model: stable, params: {alpha: 1}, replicas: 1, "
+                    "length: 1, fit: {x: {y: 1}}}\n",
+                    {"test.yaml:3:", "fit.x must be a number, a text or a list"});
+}
+
 TEST(Config, ParameterRangesNameKeyValueAndRange) {
   expect_user_error(with_params("stable", "alpha: 2.5"),
                     {"test.yaml:5:", "params.alpha = 2.5 is out of range", "0 < alpha <= 2"});
