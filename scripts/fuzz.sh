@@ -3,19 +3,23 @@
 # UBSan in build-fuzz/ and runs each for a fixed number of executions from its
 # seed corpus (tests/fuzz/corpus/<target>/, tests/fuzz/regressions/<target>/,
 # configs/ for the config target). Prints runs, seconds and corpus size per target.
-#   scripts/fuzz.sh [--runs N] [--jobs J] [TARGET...]    (default: 1000000 runs, every target)
+#   scripts/fuzz.sh [--runs N] [--seed S] [--jobs J] [TARGET...]
+# (default: 1000000 runs, a random libFuzzer seed, every target; CI gives --seed so that its runs
+# are the same every time).
 # A crash, leak or sanitizer report stops that target with its input in
 # build-fuzz/artifacts/<target>/: fix it, then add the input to
 # tests/fuzz/regressions/<target>/, which ctest replays (fuzz.replay).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=1000000
+seed=0  # libFuzzer's: 0 draws one
 jobs=$(nproc)
 targets=()
 while [ $# -gt 0 ]; do
   case $1 in
     --runs) runs=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
+    --seed) seed=$2; shift 2 ;;
     *) targets+=("$1"); shift ;;
   esac
 done
@@ -36,7 +40,7 @@ for target in "${targets[@]}"; do
   [ "$target" = config ] && cp configs/*.yaml "$corpus"/
   log=build-fuzz/$target.log
   start=$(date +%s%N)
-  if build-fuzz/fuzz_"$target" -runs="$runs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+  if build-fuzz/fuzz_"$target" -runs="$runs" -seed="$seed" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$artifacts"/ "$corpus" >"$log" 2>&1; then
     result=ok
   else

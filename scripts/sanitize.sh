@@ -11,4 +11,5 @@ cmake --build build-asan -j"$(nproc)"
 # halt_on_error: a report is a failure; the leak checker runs at every exit.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/scripts/lsan.supp:print_suppressions=0}
 ctest --test-dir build-asan --output-on-failure -j"$(nproc)" "$@"

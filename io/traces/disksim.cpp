@@ -23,6 +23,8 @@ void read_disksim(const std::string& path, const TraceOptions& options, Trace& t
     const double sectors = non_negative_field(fields[3], "sectors");
     const double flags = non_negative_field(fields[4], "flags");
     if (flags != std::floor(flags)) throw BadLine{fmt::format("flags '{}' is not an integer", fields[4]), fields[4]};
+    if (flags > 4294967295.0)  // a 32-bit field; a larger double would not even convert to an integer
+      throw BadLine{fmt::format("flags '{}' is out of range; accepted: 0 to 2^32 - 1", fields[4]), fields[4]};
     const Operation op = (static_cast<std::uint64_t>(flags) & 1u) ? Operation::read : Operation::write;
     sink.add(time, fields[0], op, sectors * kSectorBytes, 0.0);
   });

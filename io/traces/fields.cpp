@@ -150,8 +150,9 @@ std::size_t column_index(const std::string& spec, const std::vector<std::string>
                          const char* option) {
   double number = 0;
   if (parse_number(spec, number)) {
-    if (number < 1 || number != std::floor(number))
-      throw UserError(fmt::format("{} {}: a column is numbered from 1 (or named, with --header)", option, spec));
+    if (number < 1 || number > 1e6 || number != std::floor(number))
+      throw UserError(
+          fmt::format("{} {}: a column is numbered from 1 to 1000000 (or named, with --header)", option, spec));
     return static_cast<std::size_t>(number) - 1;
   }
   if (header.empty())

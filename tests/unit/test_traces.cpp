@@ -234,6 +234,8 @@ TEST(TraceReaders, MalformedLinesAreLocatedErrorsOrCountedSkips) {
       {"timestamps", "1.0\n2.0 x\n1e400\n", "'1e400' is not a finite number", 3, 1},
       {"disksim", "1 0 5 8 1\n2 0 5 8\n3 0 5 8 0\n", "expected 5 fields", 2, 1},
       {"disksim", "1 0 5 8 1\n2 0 5 8 1.5\n3 0 5 8 0\n", "flags '1.5' is not an integer", 2, 9},
+      // Converting it to an integer was undefined behaviour (found by fuzz_trace_disksim).
+      {"disksim", "1 0 5 8 1\n2 0 5 8 1e300\n3 0 5 8 0\n", "flags '1e300' is out of range", 2, 9},
       {"series", "0 1\n1 2\n2 abc\n3 4\n", "value 'abc' is not a finite number", 3, 3},
       {"pioneer", "1 SYS_read /f 0 10 0.1 x\n2 SYS_read /f 0\n3 SYS_read /f 0 10 0.1 x\n", "expected 7 fields", 2, 1},
       {"blkparse", "  8,0 1 1 0.1 1 Q R 8 + 8 [a]\n  8,0 1 2 0.2 1 Q R 8 8 [a]\n  8,0 1 3 0.3 1 Q R 8 + 8 [a]\n",
