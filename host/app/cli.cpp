@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "host/app/characterize.hpp"
 #include "host/app/fit.hpp"
 #include "host/app/models.hpp"
 #include "host/app/report.hpp"
@@ -29,7 +30,7 @@ namespace gs {
 
 namespace {
 
-const std::vector<std::string> kCommands = {"run", "stats", "fit", "norros", "report", "models"};
+const std::vector<std::string> kCommands = {"run", "stats", "fit", "norros", "report", "models", "characterize"};
 
 // The options that say how to read and bin a trace (stats and fit).
 struct TraceArguments {
@@ -183,6 +184,25 @@ int parse_and_run(int argc, char** argv) {
   norros->add_option("-b", norros_options.b, "outstanding streams per device (buffer), > 0 (default 1)");
   norros->add_option("--lambda", norros_options.lambda, "also print C at this arrival rate");
 
+  CharacterizeOptions characterize_options;
+  characterize_options.command_line = options.command_line;
+  std::string characterize_delimiter, characterize_unit;
+  CLI::App* characterize = app.add_subcommand(
+      "characterize", "PIONEER's request-level characteristics of a DXT or PIONEER trace (docs/requests.md)");
+  characterize->add_option("trace", characterize_options.traces, "trace file(s), gzip or plain")->required();
+  characterize->add_option("--format", characterize_options.format, "dxt or pioneer")
+      ->required()
+      ->check(CLI::IsMember({"dxt", "pioneer"}));
+  characterize->add_option("--counters", characterize_options.counters,
+                           "darshan-parser text of the same job: its open counts place the sessions DXT lacks");
+  characterize->add_option("-o,--output", characterize_options.output,
+                           "write the characteristics, the generic workload path and the sanitized requests (HDF5)");
+  characterize->add_option("--delimiter", characterize_delimiter, "pioneer: tab or comma (default: spaces and tabs)")
+      ->check(CLI::IsMember({"comma", "tab", "space"}));
+  characterize->add_option("--time-unit", characterize_unit, "pioneer: s, ms, us or ns (default s)");
+  characterize->add_flag("--skip-bad-lines", characterize_options.trace.skip_bad_lines,
+                         "count and report malformed lines instead of stopping");
+
   ReportOptions report_options;
   CLI::App* report = app.add_subcommand(
       "report", "write the tables and plots of a comparison study (HTML + Markdown, matplotlib) to a directory");
@@ -222,6 +242,14 @@ int parse_and_run(int argc, char** argv) {
       }
     }
     return fit_command(fit_options);
+  }
+  if (characterize->parsed()) {
+    if (!characterize_unit.empty()) characterize_options.trace.time_unit = parse_time_unit(characterize_unit);
+    if (!characterize_delimiter.empty())
+      characterize_options.trace.delimiter = characterize_delimiter == "comma" ? ','
+                                             : characterize_delimiter == "tab" ? '\t'
+                                                                               : ' ';
+    return characterize_command(characterize_options);
   }
   if (norros->parsed()) return norros_command(norros_options);
   if (report->parsed()) return report_command(report_options);

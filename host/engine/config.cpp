@@ -59,7 +59,7 @@ WorkloadMapping parse_workload(ConfigMap& map, ValueKind& values) {
 const std::vector<std::string> kEnsembleKeys = {"name",   "model", "params", "workload", "replicas",
                                                 "length", "dtype", "stream", "dataset",  "fit"};
 const std::vector<std::string> kTopKeys = {"version",   "seed",   "backend",  "output",  "compression", "datasets",
-                                           "ensembles", "models", "replicas", "fitting", "compare"};
+                                           "ensembles", "models", "replicas", "fitting", "compare", "requests"};
 const std::vector<std::string> kDatasetKeys = {"name",           "trace",        "format",      "bin",         "series",
                                                "column",         "value_column", "op_column",   "size_column", "header",
                                                "delimiter",      "time_unit",    "modules",     "blk_event",   "sort",
@@ -388,11 +388,22 @@ RunConfig config_from(const YAML::Node& root, const std::string& text, const std
   parse_study(top, config.study);
   if (!config.study.models.empty() && config.datasets.empty())
     throw top.error_at("models", "models are fitted to the datasets: list at least one under 'datasets'");
-  const YAML::Node list = config.study.models.empty()
+  if (const auto requests = top.sequence("requests")) {
+    std::map<std::string, std::size_t> request_names;
+    for (std::size_t i = 0; i < requests->size(); ++i) {
+      RequestsSpec spec = parse_requests((*requests)[i], path, i);
+      if (request_names.count(spec.name))
+        throw located_error_at((*requests)[i], path,
+                               fmt::format("requests[{}].name = '{}' is already used", i, spec.name));
+      request_names[spec.name] = i;
+      config.requests.push_back(std::move(spec));
+    }
+  }
+  const bool ensembles_needed = config.study.models.empty() && config.requests.empty();
+  const YAML::Node list = ensembles_needed
                               ? top.require(top.sequence("ensembles"), "ensembles", "a list of ensembles to generate")
                               : top.sequence("ensembles").value_or(YAML::Node(YAML::NodeType::Sequence));
-  if (list.size() == 0 && config.study.models.empty())
-    throw top.error_at("ensembles", "ensembles must list at least one ensemble");
+  if (list.size() == 0 && ensembles_needed) throw top.error_at("ensembles", "ensembles must list at least one ensemble");
   std::map<std::string, std::size_t> names;
   std::map<std::uint32_t, std::string> streams;
   for (std::size_t i = 0; i < list.size(); ++i) {
@@ -416,6 +427,17 @@ RunConfig config_from(const YAML::Node& root, const std::string& text, const std
     }
     streams[spec.stream] = spec.name;
     config.ensembles.push_back(std::move(spec));
+  }
+  for (std::size_t i = 0; i < config.requests.size(); ++i) {
+    const RequestsSpec& r = config.requests[i];
+    if (r.timing_ensemble.empty() || names.count(r.timing_ensemble)) continue;
+    bool fitted = false;  // a study's ensembles are named <dataset>-<model>
+    for (const auto& d : config.datasets)
+      for (const auto& m : config.study.models) fitted = fitted || r.timing_ensemble == d.name + "-" + m;
+    if (!fitted)
+      throw located_error_at((*top.sequence("requests"))[i]["timing"], path,
+                             fmt::format("requests[{}].timing.ensemble = '{}' is not among the ensembles", i,
+                                         r.timing_ensemble));
   }
   return config;
 }

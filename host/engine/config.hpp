@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "estimators/compare.hpp"
+#include "host/engine/requests_spec.hpp"
 #include "host/models/fit.hpp"
 #include "host/models/model.hpp"
 #include "io/attributes.hpp"
@@ -77,6 +78,7 @@ struct RunConfig {
   std::vector<DatasetSpec> datasets;
   std::vector<EnsembleSpec> ensembles;
   StudySpec study;
+  std::vector<RequestsSpec> requests;  // request-level syntheses (docs/requests.md)
 };
 
 RunConfig load_config(const std::string& path);

@@ -1,4 +1,5 @@
 #include "host/engine/run.hpp"
+#include "host/engine/requests_run.hpp"
 
 #include <fmt/format.h>
 
@@ -273,7 +274,10 @@ RunOutcome run_prepared(RunConfig& config, const RunOptions& options) {
     outcome.summary_seconds = seconds_since(summary_start);
     outcome.study = std::move(study);
   }
+  std::vector<RequestsOutcome> requests;
+  if (file) requests = synthesize_requests(config, file->id(), options.quiet);
   if (file) file->commit();
+  emit_request_texts(config, requests, options.quiet);
   outcome.seconds = seconds_since(start);
   return outcome;
 }

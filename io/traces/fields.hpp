@@ -15,6 +15,7 @@
 
 #include "host/base/errors.hpp"
 #include "io/line_reader.hpp"
+#include "io/requests.hpp"
 #include "io/trace.hpp"
 
 namespace gs {
@@ -84,6 +85,14 @@ class EventSink {
   std::vector<Operation> ops_;
   std::vector<double> sizes_, durations_;
 };
+
+// PIONEER's 7 fields (io/requests.hpp): six fields split at `delimiter` (0:
+// spaces and tabs), the rest of the line is extra, commas and all. Fewer than
+// seven fields is a BadLine.
+PioneerFields split_pioneer_line(std::string_view line, char delimiter);
+
+// A PIONEER offset or size: a non-negative number, or NULL (kUnknown).
+std::int64_t pioneer_extent(std::string_view field, const char* what);
 
 // Counts a malformed line the reader skips (--skip-bad-lines), keeping the first few messages.
 void count_bad_line(Trace& trace, std::string message);

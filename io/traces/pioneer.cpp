@@ -1,40 +1,72 @@
 // --format pioneer: PIONEER's unified 7-field trace: timestamp operation file offset size execution_time extra.
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "io/traces/fields.hpp"
 
 namespace gs {
 
+PioneerFields split_pioneer_line(std::string_view line, char delimiter) {
+  const char* separators = delimiter == 0 || delimiter == ' ' ? " \t" : nullptr;
+  const auto is_separator = [&](char c) { return separators ? (c == ' ' || c == '\t') : c == delimiter; };
+  std::string_view fields[7];
+  std::size_t at = 0, found = 0;
+  const auto skip_separators = [&] {
+    if (separators)
+      while (at < line.size() && is_separator(line[at])) ++at;
+  };
+  skip_separators();
+  for (; found < 6 && at < line.size(); ++found) {
+    std::size_t end = at;
+    while (end < line.size() && !is_separator(line[end])) ++end;
+    fields[found] = line.substr(at, end - at);
+    at = end < line.size() ? end + 1 : end;
+    skip_separators();
+  }
+  if (found == 6 && at < line.size()) {
+    fields[6] = trim(line.substr(at));
+    found = fields[6].empty() ? 6 : 7;
+  }
+  if (found < 7)
+    throw BadLine{
+        fmt::format("expected 7 fields (timestamp operation file offset size execution_time extra), found {}", found),
+        found ? fields[found - 1] : line};
+  return {fields[0], fields[1], fields[2], fields[3], fields[4], fields[5], fields[6]};
+}
+
+std::int64_t pioneer_extent(std::string_view field, const char* what) {
+  if (field == "NULL" || field == "null" || field == "-") return kUnknown;
+  const double value = non_negative_field(field, what);
+  if (value >= 9.2e18 || value != std::floor(value))
+    throw BadLine{fmt::format("{} '{}' is not a whole number of bytes below 2^63", what, field), field};
+  return static_cast<std::int64_t>(value);
+}
+
 namespace {
+
+Operation operation_of(OpClass op_class) {
+  return op_class == OpClass::read ? Operation::read : op_class == OpClass::write ? Operation::write : Operation::other;
+}
 
 // PIONEER's unified trace: timestamp, operation, file, offset, size, execution time, extra.
 void read_pioneer(const std::string& path, const TraceOptions& options, Trace& trace) {
   EventSink sink(trace, options.sort);
   const TimeUnit unit = options.time_unit.value_or(TimeUnit::s);
-  char delimiter = options.delimiter;
   double day_offset = 0, previous = -1;
   for_each_line(path, options, trace, false, [&](std::string_view line) {
-    if (delimiter == 0) delimiter = detect_delimiter(line);
-    const auto fields = split_fields(line, delimiter);
-    if (fields.size() < 7)
-      throw BadLine{
-          fmt::format("expected 7 fields (timestamp operation file offset size execution_time extra), found {}",
-                      fields.size()),
-          line};
-    double time = time_field(fields[0], unit, true);
+    const PioneerFields fields = split_pioneer_line(line, options.delimiter);
+    double time = time_field(fields.time, unit, true);
     // A time of day that falls back by more than 12 h crossed midnight.
-    if (fields[0].find(':') != std::string_view::npos && previous >= 0 && time + day_offset < previous - 43200)
+    if (fields.time.find(':') != std::string_view::npos && previous >= 0 && time + day_offset < previous - 43200)
       day_offset += 86400;
     time += day_offset;
     previous = time;
-    const std::string op_name = lower(fields[1]);
-    const Operation op = op_name.find("read") != std::string::npos    ? Operation::read
-                         : op_name.find("write") != std::string::npos ? Operation::write
-                                                                      : Operation::other;
-    non_negative_field(fields[3], "offset");
-    const double size = non_negative_field(fields[4], "size");
-    const double duration = non_negative_field(fields[5], "execution time") * time_scale(unit);
-    sink.add(time, fields[0], op, size, duration);
+    pioneer_extent(fields.offset, "offset");
+    const std::int64_t size = pioneer_extent(fields.size, "size");
+    const double duration = non_negative_field(fields.execution_time, "execution time") * time_scale(unit);
+    sink.add(time, fields.time, operation_of(classify_operation(fields.op)), size == kUnknown ? 0.0 : double(size),
+             duration);
   });
   sink.finish(true, true, true);
 }

@@ -1,0 +1,80 @@
+#include "host/app/characterize.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "host/base/errors.hpp"
+#include "version.hpp"
+#include "host/requests/emit.hpp"
+#include "io/hdf5.hpp"
+
+namespace gs {
+
+namespace {
+
+double median_of(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
+std::string summary_text(const TraceCharacterization& c, const RequestTrace& trace) {
+  std::string text = fmt::format(
+      "{} requests read from {} rank(s); {} POSIX calls folded into their MPI-IO calls; {} requests after "
+      "sanitization; {} file open sessions ({} inferred where the trace has no open/close)\n",
+      c.sanitize.read, trace.ranks, c.sanitize.absorbed, c.sanitize.read - c.sanitize.absorbed, c.sanitize.sessions,
+      c.sanitize.inferred_sessions);
+  std::vector<std::string> shown;
+  for (std::size_t i = 0; i < std::min<std::size_t>(10, c.path_summary.root_exclusive_indices.size()); ++i)
+    shown.push_back(std::to_string(c.path_summary.root_exclusive_indices[i]));
+  text += fmt::format(
+      "generic workload path: {} requests of the root ({} children aligned), {} root-exclusive{}{}\n",
+      c.path.table.requests.size(), c.path_summary.children_aligned, c.path_summary.root_exclusive,
+      shown.empty() ? "" : fmt::format(" at seq {}", fmt::join(shown, ", ")),
+      c.path_summary.root_exclusive > shown.size() ? ", …" : "");
+  text += fmt::format("{:<15} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>12} {:>9}\n", "class", "files", "sessions",
+                      "med ISG", "med IRG", "med D", "med OT", "med SIZE", "med ST");
+  for (int ci = 0; ci < kFileClasses; ++ci) {
+    const ClassCharacteristics& k = c.characteristics.classes[ci];
+    text += fmt::format("{:<15} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>12} {:>9.3g}\n",
+                        file_class_name(static_cast<FileClass>(ci)), k.files, k.sessions.size(),
+                        median_of(k.inter_session_gap), median_of(k.inter_request_gap), median_of(k.session_requests),
+                        median_of(k.file_open_times), median_of(k.request_size), median_of(k.slack_time));
+  }
+  return text;
+}
+
+}  // namespace
+
+int characterize_command(const CharacterizeOptions& o) {
+  if (!o.output.empty()) resolve_output_target(o.output, "--output");
+  const RequestTrace trace = read_request_trace(o.traces, o.format, o.trace, o.counters);
+  const TraceCharacterization c = characterize_requests(trace);
+  if (trace.bad_lines)
+    std::fprintf(stderr, "gpusynth: skipped %llu malformed lines, e.g. %s\n",
+                 static_cast<unsigned long long>(trace.bad_lines), trace.bad_line_examples.front().c_str());
+  std::fputs(summary_text(c, trace).c_str(), stdout);
+  if (o.output.empty()) return kExitOk;
+  h5::PendingFile file(o.output, "--output");
+  h5::write_attributes(file.id(), {{"gpusynth_version", std::string(kVersion)},
+                                   {"command_line", o.command_line},
+                                   {"format", o.format},
+                                   {"sources", fmt::format("{}", fmt::join(o.traces, ", "))},
+                                   {"counters", o.counters},
+                                   {"ranks", static_cast<std::int64_t>(trace.ranks)},
+                                   {"requests_read", static_cast<std::int64_t>(c.sanitize.read)},
+                                   {"requests_absorbed", static_cast<std::int64_t>(c.sanitize.absorbed)},
+                                   {"sessions_inferred", static_cast<std::int64_t>(c.sanitize.inferred_sessions)},
+                                   {"root_exclusive", static_cast<std::int64_t>(c.path_summary.root_exclusive)}});
+  write_characteristics(file.id(), c.characteristics, c.path);
+  write_request_tables(h5::create_group(file.id(), "sanitized").id(), {c.sanitized},
+                       {{"meaning", std::string("every rank's requests after sanitization, opens and closes "
+                                                "included")}});
+  file.commit();
+  std::printf("wrote %s\n", o.output.c_str());
+  return kExitOk;
+}
+
+}  // namespace gs

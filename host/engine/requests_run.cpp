@@ -1,0 +1,140 @@
+#include "host/engine/requests_run.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+
+#include "host/base/errors.hpp"
+#include "host/base/interrupt.hpp"
+#include "host/base/progress.hpp"
+#include "io/hdf5.hpp"
+
+namespace gs {
+
+namespace {
+
+// One replica of /ensembles/<name>/series (replicas × length) as doubles.
+std::vector<double> ensemble_row(hid_t file, const std::string& name, std::uint64_t replica,
+                                 std::uint64_t& replicas) {
+  const std::string path = fmt::format("ensembles/{}/series", name);
+  if (H5Lexists(file, "ensembles", H5P_DEFAULT) <= 0 || H5Lexists(file, ("ensembles/" + name).c_str(), H5P_DEFAULT) <= 0 ||
+      H5Lexists(file, path.c_str(), H5P_DEFAULT) <= 0)
+    throw UserError(fmt::format("requests timed by ensemble '{}': it has no stored series in this run", name));
+  const h5::Handle dataset = h5::open_dataset(file, path);
+  const h5::Handle space(GS_H5_CHECK(H5Dget_space(dataset.id())), H5Sclose);
+  hsize_t dims[2] = {0, 0};
+  GS_H5_CHECK(H5Sget_simple_extent_dims(space.id(), dims, nullptr));
+  replicas = dims[0];
+  if (dims[0] == 0) throw UserError(fmt::format("ensemble '{}' stored no replica", name));
+  const hsize_t start[2] = {replica % dims[0], 0}, count[2] = {1, dims[1]};
+  GS_H5_CHECK(H5Sselect_hyperslab(space.id(), H5S_SELECT_SET, start, nullptr, count, nullptr));
+  const h5::Handle memory(GS_H5_CHECK(H5Screate_simple(1, &dims[1], nullptr)), H5Sclose);
+  std::vector<double> row(dims[1]);
+  GS_H5_CHECK(H5Dread(dataset.id(), H5T_NATIVE_DOUBLE, memory.id(), space.id(), H5P_DEFAULT, row.data()));
+  return row;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, hid_t file, bool quiet) {
+  std::vector<RequestsOutcome> outcomes;
+  if (config.requests.empty()) return outcomes;
+  const h5::Handle top = h5::create_group(file, "requests");
+  for (const RequestsSpec& spec : config.requests) {
+    const auto start = std::chrono::steady_clock::now();
+    RequestsOutcome outcome;
+    outcome.name = spec.name;
+    TraceCharacterization characterized;
+    const Workload* path = &spec.given_files;
+    const Characteristics* characteristics = spec.given ? &*spec.given : nullptr;
+    if (!spec.given) {
+      const RequestTrace trace = read_request_trace(spec.traces, spec.format, spec.trace, spec.counters);
+      characterized = characterize_requests(trace);
+      path = &characterized.path;
+      characteristics = &characterized.characteristics;
+    }
+    const std::int32_t processes = spec.processes > 0 ? spec.processes : path->processes;
+    SynthesisOptions options = spec.synthesis;
+    options.key.seed = config.seed;
+    std::vector<Workload> replicas;
+    for (std::uint32_t replica = 0; replica < spec.replicas; ++replica) {
+      throw_if_interrupted();
+      Workload workload = expand(synthesize_path(*path, *characteristics, options, replica), processes);
+      lower_soft_dependencies(workload);
+      if (!spec.timing_ensemble.empty()) {
+        std::uint64_t stored = 0;
+        const std::vector<double> counts = ensemble_row(file, spec.timing_ensemble, replica, stored);
+        const std::uint64_t filled = time_by_counts(workload, counts, spec.bin_width);
+        if (replica == 0) {
+          outcome.filled_bins = filled;
+          outcome.counted_bins = counts.size();
+        }
+      } else {
+        sort_for_issue(workload);
+      }
+      outcome.violations += check_dependencies(workload).total();
+      outcome.requests += workload.table.requests.size();
+      replicas.push_back(std::move(workload));
+    }
+    const h5::Handle group = h5::create_group(top.id(), spec.name);
+    std::vector<Attribute> attributes = {
+        {"mode", std::string(spec.synthesis.template_mode ? "template" : "sample")},
+        {"processes", static_cast<std::int64_t>(processes)},
+        {"replicas", static_cast<std::int64_t>(spec.replicas)},
+        {"seed", static_cast<std::uint64_t>(config.seed)},
+        {"stream", static_cast<std::uint64_t>(options.key.stream)},
+        {"timing", spec.timing_ensemble.empty() ? std::string("slack")
+                                                : fmt::format("ensemble {} (bins of {} s)", spec.timing_ensemble,
+                                                              spec.bin_width)},
+        {"source", spec.given ? std::string("characteristics given in the config")
+                              : fmt::format("{} ({})", fmt::join(spec.traces, ", "), spec.format)},
+        {"dependency_violations", static_cast<std::int64_t>(outcome.violations)}};
+    if (!spec.timing_ensemble.empty()) {
+      attributes.push_back({"bin_width", spec.bin_width});
+      attributes.push_back({"filled_bins", static_cast<std::int64_t>(outcome.filled_bins)});
+    }
+    write_request_tables(group.id(), replicas, attributes);
+    if (!spec.given) write_characteristics(h5::create_group(group.id(), "characterized").id(), *characteristics, *path);
+    outcome.emitted = std::move(replicas[spec.emit.replica]);
+    outcome.seconds = seconds_since(start);
+    log_info(quiet, fmt::format("requests '{}': {} requests in {} replica(s) of {} processes, {} dependency "
+                                "violations, {:.2f} s{}",
+                                spec.name, outcome.requests, spec.replicas, processes, outcome.violations,
+                                outcome.seconds,
+                                spec.timing_ensemble.empty()
+                                    ? ""
+                                    : fmt::format("; replica 0 fills {} of the {} bins of '{}'", outcome.filled_bins,
+                                                  outcome.counted_bins, spec.timing_ensemble)));
+    outcomes.push_back(std::move(outcome));
+  }
+  return outcomes;
+}
+
+void emit_request_texts(const RunConfig& config, const std::vector<RequestsOutcome>& outcomes, bool quiet) {
+  for (std::size_t i = 0; i < outcomes.size(); ++i) {
+    const RequestsSpec& spec = config.requests[i];
+    const Workload& w = outcomes[i].emitted;
+    const std::string title = fmt::format("requests '{}' of {}, replica {}, {} processes, seed {}", spec.name,
+                                          config.path, spec.emit.replica, w.processes, config.seed);
+    if (!spec.emit.fio.empty()) {
+      const FioSummary s = write_fio_replay(spec.emit.fio, w, title);
+      log_info(quiet, fmt::format("wrote {}: fio iologs of {} processes, {} entries ({} metadata operations fio "
+                                  "cannot issue left out)",
+                                  spec.emit.fio, s.processes, s.logged, s.skipped_metadata));
+    }
+    if (!spec.emit.disksim.empty()) {
+      write_disksim(spec.emit.disksim, w);
+      log_info(quiet, fmt::format("wrote {} (DiskSim ASCII)", spec.emit.disksim));
+    }
+    if (!spec.emit.dxt.empty()) {
+      write_dxt_text(spec.emit.dxt, w);
+      log_info(quiet, fmt::format("wrote {} (DXT-like text)", spec.emit.dxt));
+    }
+  }
+}
+
+}  // namespace gs

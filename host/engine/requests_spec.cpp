@@ -1,0 +1,193 @@
+#include "host/engine/requests_spec.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "host/base/config_map.hpp"
+#include "io/hdf5.hpp"
+#include "io/series_source.hpp"
+
+namespace gs {
+
+namespace {
+
+const std::vector<std::string> kRequestKeys = {"name",   "trace",     "format",    "counters",  "time_unit",
+                                               "delimiter", "mode",   "processes", "replicas",  "stream",
+                                               "timing", "overrides", "files",     "characteristics", "emit"};
+const std::vector<std::string> kClassKeys = {"root_exclusive", "private", "shared"};
+
+std::string resolved(const std::string& config, const std::string& path) {
+  const std::filesystem::path p(path);
+  return p.is_relative() ? (std::filesystem::path(config).parent_path() / p).string() : path;
+}
+
+FileClass class_named(const std::string& name) {
+  return name == "root_exclusive" ? FileClass::root_exclusive
+         : name == "private"      ? FileClass::private_file
+                                  : FileClass::shared;
+}
+
+Frequencies frequencies(ConfigMap& map, const std::string& key, const YAML::Node& node) {
+  Frequencies f;
+  if (!node.IsMap()) throw map.error_at(key, fmt::format("{} must map names to counts", map.path_of(key)));
+  std::vector<std::string> names;
+  for (const auto& item : node) names.push_back(item.first.as<std::string>());
+  ConfigMap counts(node, map.file(), map.path_of(key), names);
+  for (const auto& name : names) {
+    const double count = *counts.number(name);
+    require_in_range(counts, name, count, count >= 0 && count < 1e15, "a count >= 0");
+    f.add(name, count);
+  }
+  return f;
+}
+
+// A user's characteristics of one class: samples of each Table III characteristic.
+void parse_given_class(ConfigMap& map, FileClass file_class, ClassCharacteristics& c, Workload& files) {
+  static const std::vector<std::pair<const char*, const char*>> numeric = {
+      {"ISG", "inter_session_gap"}, {"IRG", "inter_request_gap"}, {"D", "session_requests"},
+      {"OT", "file_open_times"},   {"FS", "file_size"},          {"OFF", "offset"},
+      {"SIZE", "request_size"},    {"SEQ", "sequentiality"},     {"ST", "slack_time"},
+      {"data_execution_time", "data_execution_time"},           {"metadata_execution_time", "metadata_execution_time"}};
+  const auto files_given = map.unsigned_integer("files");
+  c.files = static_cast<double>(map.require(files_given, "files", "the number of files of the class (OS)"));
+  require_in_range(map, "files", c.files, c.files >= 1 && c.files <= 1e7, "1 to 10^7");
+  for (const auto& [key, name] : numeric) {
+    if (auto values = map.numbers(key)) {
+      for (double v : *values) require_in_range(map, key, v, v >= 0, "numbers >= 0");
+      *numeric_characteristic(c, name) = *values;
+    }
+  }
+  const std::int64_t stride = map.integer("rank_stride").value_or(0);
+  for (std::uint64_t k = 0; k < static_cast<std::uint64_t>(std::min(c.files, 1e4)); ++k) {
+    const std::string name = fmt::format("{}_{}", file_class_name(file_class), k);
+    const std::int32_t id = files.table.file_id(name);
+    files.files.resize(files.table.files.size());
+    files.files[id].file_class = file_class;
+    files.files[id].rank_stride = file_class == FileClass::shared ? stride : 0;
+    files.files[id].name.root_name = name;
+    c.files_in_path.push_back(id);
+  }
+}
+
+}  // namespace
+
+RequestsSpec parse_requests(const YAML::Node& node, const std::string& file, std::size_t index) {
+  ConfigMap map(node, file, fmt::format("requests[{}]", index), kRequestKeys);
+  RequestsSpec spec;
+  spec.line = static_cast<int>(node.Mark().line) + 1;
+  spec.name = map.require(map.text("name"), "name", "the name of the synthesized requests (under /requests)");
+  if (!h5::is_group_name(spec.name))
+    throw map.error_at("name", fmt::format("{}.name = '{}' is not accepted; accepted: {}", map.where(), spec.name,
+                                           h5::kGroupNameRule));
+  const YAML::Node trace = node["trace"];
+  if (trace) {
+    const auto add = [&](const YAML::Node& item) {
+      if (!item.IsScalar() || item.Scalar().empty())
+        throw located_error_at(item, file, fmt::format("{}.trace must name trace files", map.where()));
+      spec.traces.push_back(resolved(file, item.Scalar()));
+    };
+    if (trace.IsSequence())
+      for (const auto& item : trace) add(item);
+    else
+      add(trace);
+    spec.format = map.require(map.choice("format", {"dxt", "pioneer"}), "format", "the trace format: dxt or pioneer");
+    if (auto counters = map.text("counters")) spec.counters = resolved(file, *counters);
+    if (auto unit = map.choice("time_unit", {"s", "ms", "us", "ns"})) spec.trace.time_unit = parse_time_unit(*unit);
+    if (auto delimiter = map.choice("delimiter", {"comma", "tab", "space"}))
+      spec.trace.delimiter = *delimiter == "comma" ? ',' : *delimiter == "tab" ? '\t' : ' ';
+  }
+  if (auto given = map.map("characteristics", kClassKeys)) {
+    if (trace) throw map.error_at("characteristics", "give either 'trace' or 'characteristics', not both");
+    spec.given.emplace();
+    for (const auto& key : kClassKeys) {
+      if (!given->has(key)) continue;
+      ConfigMap c = *given->map(key, {"files", "ISG", "IRG", "D", "OT", "FS", "OFF", "SIZE", "SEQ", "ST", "RT1",
+                                      "RT2", "AM", "rank_stride", "data_execution_time",
+                                      "metadata_execution_time"});
+      const FileClass file_class = class_named(key);
+      ClassCharacteristics& k = spec.given->of(file_class);
+      parse_given_class(c, file_class, k, spec.given_files);
+      if (c.has("RT1")) k.types_in_sessions = frequencies(c, "RT1", node["characteristics"][key]["RT1"]);
+      if (c.has("RT2")) k.types_outside = frequencies(c, "RT2", node["characteristics"][key]["RT2"]);
+      if (c.has("AM")) k.access_mode = frequencies(c, "AM", node["characteristics"][key]["AM"]);
+      for (const auto& mode : k.access_mode.names)
+        if (mode != "read_only" && mode != "write_only" && mode != "read_write" && mode != "none")
+          throw c.error_at("AM", fmt::format("{}.AM names '{}'; accepted: read_only, write_only, read_write, none",
+                                             c.where(), mode));
+      if (k.types_in_sessions.names.empty())
+        throw c.error_here(fmt::format("{} needs RT1: the operations inside sessions and their counts", c.where()));
+    }
+  } else if (!trace) {
+    throw map.error_here(fmt::format("{} needs 'trace' (a DXT or PIONEER trace) or 'characteristics'", map.where()));
+  }
+  const std::string mode = map.choice("mode", {"sample", "template"}).value_or("sample");
+  spec.synthesis.template_mode = mode == "template";
+  if (spec.synthesis.template_mode && spec.given)
+    throw map.error_at("mode", "mode: template replays a trace's own path; it needs 'trace'");
+  if (auto processes = map.unsigned_integer("processes")) {
+    require_in_range(map, "processes", static_cast<double>(*processes), *processes >= 1 && *processes <= 10000000,
+                     "1 to 10^7");
+    spec.processes = static_cast<std::int32_t>(*processes);
+  } else if (spec.given) {
+    spec.processes = 1;
+  }
+  const std::uint64_t replicas = map.unsigned_integer("replicas").value_or(1);
+  require_in_range(map, "replicas", static_cast<double>(replicas), replicas >= 1 && replicas <= 1000000, "1 to 10^6");
+  spec.replicas = static_cast<std::uint32_t>(replicas);
+  if (auto stream = map.unsigned_integer("stream")) {
+    require_in_range(map, "stream", static_cast<double>(*stream), *stream <= 0xffffffffull, "0 to 4294967295");
+    spec.synthesis.key.stream = static_cast<std::uint32_t>(*stream);
+  } else {
+    spec.synthesis.key.stream = stream_of_name("requests/" + spec.name);
+  }
+  if (const YAML::Node timing = node["timing"]) {
+    if (timing.IsScalar()) {
+      if (timing.Scalar() != "slack")
+        throw map.error_at("timing", fmt::format("{}.timing = '{}'; accepted: slack, or {{ensemble: NAME, bin: "
+                                                 "WIDTH}}",
+                                                 map.where(), timing.Scalar()));
+    } else {
+      ConfigMap t = *map.map("timing", {"ensemble", "bin"});
+      spec.timing_ensemble = t.require(t.text("ensemble"), "ensemble", "the ensemble whose counts time the requests");
+      const std::string bin = t.require(t.text("bin"), "bin", "the width of the ensemble's bins (e.g. 100ms)");
+      try {
+        spec.bin_width = parse_duration(bin, (t.where() + ".bin").c_str());
+      } catch (const UserError& e) {
+        throw t.error_at("bin", e.what());
+      }
+    }
+  }
+  if (auto overrides = map.map("overrides", overridable_characteristics())) {
+    for (const auto& key : overridable_characteristics()) {
+      if (!overrides->has(key)) continue;
+      ConfigMap o = *overrides->map(key, {"scale", "shift"});
+      CharacteristicOverride change;
+      change.scale = o.number("scale").value_or(1);
+      change.shift = o.number("shift").value_or(0);
+      require_in_range(o, "scale", change.scale, change.scale >= 0 && change.scale <= 1e6, "0 to 10^6");
+      require_in_range(o, "shift", change.shift, std::abs(change.shift) <= 1e15, "-10^15 to 10^15");
+      spec.synthesis.overrides[key] = change;
+    }
+  }
+  if (auto files = map.map("files", kClassKeys)) {
+    for (const auto& key : kClassKeys) {
+      if (auto n = files->unsigned_integer(key)) {
+        require_in_range(*files, key, static_cast<double>(*n), *n <= 10000000, "0 to 10^7");
+        spec.synthesis.files[static_cast<int>(class_named(key))] = *n;
+      }
+    }
+  }
+  if (auto emit = map.map("emit", {"fio", "disksim", "dxt", "replica"})) {
+    spec.emit.fio = emit->text("fio").value_or("");
+    spec.emit.disksim = emit->text("disksim").value_or("");
+    spec.emit.dxt = emit->text("dxt").value_or("");
+    const std::uint64_t replica = emit->unsigned_integer("replica").value_or(0);
+    require_in_range(*emit, "replica", static_cast<double>(replica), replica < spec.replicas,
+                     fmt::format("0 to replicas - 1 = {}", spec.replicas - 1));
+    spec.emit.replica = static_cast<std::uint32_t>(replica);
+  }
+  return spec;
+}
+
+}  // namespace gs

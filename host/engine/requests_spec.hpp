@@ -1,0 +1,43 @@
+// The `requests:` section of a config (docs/requests.md): which trace to
+// characterize (or the characteristics a user gives), how to synthesize
+// (Algorithm 1 or the path as a template, overrides, processes, replicas),
+// how to time (slack time or an ensemble's counts) and what to emit.
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "host/requests/synthesize.hpp"
+#include "io/trace.hpp"
+
+namespace gs {
+
+struct RequestsSpec {
+  std::string name;
+  int line = 0;
+  // From a trace ...
+  std::vector<std::string> traces;  // resolved against the config's folder
+  std::string format;               // dxt or pioneer
+  std::string counters;             // darshan-parser text: opens per file
+  TraceOptions trace;
+  // ... or from the user's characteristics (a path of template files only).
+  std::optional<Characteristics> given;
+  Workload given_files;
+  SynthesisOptions synthesis;
+  std::int32_t processes = 0;  // 0: the trace's
+  std::uint32_t replicas = 1;
+  std::string timing_ensemble;  // empty: slack time
+  double bin_width = 1;         // s, the ensemble's bins
+  struct Emit {
+    std::string fio, disksim, dxt;  // as `output:`, from the working directory; empty: not written
+    std::uint32_t replica = 0;
+  } emit;
+};
+
+RequestsSpec parse_requests(const YAML::Node& node, const std::string& file, std::size_t index);
+
+}  // namespace gs

@@ -1,0 +1,175 @@
+#include "host/requests/characteristics.hpp"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+
+namespace gs {
+
+void Frequencies::add(const std::string& name, double count) {
+  const auto it = std::find(names.begin(), names.end(), name);
+  if (it != names.end()) {
+    counts[static_cast<std::size_t>(it - names.begin())] += count;
+    return;
+  }
+  names.push_back(name);
+  counts.push_back(count);
+}
+
+double Frequencies::total() const { return std::accumulate(counts.begin(), counts.end(), 0.0); }
+
+const std::vector<CharacteristicInfo>& characteristic_table() {
+  static const std::vector<CharacteristicInfo> table = {
+      {"ISG", "inter_session_gap", "sequence IDs",
+       "from the close of a file's session to the open of its next (the first from ID 0)"},
+      {"IRG", "inter_request_gap", "sequence IDs", "between successive requests of one session, open and close included"},
+      {"D", "session_requests", "requests", "requests between a session's open and close"},
+      {"OT", "file_open_times", "sessions", "sessions of each file"},
+      {"FS", "file_size", "bytes", "largest offset + size of each file"},
+      {"RT1", "request_types_in_sessions", "requests", "operations inside sessions (open and close excluded)"},
+      {"RT2", "request_types_outside_sessions", "requests", "operations outside sessions"},
+      {"OFF", "offset", "bytes", "offsets of the data requests"},
+      {"SIZE", "request_size", "bytes", "sizes of the data requests"},
+      {"SEQ", "sequentiality", "ratio",
+       "share of a session's data requests after its first that start where the previous ended"},
+      {"AM", "access_mode", "sessions", "read_only, write_only, read_write or none (no data request)"},
+      {"OS", "files", "files", "files of the class"},
+      {"ST", "slack_time", "s", "start of a request minus the end of the process's previous request"},
+      {"", "data_execution_time", "s", "execution time of the data requests"},
+      {"", "metadata_execution_time", "s", "execution time of the other requests"},
+  };
+  return table;
+}
+
+namespace {
+
+template <class C>
+auto* numeric_of(C& c, const std::string& name) {
+  using V = decltype(&c.offset);
+  const std::pair<const char*, V> fields[] = {
+      {"inter_session_gap", &c.inter_session_gap}, {"inter_request_gap", &c.inter_request_gap},
+      {"session_requests", &c.session_requests},   {"file_open_times", &c.file_open_times},
+      {"file_size", &c.file_size},                 {"offset", &c.offset},
+      {"request_size", &c.request_size},           {"sequentiality", &c.sequentiality},
+      {"slack_time", &c.slack_time},               {"data_execution_time", &c.data_execution_time},
+      {"metadata_execution_time", &c.metadata_execution_time}};
+  for (const auto& [n, v] : fields)
+    if (name == n) return v;
+  return static_cast<V>(nullptr);
+}
+
+}  // namespace
+
+const std::vector<double>* numeric_characteristic(const ClassCharacteristics& c, const std::string& name) {
+  return numeric_of(c, name);
+}
+std::vector<double>* numeric_characteristic(ClassCharacteristics& c, const std::string& name) {
+  return numeric_of(c, name);
+}
+
+const char* access_mode_name(std::uint32_t mode) {
+  switch (mode & (kModeRead | kModeWrite)) {
+    case kModeRead:
+      return "read_only";
+    case kModeWrite:
+      return "write_only";
+    case kModeRead | kModeWrite:
+      return "read_write";
+    default:
+      return "none";
+  }
+}
+
+Characteristics characterize_path(const Workload& path) {
+  const RequestTable& t = path.table;
+  Characteristics out;
+  const auto class_of_file = [&](std::int32_t file) {
+    return file < 0 ? FileClass::none : path.files[static_cast<std::size_t>(file)].file_class;
+  };
+  for (std::size_t f = 0; f < path.files.size(); ++f) {
+    ClassCharacteristics& c = out.of(path.files[f].file_class);
+    c.files += 1;
+    c.files_in_path.push_back(static_cast<std::int32_t>(f));
+    c.file_size.push_back(static_cast<double>(path.files[f].size));
+  }
+  // Sessions in path order: their members' sequence IDs.
+  struct SessionTrace {
+    std::int32_t file = -1;
+    std::vector<std::size_t> members;  // open, requests…, close (as recorded)
+  };
+  std::map<std::int64_t, SessionTrace> sessions;
+  std::map<std::int32_t, std::vector<std::int64_t>> sessions_of_file;
+  std::map<std::int32_t, double> previous_end;  // per rank
+  for (std::size_t i = 0; i < t.requests.size(); ++i) {
+    const Request& r = t.requests[i];
+    const OpClass op_class = t.op_class(r);
+    ClassCharacteristics& c = out.of(class_of_file(r.file));
+    if (auto it = previous_end.find(r.rank); it != previous_end.end()) c.slack_time.push_back(r.start - it->second);
+    previous_end[r.rank] = std::max(previous_end[r.rank], r.start + r.duration);
+    (is_data(op_class) ? c.data_execution_time : c.metadata_execution_time).push_back(r.duration);
+    if (is_data(op_class)) {
+      if (r.offset != kUnknown) c.offset.push_back(static_cast<double>(r.offset));
+      if (r.size != kUnknown) c.request_size.push_back(static_cast<double>(r.size));
+    }
+    if (r.session < 0 || r.file < 0) {
+      c.types_outside.add(t.ops[r.op]);
+      continue;
+    }
+    auto [it, fresh] = sessions.emplace(r.session, SessionTrace{});
+    if (fresh) {
+      it->second.file = r.file;
+      sessions_of_file[r.file].push_back(r.session);
+    }
+    it->second.members.push_back(i);
+    if (op_class != OpClass::open && op_class != OpClass::close) c.types_in_sessions.add(t.ops[r.op]);
+  }
+  for (const auto& [file, list] : sessions_of_file) {
+    ClassCharacteristics& c = out.of(class_of_file(file));
+    c.file_open_times.push_back(static_cast<double>(list.size()));
+    std::int64_t previous_close = 0;
+    for (std::int64_t id : list) {
+      const SessionTrace& s = sessions.at(id);
+      const Request& first = t.requests[s.members.front()];
+      const Request& last = t.requests[s.members.back()];
+      c.inter_session_gap.push_back(static_cast<double>(first.seq - previous_close));
+      previous_close = last.seq;
+      for (std::size_t k = 1; k < s.members.size(); ++k)
+        c.inter_request_gap.push_back(static_cast<double>(t.requests[s.members[k]].seq - t.requests[s.members[k - 1]].seq));
+      std::size_t inner = 0, data = 0, sequential = 0;
+      std::uint32_t mode = 0;
+      const Request* previous = nullptr;
+      for (std::size_t m : s.members) {
+        const Request& r = t.requests[m];
+        const OpClass oc = t.op_class(r);
+        if (oc != OpClass::open && oc != OpClass::close) ++inner;
+        if (!is_data(oc)) continue;
+        mode |= oc == OpClass::read ? kModeRead : kModeWrite;
+        if (previous && previous->offset != kUnknown && previous->size != kUnknown &&
+            r.offset == previous->offset + previous->size)
+          ++sequential;
+        previous = &r;
+        ++data;
+      }
+      SessionShape shape;
+      shape.requests = static_cast<double>(inner);
+      shape.mode = mode;
+      shape.sequentiality = data > 1 ? static_cast<double>(sequential) / static_cast<double>(data - 1) : 0.0;
+      if (data > 1) c.sequentiality.push_back(shape.sequentiality);
+      c.session_requests.push_back(shape.requests);
+      c.access_mode.add(access_mode_name(mode));
+      c.sessions.push_back(shape);
+    }
+  }
+  return out;
+}
+
+TraceCharacterization characterize_requests(const RequestTrace& trace) {
+  TraceCharacterization out;
+  out.sanitized = sanitize(trace, out.sanitize);
+  out.path = extract_path(out.sanitized, out.path_summary);
+  derive_soft_dependencies(out.path);
+  out.characteristics = characterize_path(out.path);
+  return out;
+}
+
+}  // namespace gs

@@ -1,0 +1,83 @@
+// PIONEER's characterization phase (Table III, docs/requests.md): every
+// characteristic of a generic workload path as an empirical distribution,
+// per file class, with gaps measured in global sequence IDs.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "host/requests/workload.hpp"
+
+namespace gs {
+
+// Names with their counts (RT1, RT2, AM).
+struct Frequencies {
+  std::vector<std::string> names;
+  std::vector<double> counts;
+  void add(const std::string& name, double count = 1);
+  double total() const;
+};
+
+// The properties a session is drawn with, together (D, SEQ, AM of one real session).
+struct SessionShape {
+  double requests = 0;       // D
+  double sequentiality = 0;  // SEQ
+  std::uint32_t mode = 0;    // AM as kModeRead | kModeWrite
+};
+
+struct ClassCharacteristics {
+  double files = 0;                       // OS
+  std::vector<double> inter_session_gap;  // ISG
+  std::vector<double> inter_request_gap;  // IRG
+  std::vector<double> session_requests;   // D
+  std::vector<double> file_open_times;    // OT
+  std::vector<double> file_size;          // FS (bytes)
+  std::vector<double> offset;             // OFF (bytes)
+  std::vector<double> request_size;       // SIZE (bytes)
+  std::vector<double> sequentiality;      // SEQ (sessions with two or more data requests)
+  std::vector<double> slack_time;         // ST (s): start minus the previous request's end, same process
+  std::vector<double> data_execution_time, metadata_execution_time;  // s (the slack-time replay needs them)
+  Frequencies types_in_sessions;   // RT1
+  Frequencies types_outside;       // RT2
+  Frequencies access_mode;         // AM: read_only, write_only, read_write, none
+  std::vector<SessionShape> sessions;
+  std::vector<std::int32_t> files_in_path;  // the path's files of this class (templates for synthesis)
+};
+
+// root_exclusive, private, shared, none (operations that name no file: RT2, ST, execution times only).
+struct Characteristics {
+  std::array<ClassCharacteristics, kFileClasses + 1> classes;
+  ClassCharacteristics& of(FileClass c) { return classes[static_cast<int>(c)]; }
+  const ClassCharacteristics& of(FileClass c) const { return classes[static_cast<int>(c)]; }
+};
+
+// One characteristic: its short name (Table III), the name it has in HDF5, units, meaning.
+struct CharacteristicInfo {
+  const char* short_name;
+  const char* name;
+  const char* units;
+  const char* meaning;
+};
+const std::vector<CharacteristicInfo>& characteristic_table();
+// The samples of a numeric characteristic by its HDF5 name; nullptr for the categorical ones.
+const std::vector<double>* numeric_characteristic(const ClassCharacteristics& c, const std::string& name);
+std::vector<double>* numeric_characteristic(ClassCharacteristics& c, const std::string& name);
+
+const char* access_mode_name(std::uint32_t mode);
+
+// Table III of `path` (seq = position, sessions and file classes set).
+Characteristics characterize_path(const Workload& path);
+
+// The whole characterization phase of a request trace: sanitized, its generic
+// workload path (soft dependencies derived) and the path's characteristics.
+struct TraceCharacterization {
+  Workload sanitized, path;
+  SanitizeSummary sanitize;
+  PathSummary path_summary;
+  Characteristics characteristics;
+};
+TraceCharacterization characterize_requests(const RequestTrace& trace);
+
+}  // namespace gs

@@ -1,0 +1,61 @@
+// PIONEER's synthesis (Algorithm 1, docs/requests.md): a synthetic generic
+// workload path drawn from the characteristics, its timing (slack times, or
+// the counts of an arrival-count replica bin by bin), and the checker of the
+// I/O library's hard dependencies.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "host/requests/characteristics.hpp"
+#include "kernels/philox.hpp"
+
+namespace gs {
+
+// A user's change of one characteristic: every draw becomes scale·x + shift.
+struct CharacteristicOverride {
+  double scale = 1, shift = 0;
+};
+
+struct SynthesisOptions {
+  bool template_mode = false;  // the path itself instead of draws
+  RngStreamKey key;            // (seed, stream); the replica is the third counter word
+  // By Table III name (ISG, IRG, D, OT, FS, OFF, SIZE, SEQ, ST).
+  std::map<std::string, CharacteristicOverride> overrides;
+  std::array<std::optional<std::uint64_t>, kFileClasses> files;  // OS per class, else the path's
+};
+
+// The Table III names a `requests:` override may change.
+const std::vector<std::string>& overridable_characteristics();
+
+// One synthetic generic workload path (seq = 0, 1, … after the merge, holes
+// filled with RT2 operations), timed by slack time. Template mode copies the
+// path, times included. Reproducible from (key, replica).
+Workload synthesize_path(const Workload& path, const Characteristics& characteristics, const SynthesisOptions& options,
+                         std::uint32_t replica);
+
+// Counts-driven timing: in (seq, rank) order, the data requests of bin k are
+// the next counts[k] ones, spread evenly inside it; every other request takes
+// the time of the data request before it (so every dependency still holds).
+// Requests beyond the counts continue at the counts' mean rate. Returns the
+// bins the workload's data requests filled completely.
+std::uint64_t time_by_counts(Workload& workload, const std::vector<double>& counts, double bin_width);
+
+// (seq, rank) order, the order the writers and the timing use.
+void sort_for_issue(Workload& workload);
+
+// Hard dependencies per process and file (Fig. 1): the kinds of violation and
+// how many of each, with the first few requests (table indices) that broke them.
+struct DependencyReport {
+  std::map<std::string, std::uint64_t> violations;  // outside_session, after_close, double_open,
+                                                    // write_in_read_only, read_in_write_only, unclosed
+  std::vector<std::pair<std::string, std::size_t>> examples;
+  std::uint64_t total() const;
+};
+DependencyReport check_dependencies(const Workload& workload);
+
+}  // namespace gs

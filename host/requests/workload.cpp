@@ -1,0 +1,581 @@
+#include "host/requests/workload.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <numeric>
+#include <tuple>
+#include <unordered_map>
+
+#include "host/base/errors.hpp"
+#include "host/base/interrupt.hpp"
+#include "io/traces/fields.hpp"
+
+namespace gs {
+
+const char* file_class_name(FileClass c) {
+  switch (c) {
+    case FileClass::root_exclusive:
+      return "root_exclusive";
+    case FileClass::private_file:
+      return "private";
+    case FileClass::shared:
+      return "shared";
+    default:
+      return "none";
+  }
+}
+
+namespace {
+
+// A name cut into texts and digit runs: "out_17.dat" -> {"out_", ".dat"}, {"17"}.
+void split_numbers(const std::string& name, std::vector<std::string>& texts, std::vector<std::string>& numbers) {
+  texts.assign(1, "");
+  numbers.clear();
+  for (std::size_t i = 0; i < name.size();) {
+    if (std::isdigit(static_cast<unsigned char>(name[i]))) {
+      std::size_t end = i;
+      while (end < name.size() && std::isdigit(static_cast<unsigned char>(name[end]))) ++end;
+      numbers.push_back(name.substr(i, end - i));
+      texts.emplace_back();
+      i = end;
+    } else {
+      texts.back() += name[i++];
+    }
+  }
+}
+
+}  // namespace
+
+std::string NamePattern::name_for(std::int64_t rank) const {
+  if (!learned) return rank == 0 ? root_name : fmt::format("{}.{}", root_name, rank);
+  std::string name = texts[0];
+  for (std::size_t i = 0; i < numbers.size(); ++i) {
+    const std::int64_t value = numbers[i].base + numbers[i].step * rank;
+    name += fmt::format("{:0{}}", value, numbers[i].width);
+    name += texts[i + 1];
+  }
+  return name;
+}
+
+NamePattern learn_name_pattern(const std::vector<std::pair<std::int64_t, std::string>>& names) {
+  NamePattern pattern;
+  pattern.root_name = names.front().second;
+  if (names.size() < 2) return pattern;
+  std::vector<std::string> texts, numbers, other_texts, other_numbers;
+  split_numbers(names.front().second, texts, numbers);
+  const std::int64_t root = names.front().first;
+  std::vector<NamePattern::Number> fitted(numbers.size());
+  std::vector<bool> step_known(numbers.size(), false);
+  for (std::size_t i = 0; i < numbers.size(); ++i) {
+    if (numbers[i].size() > 15) return pattern;  // not a counter
+    fitted[i].width = numbers[i].size() > 1 && numbers[i][0] == '0' ? numbers[i].size() : 0;
+    fitted[i].base = std::stoll(numbers[i]);
+  }
+  for (std::size_t k = 1; k < names.size(); ++k) {
+    split_numbers(names[k].second, other_texts, other_numbers);
+    if (other_texts != texts || other_numbers.size() != numbers.size()) return pattern;
+    const std::int64_t dr = names[k].first - root;
+    if (dr == 0) return pattern;
+    for (std::size_t i = 0; i < numbers.size(); ++i) {
+      if (other_numbers[i].size() > 15) return pattern;
+      const std::int64_t dv = std::stoll(other_numbers[i]) - std::stoll(numbers[i]);
+      if (dv % dr != 0) return pattern;
+      if (!step_known[i]) {
+        fitted[i].step = dv / dr;
+        step_known[i] = true;
+      } else if (fitted[i].step != dv / dr) {
+        return pattern;
+      }
+    }
+  }
+  for (auto& n : fitted) n.base -= n.step * root;  // the value at rank 0
+  if (std::all_of(fitted.begin(), fitted.end(), [](const auto& n) { return n.step == 0; })) return pattern;
+  pattern.texts = texts;
+  pattern.numbers = fitted;
+  pattern.learned = true;
+  return pattern;
+}
+
+namespace {
+
+// Folds POSIX calls into the MPI-IO call of the same rank, file, offset and
+// size whose time span holds them (DXT prints times to 10^-4 s).
+std::vector<bool> absorbed_posix_calls(const RequestTable& table) {
+  constexpr double kTimeSlack = 1e-4;
+  using Key = std::tuple<std::int32_t, std::int32_t, std::int64_t, std::int64_t>;
+  std::map<Key, std::vector<std::pair<double, double>>> mpi_spans;
+  for (const Request& r : table.requests)
+    if (is_mpi_operation(table.op_name(r)))
+      mpi_spans[{r.rank, r.file, r.offset, r.size}].emplace_back(r.start, r.start + r.duration);
+  std::vector<bool> absorbed(table.requests.size(), false);
+  if (mpi_spans.empty()) return absorbed;
+  for (std::size_t i = 0; i < table.requests.size(); ++i) {
+    const Request& r = table.requests[i];
+    if (is_mpi_operation(table.op_name(r))) continue;
+    const auto it = mpi_spans.find({r.rank, r.file, r.offset, r.size});
+    if (it == mpi_spans.end()) continue;
+    for (const auto& [begin, end] : it->second)
+      if (r.start >= begin - kTimeSlack && r.start + r.duration <= end + kTimeSlack) {
+        absorbed[i] = true;
+        break;
+      }
+  }
+  return absorbed;
+}
+
+std::uint32_t mode_flags(bool reads, bool writes) { return (reads ? kModeRead : 0u) | (writes ? kModeWrite : 0u); }
+
+}  // namespace
+
+Workload sanitize(const RequestTrace& trace, SanitizeSummary& summary) {
+  const RequestTable& in = trace.table;
+  summary.read = in.requests.size();
+  const std::vector<bool> absorbed = absorbed_posix_calls(in);
+  Workload out;
+  out.table.ops = in.ops;  // interned afresh below as needed
+  out.table = RequestTable{};
+  for (const auto& name : in.ops) out.table.op_id(name);
+  for (const auto& name : in.files) out.table.file_id(name);
+  out.files.resize(in.files.size());
+  out.processes = std::max(trace.ranks, 1);
+
+  // Per (rank, file): the indices of its requests in time order.
+  std::map<std::pair<std::int32_t, std::int32_t>, std::vector<std::size_t>> by_file;
+  std::vector<std::size_t> kept;
+  for (std::size_t i = 0; i < in.requests.size(); ++i) {
+    if (absorbed[i]) {
+      ++summary.absorbed;
+      continue;
+    }
+    kept.push_back(i);
+  }
+  std::stable_sort(kept.begin(), kept.end(), [&](std::size_t a, std::size_t b) {
+    const Request &x = in.requests[a], &y = in.requests[b];
+    return std::tie(x.rank, x.start) < std::tie(y.rank, y.start);
+  });
+  // Each request keeps a sort key: (rank, start, order), order = its place in `kept`.
+  struct Keyed {
+    Request request;
+    double order;
+  };
+  std::vector<Keyed> rows;
+  rows.reserve(kept.size() + kept.size() / 2);
+  for (std::size_t k = 0; k < kept.size(); ++k) {
+    const Request& r = in.requests[kept[k]];
+    rows.push_back({r, static_cast<double>(k)});
+    if (r.file >= 0) by_file[{r.rank, r.file}].push_back(rows.size() - 1);
+  }
+  std::int64_t next_session = 0;
+  const std::uint32_t open_op = out.table.op_id("open"), close_op = out.table.op_id("close");
+  const std::uint32_t mpi_open = out.table.op_id("MPI_File_open"), mpi_close = out.table.op_id("MPI_File_close");
+  std::vector<Keyed> added;
+  for (auto& [key, members] : by_file) {
+    throw_if_interrupted();
+    const auto& [rank, file] = key;
+    const bool explicit_sessions = std::any_of(members.begin(), members.end(), [&](std::size_t m) {
+      const OpClass c = in.op_classes[rows[m].request.op];
+      return c == OpClass::open || c == OpClass::close;
+    });
+    if (explicit_sessions) {
+      // Sessions as recorded: open ... close; operations between a close and the next open are outside.
+      std::int64_t session = -1;
+      std::size_t open_row = 0;
+      bool reads = false, writes = false;
+      for (std::size_t m : members) {
+        Request& r = rows[m].request;
+        const OpClass c = in.op_classes[r.op];
+        if (c == OpClass::open) {
+          if (session >= 0) rows[open_row].request.flags |= mode_flags(reads, writes);
+          session = next_session++;
+          ++summary.sessions;
+          open_row = m;
+          reads = writes = false;
+          r.session = session;
+        } else if (c == OpClass::close) {
+          r.session = session;
+          if (session >= 0) rows[open_row].request.flags |= mode_flags(reads, writes);
+          session = -1;
+        } else if (c != OpClass::metadata) {
+          r.session = session;
+          reads |= c == OpClass::read;
+          writes |= c == OpClass::write;
+        }
+      }
+      if (session >= 0) rows[open_row].request.flags |= mode_flags(reads, writes);
+      continue;
+    }
+    // No open or close recorded: k sessions split at the k-1 longest idle gaps.
+    std::vector<std::size_t> members_in_session;
+    for (std::size_t m : members)
+      if (in.op_classes[rows[m].request.op] != OpClass::metadata) members_in_session.push_back(m);
+    if (members_in_session.empty()) continue;
+    const bool mpi = is_mpi_operation(in.ops[rows[members_in_session.front()].request.op]);
+    std::uint64_t opens = 1;
+    const auto& counted = mpi ? trace.mpiio_opens : trace.posix_opens;
+    const std::string& name = in.files[file];
+    if (auto it = counted.find({rank, name}); it != counted.end() && it->second > 0) {
+      opens = it->second;
+    } else if (auto shared = counted.find({-1, name}); shared != counted.end() && shared->second > 0) {
+      std::uint64_t ranks_touching = 0;
+      for (std::int32_t other = 0; other < trace.ranks; ++other) ranks_touching += by_file.count({other, file});
+      opens = std::max<std::uint64_t>(1, (shared->second + ranks_touching / 2) / std::max<std::uint64_t>(1, ranks_touching));
+    }
+    opens = std::min<std::uint64_t>(opens, members_in_session.size());
+    std::vector<std::size_t> gaps(members_in_session.size() - 1);
+    std::iota(gaps.begin(), gaps.end(), 0);
+    const auto idle = [&](std::size_t g) {
+      const Request &a = rows[members_in_session[g]].request, &b = rows[members_in_session[g + 1]].request;
+      return b.start - (a.start + a.duration);
+    };
+    // A reopened file usually changes direction (written, then read back): such places first.
+    const auto turns = [&](std::size_t g) {
+      return in.op_classes[rows[members_in_session[g]].request.op] !=
+             in.op_classes[rows[members_in_session[g + 1]].request.op];
+    };
+    std::stable_sort(gaps.begin(), gaps.end(), [&](std::size_t a, std::size_t b) {
+      return std::make_pair(turns(a), idle(a)) > std::make_pair(turns(b), idle(b));
+    });
+    std::vector<bool> cut(members_in_session.size(), false);  // cut[g]: a session ends after member g
+    for (std::uint64_t k = 0; k + 1 < opens; ++k) cut[gaps[k]] = true;
+    cut.back() = true;
+    std::size_t first = 0;
+    for (std::size_t g = 0; g < members_in_session.size(); ++g) {
+      if (!cut[g]) continue;
+      const std::int64_t session = next_session++;
+      ++summary.sessions;
+      ++summary.inferred_sessions;
+      bool reads = false, writes = false;
+      double end = 0;
+      for (std::size_t j = first; j <= g; ++j) {
+        Request& r = rows[members_in_session[j]].request;
+        r.session = session;
+        reads |= in.op_classes[r.op] == OpClass::read;
+        writes |= in.op_classes[r.op] == OpClass::write;
+        end = std::max(end, r.start + r.duration);
+      }
+      const Keyed& head = rows[members_in_session[first]];
+      const Keyed& tail = rows[members_in_session[g]];
+      if (g + 1 < members_in_session.size()) end = std::min(end, rows[members_in_session[g + 1]].request.start);
+      Request open = head.request;
+      open.op = mpi ? mpi_open : open_op;
+      open.offset = open.size = kUnknown;
+      open.duration = 0;
+      open.flags = kInferred | mode_flags(reads, writes);
+      Request close = open;
+      close.op = mpi ? mpi_close : close_op;
+      close.start = std::max(end, tail.request.start);
+      close.flags = kInferred;
+      added.push_back({open, head.order - 0.25});
+      added.push_back({close, tail.order + 0.25});
+      first = g + 1;
+    }
+  }
+  rows.insert(rows.end(), added.begin(), added.end());
+  std::sort(rows.begin(), rows.end(), [](const Keyed& a, const Keyed& b) {
+    return std::tie(a.request.rank, a.order) < std::tie(b.request.rank, b.order);
+  });
+  out.table.requests.reserve(rows.size());
+  for (const Keyed& k : rows) out.table.requests.push_back(k.request);
+  return out;
+}
+
+namespace {
+
+// LCS alignment of two token sequences: for each element of `a`, the index
+// of its partner in `b` or -1. Common ends are matched first (diff's trick).
+std::vector<std::int64_t> align(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b) {
+  std::vector<std::int64_t> partner(a.size(), -1);
+  std::size_t head = 0;
+  while (head < a.size() && head < b.size() && a[head] == b[head]) {
+    partner[head] = static_cast<std::int64_t>(head);
+    ++head;
+  }
+  std::size_t tail = 0;
+  while (tail < a.size() - head && tail < b.size() - head && a[a.size() - 1 - tail] == b[b.size() - 1 - tail]) {
+    partner[a.size() - 1 - tail] = static_cast<std::int64_t>(b.size() - 1 - tail);
+    ++tail;
+  }
+  const std::size_t n = a.size() - head - tail, m = b.size() - head - tail;
+  if (n == 0 || m == 0) return partner;
+  if (static_cast<std::uint64_t>(n) * m > kMaxAlignmentCells)
+    throw UserError(fmt::format("cannot align {} root requests with {} of a child ({} cells; at most {}): trace "
+                                "fewer ranks or a shorter run",
+                                a.size(), b.size(), n * m, kMaxAlignmentCells));
+  // lengths[i][j]: LCS of a[head+i..] and b[head+j..], row by row.
+  std::vector<std::uint32_t> lengths((n + 1) * (m + 1), 0);
+  const auto at = [&](std::size_t i, std::size_t j) -> std::uint32_t& { return lengths[i * (m + 1) + j]; };
+  for (std::size_t i = n; i-- > 0;) {
+    for (std::size_t j = m; j-- > 0;)
+      at(i, j) = a[head + i] == b[head + j] ? at(i + 1, j + 1) + 1 : std::max(at(i + 1, j), at(i, j + 1));
+  }
+  for (std::size_t i = 0, j = 0; i < n && j < m;) {
+    if (a[head + i] == b[head + j]) {
+      partner[head + i] = static_cast<std::int64_t>(head + j);
+      ++i;
+      ++j;
+    } else if (at(i + 1, j) >= at(i, j + 1)) {
+      ++i;
+    } else {
+      ++j;
+    }
+  }
+  return partner;
+}
+
+}  // namespace
+
+Workload extract_path(const Workload& sanitized, PathSummary& summary) {
+  const RequestTable& in = sanitized.table;
+  // Per rank, its requests in order (sanitize sorted them by rank, then time).
+  std::map<std::int32_t, std::vector<std::size_t>> by_rank;
+  for (std::size_t i = 0; i < in.requests.size(); ++i) by_rank[in.requests[i].rank].push_back(i);
+  summary.ranks = static_cast<std::int32_t>(by_rank.size());
+  const std::int32_t root = by_rank.begin()->first;
+
+  // Which ranks touch each file.
+  std::vector<std::vector<std::int32_t>> ranks_of_file(in.files.size());
+  for (const Request& r : in.requests)
+    if (r.file >= 0 && (ranks_of_file[r.file].empty() || ranks_of_file[r.file].back() != r.rank))
+      ranks_of_file[r.file].push_back(r.rank);
+  for (auto& ranks : ranks_of_file) {
+    std::sort(ranks.begin(), ranks.end());
+    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  }
+  const auto is_shared = [&](std::int32_t file) { return file >= 0 && ranks_of_file[file].size() > 1; };
+
+  // Shadows: (operation, file) with a rank's own files by order of first use.
+  std::map<std::int32_t, std::vector<std::uint64_t>> shadows;
+  std::map<std::int32_t, std::vector<std::int32_t>> own_files;  // rank -> its single-rank files by first use
+  for (const auto& [rank, members] : by_rank) {
+    std::unordered_map<std::int32_t, std::uint64_t> own_index;
+    auto& shadow = shadows[rank];
+    for (std::size_t i : members) {
+      const Request& r = in.requests[i];
+      std::uint64_t file_key = std::uint64_t{1} << 31;
+      if (is_shared(r.file)) {
+        file_key = static_cast<std::uint64_t>(r.file);
+      } else if (r.file >= 0) {
+        auto [it, fresh] = own_index.emplace(r.file, own_index.size());
+        if (fresh) own_files[rank].push_back(r.file);
+        file_key = (std::uint64_t{1} << 30) + it->second;
+      }
+      shadow.push_back((std::uint64_t{r.op} << 32) | file_key);
+    }
+  }
+
+  const auto& root_members = by_rank.at(root);
+  std::vector<std::uint32_t> matches(root_members.size(), 0);
+  // Shared requests: (rank, offset) of the children's partners; own files: (rank, name).
+  std::vector<std::vector<std::pair<std::int64_t, std::int64_t>>> child_offsets(root_members.size());
+  std::map<std::int32_t, std::vector<std::pair<std::int64_t, std::string>>> private_names;  // root file -> names
+  for (std::int32_t f : own_files[root]) private_names[f].emplace_back(root, in.files[f]);
+  for (const auto& [rank, members] : by_rank) {
+    if (rank == root) continue;
+    throw_if_interrupted();
+    ++summary.children_aligned;
+    const std::vector<std::int64_t> partner = align(shadows[root], shadows[rank]);
+    std::map<std::int32_t, std::int32_t> private_partner;
+    for (std::size_t i = 0; i < partner.size(); ++i) {
+      if (partner[i] < 0) continue;
+      ++matches[i];
+      const Request& mine = in.requests[root_members[i]];
+      const Request& theirs = in.requests[members[static_cast<std::size_t>(partner[i])]];
+      if (is_shared(mine.file) && mine.offset != kUnknown && theirs.offset != kUnknown)
+        child_offsets[i].emplace_back(rank, theirs.offset);
+      if (mine.file >= 0 && !is_shared(mine.file)) private_partner.emplace(mine.file, theirs.file);
+    }
+    for (const auto& [mine, theirs] : private_partner) private_names[mine].emplace_back(rank, in.files[theirs]);
+  }
+
+  Workload path;
+  path.processes = summary.ranks;
+  const double children = static_cast<double>(summary.children_aligned);
+  std::map<std::int32_t, std::int32_t> path_file;  // sanitized file -> path file
+  std::map<std::int64_t, std::int64_t> path_session;
+  std::map<std::int32_t, std::map<std::int64_t, std::uint64_t>> file_strides;
+  std::map<std::int32_t, bool> file_all_exclusive;
+  for (std::size_t i = 0; i < root_members.size(); ++i) {
+    Request r = in.requests[root_members[i]];
+    r.seq = static_cast<std::int64_t>(i);
+    if (children > 0 && matches[i] < children / 2) {
+      r.flags |= kRootExclusive;
+      summary.root_exclusive_indices.push_back(r.seq);
+    }
+    const std::string& op_name = in.ops[r.op];
+    r.op = path.table.op_id(op_name);
+    if (r.file >= 0) {
+      const std::int32_t source_file = r.file;
+      auto [it, fresh] = path_file.emplace(source_file, 0);
+      if (fresh) {
+        it->second = path.table.file_id(in.files[source_file]);
+        path.files.emplace_back();
+      }
+      r.file = it->second;
+      auto [flag, first] = file_all_exclusive.emplace(r.file, true);
+      flag->second = flag->second && (r.flags & kRootExclusive);
+      FileInfo& info = path.files[r.file];
+      if (r.offset != kUnknown && r.size != kUnknown) info.size = std::max(info.size, r.offset + r.size);
+      // Children's offsets: offset_c = offset_root + (c − root)·stride.
+      if (is_shared(source_file) && !child_offsets[i].empty()) {
+        std::optional<std::int64_t> stride;
+        bool regular = true;
+        for (const auto& [rank, offset] : child_offsets[i]) {
+          const std::int64_t dr = rank - root, dv = offset - r.offset;
+          if (dv % dr != 0 || (stride && *stride != dv / dr)) {
+            regular = false;
+            break;
+          }
+          stride = dv / dr;
+        }
+        if (regular)
+          ++file_strides[r.file][*stride];
+        else
+          ++summary.irregular_offsets;
+      }
+      info.file_class = is_shared(source_file) ? FileClass::shared : FileClass::private_file;
+    }
+    if (r.session >= 0) r.session = path_session.emplace(r.session, path_session.size()).first->second;
+    path.table.requests.push_back(r);
+  }
+  for (const auto& [source, file] : path_file)
+    if (path.files[file].file_class == FileClass::private_file)
+      path.files[file].name = learn_name_pattern(private_names[source]);
+  for (auto& [file, exclusive] : file_all_exclusive)
+    if (exclusive && path.files[file].file_class == FileClass::private_file)
+      path.files[file].file_class = FileClass::root_exclusive;
+  for (std::size_t f = 0; f < path.files.size(); ++f) {
+    FileInfo& info = path.files[f];
+    if (info.name.root_name.empty()) info.name.root_name = path.table.files[f];
+    const auto& strides = file_strides[static_cast<std::int32_t>(f)];
+    if (!strides.empty())
+      info.rank_stride = std::max_element(strides.begin(), strides.end(), [](const auto& a, const auto& b) {
+                           return a.second < b.second;
+                         })->first;
+  }
+  std::vector<bool> in_path(in.files.size(), false);
+  for (const auto& [source, _] : path_file) in_path[source] = true;
+  summary.child_only_files = static_cast<std::uint64_t>(std::count(in_path.begin(), in_path.end(), false));
+  summary.root_requests = path.table.requests.size();
+  summary.root_exclusive = summary.root_exclusive_indices.size();
+  return path;
+}
+
+Workload expand(const Workload& path, std::int32_t processes) {
+  Workload out;
+  out.processes = processes;
+  for (const auto& name : path.table.ops) out.table.op_id(name);
+  // File ids per (path file, rank): shared and root-exclusive files keep theirs.
+  std::vector<std::vector<std::int32_t>> ids(path.files.size());
+  const auto file_for = [&](std::int32_t file, std::int32_t rank) {
+    const FileInfo& info = path.files[file];
+    if (info.file_class != FileClass::private_file) rank = 0;
+    auto& per_rank = ids[file];
+    if (per_rank.empty()) per_rank.assign(info.file_class == FileClass::private_file ? processes : 1, -1);
+    std::int32_t& id = per_rank[rank];
+    if (id < 0) {
+      id = out.table.file_id(info.file_class == FileClass::private_file ? info.name.name_for(rank)
+                                                                       : path.table.files[file]);
+      if (static_cast<std::size_t>(id) >= out.files.size()) out.files.resize(id + 1);
+      out.files[id] = info;
+      out.files[id].name.root_name = out.table.files[id];
+      out.files[id].name.learned = false;
+    }
+    return id;
+  };
+  std::size_t sessions = 0;
+  for (const Request& r : path.table.requests) sessions = std::max<std::size_t>(sessions, r.session + 1);
+  out.table.requests.reserve(path.table.requests.size() * static_cast<std::size_t>(processes));
+  for (std::int32_t rank = 0; rank < processes; ++rank) {
+    if (rank % 64 == 0) throw_if_interrupted();
+    for (const Request& source : path.table.requests) {
+      if (rank > 0 && (source.flags & kRootExclusive)) continue;
+      Request r = source;
+      r.rank = rank;
+      if (r.file >= 0) {
+        const FileInfo& info = path.files[source.file];
+        if (info.file_class == FileClass::shared && r.offset != kUnknown) r.offset += info.rank_stride * rank;
+        r.file = file_for(source.file, rank);
+      }
+      if (r.session >= 0) r.session += static_cast<std::int64_t>(sessions) * rank;
+      out.table.requests.push_back(r);
+    }
+  }
+  for (FileInfo& info : out.files)
+    if (info.file_class == FileClass::shared) info.size += info.rank_stride * (processes - 1);
+  return out;
+}
+
+}  // namespace gs
+
+namespace gs {
+
+namespace {
+
+bool is_seek(const RequestTable& t, const Request& r) {
+  return t.op_class(r) == OpClass::in_session && lower(t.op_name(r)).find("seek") != std::string::npos;
+}
+
+}  // namespace
+
+void derive_soft_dependencies(Workload& path) {
+  RequestTable& t = path.table;
+  std::vector<Request> kept;
+  kept.reserve(t.requests.size());
+  std::map<std::pair<std::int32_t, std::int64_t>, std::size_t> last_in_session;  // (rank, session) -> kept index
+  for (const Request& source : t.requests) {
+    Request r = source;
+    const OpClass c = t.op_class(r);
+    if (is_data(c)) {
+      const std::string base = t.ops[r.op];
+      bool after_seek = false;
+      if (r.session >= 0)
+        if (auto it = last_in_session.find({r.rank, r.session}); it != last_in_session.end() && it->second == kept.size() - 1 &&
+                                                                 is_seek(t, kept.back())) {
+          path.seek_before.emplace(base + "1", t.ops[kept.back().op]);
+          kept.pop_back();
+          after_seek = true;
+        }
+      r.op = t.op_id(base + (after_seek ? "1" : "0"));
+    }
+    if (r.session >= 0) last_in_session[{r.rank, r.session}] = kept.size();
+    kept.push_back(r);
+  }
+  for (std::size_t i = 0; i < kept.size(); ++i) kept[i].seq = static_cast<std::int64_t>(i);
+  t.requests = std::move(kept);
+}
+
+void lower_soft_dependencies(Workload& workload) {
+  RequestTable& t = workload.table;
+  // Derived op -> (its base op, the seek before it or none).
+  std::vector<std::pair<std::int64_t, std::int64_t>> lowered(t.ops.size(), {-1, -1});
+  for (std::size_t op = 0; op < t.ops.size(); ++op) {
+    const std::string name = t.ops[op];
+    if (!is_data(t.op_classes[op]) || name.empty() || (name.back() != '0' && name.back() != '1')) continue;
+    lowered[op].first = t.op_id(name.substr(0, name.size() - 1));
+    if (auto it = workload.seek_before.find(name); it != workload.seek_before.end())
+      lowered[op].second = t.op_id(it->second);
+  }
+  std::vector<Request> out;
+  out.reserve(t.requests.size());
+  for (const Request& source : t.requests) {
+    Request r = source;
+    if (r.op < lowered.size() && lowered[r.op].first >= 0) {
+      const auto [base, seek] = lowered[r.op];
+      if (seek >= 0) {
+        Request s = r;
+        s.op = static_cast<std::uint32_t>(seek);
+        s.size = kUnknown;
+        s.duration = 0;
+        out.push_back(s);
+      }
+      r.op = static_cast<std::uint32_t>(base);
+    }
+    out.push_back(r);
+  }
+  t.requests = std::move(out);
+}
+
+}  // namespace gs

@@ -1,0 +1,238 @@
+// Request traces (io/requests.hpp): DXT and PIONEER lines with every field
+// kept, the operation classes, and darshan-parser's open counts.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "io/line_reader.hpp"
+#include "io/requests.hpp"
+#include "io/traces/fields.hpp"
+
+namespace gs {
+
+namespace {
+
+// POSIX, stdio and MPI-IO names, without prefix, lower case.
+constexpr std::array kReads = {"read",        "pread",          "readv",         "preadv",      "fread",
+                               "iread",       "read_at",        "read_all",      "read_at_all", "iread_at",
+                               "iread_all",   "iread_at_all",   "read_shared",   "iread_shared", "read_ordered",
+                               "read_all_begin", "read_at_all_begin", "read_ordered_begin", "aio_read", "fgets"};
+constexpr std::array kWrites = {"write",        "pwrite",          "writev",         "pwritev",       "fwrite",
+                                "iwrite",       "write_at",        "write_all",      "write_at_all",  "iwrite_at",
+                                "iwrite_all",   "iwrite_at_all",   "write_shared",   "iwrite_shared", "write_ordered",
+                                "write_all_begin", "write_at_all_begin", "write_ordered_begin", "aio_write", "fputs",
+                                "fprintf"};
+constexpr std::array kOpens = {"open", "creat", "fopen", "openat", "fdopen", "freopen"};
+constexpr std::array kCloses = {"close", "fclose"};
+// Fig. 1's column 2: metadata that needs an open file (or an MPI-IO handle).
+constexpr std::array kInSession = {"seek",      "lseek",       "llseek",       "_llseek",     "fseek",   "fseeko",
+                                   "ftell",     "fstat",       "fsync",        "fdatasync",   "fcntl",   "ftruncate",
+                                   "fflush",    "mmap",        "munmap",       "flock",       "dup",     "dup2",
+                                   "set_view",  "get_view",    "get_size",     "set_size",    "preallocate",
+                                   "get_position", "get_position_shared", "seek_shared", "sync", "set_info",
+                                   "get_info",  "set_atomicity", "get_atomicity", "wait",   "test",    "read_all_end",
+                                   "write_all_end", "read_at_all_end", "write_at_all_end", "posix_fadvise",
+                                   "fileno"};
+
+template <std::size_t N>
+bool among(const std::array<const char*, N>& names, std::string_view name) {
+  return std::any_of(names.begin(), names.end(), [&](const char* n) { return name == n; });
+}
+
+std::string_view without_prefix(std::string_view name) {
+  for (std::string_view prefix : {"sys_", "mpi_file_", "mpio_", "mpi_", "posix_", "stdio_"})
+    if (name.substr(0, prefix.size()) == prefix) return name.substr(prefix.size());
+  return name;
+}
+
+std::optional<OpClass> known_class(std::string_view base) {
+  if (among(kReads, base)) return OpClass::read;
+  if (among(kWrites, base)) return OpClass::write;
+  if (among(kOpens, base)) return OpClass::open;
+  if (among(kCloses, base)) return OpClass::close;
+  if (among(kInSession, base)) return OpClass::in_session;
+  return std::nullopt;
+}
+
+}  // namespace
+
+OpClass classify_operation(std::string_view name) {
+  const std::string lowered = lower(trim(name));
+  std::string_view base = without_prefix(lowered);
+  if (base.size() > 2 && base.substr(base.size() - 2) == "64") base.remove_suffix(2);
+  if (auto c = known_class(base)) return *c;
+  // Soft-dependency forms: a trailing run of 0/1 digits (read0, iread11).
+  std::string_view stem = base;
+  while (!stem.empty() && (stem.back() == '0' || stem.back() == '1')) stem.remove_suffix(1);
+  if (stem.size() < base.size())
+    if (auto c = known_class(stem)) return *c;
+  return OpClass::metadata;
+}
+
+const char* op_class_name(OpClass c) {
+  switch (c) {
+    case OpClass::read:
+      return "read";
+    case OpClass::write:
+      return "write";
+    case OpClass::open:
+      return "open";
+    case OpClass::close:
+      return "close";
+    case OpClass::in_session:
+      return "in_session";
+    default:
+      return "metadata";
+  }
+}
+
+bool is_mpi_operation(std::string_view name) { return lower(name.substr(0, 3)) == "mpi"; }
+
+std::uint32_t RequestTable::op_id(std::string_view name) {
+  if (auto it = op_index_.find(name); it != op_index_.end()) return it->second;
+  const auto id = static_cast<std::uint32_t>(ops.size());
+  ops.emplace_back(name);
+  op_classes.push_back(classify_operation(name));
+  op_index_.emplace(std::string(name), id);
+  return id;
+}
+
+std::int32_t RequestTable::file_id(std::string_view name) {
+  if (auto it = file_index_.find(name); it != file_index_.end()) return it->second;
+  const auto id = static_cast<std::int32_t>(files.size());
+  files.emplace_back(name);
+  file_index_.emplace(std::string(name), id);
+  return id;
+}
+
+namespace {
+
+std::int32_t rank_field(std::string_view field) {
+  const double rank = number_field(field, "rank");
+  if (rank < 0 || rank > 1e7 || rank != std::floor(rank))
+    throw BadLine{fmt::format("rank '{}' is not a whole number from 0 to 10^7", field), field};
+  return static_cast<std::int32_t>(rank);
+}
+
+std::int64_t extent_field(std::string_view field, const char* what) { return pioneer_extent(field, what); }
+
+// darshan-dxt-parser: "# DXT, file_id: ID, file_name: NAME" opens a block; " X_POSIX rank op segment offset length start end".
+void read_dxt_requests(const std::string& path, const TraceOptions& options, Trace& counts, RequestTable& table) {
+  std::int32_t file = -1;
+  bool seen_header = false;
+  for_each_line(path, options, counts, true, [&](std::string_view line) {
+    const std::string_view content = trim(line);
+    if (content.front() == '#') {
+      if (header_value(content, "# start_time:")) seen_header = true;
+      if (const auto at = content.find("file_name: "); starts_with(content, "# DXT, file_id:") && at != content.npos)
+        file = table.file_id(trim(content.substr(at + 11)));
+      return;
+    }
+    const auto fields = split_fields(line, ' ');
+    if (!starts_with(fields[0], "X_"))
+      throw BadLine{"expected a DXT operation line (X_POSIX or X_MPIIO ...)", fields[0]};
+    if (fields.size() < 8)
+      throw BadLine{
+          fmt::format("expected 8 fields (module rank op segment offset length start end), found {}", fields.size()),
+          fields.back()};
+    if (file < 0) throw BadLine{"an operation before any '# DXT, file_id: ..., file_name: ...' line", fields[0]};
+    if (fields[2] != "read" && fields[2] != "write")
+      throw BadLine{fmt::format("operation '{}' is neither read nor write", fields[2]), fields[2]};
+    Request r;
+    r.rank = rank_field(fields[1]);
+    r.file = file;
+    const bool mpi = fields[0] == "X_MPIIO";
+    r.op = table.op_id(mpi ? (fields[2] == "read" ? "MPI_File_read" : "MPI_File_write") : fields[2]);
+    r.offset = extent_field(fields[4], "offset");
+    r.size = extent_field(fields[5], "length");
+    r.start = time_field(fields[6], TimeUnit::s);
+    const double end = time_field(fields[7], TimeUnit::s);
+    if (end < r.start) throw BadLine{fmt::format("end {} is before start {}", fields[7], fields[6]), fields[7]};
+    r.duration = end - r.start;
+    table.requests.push_back(r);
+  });
+  if (!seen_header) throw UserError(fmt::format("{}: no '# start_time:' line: not darshan-dxt-parser output", path));
+}
+
+// The rank of a PIONEER line: a word "rank=N" in extra, else the file's position among the traces.
+std::optional<std::string_view> rank_word(std::string_view extra) {
+  for (const auto word : split_fields(extra, ' ')) {
+    for (std::size_t at = 0; at < word.size();) {
+      const std::size_t comma = std::min(word.find(',', at), word.size());
+      const std::string_view part = word.substr(at, comma - at);
+      if (starts_with(part, "rank=")) return part.substr(5);
+      at = comma + 1;
+    }
+  }
+  return std::nullopt;
+}
+
+void read_pioneer_requests(const std::string& path, std::int32_t file_rank, const TraceOptions& options,
+                           Trace& counts, RequestTable& table) {
+  const TimeUnit unit = options.time_unit.value_or(TimeUnit::s);
+  double day_offset = 0, previous = -1;
+  for_each_line(path, options, counts, false, [&](std::string_view line) {
+    const PioneerFields fields = split_pioneer_line(line, options.delimiter);
+    Request r;
+    r.start = time_field(fields.time, unit, true);
+    if (fields.time.find(':') != std::string_view::npos && previous >= 0 && r.start + day_offset < previous - 43200)
+      day_offset += 86400;
+    r.start += day_offset;
+    previous = r.start;
+    r.op = table.op_id(fields.op);
+    if (fields.file != "NULL" && fields.file != "-") r.file = table.file_id(fields.file);
+    r.offset = extent_field(fields.offset, "offset");
+    r.size = extent_field(fields.size, "size");
+    r.duration = non_negative_field(fields.execution_time, "execution time") * time_scale(unit);
+    r.rank = file_rank;
+    if (const auto word = rank_word(fields.extra)) r.rank = rank_field(*word);
+    if (is_data(table.op_classes[r.op]) && r.file < 0)
+      throw BadLine{fmt::format("data operation '{}' names no file", fields.op), fields.file};
+    table.requests.push_back(r);
+  });
+}
+
+// darshan-parser text: "MODULE rank record_id COUNTER value file mount fs".
+void read_open_counts(const std::string& path, const TraceOptions& options, RequestTrace& trace) {
+  Trace counts;
+  for_each_line(path, options, counts, false, [&](std::string_view line) {
+    const auto fields = split_fields(line, '\t');
+    if (fields.size() < 6) return;
+    const bool posix = fields[3] == "POSIX_OPENS";
+    const bool mpiio = fields[3] == "MPIIO_INDEP_OPENS" || fields[3] == "MPIIO_COLL_OPENS";
+    if (!posix && !mpiio) return;
+    const double rank = number_field(fields[1], "rank");
+    const double opens = non_negative_field(fields[4], "opens");
+    const auto key = std::make_pair(static_cast<std::int32_t>(rank), std::string(fields[5]));
+    (posix ? trace.posix_opens : trace.mpiio_opens)[key] += static_cast<std::uint64_t>(opens);
+  });
+}
+
+}  // namespace
+
+RequestTrace read_request_trace(const std::vector<std::string>& paths, const std::string& format,
+                                const TraceOptions& options, const std::string& counters) {
+  if (format != "dxt" && format != "pioneer")
+    throw UserError(fmt::format("--format '{}' has no requests; accepted: dxt, pioneer", format));
+  RequestTrace trace;
+  Trace counts;  // lines and skipped lines
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    if (format == "dxt")
+      read_dxt_requests(paths[i], options, counts, trace.table);
+    else
+      read_pioneer_requests(paths[i], static_cast<std::int32_t>(i), options, counts, trace.table);
+    trace.sources.push_back(paths[i]);
+  }
+  if (trace.table.requests.empty())
+    throw UserError(fmt::format("{}: no requests", fmt::join(paths, ", ")));
+  if (!counters.empty()) read_open_counts(counters, options, trace);
+  for (const Request& r : trace.table.requests) trace.ranks = std::max(trace.ranks, r.rank + 1);
+  trace.lines = counts.lines;
+  trace.bad_lines = counts.bad_lines;
+  trace.bad_line_examples = counts.bad_line_examples;
+  return trace;
+}
+
+}  // namespace gs

@@ -1,0 +1,99 @@
+// Request-level traces (docs/requests.md): every operation with its rank,
+// file, offset, size, start and execution time, read from DXT text or
+// PIONEER's 7-field trace, and the operation classes of PIONEER's library
+// enforcement rules (Fig. 1: operations that need an open file and those that
+// do not).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "io/trace.hpp"
+
+namespace gs {
+
+// read/write: file data operations; open/close: the ends of a file open
+// session; in_session: metadata on an open file (seek, fstat, fsync, MPIO_Wait);
+// metadata: operations that need no open file (stat, unlink, readlink, readdir).
+enum class OpClass : std::uint8_t { read, write, open, close, in_session, metadata };
+
+// By exact name once the library prefix (SYS_, MPI_File_, MPIO_, MPI_) and a
+// trailing "64" are removed, case-insensitively: "SYS_read", "MPI_File_iread_at"
+// and "read64" are reads, "readlink" and "readdir" are not. A soft-dependency
+// form ("read0", "MPI_File_iread1") is classed as its base operation.
+OpClass classify_operation(std::string_view name);
+const char* op_class_name(OpClass op_class);
+inline bool is_data(OpClass c) { return c == OpClass::read || c == OpClass::write; }
+// Whether the operation belongs to MPI-IO (its name starts with MPI).
+bool is_mpi_operation(std::string_view name);
+
+constexpr std::int64_t kUnknown = -1;  // an offset or size the trace does not give (PIONEER's NULL)
+
+// Flags of a request (the `flags` column of the HDF5 request tables).
+enum RequestFlag : std::uint32_t {
+  kRootExclusive = 1u << 0,  // issued by the root process only (generic workload path)
+  kInferred = 1u << 1,       // an open or close the trace did not record (DXT), placed by session inference
+  kModeRead = 1u << 2,       // on an open: the session may read
+  kModeWrite = 1u << 3,      // on an open: the session may write
+};
+
+struct Request {
+  double start = 0;     // seconds from the trace's origin
+  double duration = 0;  // execution time, seconds
+  std::int32_t rank = 0;
+  std::uint32_t op = 0;     // index into RequestTable::ops
+  std::int32_t file = -1;   // index into RequestTable::files; -1: the operation names no file
+  std::int64_t offset = kUnknown, size = kUnknown;
+  std::uint32_t flags = 0;
+  std::int64_t session = -1;  // index of its file open session, -1 outside one
+  std::int64_t seq = -1;      // global sequence ID (generic workload path and syntheses)
+};
+
+// Requests with their operation and file names interned.
+struct RequestTable {
+  std::vector<std::string> ops;
+  std::vector<OpClass> op_classes;  // parallel to ops
+  std::vector<std::string> files;
+  std::vector<Request> requests;
+
+  std::uint32_t op_id(std::string_view name);
+  std::int32_t file_id(std::string_view name);
+  OpClass op_class(const Request& r) const { return op_classes[r.op]; }
+  const std::string& op_name(const Request& r) const { return ops[r.op]; }
+
+ private:
+  std::map<std::string, std::uint32_t, std::less<>> op_index_;
+  std::map<std::string, std::int32_t, std::less<>> file_index_;
+};
+
+// A request trace as read: the requests in file order, and the opens that
+// darshan-parser counts for each (rank, file) when a counters file was given
+// (rank -1: a shared record darshan reduced over all ranks).
+struct RequestTrace {
+  RequestTable table;
+  std::vector<std::string> sources;
+  std::int32_t ranks = 0;  // 1 + the largest rank
+  std::map<std::pair<std::int32_t, std::string>, std::uint64_t> posix_opens, mpiio_opens;  // (rank, file name)
+  std::uint64_t lines = 0;
+  std::uint64_t bad_lines = 0;
+  std::vector<std::string> bad_line_examples;
+};
+
+// One PIONEER line: timestamp, operation, file, offset, size, execution time,
+// extra (the rest of the line, commas and all). NULL offsets and sizes are kUnknown.
+struct PioneerFields {
+  std::string_view time, op, file, offset, size, execution_time, extra;
+};
+
+// Reads DXT (`format` "dxt": every module, POSIX and MPI-IO) or PIONEER
+// ("pioneer": one file per process, or a `rank=N` word in extra) request
+// traces. `counters` (darshan-parser text of the same job, may be empty) gives
+// the opens used to infer file open sessions.
+RequestTrace read_request_trace(const std::vector<std::string>& paths, const std::string& format,
+                                const TraceOptions& options, const std::string& counters = {});
+
+}  // namespace gs

@@ -1,0 +1,157 @@
+#!/usr/bin/python3
+"""Replays gpusynth's fio iologs and checks what fio did against the requests.
+
+    replay_check.py RESULTS.h5 NAME FIO_DIR [--replica R] [--bin SECONDS]
+                    [--tolerance-ms D] [--run] [--fio-option=OPTION ...]
+
+RESULTS.h5 holds /requests/NAME (a run of a config with `requests:`); FIO_DIR
+is the directory its `emit: {fio: ...}` wrote from replica R (default: the
+replica recorded there). With --run the script creates the files, runs fio in
+FIO_DIR (--fio-option=--replay_no_stall=1 passes an option) and requires exit 0.
+Then it reads fio's latency logs (log_offset=1: completion time in ms from the
+job's start, latency in ns, direction, size, offset) and checks, per process:
+
+1. the multiset of (direction, offset, size) equals the requests' exactly;
+2. timing: fio's issue time of each request (startdelay + completion -
+   latency) against the synthesized time. Each request may move by at most
+   D ms (default 5: 1 ms for the log's whole milliseconds, up to 1 ms of sleep
+   overshoot per request, the rest for threads starting at different moments
+   and a busy machine); the check asks that 99 % of the requests are within D
+   and that, in bins of --bin seconds (default: the run's timing bins), each
+   bin's count differs from the synthesized count by no more than the number
+   of requests that lie within D of its edges.
+
+Exit 0 when every check passes, 1 otherwise (each failure printed).
+"""
+import argparse
+import collections
+import glob
+import os
+import subprocess
+import sys
+
+import h5py
+import numpy as np
+
+
+def requests_of(path, name, replica):
+    with h5py.File(path, "r") as f:
+        group = f["requests"][name]
+        table = group["requests"][:]
+        classes = [c.decode() for c in group["ops"]["class"][:]]
+        bin_width = float(group.attrs["bin_width"]) if "bin_width" in group.attrs else None
+    rows = table[table["replica"] == replica]
+    data = np.array([classes[o] in ("read", "write") for o in rows["op"]], dtype=bool)
+    keep = data & (rows["file"] >= 0) & (rows["offset"] >= 0) & (rows["size"] > 0)
+    rows = rows[keep]
+    direction = np.array([0 if classes[o] == "read" else 1 for o in rows["op"]], dtype=int)
+    return rows, direction, bin_width
+
+
+def start_delays(fio_dir):
+    """rank -> startdelay in seconds, from replay.fio."""
+    delays, rank = {}, None
+    with open(os.path.join(fio_dir, "replay.fio")) as f:
+        for line in f:
+            line = line.strip()
+            if line.startswith("[rank_"):
+                rank = int(line[6:-1])
+            elif line.startswith("startdelay=") and rank is not None:
+                delays[rank] = float(line.split("=")[1].rstrip("us")) / 1e6
+    return delays
+
+
+def latency_log(fio_dir, rank):
+    paths = glob.glob(os.path.join(fio_dir, "lat", f"rank_{rank}_lat.*.log"))
+    if not paths:
+        return np.zeros((0, 5))
+    rows = np.loadtxt(paths[0], delimiter=",", ndmin=2)
+    return rows[:, :5] if rows.size else np.zeros((0, 5))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("results")
+    parser.add_argument("name")
+    parser.add_argument("fio_dir")
+    parser.add_argument("--replica", type=int, default=0)
+    parser.add_argument("--bin", type=float, default=None)
+    parser.add_argument("--tolerance-ms", type=float, default=5.0)
+    parser.add_argument("--run", action="store_true")
+    parser.add_argument("--fio-option", action="append", default=[], dest="fio_options",
+                        help="passed to fio with --run, e.g. --fio-option=--replay_no_stall=1")
+    args = parser.parse_args()
+
+    failures = []
+    if args.run:
+        subprocess.run(["sh", os.path.join(args.fio_dir, "create_files.sh")], check=True)
+        done = subprocess.run(["fio", "--output=fio-output.txt", *args.fio_options, "replay.fio"], cwd=args.fio_dir)
+        if done.returncode != 0:
+            failures.append(f"fio exited with {done.returncode}")
+
+    rows, direction, bin_width = requests_of(args.results, args.name, args.replica)
+    bin_width = args.bin or bin_width or 0.1
+    delays = start_delays(args.fio_dir)
+    tolerance = args.tolerance_ms / 1e3
+    intended, observed = [], []
+    mismatched = 0
+    for rank in sorted(set(rows["rank"].tolist())):
+        mine = rows["rank"] == rank
+        expected = collections.Counter(zip(direction[mine].tolist(), rows["offset"][mine].tolist(),
+                                           rows["size"][mine].tolist()))
+        log = latency_log(args.fio_dir, rank)
+        seen = collections.Counter(zip(log[:, 2].astype(int).tolist(), log[:, 4].astype(np.int64).tolist(),
+                                       log[:, 3].astype(np.int64).tolist()))
+        if seen != expected:
+            mismatched += 1
+            if mismatched <= 3:
+                failures.append(f"rank {rank}: fio did {sum(seen.values())} requests, the log holds "
+                                f"{sum(expected.values())}; (direction, offset, size) differ: "
+                                f"{list((expected - seen).items())[:2]} missing, {list((seen - expected).items())[:2]} extra")
+            continue
+        # psync, one request at a time: fio's log is in the iolog's order.
+        times = np.sort(rows["time"][mine])
+        issue = delays.get(rank, 0.0) + (log[:, 0] / 1e3 - log[:, 1] / 1e9)
+        intended.append(times)
+        observed.append(np.sort(issue))
+    if mismatched:
+        failures.append(f"{mismatched} processes' requests differ from what fio did")
+    if intended:
+        intended = np.concatenate(intended)
+        observed = np.maximum(np.concatenate(observed), 0.0)
+        error = observed - intended
+        within = np.mean(np.abs(error) <= tolerance)
+        print(f"timing: {intended.size} requests; issue time minus synthesized time: median {np.median(error)*1e3:.2f} ms, "
+              f"99th percentile of |error| {np.percentile(np.abs(error), 99)*1e3:.2f} ms; {100*within:.1f} % within "
+              f"{args.tolerance_ms:g} ms")
+        if within < 0.99:
+            failures.append(f"only {100*within:.1f} % of the requests were issued within {args.tolerance_ms:g} ms of "
+                            f"their time")
+        bins = int(np.ceil(max(intended.max(), observed.max()) / bin_width)) + 1
+        edges = np.arange(bins + 1) * bin_width
+        want, _ = np.histogram(intended, edges)
+        got, _ = np.histogram(observed, edges)
+        # A request within D of an edge may land on either side: it may change both bins' counts.
+        home = np.floor(intended / bin_width).astype(int)
+        phase = intended - home * bin_width
+        near_lower, near_upper = phase <= tolerance, bin_width - phase <= tolerance
+        count = lambda index: np.bincount(index[(index >= 0) & (index < bins)], minlength=bins)
+        allowance = (count(home[near_lower | near_upper])  # its own, leaving
+                     + count(home[near_upper] + 1)         # from the bin before, arriving
+                     + count(home[near_lower] - 1))        # from the bin after, arriving
+        bad = np.nonzero(np.abs(got - want) > allowance)[0]
+        print(f"bins of {bin_width:g} s: {bins} bins, {len(bad)} outside the allowance")
+        for k in bad[:5]:
+            failures.append(f"bin {k} [{edges[k]:.3f}, {edges[k+1]:.3f}) s: fio issued {got[k]}, the synthesis has "
+                            f"{want[k]} (allowance {allowance[k]})")
+        if len(bad) > 5:
+            failures.append(f"... and {len(bad) - 5} more bins")
+    for failure in failures:
+        print("FAIL:", failure)
+    if not failures:
+        print("PASS: fio replayed every request, each process's requests equal the log's, and the timing holds")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
