@@ -20,6 +20,7 @@ namespace gs {
 // session; in_session: metadata on an open file (seek, fstat, fsync, MPIO_Wait);
 // metadata: operations that need no open file (stat, unlink, readlink, readdir).
 enum class OpClass : std::uint8_t { read, write, open, close, in_session, metadata };
+constexpr int kOpClasses = 6;
 
 // By exact name once the library prefix (SYS_, MPI_File_, MPIO_, MPI_) and a
 // trailing "64" are removed, case-insensitively: "SYS_read", "MPI_File_iread_at"

@@ -1,6 +1,7 @@
 #include "host/requests/characteristics.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <numeric>
 
@@ -80,18 +81,16 @@ const char* access_mode_name(std::uint32_t mode) {
   }
 }
 
+double to_nanoseconds(double seconds) { return std::round(seconds * 1e9) / 1e9; }
+
 Characteristics characterize_path(const Workload& path) {
   const RequestTable& t = path.table;
   Characteristics out;
   const auto class_of_file = [&](std::int32_t file) {
     return file < 0 ? FileClass::none : path.files[static_cast<std::size_t>(file)].file_class;
   };
-  for (std::size_t f = 0; f < path.files.size(); ++f) {
-    ClassCharacteristics& c = out.of(path.files[f].file_class);
-    c.files += 1;
-    c.files_in_path.push_back(static_cast<std::int32_t>(f));
-    c.file_size.push_back(static_cast<double>(path.files[f].size));
-  }
+  std::vector<FileShape> shapes(path.files.size());
+  for (std::size_t f = 0; f < path.files.size(); ++f) shapes[f].size = static_cast<double>(path.files[f].size);
   // Sessions in path order: their members' sequence IDs.
   struct SessionTrace {
     std::int32_t file = -1;
@@ -99,17 +98,34 @@ Characteristics characterize_path(const Workload& path) {
   };
   std::map<std::int64_t, SessionTrace> sessions;
   std::map<std::int32_t, std::vector<std::int64_t>> sessions_of_file;
-  std::map<std::int32_t, double> previous_end;  // per rank
+  struct Previous {
+    double end = 0, duration = 0;
+    OpClass op_class = OpClass::metadata;
+  };
+  std::map<std::int32_t, Previous> previous;  // per rank
   for (std::size_t i = 0; i < t.requests.size(); ++i) {
     const Request& r = t.requests[i];
     const OpClass op_class = t.op_class(r);
     ClassCharacteristics& c = out.of(class_of_file(r.file));
-    if (auto it = previous_end.find(r.rank); it != previous_end.end()) c.slack_time.push_back(r.start - it->second);
-    previous_end[r.rank] = std::max(previous_end[r.rank], r.start + r.duration);
-    (is_data(op_class) ? c.data_execution_time : c.metadata_execution_time).push_back(r.duration);
-    if (is_data(op_class)) {
-      if (r.offset != kUnknown) c.offset.push_back(static_cast<double>(r.offset));
-      if (r.size != kUnknown) c.request_size.push_back(static_cast<double>(r.size));
+    const double duration = to_nanoseconds(r.duration);
+    if (auto it = previous.find(r.rank); it != previous.end()) {
+      const double slack = to_nanoseconds(r.start - it->second.end);
+      c.slack_time.push_back(slack);
+      c.timing_pairs[static_cast<int>(op_class) * kOpClasses + static_cast<int>(it->second.op_class)].emplace_back(
+          it->second.duration, slack);
+    }
+    Previous& p = previous[r.rank];
+    p.end = std::max(p.end, r.start + r.duration);
+    p.duration = duration;
+    p.op_class = op_class;
+    (is_data(op_class) ? c.data_execution_time : c.metadata_execution_time).push_back(duration);
+    if (is_data(op_class) && r.offset != kUnknown && r.size != kUnknown) {
+      c.offset.push_back(static_cast<double>(r.offset));
+      c.request_size.push_back(static_cast<double>(r.size));
+      if (r.file >= 0) {
+        shapes[r.file].offsets.push_back(static_cast<double>(r.offset));
+        shapes[r.file].sizes.push_back(static_cast<double>(r.size));
+      }
     }
     if (r.session < 0 || r.file < 0) {
       c.types_outside.add(t.ops[r.op]);
@@ -126,39 +142,73 @@ Characteristics characterize_path(const Workload& path) {
   for (const auto& [file, list] : sessions_of_file) {
     ClassCharacteristics& c = out.of(class_of_file(file));
     c.file_open_times.push_back(static_cast<double>(list.size()));
+    shapes[file].open_times = static_cast<double>(list.size());
     std::int64_t previous_close = 0;
     for (std::int64_t id : list) {
       const SessionTrace& s = sessions.at(id);
       const Request& first = t.requests[s.members.front()];
       const Request& last = t.requests[s.members.back()];
       c.inter_session_gap.push_back(static_cast<double>(first.seq - previous_close));
+      if (id == list.front())
+        shapes[file].first_open = static_cast<double>(first.seq);
+      else {
+        c.later_session_gap.push_back(static_cast<double>(first.seq - previous_close));
+        shapes[file].later_gaps.push_back(static_cast<double>(first.seq - previous_close));
+      }
       previous_close = last.seq;
+      std::vector<double> gaps;
       for (std::size_t k = 1; k < s.members.size(); ++k)
-        c.inter_request_gap.push_back(static_cast<double>(t.requests[s.members[k]].seq - t.requests[s.members[k - 1]].seq));
+        gaps.push_back(static_cast<double>(t.requests[s.members[k]].seq - t.requests[s.members[k - 1]].seq));
+      c.inter_request_gap.insert(c.inter_request_gap.end(), gaps.begin(), gaps.end());
       std::size_t inner = 0, data = 0, sequential = 0;
       std::uint32_t mode = 0;
+      std::vector<std::uint32_t> ops;
+      std::vector<double> sizes;
+      std::vector<char> continuation;
+      std::vector<double> offsets;
       const Request* previous = nullptr;
       for (std::size_t m : s.members) {
         const Request& r = t.requests[m];
         const OpClass oc = t.op_class(r);
-        if (oc != OpClass::open && oc != OpClass::close) ++inner;
+        if (oc != OpClass::open && oc != OpClass::close) {
+          ++inner;
+          ops.push_back(r.op);
+        }
         if (!is_data(oc)) continue;
         mode |= oc == OpClass::read ? kModeRead : kModeWrite;
-        if (previous && previous->offset != kUnknown && previous->size != kUnknown &&
-            r.offset == previous->offset + previous->size)
-          ++sequential;
+        const bool continues = previous && previous->offset != kUnknown && previous->size != kUnknown &&
+                               r.offset == previous->offset + previous->size;
+        sequential += continues;
+        continuation.push_back(continues);
+        sizes.push_back(r.size == kUnknown ? 0.0 : static_cast<double>(r.size));
+        offsets.push_back(r.offset == kUnknown ? 0.0 : static_cast<double>(r.offset));
+        if (!continues && r.offset != kUnknown) shapes[file].jump_offsets.push_back(static_cast<double>(r.offset));
         previous = &r;
         ++data;
       }
       SessionShape shape;
       shape.requests = static_cast<double>(inner);
       shape.mode = mode;
+      shape.ops = std::move(ops);
+      shape.sizes = std::move(sizes);
+      shape.gaps = std::move(gaps);
+      shape.offsets = std::move(offsets);
+      shape.continues = std::move(continuation);
       shape.sequentiality = data > 1 ? static_cast<double>(sequential) / static_cast<double>(data - 1) : 0.0;
       if (data > 1) c.sequentiality.push_back(shape.sequentiality);
       c.session_requests.push_back(shape.requests);
       c.access_mode.add(access_mode_name(mode));
+      shapes[file].sessions.push_back(c.sessions.size());
       c.sessions.push_back(shape);
     }
+  }
+  // Files that were never opened (operations outside sessions only) keep OT = 0.
+  for (std::size_t f = 0; f < path.files.size(); ++f) {
+    ClassCharacteristics& c = out.of(path.files[f].file_class);
+    c.files += 1;
+    c.files_in_path.push_back(static_cast<std::int32_t>(f));
+    c.file_size.push_back(shapes[f].size);
+    c.file_shapes.push_back(std::move(shapes[f]));
   }
   return out;
 }

@@ -20,11 +20,29 @@ struct Frequencies {
   double total() const;
 };
 
-// The properties a session is drawn with, together (D, SEQ, AM of one real session).
+// The properties a session is drawn with, together (D, SEQ, AM and the
+// operations of one real session, in order).
 struct SessionShape {
   double requests = 0;       // D
   double sequentiality = 0;  // SEQ
   std::uint32_t mode = 0;    // AM as kModeRead | kModeWrite
+  std::vector<std::uint32_t> ops;  // the path's operation ids, open and close excluded
+  std::vector<double> gaps;        // IRG: open → first request → … → close (D + 1 of them)
+  std::vector<double> sizes;       // of its data requests, in order
+  std::vector<char> continues;     // per data request: starts where the previous ended
+  std::vector<double> offsets;     // of its data requests, in order
+};
+
+// What synthesis takes from one real file: when it is first opened, how
+// often, how large, and the offsets and sizes of its data requests.
+struct FileShape {
+  double first_open = 0;  // seq of its first open (its first ISG)
+  double open_times = 0;  // OT
+  double size = 0;        // FS
+  std::vector<double> offsets, sizes;
+  std::vector<double> jump_offsets;   // offsets of its data requests that do not continue the previous one
+  std::vector<double> later_gaps;     // ISG of its sessions after the first
+  std::vector<std::size_t> sessions;  // its sessions in ClassCharacteristics::sessions
 };
 
 struct ClassCharacteristics {
@@ -37,13 +55,18 @@ struct ClassCharacteristics {
   std::vector<double> offset;             // OFF (bytes)
   std::vector<double> request_size;       // SIZE (bytes)
   std::vector<double> sequentiality;      // SEQ (sessions with two or more data requests)
-  std::vector<double> slack_time;         // ST (s): start minus the previous request's end, same process
+  std::vector<double> slack_time;         // ST (s): start minus the end of the process's requests before it (to 1 ns)
   std::vector<double> data_execution_time, metadata_execution_time;  // s (the slack-time replay needs them)
   Frequencies types_in_sessions;   // RT1
   Frequencies types_outside;       // RT2
   Frequencies access_mode;         // AM: read_only, write_only, read_write, none
   std::vector<SessionShape> sessions;
+  std::vector<double> later_session_gap;    // ISG of every session but a file's first
+  // (execution time of the previous request, ST) together, by the OpClass of
+  // the request and of the one before it (class·kOpClasses + previous).
+  std::array<std::vector<std::pair<double, double>>, kOpClasses * kOpClasses> timing_pairs;
   std::vector<std::int32_t> files_in_path;  // the path's files of this class (templates for synthesis)
+  std::vector<FileShape> file_shapes;       // parallel to files_in_path (empty: characteristics given)
 };
 
 // root_exclusive, private, shared, none (operations that name no file: RT2, ST, execution times only).
@@ -66,6 +89,10 @@ const std::vector<double>* numeric_characteristic(const ClassCharacteristics& c,
 std::vector<double>* numeric_characteristic(ClassCharacteristics& c, const std::string& name);
 
 const char* access_mode_name(std::uint32_t mode);
+
+// Times in characteristics are whole nanoseconds (no trace is finer), so
+// that equal times compare equal whatever the arithmetic that made them.
+double to_nanoseconds(double seconds);
 
 // Table III of `path` (seq = position, sessions and file classes set).
 Characteristics characterize_path(const Workload& path);

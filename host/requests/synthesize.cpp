@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <queue>
 
 #include "host/base/errors.hpp"
 
@@ -63,11 +64,6 @@ class Sampler {
   const SynthesisOptions& options_;
 };
 
-struct Placed {
-  std::int64_t desired;
-  Request request;
-};
-
 // The open and close operations the path uses for a class (MPI-IO or POSIX).
 std::pair<std::uint32_t, std::uint32_t> session_ops(const Workload& path, FileClass c, RequestTable& out) {
   for (const Request& r : path.table.requests) {
@@ -85,6 +81,154 @@ const std::vector<std::string>& overridable_characteristics() {
   return names;
 }
 
+namespace {
+
+// One session to place: its requests (open … close) at offsets from the open.
+struct SessionPlan {
+  std::vector<Request> requests;
+  std::vector<std::int64_t> offsets;  // from the open, increasing; offsets[0] = 0
+};
+
+// A synthetic file: its template's shape and the sessions still to draw.
+struct FilePlan {
+  FileClass file_class = FileClass::private_file;
+  std::int32_t file = -1;
+  const FileShape* shape = nullptr;  // nullptr: the class's pools only (given characteristics)
+  std::int64_t sessions_left = 0;
+  std::vector<std::size_t> session_order;  // the template's sessions in order, when OT is its own
+  std::vector<double> later_gaps;          // the template's ISGs after its first, likewise
+  std::size_t sessions_done = 0;
+  std::int64_t last_close = -1;
+  double size = 0;                         // FS the offsets stay within (0: unbounded)
+};
+
+// Sequence IDs taken so far. A session is placed whole, its gaps (IRG) as
+// drawn, at the free place nearest to where it wants to open (not before
+// `earliest`), so no ID is used twice.
+class Occupancy {
+ public:
+  std::int64_t place(std::int64_t desired, std::int64_t earliest, const std::vector<std::int64_t>& offsets) {
+    desired = std::max(desired, earliest);
+    const auto fits = [&](std::int64_t start) {
+      for (std::int64_t o : offsets)
+        if (taken(start + o)) return false;
+      return true;
+    };
+    std::int64_t start = desired;
+    for (std::int64_t delta = 0;; ++delta) {
+      if (fits(desired + delta)) {
+        start = desired + delta;
+        break;
+      }
+      if (delta > 0 && desired - delta >= earliest && fits(desired - delta)) {
+        start = desired - delta;
+        break;
+      }
+    }
+    for (std::int64_t o : offsets) mark(start + o);
+    return start;
+  }
+
+ private:
+  bool taken(std::int64_t at) const { return static_cast<std::size_t>(at) < used_.size() && used_[at]; }
+  void mark(std::int64_t at) {
+    if (static_cast<std::size_t>(at) >= used_.size()) used_.resize(static_cast<std::size_t>(at) * 2 + 64, false);
+    used_[at] = true;
+  }
+  std::vector<bool> used_;
+};
+
+
+// A data request to place: its operation, size, and where it starts (or that
+// it continues where the previous one ended).
+struct DataRequest {
+  std::uint32_t op = 0;
+  double size = 0, offset = 0;
+  bool continues = false;
+};
+
+// A real session's data requests, each in its place with its operation and
+// size; the regions its runs (a jump and the requests continuing from it)
+// visit are exchanged at random between runs of the same operations and
+// length. A draw that would join two runs into one sequential run (or leave
+// nothing to exchange) keeps the recorded offsets (8 tries).
+std::vector<DataRequest> recorded_runs_shuffled(const SessionShape& shape, const RequestTable& table,
+                                                RandomDraws& rng) {
+  std::vector<DataRequest> recorded;
+  std::size_t k = 0;
+  for (std::uint32_t op : shape.ops) {
+    if (!is_data(table.op_classes[op])) continue;
+    recorded.push_back({op, shape.sizes[k], shape.offsets[k], k < shape.continues.size() && shape.continues[k]});
+    ++k;
+  }
+  std::map<std::vector<std::uint32_t>, std::vector<std::size_t>> alike;  // run's operations -> its first requests
+  for (std::size_t i = 0; i < recorded.size();) {
+    std::size_t end = i + 1;
+    while (end < recorded.size() && recorded[end].continues) ++end;
+    std::vector<std::uint32_t> key;
+    for (std::size_t j = i; j < end; ++j) key.push_back(recorded[j].op);
+    alike[key].push_back(i);
+    i = end;
+  }
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    std::vector<DataRequest> out = recorded;
+    for (auto& [_, starts] : alike) {
+      std::vector<double> targets;
+      for (std::size_t i : starts) targets.push_back(recorded[i].offset);
+      for (std::size_t n = targets.size(); n > 1; --n) std::swap(targets[n - 1], targets[rng.index(n)]);
+      for (std::size_t m = 0; m < starts.size(); ++m) out[starts[m]].offset = targets[m];
+    }
+    bool joined = false;
+    double end = -1;
+    for (const DataRequest& d : out) {
+      const double offset = d.continues ? end : d.offset;
+      joined = joined || (!d.continues && offset == end);
+      end = offset + d.size;
+    }
+    if (!joined) return out;
+  }
+  return recorded;
+}
+
+// Data requests drawn: exactly round(SEQ·(n−1)) of the n continue the
+// previous one, at random; sizes from the template file (else the class),
+// the other offsets from where the template file's non-continuing requests
+// began (else the class's OFF), moved so the run from them ends inside FS.
+std::vector<DataRequest> drawn_data_requests(const std::vector<std::uint32_t>& ops, const RequestTable& table,
+                                             const FilePlan& plan, const ClassCharacteristics& c,
+                                             double sequentiality, RandomDraws& rng, Sampler& sample) {
+  std::vector<DataRequest> out;
+  for (std::uint32_t op : ops)
+    if (is_data(table.op_classes[op])) out.push_back({op, 0, 0, false});
+  const std::size_t n = out.size();
+  const std::size_t continuing = n > 1 ? static_cast<std::size_t>(std::llround(sequentiality * double(n - 1))) : 0;
+  std::vector<char> continues(n, 0);
+  for (std::size_t k = 0; k < continuing; ++k) continues[1 + k] = 1;
+  for (std::size_t k = n; k > 2; --k) std::swap(continues[k - 1], continues[1 + rng.index(k - 1)]);
+  const auto pool = [](const std::vector<double>& own, const std::vector<double>& fallback) -> const std::vector<double>& {
+    return !own.empty() ? own : fallback;
+  };
+  const std::vector<double>& sizes = plan.shape ? pool(plan.shape->sizes, c.request_size) : c.request_size;
+  const std::vector<double>& jumps =
+      plan.shape ? pool(plan.shape->jump_offsets, pool(plan.shape->offsets, c.offset)) : c.offset;
+  for (std::size_t k = 0; k < n; ++k) {
+    out[k].size = sizes.empty() ? 4096.0 : sizes[rng.index(sizes.size())];
+    out[k].continues = continues[k];
+  }
+  for (std::size_t k = 0; k < n; ++k) {
+    if (out[k].continues) continue;
+    double run = sample.adjusted(out[k].size, "SIZE");
+    for (std::size_t j = k + 1; j < n && out[j].continues; ++j) run += sample.adjusted(out[j].size, "SIZE");
+    double offset = jumps.empty() ? 0.0 : jumps[rng.index(jumps.size())];
+    for (int tries = 0; tries < 32 && plan.size >= run && sample.adjusted(offset, "OFF") + run > plan.size; ++tries)
+      offset = jumps[rng.index(jumps.size())];
+    out[k].offset = offset;
+  }
+  return out;
+}
+
+}  // namespace
+
 Workload synthesize_path(const Workload& path, const Characteristics& characteristics, const SynthesisOptions& options,
                          std::uint32_t replica) {
   if (options.template_mode) {
@@ -99,107 +243,177 @@ Workload synthesize_path(const Workload& path, const Characteristics& characteri
   Workload out;
   out.processes = path.processes;
   out.seek_before = path.seek_before;
-  for (const auto& op : path.table.ops) out.table.op_id(op);
-  std::vector<Placed> placed;
+  for (const auto& op : path.table.ops) out.table.op_id(op);  // the same ids as the path's
+  std::vector<FilePlan> files;
   std::vector<std::vector<std::int32_t>> files_of_class(kFileClasses + 1);
-  std::int64_t session = 0;
+  std::array<std::pair<std::uint32_t, std::uint32_t>, kFileClasses> open_close{};
+  // Files: each follows a real file of its class (the path's files once each,
+  // then drawn at random): file draws take its first open, OT, FS and
+  // sessions; class draws take those from the class's distributions.
+  using Entry = std::pair<std::int64_t, std::size_t>;  // desired open, file plan
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> next_session;
   for (int ci = 0; ci < kFileClasses; ++ci) {
     const FileClass file_class = static_cast<FileClass>(ci);
     const ClassCharacteristics& c = characteristics.classes[ci];
-    const std::uint64_t files = options.files[ci].value_or(static_cast<std::uint64_t>(c.files));
-    if (files == 0) continue;
+    const std::uint64_t count = options.files[ci].value_or(static_cast<std::uint64_t>(c.files));
+    if (count == 0) continue;
     if (c.files_in_path.empty() || (c.sessions.empty() && c.types_in_sessions.names.empty()))
       throw UserError(fmt::format("{} {} files asked for, but the characteristics have no {} session to draw from",
-                                  files, file_class_name(file_class), file_class_name(file_class)));
-    const auto [open_op, close_op] = session_ops(path, file_class, out.table);
-    // RT1 weights per access mode.
-    const Frequencies& rt1 = c.types_in_sessions;
-    std::vector<std::uint32_t> rt1_ops;
-    for (const auto& name : rt1.names) rt1_ops.push_back(out.table.op_id(name));
-    for (std::uint64_t k = 0; k < files; ++k) {
-      const std::size_t templates = c.files_in_path.size();
-      const std::int32_t source = c.files_in_path[k % templates];
+                                  count, file_class_name(file_class), file_class_name(file_class)));
+    open_close[ci] = session_ops(path, file_class, out.table);
+    const std::size_t templates = c.files_in_path.size();
+    for (std::uint64_t k = 0; k < count; ++k) {
+      const std::size_t pick = k < templates ? k : rng.index(templates);
+      const std::int32_t source = c.files_in_path[pick];
       const std::string suffix = k >= templates ? fmt::format(".s{}", k / templates) : "";
-      const std::int32_t file = out.table.file_id(path.table.files[source] + suffix);
+      FilePlan plan;
+      plan.file_class = file_class;
+      plan.file = out.table.file_id(path.table.files[source] + suffix);
       out.files.resize(out.table.files.size());
-      FileInfo& info = out.files[file];
+      FileInfo& info = out.files[plan.file];
       info = path.files[source];
       info.size = 0;
-      info.name.root_name = out.table.files[file];
+      info.name.root_name = out.table.files[plan.file];
       if (info.name.learned) info.name.texts.back() += suffix;
-      files_of_class[ci].push_back(file);
-      const double file_size = sample.draw(c.file_size, "FS", 0);
-      const std::int64_t sessions = sample.whole(sample.draw(c.file_open_times, "OT", 1), 1);
-      std::int64_t previous_close = 0;
-      for (std::int64_t s = 0; s < sessions; ++s, ++session) {
-        // A real session's (D, SEQ, AM) together; given characteristics: each drawn on its own.
-        SessionShape shape;
-        if (!c.sessions.empty()) {
-          shape = c.sessions[rng.index(c.sessions.size())];
-        } else {
-          shape.requests = c.session_requests.empty() ? 1.0 : c.session_requests[rng.index(c.session_requests.size())];
-          shape.sequentiality = c.sequentiality.empty() ? 0.0 : c.sequentiality[rng.index(c.sequentiality.size())];
-          const Frequencies& am = c.access_mode;
-          const std::string mode = am.names.empty() ? "read_write" : am.names[rng.weighted(am.counts, am.total())];
-          shape.mode = (mode == "read_only" || mode == "read_write" ? kModeRead : 0u) |
-                       (mode == "write_only" || mode == "read_write" ? kModeWrite : 0u);
+      files_of_class[ci].push_back(plan.file);
+      std::int64_t first_open = 0;
+      if (options.draw == SynthesisOptions::Draw::file && pick < c.file_shapes.size()) {
+        plan.shape = &c.file_shapes[pick];
+        plan.sessions_left = sample.whole(sample.adjusted(plan.shape->open_times, "OT"), 0);
+        if (static_cast<std::size_t>(plan.sessions_left) == plan.shape->sessions.size()) {
+          plan.session_order = plan.shape->sessions;
+          plan.later_gaps = plan.shape->later_gaps;
         }
-        const std::int64_t requests = sample.whole(sample.adjusted(shape.requests, "D"), 0);
-        const double sequentiality = std::clamp(sample.adjusted(shape.sequentiality, "SEQ"), 0.0, 1.0);
-        std::vector<double> weights(rt1.counts.size(), 0.0);
-        double total = 0;
-        for (std::size_t i = 0; i < weights.size(); ++i) {
-          const OpClass oc = out.table.op_classes[rt1_ops[i]];
-          const bool allowed = !is_data(oc) || (oc == OpClass::read && (shape.mode & kModeRead)) ||
-                               (oc == OpClass::write && (shape.mode & kModeWrite));
-          weights[i] = allowed ? rt1.counts[i] : 0.0;
-          total += weights[i];
-        }
-        std::int64_t seq = previous_close + sample.whole(sample.draw(c.inter_session_gap, "ISG", 1), 0);
-        Request open;
-        open.file = file;
-        open.op = open_op;
-        open.session = session;
-        open.flags = shape.mode | (file_class == FileClass::root_exclusive ? kRootExclusive : 0u);
-        placed.push_back({seq, open});
-        std::int64_t previous_offset = kUnknown, previous_size = kUnknown;
-        for (std::int64_t d = 0; d < requests && total > 0; ++d) {
-          seq += sample.whole(sample.draw(c.inter_request_gap, "IRG", 1), 1);
-          Request r = open;
-          r.flags &= kRootExclusive;
-          r.op = rt1_ops[rng.weighted(weights, total)];
-          if (is_data(out.table.op_classes[r.op])) {
-            r.size = sample.whole(sample.draw(c.request_size, "SIZE", 4096), 1);
-            if (previous_offset != kUnknown && rng.uniform() < sequentiality) {
-              r.offset = previous_offset + previous_size;
-            } else {
-              r.offset = sample.whole(sample.draw(c.offset, "OFF", 0), 0);
-              if (file_size > static_cast<double>(r.size) && static_cast<double>(r.offset + r.size) > file_size)
-                r.offset %= static_cast<std::int64_t>(file_size) - r.size;
-            }
-            previous_offset = r.offset;
-            previous_size = r.size;
-            info.size = std::max(info.size, r.offset + r.size);
-          }
-          placed.push_back({seq, r});
-        }
-        Request close = open;
-        close.op = close_op;
-        close.flags &= kRootExclusive;
-        seq += sample.whole(sample.draw(c.inter_request_gap, "IRG", 1), 1);
-        placed.push_back({seq, close});
-        previous_close = seq;
+        plan.size = sample.adjusted(plan.shape->size, "FS");
+        first_open = sample.whole(sample.adjusted(plan.shape->first_open, "ISG"), 0);
+      } else {
+        plan.sessions_left = sample.whole(sample.draw(c.file_open_times, "OT", 1), 1);
+        plan.size = sample.draw(c.file_size, "FS", 0);
+        first_open = sample.whole(sample.draw(c.inter_session_gap, "ISG", 1), 0);
       }
+      files.push_back(plan);
+      if (plan.sessions_left > 0) next_session.emplace(first_open, files.size() - 1);
     }
   }
-  // Merge by sequence ID: each keeps its place unless taken, then the next free one.
-  std::stable_sort(placed.begin(), placed.end(), [](const Placed& a, const Placed& b) { return a.desired < b.desired; });
-  std::int64_t last = -1;
-  for (Placed& p : placed) {
-    p.request.seq = std::max(p.desired, last + 1);
-    last = p.request.seq;
+  // Sessions in the order of their desired opens, each placed whole.
+  Occupancy occupancy;
+  std::vector<Request> placed;
+  std::int64_t session = 0;
+  while (!next_session.empty()) {
+    const auto [desired, index] = next_session.top();
+    next_session.pop();
+    FilePlan& plan = files[index];
+    const int ci = static_cast<int>(plan.file_class);
+    const ClassCharacteristics& c = characteristics.classes[ci];
+    FileInfo& info = out.files[plan.file];
+    // (D, SEQ, AM) and the operations of one real session of the template
+    // file (of the class, for given characteristics).
+    SessionShape shape;
+    if (!plan.session_order.empty()) {
+      shape = c.sessions[plan.session_order[plan.sessions_done]];
+    } else if (plan.shape && !plan.shape->sessions.empty()) {
+      shape = c.sessions[plan.shape->sessions[rng.index(plan.shape->sessions.size())]];
+    } else if (!c.sessions.empty()) {
+      shape = c.sessions[rng.index(c.sessions.size())];
+    } else {
+      shape.requests = c.session_requests.empty() ? 1.0 : c.session_requests[rng.index(c.session_requests.size())];
+      shape.sequentiality = c.sequentiality.empty() ? 0.0 : c.sequentiality[rng.index(c.sequentiality.size())];
+      const Frequencies& am = c.access_mode;
+      const std::string mode = am.names.empty() ? "read_write" : am.names[rng.weighted(am.counts, am.total())];
+      shape.mode = (mode == "read_only" || mode == "read_write" ? kModeRead : 0u) |
+                   (mode == "write_only" || mode == "read_write" ? kModeWrite : 0u);
+    }
+    const std::int64_t requests = sample.whole(sample.adjusted(shape.requests, "D"), 0);
+    const double sequentiality = std::clamp(sample.adjusted(shape.sequentiality, "SEQ"), 0.0, 1.0);
+    // The operations: the real session's in order when D is unchanged, else drawn from
+    // them (or from RT1 within the access mode, for given characteristics).
+    std::vector<std::uint32_t> ops;
+    if (!shape.ops.empty() && static_cast<std::size_t>(requests) == shape.ops.size()) {
+      ops = shape.ops;
+    } else if (!shape.ops.empty()) {
+      for (std::int64_t d = 0; d < requests; ++d) ops.push_back(shape.ops[rng.index(shape.ops.size())]);
+    } else {
+      const Frequencies& rt1 = c.types_in_sessions;
+      std::vector<double> weights;
+      double total = 0;
+      for (std::size_t i = 0; i < rt1.names.size(); ++i) {
+        const OpClass oc = out.table.op_classes[out.table.op_id(rt1.names[i])];
+        const bool allowed = !is_data(oc) || (oc == OpClass::read && (shape.mode & kModeRead)) ||
+                             (oc == OpClass::write && (shape.mode & kModeWrite));
+        weights.push_back(allowed ? rt1.counts[i] : 0.0);
+        total += weights.back();
+      }
+      for (std::int64_t d = 0; total > 0 && d < requests; ++d)
+        ops.push_back(out.table.op_id(rt1.names[rng.weighted(weights, total)]));
+    }
+    SessionPlan plan_of_session;
+    Request open;
+    open.file = plan.file;
+    open.op = open_close[ci].first;
+    open.session = session++;
+    open.flags = shape.mode | (plan.file_class == FileClass::root_exclusive ? kRootExclusive : 0u);
+    plan_of_session.requests.push_back(open);
+    plan_of_session.offsets.push_back(0);
+    std::int64_t at = 0;
+    // IRG: the real session's own gaps (file draws; moving them would collide
+    // with the sessions interleaved with it), else the class's.
+    const bool as_recorded = plan.shape && !shape.ops.empty() && ops == shape.ops;
+    std::vector<double> gaps;
+    if (as_recorded && shape.gaps.size() == ops.size() + 1) gaps = shape.gaps;
+    std::size_t gap_index = 0;
+    const auto next_gap = [&] {
+      return sample.whole(gaps.empty() ? sample.draw(c.inter_request_gap, "IRG", 1)
+                                       : sample.adjusted(gaps[gap_index++], "IRG"),
+                          1);
+    };
+    const std::vector<DataRequest> data_requests =
+        as_recorded && !options.overrides.count("SEQ") && shape.sizes.size() == shape.offsets.size()
+            ? recorded_runs_shuffled(shape, out.table, rng)
+            : drawn_data_requests(ops, out.table, plan, c, sequentiality, rng, sample);
+    std::size_t data_index = 0;
+    std::int64_t previous_end = kUnknown;
+    for (std::uint32_t op : ops) {
+      at += next_gap();
+      Request r = open;
+      r.flags &= kRootExclusive;
+      r.op = op;
+      if (is_data(out.table.op_classes[op]) && data_index < data_requests.size()) {
+        const DataRequest& d = data_requests[data_index++];
+        r.op = d.op;
+        r.size = sample.whole(sample.adjusted(d.size, "SIZE"), 0);
+        r.offset = d.continues && previous_end != kUnknown ? previous_end
+                                                           : sample.whole(sample.adjusted(d.offset, "OFF"), 0);
+        previous_end = r.offset + r.size;
+        info.size = std::max(info.size, previous_end);
+      }
+      plan_of_session.requests.push_back(r);
+      plan_of_session.offsets.push_back(at);
+    }
+    Request close = open;
+    close.op = open_close[ci].second;
+    close.flags &= kRootExclusive;
+    at += next_gap();
+    plan_of_session.requests.push_back(close);
+    plan_of_session.offsets.push_back(at);
+    const std::int64_t start = occupancy.place(desired, plan.last_close + 1, plan_of_session.offsets);
+    plan.last_close = start + at;
+    for (std::size_t k = 0; k < plan_of_session.requests.size(); ++k) {
+      plan_of_session.requests[k].seq = start + plan_of_session.offsets[k];
+      placed.push_back(plan_of_session.requests[k]);
+    }
+    ++plan.sessions_done;
+    if (--plan.sessions_left > 0) {
+      double gap = 0;
+      if (plan.sessions_done <= plan.later_gaps.size())
+        gap = sample.adjusted(plan.later_gaps[plan.sessions_done - 1], "ISG");
+      else
+        gap = sample.draw(c.later_session_gap.empty() ? c.inter_session_gap : c.later_session_gap, "ISG", 1);
+      next_session.emplace(plan.last_close + sample.whole(gap, 1), index);
+    }
   }
+  std::sort(placed.begin(), placed.end(), [](const Request& a, const Request& b) { return a.seq < b.seq; });
   // Holes: metadata operations drawn from RT2, a file of the class they were seen on.
+  // Without RT2 the holes stay unused sequence IDs (gaps keep their meaning).
   std::vector<double> weights;
   std::vector<std::pair<int, std::uint32_t>> choices;
   for (int ci = 0; ci <= kFileClasses; ++ci) {
@@ -212,39 +426,55 @@ Workload synthesize_path(const Workload& path, const Characteristics& characteri
   const double total = std::accumulate(weights.begin(), weights.end(), 0.0);
   std::vector<Request>& requests = out.table.requests;
   requests.reserve(placed.size());
-  if (total > 0) {
-    std::int64_t next = 0;
-    for (const Placed& p : placed) {
-      for (; next < p.request.seq; ++next) {
-        const auto [ci, op] = choices[rng.weighted(weights, total)];
-        Request r;
-        r.op = op;
-        r.seq = next;
-        const auto& candidates = files_of_class[ci];
-        if (!candidates.empty()) r.file = candidates[rng.index(candidates.size())];
-        if (ci == static_cast<int>(FileClass::root_exclusive)) r.flags = kRootExclusive;
-        requests.push_back(r);
-      }
-      requests.push_back(p.request);
-      next = p.request.seq + 1;
+  std::int64_t next = 0;
+  for (const Request& p : placed) {
+    for (; total > 0 && next < p.seq; ++next) {
+      const auto [ci, op] = choices[rng.weighted(weights, total)];
+      Request r;
+      r.op = op;
+      r.seq = next;
+      const auto& candidates = files_of_class[ci];
+      if (!candidates.empty()) r.file = candidates[rng.index(candidates.size())];
+      if (ci == static_cast<int>(FileClass::root_exclusive)) r.flags = kRootExclusive;
+      requests.push_back(r);
     }
-  } else {
-    for (const Placed& p : placed) {
-      requests.push_back(p.request);
-      requests.back().seq = static_cast<std::int64_t>(requests.size() - 1);
-    }
+    requests.push_back(p);
+    next = p.seq + 1;
   }
-  // Slack-time timing: each request starts ST after the previous one ended.
-  double previous_start = 0, previous_end = 0;
+  // Slack-time timing: each request starts ST after the requests before it
+  // ended. A request's execution time and the slack after it are drawn
+  // together, as a real pair of the same operation classes (else each on its
+  // own); a start before the previous start is drawn again (16 tries), then clipped.
+  double previous_start = 0, previous_end = 0, slack = 0;
+  const auto class_of = [&](const Request& r) -> const ClassCharacteristics& {
+    return characteristics.classes[r.file < 0 ? kFileClasses : static_cast<int>(out.files[r.file].file_class)];
+  };
   for (std::size_t i = 0; i < requests.size(); ++i) {
     Request& r = requests[i];
-    const ClassCharacteristics& c =
-        characteristics.classes[r.file < 0 ? kFileClasses : static_cast<int>(out.files[r.file].file_class)];
-    const double slack = sample.draw(c.slack_time, "ST", 0);
-    r.start = i == 0 ? 0.0 : std::max(previous_start, previous_end + slack);
-    r.duration = std::max(0.0, sample.draw(is_data(out.table.op_class(r)) ? c.data_execution_time
-                                                                          : c.metadata_execution_time,
-                                           "", 0));
+    const ClassCharacteristics& c = class_of(r);
+    r.start = i == 0 ? 0.0 : to_nanoseconds(std::max(previous_start, previous_end + slack));
+    const auto& own = is_data(out.table.op_class(r)) ? c.data_execution_time : c.metadata_execution_time;
+    if (i + 1 < requests.size()) {
+      const Request& next = requests[i + 1];
+      const ClassCharacteristics& n = class_of(next);
+      const auto& pairs = n.timing_pairs[static_cast<int>(out.table.op_class(next)) * kOpClasses +
+                                         static_cast<int>(out.table.op_class(r))];
+      const double end_before = std::max(previous_end, r.start);
+      for (int tries = 0; tries < 16; ++tries) {
+        if (!pairs.empty()) {
+          const auto& [duration, after] = pairs[rng.index(pairs.size())];
+          r.duration = duration;
+          slack = sample.adjusted(after, "ST");
+        } else {
+          r.duration = sample.draw(own, "", 0);
+          slack = sample.draw(n.slack_time, "ST", 0);
+        }
+        if (std::max(end_before, r.start + r.duration) + slack >= r.start) break;
+      }
+    } else {
+      r.duration = sample.draw(own, "", 0);
+    }
+    r.duration = std::max(0.0, r.duration);
     previous_start = r.start;
     previous_end = std::max(previous_end, r.start + r.duration);
   }

@@ -23,6 +23,12 @@ struct CharacteristicOverride {
 
 struct SynthesisOptions {
   bool template_mode = false;  // the path itself instead of draws
+  // file: each synthetic file follows a real file of its class (its first
+  // open, OT, FS, its sessions in order with their operations, sizes and
+  // gaps, the gaps shuffled; offsets, slack and execution times drawn).
+  // class: every characteristic drawn from the class's distributions alone
+  // (Algorithm 1 as printed; a session's D, SEQ, AM and operations together).
+  enum class Draw { file, class_pools } draw = Draw::file;
   RngStreamKey key;            // (seed, stream); the replica is the third counter word
   // By Table III name (ISG, IRG, D, OT, FS, OFF, SIZE, SEQ, ST).
   std::map<std::string, CharacteristicOverride> overrides;
