@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <filesystem>
 
 #include "host/base/errors.hpp"
 #include "host/base/interrupt.hpp"
@@ -116,7 +117,11 @@ std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, hid_t 
 
 void emit_request_texts(const RunConfig& config, const std::vector<RequestsOutcome>& outcomes, bool quiet) {
   for (std::size_t i = 0; i < outcomes.size(); ++i) {
-    const RequestsSpec& spec = config.requests[i];
+    RequestsSpec spec = config.requests[i];
+    // Beside the HDF5 output unless absolute: `-o elsewhere/x.h5` takes them along.
+    for (std::string* path : {&spec.emit.fio, &spec.emit.disksim, &spec.emit.dxt})
+      if (!path->empty() && std::filesystem::path(*path).is_relative())
+        *path = (std::filesystem::path(h5::output_directory(config.output)) / *path).lexically_normal().string();
     const Workload& w = outcomes[i].emitted;
     const std::string title = fmt::format("requests '{}' of {}, replica {}, {} processes, seed {}", spec.name,
                                           config.path, spec.emit.replica, w.processes, config.seed);

@@ -33,7 +33,7 @@ struct RequestsSpec {
   std::string timing_ensemble;  // empty: slack time
   double bin_width = 1;         // s, the ensemble's bins
   struct Emit {
-    std::string fio, disksim, dxt;  // as `output:`, from the working directory; empty: not written
+    std::string fio, disksim, dxt;  // relative ones beside the HDF5 output; empty: not written
     std::uint32_t replica = 0;
   } emit;
 };

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "host/base/errors.hpp"
 #include "host/base/output_file.hpp"
@@ -182,10 +183,18 @@ FioSummary write_fio_replay(const std::string& directory, const Workload& worklo
   std::vector<std::string> logs(static_cast<std::size_t>(workload.processes), "fio version 3 iolog\n");
   std::vector<double> first_time(logs.size(), -1);
   std::vector<std::map<std::int32_t, bool>> added(logs.size());
-  for (const Request& r : t.requests) {
-    const OpClass c = t.op_class(r);
-    if (is_data(c) && first_time[r.rank] < 0) first_time[r.rank] = r.start;
-  }
+  // fio does not sleep before a log's first I/O: each job starts (startdelay) at its first logged I/O.
+  const auto logged_io = [&](const Request& r) {
+    return is_data(t.op_class(r)) && r.file >= 0 && r.offset != kUnknown && r.size > 0;
+  };
+  for (const Request& r : t.requests)
+    if (logged_io(r) && first_time[r.rank] < 0) first_time[r.rank] = r.start;
+  std::vector<double> last_io = first_time;
+  // Files a process never reads or writes in the log are neither added nor opened
+  // (fio would lay them out and open them for nothing).
+  std::set<std::pair<std::int32_t, std::int32_t>> with_io;
+  for (const Request& r : t.requests)
+    if (logged_io(r)) with_io.emplace(r.rank, r.file);
   for (const Request& r : t.requests) {
     const OpClass c = t.op_class(r);
     const std::string op = lower(t.op_name(r));
@@ -196,17 +205,21 @@ FioSummary write_fio_replay(const std::string& directory, const Workload& worklo
                          : op.find("fdatasync") != std::string::npos ? "datasync"
                          : op.find("sync") != std::string::npos      ? "sync"
                                                                     : nullptr;
-    if (!action || r.file < 0) {
+    if (!action || r.file < 0 || !with_io.count({r.rank, r.file})) {
       ++summary.skipped_metadata;
       continue;
     }
-    if (is_data(c) && (r.offset == kUnknown || r.size <= 0)) {
+    if (is_data(c) && !logged_io(r)) {
       ++summary.skipped_empty;
       continue;
     }
     std::string& log = logs[r.rank];
     const std::string name = replay_name(static_cast<std::size_t>(r.file), t.files[r.file]);
-    const auto micros = static_cast<long long>(std::llround(r.start * 1e6));
+    // fio sleeps before an I/O for its time minus the previous entry's and
+    // runs open, close and sync entries at once: those carry the time of the
+    // process's I/O before them (its first, before any), so every I/O keeps its time.
+    if (is_data(c)) last_io[r.rank] = r.start;
+    const auto micros = static_cast<long long>(std::llround(std::max(0.0, last_io[r.rank]) * 1e6));
     if (added[r.rank].emplace(r.file, true).second) log += fmt::format("{} {} add\n", micros, name);
     if (is_data(c))
       log += fmt::format("{} {} {} {} {}\n", micros, name, action, r.offset, r.size);
@@ -217,9 +230,11 @@ FioSummary write_fio_replay(const std::string& directory, const Workload& worklo
   std::string job = fmt::format(
       "# {}\n# written by gpusynth: one job per process, each replaying its iolog; run ./create_files.sh first,\n"
       "# then fio replay.fio in this directory. startdelay puts every process's first I/O at its time\n"
-      "# (fio does not sleep before a log's first I/O); the latency logs (lat/) give completion time\n"
+      "# (fio does not sleep before a log's first I/O); open and close run right after the I/O before\n"
+      "# them (fio does not time them); the latency logs (lat/) give completion time\n"
       "# in ms from that start, latency in ns, direction, size and offset (log_offset=1).\n"
-      "[global]\nioengine=psync\nthread\nlog_offset=1\n\n",
+      "# invalidate=0: the traced application did not drop the page cache when it opened a file.\n"
+      "[global]\nioengine=psync\nthread\ninvalidate=0\nlog_offset=1\n\n",
       title);
   for (std::size_t rank = 0; rank < logs.size(); ++rank) {
     write_text(fmt::format("{}/rank_{}.iolog", temp, rank), logs[rank]);

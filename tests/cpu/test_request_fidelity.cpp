@@ -107,6 +107,36 @@ TEST_P(RequestFidelity, IgnoringInterRequestGapsIsCaught) {
   EXPECT_TRUE(caught);
 }
 
+// No synthetic replica breaks a hard dependency (docs/requests.md): 1000
+// replicas of the mpi-io-test path expanded to 32 processes, with both kinds
+// of draws, and 50 of each single-process trace.
+TEST(RequestDependencies, NoViolationInSyntheticReplicas) {
+  const auto replicas_clean = [](const std::string& trace_name, const std::string& counters, std::int32_t processes,
+                                 std::uint32_t replicas, SynthesisOptions::Draw draw) {
+    const TraceCharacterization c = characterize_requests(
+        read_request_trace({test::data_path(trace_name)}, "dxt", TraceOptions{}, test::data_path(counters)));
+    SynthesisOptions options;
+    options.key = {77, 3};
+    options.draw = draw;
+    std::uint64_t violations = 0, requests = 0;
+    for (std::uint32_t replica = 0; replica < replicas; ++replica) {
+      Workload w = expand(synthesize_path(c.path, c.characteristics, options, replica), processes);
+      lower_soft_dependencies(w);
+      sort_for_issue(w);
+      violations += check_dependencies(w).total();
+      requests += w.table.requests.size();
+    }
+    EXPECT_GT(requests, 0u);
+    return violations;
+  };
+  for (const auto draw : {SynthesisOptions::Draw::file, SynthesisOptions::Draw::class_pools}) {
+    EXPECT_EQ(replicas_clean("mpi-io-test.dxt.txt.gz", "mpi-io-test.parser.txt.gz", 32, 1000, draw), 0u);
+    EXPECT_EQ(replicas_clean("dxt.dxt.txt.gz", "dxt.parser.txt.gz", 1, 50, draw), 0u);
+    EXPECT_EQ(replicas_clean("nonmpi_dxt_anonymized.dxt.txt.gz", "nonmpi_dxt_anonymized.parser.txt.gz", 1, 50, draw),
+              0u);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(SingleProcessDxt, RequestFidelity,
                          ::testing::Values(std::make_pair("dxt.dxt.txt.gz", "dxt.parser.txt.gz"),
                                            std::make_pair("nonmpi_dxt_anonymized.dxt.txt.gz",

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Request-level synthesis from the command line (docs/requests.md):
+# `characterize` on the LANL mpi-io-test DXT trace, a config that synthesizes
+# 24 processes timed by an LFSN ensemble, its HDF5 tables, DiskSim and
+# DXT-like outputs read back, and the fio iologs replayed by fio with the
+# timing checked by scripts/replay_check.py, which must also fail when fio
+# ignores the timestamps (replay_no_stall=1).
+set -u
+source "$(dirname "$0")/lib.sh"
+
+expect_rc 0 "characterize mpi-io-test" "$gpusynth" characterize "$data/mpi-io-test.dxt.txt.gz" --format dxt \
+  --counters "$data/mpi-io-test.parser.txt.gz" -o "$tmp/char.h5"
+expect_in "$tmp/stdout" "576 requests read from 32 rank(s); 256 POSIX calls folded into their MPI-IO calls; 320 requests after sanitization" "sanitization"
+expect_in "$tmp/stdout" "18 requests of the root (31 children aligned), 0 root-exclusive" "generic workload path"
+/usr/bin/python3 - "$tmp/char.h5" >"$tmp/h5" 2>&1 <<'EOF' || fail "characteristics in HDF5: $(cat "$tmp/h5")"
+import sys, h5py
+with h5py.File(sys.argv[1], "r") as f:
+    shared = f["characteristics/shared"]
+    assert shared.attrs["files"] == 1, shared.attrs["files"]
+    irg = shared["inter_request_gap"]
+    assert irg.attrs["table_iii"] == "IRG" and irg.attrs["units"] == "sequence IDs"
+    assert sorted(shared["access_mode"]["name"].astype(str)) == ["read_only", "write_only"]
+    assert list(shared["request_size"][:]) == [16777216.0] * 8
+    assert f["sanitized/requests"].shape == (576,)  # 320 requests, 128 opens, 128 closes
+    files = {n.decode(): (c.decode(), s) for n, c, s in zip(f["files"]["name"], f["files"]["class"], f["files"]["rank_stride"])}
+    assert files["/yellow/users/treddy/mpi_io_rough_work/test.out"] == ("shared", 16777216), files
+EOF
+
+expect_rc 2 "characterize: an unknown format" "$gpusynth" characterize "$data/mpi-io-test.pioneer" --format csv
+expect_rc 2 "characterize: a missing trace" "$gpusynth" characterize "$tmp/none.dxt" --format dxt
+expect_in "$tmp/stderr" "none.dxt" "the missing file is named"
+expect_rc 2 "characterize: output onto a directory" "$gpusynth" characterize "$data/mpi-io-test.pioneer" \
+  --format pioneer -o "$tmp"
+
+cat >"$tmp/replay.yaml" <<EOF
+seed: 3
+output: replay.h5
+ensembles:
+  - name: arrivals
+    model: lfsn
+    params: {alpha: 1.6, beta: 0.5, H: 0.8, m: 16, K: 128}
+    workload: {v: 3.0, delta: 12.0, values: counts}
+    replicas: 2
+    length: 40
+requests:
+  - name: mpiio
+    trace: $data/mpi-io-test.dxt.txt.gz
+    format: dxt
+    counters: $data/mpi-io-test.parser.txt.gz
+    processes: 24
+    replicas: 2
+    overrides: {SIZE: {scale: 0.000244140625}, OFF: {scale: 0.000244140625}}   # 4 KiB requests
+    timing: {ensemble: arrivals, bin: 50ms}
+    emit: {fio: replay-fio, disksim: replay.disksim, dxt: replay.dxt.txt}
+EOF
+mkdir -p "$tmp/out"
+expect_rc 0 "a config with requests" "$gpusynth" "$tmp/replay.yaml" -o "$tmp/out/replay.h5"
+expect_in "$tmp/stderr" "requests .mpiio.: .* in 2 replica(s) of 24 processes, 0 dependency violations" "the synthesis is logged"
+for made in replay.h5 replay-fio/replay.fio replay-fio/rank_23.iolog replay-fio/create_files.sh replay.disksim replay.dxt.txt; do
+  [ -e "$tmp/out/$made" ] || fail "$made was not written beside the output"
+done
+expect_rc 0 "the DiskSim output reads as a trace" "$gpusynth" stats "$tmp/out/replay.disksim" --format disksim --bin 50ms
+expect_rc 0 "the DXT-like output characterizes" "$gpusynth" characterize "$tmp/out/replay.dxt.txt" --format dxt
+expect_in "$tmp/stdout" "from 24 rank(s)" "all 24 processes read back"
+/usr/bin/python3 - "$tmp/out/replay.h5" >"$tmp/h5" 2>&1 <<'EOF' || fail "request tables: $(cat "$tmp/h5")"
+import sys, h5py, numpy as np
+with h5py.File(sys.argv[1], "r") as f:
+    g = f["requests/mpiio"]
+    t = g["requests"][:]
+    assert set(t["replica"]) == {0, 1}
+    assert set(t["rank"]) == set(range(24))
+    assert g.attrs["dependency_violations"] == 0 and g.attrs["processes"] == 24
+    classes = g["ops"]["class"][:].astype(str)
+    data = np.array([classes[o] in ("read", "write") for o in t["op"]])
+    assert (t["size"][data] >= 0).all() and (t["offset"][data] >= 0).all()
+    counts = f["ensembles/arrivals/series"][0]
+    full = int(g.attrs["filled_bins"])
+    binned = np.bincount((t["time"][data & (t["replica"] == 0)] / 0.05).astype(int), minlength=full)[:full]
+    assert (binned == counts[:full]).all(), (binned, counts[:full])
+    assert "characterized/characteristics/shared/inter_request_gap" in g
+EOF
+
+if ! command -v fio >/dev/null; then
+  echo "SKIP: fio is not installed (the README's install command installs it): the replay checks did not run"
+else
+  check="/usr/bin/python3 $source_dir/scripts/replay_check.py $tmp/out/replay.h5 mpiio $tmp/out/replay-fio --run"
+  expect_rc 0 "fio replays the iologs with their timing" $check
+  cat "$tmp/stdout"
+  expect_in "$tmp/stdout" "PASS" "the replay check passes"
+  expect_rc 1 "the same check fails when fio ignores the timestamps" $check --fio-option=--replay_no_stall=1
+  expect_in "$tmp/stdout" "FAIL: only" "the timing failure is named"
+fi
+finish "requests"
