@@ -1,7 +1,9 @@
 #!/usr/bin/python3
-"""The report of a comparison study: `gpusynth report RESULTS.h5 -o DIR` runs this.
+"""The report of a run: `gpusynth report RESULTS.h5 -o DIR` runs this.
 
-Reads the /compare, /datasets and /ensembles groups that `gpusynth` wrote (docs/studies.md) and writes DIR/index.html (tables and plots, the images
+Reads the /compare, /datasets and /ensembles groups that `gpusynth` wrote (docs/studies.md), and the
+/requests groups (docs/requests.md: each synthesis's first replica beside the trace it came from, as
+rank x time request plots and requests per bin), and writes DIR/index.html (tables and plots, the images
 embedded, so the one file stands alone), DIR/report.md and the plots as PNGs:
 CDFs of real vs synthetic with a replica band (the alpha-stable paper's
 Fig. 5-6), QQ plots (Fig. 3-4), ACFs (Fig. 2), sample paths and the
@@ -188,6 +190,50 @@ def plot_dataset(f, study, dataset, directory):
     return plots
 
 
+def request_rows(group, replica=None):
+    """(rank, time, is_write) of the data requests of a request table group."""
+    table = group["requests"][()]
+    classes = [text(c) for c in group["ops"]["class"][()]]
+    data = np.array([classes[o] in ("read", "write") for o in table["op"]], dtype=bool)
+    if replica is not None:
+        data &= table["replica"] == replica
+    rows = table[data]
+    writes = np.array([classes[o] == "write" for o in rows["op"]], dtype=bool)
+    return rows["rank"], rows["time"], writes
+
+
+def plot_requests(f, name, directory):
+    """Rank x time of replica 0 beside the trace's requests, and data requests per bin."""
+    group = f["requests"][name]
+    attrs = {k: (text(v) if isinstance(v, (bytes, str)) else v) for k, v in group.attrs.items()}
+    panels = [("synthetic, replica 0", group, 0)]
+    if "characterized" in group and "sanitized" in group["characterized"]:
+        panels.insert(0, ("trace", group["characterized"]["sanitized"], None))
+    fig, axes = plt.subplots(1, len(panels), figsize=(6 * len(panels), 4.2), squeeze=False)
+    for axis, (title, g, replica) in zip(axes[0], panels):
+        ranks, times, writes = request_rows(g, replica)
+        axis.scatter(times[~writes], ranks[~writes], s=4, marker="|", color="tab:blue", label="read")
+        axis.scatter(times[writes], ranks[writes], s=4, marker="|", color="tab:red", label="write")
+        axis.set_xlabel("time (s)")
+        axis.set_ylabel("rank")
+        axis.set_title(f"{name}: {title} ({len(times)} data requests)")
+        axis.legend(loc="upper right", markerscale=3)
+    images = {f"{name}: data requests by rank and time": save(fig, directory, f"requests_{name}_rank_time.png")}
+    ranks, times, _ = request_rows(group, 0)
+    width = float(attrs.get("bin_width", 0)) or max(times.max() / 100, 1e-3)
+    fig, axis = plt.subplots(figsize=(8, 3.2))
+    edges = np.arange(0, times.max() + 2 * width, width)
+    axis.step(edges[:-1], np.histogram(times, edges)[0], where="post", label="synthetic, replica 0")
+    axis.set_xlabel("time (s)")
+    axis.set_ylabel(f"data requests per {width:g} s")
+    axis.set_title(f"{name}: {attrs.get('timing', '')}")
+    axis.legend()
+    images[f"{name}: data requests per bin"] = save(fig, directory, f"requests_{name}_per_bin.png")
+    rows = [[k, str(attrs[k])] for k in ("source", "mode", "processes", "replicas", "timing", "filled_bins",
+                                          "dependency_violations", "seed", "stream") if k in attrs]
+    return rows, images
+
+
 def html_table(header, rows):
     out = ["<table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in header) + "</tr>"]
     for r in rows:
@@ -203,45 +249,56 @@ def md_table(header, rows):
 
 def write_report(results, directory):
     with h5py.File(results, "r") as f:
-        if "compare" not in f:
-            fail(f"{results}: no /compare group; run a config with a 'compare:' block first")
-        study = Study(f)
-        a = study.attrs
-        interval = f"{100 * a['confidence']:g}% {a['interval_method']} bootstrap interval, {a['bootstrap_resamples']} resamples"
+        if "compare" not in f and "requests" not in f:
+            fail(f"{results}: no /compare or /requests group; run a config with a 'compare:' or 'requests:' block first")
         sections = []  # (title, paragraphs, tables [(header, rows)], images [(caption, file)])
-        intro = [
-            f"Results file: {os.path.abspath(results)} (gpusynth {text(f.attrs.get('gpusynth_version', '?'))}, "
-            f"created {text(f.attrs.get('created_utc', '?'))}, seed {f.attrs.get('seed', '?')}, backend "
-            f"{text(f.attrs.get('backend', '?'))}).",
-            f"Every cell is the median of a metric over the replicas with its {interval}.",
-        ]
-        for metric in study.metrics:
-            intro.append(f"{metric}: {a.get('definition_' + metric, '')}")
-        sections.append(("Study", intro, [], []))
-        tables = []
-        for metric in study.metrics:
-            tables.append((f"{metric}: median [interval]", ["dataset"] + study.models,
-                           table_rows(study, metric, cell)))
-        tables.append((f"Matching degree by {study.rank_by} (3 best, 2 better than average, 1 average, 0 below; "
-                       "? = its interval overlaps one of a model with another degree)",
-                       ["dataset"] + study.models, table_rows(study, study.rank_by, degree_cell)))
-        paired_rows = []
-        for d in study.datasets:
-            for p in study.compare[d]["paired"][()]:
-                paired_rows.append([d, text(p["model_a"]), text(p["model_b"]),
-                                    f"{p['p_a_below_b']:.3f} [{p['ci_low']:.3f}, {p['ci_high']:.3f}]"])
-        tables.append((f"P({study.rank_by} of A < B's) with its percentile interval",
-                       ["dataset", "A", "B", "P(A < B)"], paired_rows))
-        stopped = [[d, text(study.compare[d].attrs["stopped_models"])] for d in study.datasets
-                   if text(study.compare[d].attrs["stopped_models"])]
-        if stopped:
-            tables.append(("Models stopped by their validity checks", ["dataset", "models"], stopped))
-        sections.append(("Tables", [a["matching_degree_rule"]], tables, []))
-        for d in study.datasets:
-            plots = plot_dataset(f, study, d, directory)
-            sections.append((f"Dataset {d}", [], [], list(plots.items())))
+        if "compare" in f:
+            study_sections(f, results, directory, sections)
+        for name in f.get("requests", {}):
+            rows, images = plot_requests(f, name, directory)
+            sections.append((f"Requests {name}", [], [("Synthesis", ["key", "value"], rows)], list(images.items())))
+    write_pages(sections, directory)
 
-    md, body = ["# gpusynth comparison study", ""], []
+
+def study_sections(f, results, directory, sections):
+    study = Study(f)
+    a = study.attrs
+    interval = f"{100 * a['confidence']:g}% {a['interval_method']} bootstrap interval, {a['bootstrap_resamples']} resamples"
+    intro = [
+        f"Results file: {os.path.abspath(results)} (gpusynth {text(f.attrs.get('gpusynth_version', '?'))}, "
+        f"created {text(f.attrs.get('created_utc', '?'))}, seed {f.attrs.get('seed', '?')}, backend "
+        f"{text(f.attrs.get('backend', '?'))}).",
+        f"Every cell is the median of a metric over the replicas with its {interval}.",
+    ]
+    for metric in study.metrics:
+        intro.append(f"{metric}: {a.get('definition_' + metric, '')}")
+    sections.append(("Study", intro, [], []))
+    tables = []
+    for metric in study.metrics:
+        tables.append((f"{metric}: median [interval]", ["dataset"] + study.models,
+                       table_rows(study, metric, cell)))
+    tables.append((f"Matching degree by {study.rank_by} (3 best, 2 better than average, 1 average, 0 below; "
+                   "? = its interval overlaps one of a model with another degree)",
+                   ["dataset"] + study.models, table_rows(study, study.rank_by, degree_cell)))
+    paired_rows = []
+    for d in study.datasets:
+        for p in study.compare[d]["paired"][()]:
+            paired_rows.append([d, text(p["model_a"]), text(p["model_b"]),
+                                f"{p['p_a_below_b']:.3f} [{p['ci_low']:.3f}, {p['ci_high']:.3f}]"])
+    tables.append((f"P({study.rank_by} of A < B's) with its percentile interval",
+                   ["dataset", "A", "B", "P(A < B)"], paired_rows))
+    stopped = [[d, text(study.compare[d].attrs["stopped_models"])] for d in study.datasets
+               if text(study.compare[d].attrs["stopped_models"])]
+    if stopped:
+        tables.append(("Models stopped by their validity checks", ["dataset", "models"], stopped))
+    sections.append(("Tables", [a["matching_degree_rule"]], tables, []))
+    for d in study.datasets:
+        plots = plot_dataset(f, study, d, directory)
+        sections.append((f"Dataset {d}", [], [], list(plots.items())))
+
+
+def write_pages(sections, directory):
+    md, body = ["# gpusynth report", ""], []
     for title, paragraphs, tabs, images in sections:
         md += [f"## {title}", ""]
         body.append(f"<h2>{html.escape(title)}</h2>")
@@ -262,8 +319,8 @@ def write_report(results, directory):
     style = ("body{font-family:sans-serif;max-width:1200px;margin:auto} table{border-collapse:collapse;font-size:12px}"
              " td,th{border:1px solid #ccc;padding:3px 6px;text-align:right} img{max-width:100%}")
     with open(os.path.join(directory, "index.html"), "w") as out:
-        out.write(f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>gpusynth study</title>"
-                  f"<style>{style}</style></head><body><h1>gpusynth comparison study</h1>{''.join(body)}</body></html>")
+        out.write(f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>gpusynth report</title>"
+                  f"<style>{style}</style></head><body><h1>gpusynth report</h1>{''.join(body)}</body></html>")
 
 
 def main():

@@ -26,8 +26,10 @@ std::string environment_or(const char* name, const std::string& fallback) {
 int report_command(const ReportOptions& o) {
   {
     const h5::Handle file = h5::open_file_read(o.results);
-    if (H5Lexists(file.id(), "compare", H5P_DEFAULT) <= 0)
-      throw UserError(fmt::format("{}: no /compare group; run a config with a 'compare:' block first", o.results));
+    if (H5Lexists(file.id(), "compare", H5P_DEFAULT) <= 0 && H5Lexists(file.id(), "requests", H5P_DEFAULT) <= 0)
+      throw UserError(fmt::format("{}: no /compare or /requests group; run a config with a 'compare:' or "
+                                  "'requests:' block first",
+                                  o.results));
   }
   // Debian's matplotlib and h5py belong to /usr/bin/python3 (a python3 earlier on PATH may lack them).
   const std::string python = environment_or("GPUSYNTH_PYTHON", "/usr/bin/python3");

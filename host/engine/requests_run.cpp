@@ -49,14 +49,14 @@ std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, hid_t 
     const auto start = std::chrono::steady_clock::now();
     RequestsOutcome outcome;
     outcome.name = spec.name;
-    TraceCharacterization characterized;
+    TraceCharacterization characterized_trace;
     const Workload* path = &spec.given_files;
     const Characteristics* characteristics = spec.given ? &*spec.given : nullptr;
     if (!spec.given) {
       const RequestTrace trace = read_request_trace(spec.traces, spec.format, spec.trace, spec.counters);
-      characterized = characterize_requests(trace);
-      path = &characterized.path;
-      characteristics = &characterized.characteristics;
+      characterized_trace = characterize_requests(trace);
+      path = &characterized_trace.path;
+      characteristics = &characterized_trace.characteristics;
     }
     const std::int32_t processes = spec.processes > 0 ? spec.processes : path->processes;
     SynthesisOptions options = spec.synthesis;
@@ -99,7 +99,12 @@ std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, hid_t 
       attributes.push_back({"filled_bins", static_cast<std::int64_t>(outcome.filled_bins)});
     }
     write_request_tables(group.id(), replicas, attributes);
-    if (!spec.given) write_characteristics(h5::create_group(group.id(), "characterized").id(), *characteristics, *path);
+    if (!spec.given) {
+      const h5::Handle characterized = h5::create_group(group.id(), "characterized");
+      write_characteristics(characterized.id(), *characteristics, *path);
+      write_request_tables(h5::create_group(characterized.id(), "sanitized").id(), {characterized_trace.sanitized},
+                           {{"meaning", std::string("every rank's requests of the trace after sanitization")}});
+    }
     outcome.emitted = std::move(replicas[spec.emit.replica]);
     outcome.seconds = seconds_since(start);
     log_info(quiet, fmt::format("requests '{}': {} requests in {} replica(s) of {} processes, {} dependency "
