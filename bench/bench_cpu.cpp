@@ -15,6 +15,7 @@
 #include "estimators/hurst.hpp"
 #include "host/engine/backend.hpp"
 #include "host/engine/config.hpp"
+#include "host/requests/synthesize.hpp"
 
 namespace {
 
@@ -192,5 +193,39 @@ void BM_Bootstrap(benchmark::State& state) {
 BENCHMARK(BM_Bootstrap)->Arg(0)->Arg(1)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
+
+// Request-level synthesis (docs/requests.md): one synthetic path drawn from
+// a trace's characteristics (file draws), expanded to N processes, timed by a
+// counts series and checked for dependency violations; items = requests made.
+// Arg 0: the trace (0: mpi-io-test, 18 path requests; 1: dxt.dxt, 8129), arg 1: processes.
+void BM_RequestSynthesis(benchmark::State& state) {
+  const bool big = state.range(0) == 1;
+  const std::string data = GPUSYNTH_TEST_DATA;
+  const gs::RequestTrace trace = gs::read_request_trace(
+      {data + (big ? "/dxt.dxt.txt.gz" : "/mpi-io-test.dxt.txt.gz")}, "dxt", gs::TraceOptions{},
+      data + (big ? "/dxt.parser.txt.gz" : "/mpi-io-test.parser.txt.gz"));
+  const gs::TraceCharacterization c = gs::characterize_requests(trace);
+  const auto processes = static_cast<std::int32_t>(state.range(1));
+  gs::SynthesisOptions options;
+  options.key = {1, 2};
+  const std::vector<double> counts(4096, 1000.0);
+  std::uint32_t replica = 0;
+  std::uint64_t made = 0;
+  for (auto _ : state) {
+    gs::Workload w = gs::expand(gs::synthesize_path(c.path, c.characteristics, options, replica++), processes);
+    gs::lower_soft_dependencies(w);
+    gs::time_by_counts(w, counts, 0.1);
+    benchmark::DoNotOptimize(gs::check_dependencies(w).total());
+    made += w.table.requests.size();
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(made));
+}
+BENCHMARK(BM_RequestSynthesis)
+    ->Args({0, 10000})
+    ->Args({1, 1})
+    ->Args({1, 1000})
+    ->ArgNames({"dxt_trace", "processes"})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

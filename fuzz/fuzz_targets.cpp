@@ -9,6 +9,7 @@
 
 #include "host/base/errors.hpp"
 #include "host/engine/config.hpp"
+#include "host/requests/synthesize.hpp"
 #include "io/series_source.hpp"
 #include "io/trace.hpp"
 
@@ -57,6 +58,26 @@ void fuzz_trace(const std::string& format, const std::uint8_t* data, std::size_t
   }
 }
 
+// The whole request pipeline on a small scale: read, characterize, one
+// replica of each kind of draw expanded to 3 processes, timed, checked.
+void fuzz_requests(const std::string& format, const std::uint8_t* data, std::size_t size) {
+  write_input(data, size);
+  TraceOptions options;
+  options.skip_bad_lines = size % 2 == 1;
+  try {
+    const TraceCharacterization c = characterize_requests(read_request_trace({input_path()}, format, options));
+    for (const auto draw : {SynthesisOptions::Draw::file, SynthesisOptions::Draw::class_pools}) {
+      SynthesisOptions synthesis;
+      synthesis.draw = draw;
+      Workload w = expand(synthesize_path(c.path, c.characteristics, synthesis, 0), 3);
+      lower_soft_dependencies(w);
+      time_by_counts(w, {3, 0, 5, 1}, 0.1);
+      check_dependencies(w);
+    }
+  } catch (const UserError&) {
+  }
+}
+
 void fuzz_config(const std::uint8_t* data, std::size_t size) {
   try {
     parse_config(std::string(reinterpret_cast<const char*>(data), size), "fuzz.yaml");
@@ -70,12 +91,18 @@ std::vector<std::string> target_names() {
   std::vector<std::string> names;
   for (const auto& format : trace_format_names()) names.push_back("trace_" + format);
   names.push_back("config");
+  names.push_back("requests_dxt");
+  names.push_back("requests_pioneer");
   return names;
 }
 
 bool run_target(const std::string& target, const std::uint8_t* data, std::size_t size) {
   if (target == "config") {
     fuzz_config(data, size);
+    return true;
+  }
+  if (target == "requests_dxt" || target == "requests_pioneer") {
+    fuzz_requests(target.substr(9), data, size);
     return true;
   }
   const std::string prefix = "trace_";

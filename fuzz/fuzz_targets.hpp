@@ -1,5 +1,7 @@
-// The fuzz targets (issue 25): one per trace format ("trace_<format>") and one
-// for the config reader ("config"). Each takes arbitrary bytes; a UserError is
+// The fuzz targets (issue 25): one per trace format ("trace_<format>"), one
+// for the config reader ("config"), and the request pipeline per request
+// format ("requests_dxt", "requests_pioneer": read, characterize, synthesize,
+// expand, time, check). Each takes arbitrary bytes; a UserError is
 // the expected answer to bad input, anything else (a crash, another exception,
 // a sanitizer report) is a defect. Built twice: as libFuzzer binaries by
 // -DGPUSYNTH_FUZZ=ON with clang (fuzz/libfuzzer_main.cpp, scripts/fuzz.sh), and

@@ -31,7 +31,7 @@ PioneerFields split_pioneer_line(std::string_view line, char delimiter) {
   if (found < 7)
     throw BadLine{
         fmt::format("expected 7 fields (timestamp operation file offset size execution_time extra), found {}", found),
-        found ? fields[found - 1] : line};
+        line};
   return {fields[0], fields[1], fields[2], fields[3], fields[4], fields[5], fields[6]};
 }
 
