@@ -34,6 +34,11 @@ std::string summary_text(const TraceCharacterization& c, const RequestTrace& tra
       c.path.table.requests.size(), c.path_summary.children_aligned, c.path_summary.root_exclusive,
       shown.empty() ? "" : fmt::format(" at seq {}", fmt::join(shown, ", ")),
       c.path_summary.root_exclusive > shown.size() ? ", …" : "");
+  if (c.path_summary.irregular_offsets || c.path_summary.child_only_files)
+    text += fmt::format(
+        "note: {} shared requests whose children's offsets follow no stride (the file's most common stride is "
+        "used); {} files no root request touches (not in the path)\n",
+        c.path_summary.irregular_offsets, c.path_summary.child_only_files);
   text += fmt::format("{:<15} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>12} {:>9}\n", "class", "files", "sessions",
                       "med ISG", "med IRG", "med D", "med OT", "med SIZE", "med ST");
   for (int ci = 0; ci < kFileClasses; ++ci) {

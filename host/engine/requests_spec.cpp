@@ -13,7 +13,7 @@ namespace gs {
 namespace {
 
 const std::vector<std::string> kRequestKeys = {"name",   "trace",     "format",    "counters",  "time_unit",
-                                               "delimiter", "mode",   "processes", "replicas",  "stream",
+                                               "delimiter", "mode",   "draw",      "processes", "replicas",  "stream",
                                                "timing", "overrides", "files",     "characteristics", "emit"};
 const std::vector<std::string> kClassKeys = {"root_exclusive", "private", "shared"};
 
@@ -123,6 +123,8 @@ RequestsSpec parse_requests(const YAML::Node& node, const std::string& file, std
   }
   const std::string mode = map.choice("mode", {"sample", "template"}).value_or("sample");
   spec.synthesis.template_mode = mode == "template";
+  if (map.choice("draw", {"file", "class"}).value_or(spec.given ? "class" : "file") == "class")
+    spec.synthesis.draw = SynthesisOptions::Draw::class_pools;
   if (spec.synthesis.template_mode && spec.given)
     throw map.error_at("mode", "mode: template replays a trace's own path; it needs 'trace'");
   if (auto processes = map.unsigned_integer("processes")) {

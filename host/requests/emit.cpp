@@ -21,8 +21,6 @@ namespace gs {
 
 namespace {
 
-std::vector<double> as_doubles(const std::vector<double>& v) { return v; }
-
 void write_frequencies(hid_t group, const std::string& name, const Frequencies& f, const CharacteristicInfo& info) {
   h5::write_table(group, name, {{"name", f.names}, {"count", f.counts}},
                   {{"table_iii", std::string(info.short_name)}, {"units", std::string(info.units)},
@@ -43,7 +41,7 @@ void write_characteristics(hid_t parent, const Characteristics& characteristics,
                                            {"units", std::string(info.units)},
                                            {"meaning", std::string(info.meaning)}};
       if (const auto* samples = numeric_characteristic(c, name)) {
-        h5::write_vector(group.id(), name, as_doubles(*samples), attributes);
+        h5::write_vector(group.id(), name, *samples, attributes);
       } else if (name == "request_types_in_sessions") {
         write_frequencies(group.id(), name, c.types_in_sessions, info);
       } else if (name == "request_types_outside_sessions") {

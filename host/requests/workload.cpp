@@ -135,9 +135,7 @@ Workload sanitize(const RequestTrace& trace, SanitizeSummary& summary) {
   summary.read = in.requests.size();
   const std::vector<bool> absorbed = absorbed_posix_calls(in);
   Workload out;
-  out.table.ops = in.ops;  // interned afresh below as needed
-  out.table = RequestTable{};
-  for (const auto& name : in.ops) out.table.op_id(name);
+  for (const auto& name : in.ops) out.table.op_id(name);  // the same ids as the trace's
   for (const auto& name : in.files) out.table.file_id(name);
   out.files.resize(in.files.size());
   out.processes = std::max(trace.ranks, 1);
@@ -550,8 +548,9 @@ void derive_soft_dependencies(Workload& path) {
 void lower_soft_dependencies(Workload& workload) {
   RequestTable& t = workload.table;
   // Derived op -> (its base op, the seek before it or none).
-  std::vector<std::pair<std::int64_t, std::int64_t>> lowered(t.ops.size(), {-1, -1});
-  for (std::size_t op = 0; op < t.ops.size(); ++op) {
+  const std::size_t derived_ops = t.ops.size();  // op_id below may add base names
+  std::vector<std::pair<std::int64_t, std::int64_t>> lowered(derived_ops, {-1, -1});
+  for (std::size_t op = 0; op < derived_ops; ++op) {
     const std::string name = t.ops[op];
     if (!is_data(t.op_classes[op]) || name.empty() || (name.back() != '0' && name.back() != '1')) continue;
     lowered[op].first = t.op_id(name.substr(0, name.size() - 1));

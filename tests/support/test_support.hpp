@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "host/base/errors.hpp"
 #include "host/engine/backend.hpp"
 #include "host/engine/config.hpp"
 #include "host/models/model.hpp"
@@ -19,6 +20,17 @@
 namespace gs::test {
 
 std::string data_path(const std::string& name);  // tests/data/<name>, or $GPUSYNTH_TEST_DATA/<name>
+
+// The message of the UserError `call` throws ("" when none).
+template <class Call>
+std::string error_of(Call call) {
+  try {
+    call();
+  } catch (const UserError& e) {
+    return e.what();
+  }
+  return "";
+}
 
 // Rows of a CSV whose lines starting with '#' are comments and whose first
 // other line is the header; columns by name.

@@ -22,15 +22,7 @@
 namespace gs {
 namespace {
 
-template <class Call>
-std::string error_of(Call call) {
-  try {
-    call();
-  } catch (const UserError& e) {
-    return e.what();
-  }
-  return "";
-}
+using test::error_of;
 
 RequestTrace mpi_io_test() {
   return read_request_trace({test::data_path("mpi-io-test.dxt.txt.gz")}, "dxt", TraceOptions{},
@@ -348,6 +340,11 @@ TEST(RequestsConfig, SectionIsChecked) {
             std::string::npos);
   EXPECT_NE(parse("  - {name: r, trace: t.dxt, format: dxt, overrides: {SIZE: {scale: -1}}}\n").find("scale"),
             std::string::npos);
+  EXPECT_NE(parse("  - {name: r, trace: t.dxt, format: dxt, draw: random}\n").find("accepted: file, class"),
+            std::string::npos);
+  const RunConfig drawn = parse_config("output: o.h5\nrequests:\n  - {name: r, trace: t.dxt, format: dxt, draw: class}\n",
+                                       "c.yaml");
+  EXPECT_EQ(drawn.requests[0].synthesis.draw, SynthesisOptions::Draw::class_pools);
   EXPECT_NE(parse("  - {name: r, trace: t.dxt, format: dxt}\n  - {name: r, trace: t.dxt, format: dxt}\n")
                 .find("already used"),
             std::string::npos);

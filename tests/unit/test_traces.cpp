@@ -32,16 +32,7 @@ std::size_t count_op(const Trace& trace, Operation op) {
   return static_cast<std::size_t>(std::count(trace.ops.begin(), trace.ops.end(), op));
 }
 
-// The message of the UserError `read` throws ("" when none).
-template <class Read>
-std::string error_of(Read read) {
-  try {
-    read();
-  } catch (const UserError& e) {
-    return e.what();
-  }
-  return "";
-}
+using test::error_of;
 
 // Counted with awk: `$1=="X_POSIX"` lines of the DXT text, their lengths and reads.
 TEST(TraceReaders, DxtGivesEveryPosixOperationInTimeOrder) {
