@@ -128,6 +128,52 @@ std::vector<bool> absorbed_posix_calls(const RequestTable& table) {
 
 std::uint32_t mode_flags(bool reads, bool writes) { return (reads ? kModeRead : 0u) | (writes ? kModeWrite : 0u); }
 
+// Sessions as recorded, over one (rank, file)'s requests in time order: open
+// … close; operations between a close and the next open are outside. Each
+// open gets its session's access mode.
+void recorded_sessions(const std::vector<Request*>& requests, const std::vector<OpClass>& classes,
+                       std::int64_t& next_session, SanitizeSummary& summary) {
+  std::int64_t session = -1;
+  Request* open = nullptr;
+  bool reads = false, writes = false;
+  const auto close_mode = [&] {
+    if (open) open->flags |= mode_flags(reads, writes);
+  };
+  for (Request* r : requests) {
+    const OpClass c = classes[r->op];
+    if (c == OpClass::open) {
+      close_mode();
+      session = next_session++;
+      ++summary.sessions;
+      open = r;
+      reads = writes = false;
+      r->session = session;
+    } else if (c == OpClass::close) {
+      r->session = session;
+      close_mode();
+      open = nullptr;
+      session = -1;
+    } else if (c != OpClass::metadata) {
+      r->session = session;
+      reads |= c == OpClass::read;
+      writes |= c == OpClass::write;
+    }
+  }
+  close_mode();
+}
+
+// The opens darshan counted for (rank, file): MPI-IO opens for MPI-IO requests,
+// POSIX opens otherwise; a shared record (rank -1) divided by the ranks using
+// the file; 1 without a count.
+std::uint64_t counted_opens(const RequestTrace& trace, bool mpi, std::int32_t rank, const std::string& file,
+                            std::uint64_t ranks_using) {
+  const auto& counted = mpi ? trace.mpiio_opens : trace.posix_opens;
+  if (auto it = counted.find({rank, file}); it != counted.end() && it->second > 0) return it->second;
+  if (auto shared = counted.find({-1, file}); shared != counted.end() && shared->second > 0)
+    return std::max<std::uint64_t>(1, (shared->second + ranks_using / 2) / std::max<std::uint64_t>(1, ranks_using));
+  return 1;
+}
+
 }  // namespace
 
 Workload sanitize(const RequestTrace& trace, SanitizeSummary& summary) {
@@ -178,31 +224,9 @@ Workload sanitize(const RequestTrace& trace, SanitizeSummary& summary) {
       return c == OpClass::open || c == OpClass::close;
     });
     if (explicit_sessions) {
-      // Sessions as recorded: open ... close; operations between a close and the next open are outside.
-      std::int64_t session = -1;
-      std::size_t open_row = 0;
-      bool reads = false, writes = false;
-      for (std::size_t m : members) {
-        Request& r = rows[m].request;
-        const OpClass c = in.op_classes[r.op];
-        if (c == OpClass::open) {
-          if (session >= 0) rows[open_row].request.flags |= mode_flags(reads, writes);
-          session = next_session++;
-          ++summary.sessions;
-          open_row = m;
-          reads = writes = false;
-          r.session = session;
-        } else if (c == OpClass::close) {
-          r.session = session;
-          if (session >= 0) rows[open_row].request.flags |= mode_flags(reads, writes);
-          session = -1;
-        } else if (c != OpClass::metadata) {
-          r.session = session;
-          reads |= c == OpClass::read;
-          writes |= c == OpClass::write;
-        }
-      }
-      if (session >= 0) rows[open_row].request.flags |= mode_flags(reads, writes);
+      std::vector<Request*> requests;
+      for (std::size_t m : members) requests.push_back(&rows[m].request);
+      recorded_sessions(requests, in.op_classes, next_session, summary);
       continue;
     }
     // No open or close recorded: k sessions split at the k-1 longest idle gaps.
@@ -211,17 +235,10 @@ Workload sanitize(const RequestTrace& trace, SanitizeSummary& summary) {
       if (in.op_classes[rows[m].request.op] != OpClass::metadata) members_in_session.push_back(m);
     if (members_in_session.empty()) continue;
     const bool mpi = is_mpi_operation(in.ops[rows[members_in_session.front()].request.op]);
-    std::uint64_t opens = 1;
-    const auto& counted = mpi ? trace.mpiio_opens : trace.posix_opens;
-    const std::string& name = in.files[file];
-    if (auto it = counted.find({rank, name}); it != counted.end() && it->second > 0) {
-      opens = it->second;
-    } else if (auto shared = counted.find({-1, name}); shared != counted.end() && shared->second > 0) {
-      std::uint64_t ranks_touching = 0;
-      for (std::int32_t other = 0; other < trace.ranks; ++other) ranks_touching += by_file.count({other, file});
-      opens = std::max<std::uint64_t>(1, (shared->second + ranks_touching / 2) / std::max<std::uint64_t>(1, ranks_touching));
-    }
-    opens = std::min<std::uint64_t>(opens, members_in_session.size());
+    std::uint64_t ranks_using = 0;
+    for (std::int32_t other = 0; other < trace.ranks; ++other) ranks_using += by_file.count({other, file});
+    const std::uint64_t opens = std::min<std::uint64_t>(counted_opens(trace, mpi, rank, in.files[file], ranks_using),
+                                                        members_in_session.size());
     std::vector<std::size_t> gaps(members_in_session.size() - 1);
     std::iota(gaps.begin(), gaps.end(), 0);
     const auto idle = [&](std::size_t g) {

@@ -2,7 +2,7 @@
 # Request-level synthesis from the command line (docs/requests.md):
 # `characterize` on the LANL mpi-io-test DXT trace, a config that synthesizes
 # 24 processes timed by an LFSN ensemble, its HDF5 tables, DiskSim and
-# DXT-like outputs read back, and the fio iologs replayed by fio with the
+# DXT-like outputs read back, the report's plots, and the fio iologs replayed by fio with the
 # timing checked by scripts/replay_check.py, which must also fail when fio
 # ignores the timestamps (replay_no_stall=1).
 set -u
@@ -79,6 +79,12 @@ with h5py.File(sys.argv[1], "r") as f:
     assert (binned == counts[:full]).all(), (binned, counts[:full])
     assert "characterized/characteristics/shared/inter_request_gap" in g
 EOF
+
+expect_rc 0 "the report draws the requests" "$gpusynth" report "$tmp/out/replay.h5" -o "$tmp/report"
+for made in index.html requests_mpiio_rank_time.png requests_mpiio_per_bin.png; do
+  [ -s "$tmp/report/$made" ] || fail "the report has no $made"
+done
+expect_in "$tmp/report/report.md" "dependency_violations | 0" "the report states the dependency check"
 
 if ! command -v fio >/dev/null; then
   echo "SKIP: fio is not installed (the README's install command installs it): the replay checks did not run"
