@@ -54,11 +54,14 @@ void parse_given_class(ConfigMap& map, FileClass file_class, ClassCharacteristic
   require_in_range(map, "files", c.files, c.files >= 1 && c.files <= 1e7, "1 to 10^7");
   for (const auto& [key, name] : numeric) {
     if (auto values = map.numbers(key)) {
-      for (double v : *values) require_in_range(map, key, v, v >= 0, "numbers >= 0");
+      const bool ratio = std::string(key) == "SEQ";
+      for (double v : *values)
+        require_in_range(map, key, v, v >= 0 && (!ratio || v <= 1), ratio ? "numbers from 0 to 1" : "numbers >= 0");
       *numeric_characteristic(c, name) = *values;
     }
   }
   const std::int64_t stride = map.integer("rank_stride").value_or(0);
+  // Templates <class>_<k> (at most 10^4; more files cycle through them as <class>_<k>.s<j>).
   for (std::uint64_t k = 0; k < static_cast<std::uint64_t>(std::min(c.files, 1e4)); ++k) {
     const std::string name = fmt::format("{}_{}", file_class_name(file_class), k);
     const std::int32_t id = files.table.file_id(name);

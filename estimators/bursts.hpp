@@ -1,0 +1,74 @@
+// System-level I/O bursts (the Darshan burst paper, sections IV–V): the
+// burst threshold mean + k·σ (k given, or chosen for a share of burst bins),
+// severity classes, runs of consecutive bursts, the histogram in 0.2σ steps,
+// the EMA/MACD features, and the burst-aware start of Algorithm 1. σ is the
+// population standard deviation of the series (the paper's "stdev of all
+// data points"). Nothing here looks ahead: a feature at bin t uses bins ≤ t.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace gs {
+
+struct BurstThreshold {
+  double mean = 0, sigma = 0;  // of the series
+  double k = 0;                // threshold = mean + k·sigma
+  double threshold = 0;        // a bin is a burst when its value is above it (strictly)
+};
+
+// mean + k·σ.
+BurstThreshold burst_threshold_for_k(const std::vector<double>& series, double k);
+
+// The threshold that makes ⌊share·n⌋ bins bursts: the (⌊share·n⌋ + 1)-th largest
+// value, so with distinct values exactly ⌊share·n⌋ bins lie above it (ties
+// above it can only make fewer). share in (0, 1).
+BurstThreshold burst_threshold_for_share(const std::vector<double>& series, double share);
+
+// Severity classes: 0 no burst; 1–5 the five equal ranges from the threshold
+// to mean + 10σ; 6 above mean + 10σ (all bursts are 6 when the threshold is
+// already there).
+constexpr int kSeverityClasses = 7;
+std::vector<int> burst_severity(const std::vector<double>& series, const BurstThreshold& threshold);
+
+// Lengths of the runs of consecutive bursts, in order.
+std::vector<std::size_t> burst_run_lengths(const std::vector<int>& severity);
+
+// Bins counted by (value − mean)/σ in steps of `step` σ from −limit to +limit
+// (values beyond land in the end bins): 2·limit/step counts, the first for
+// [−limit, −limit + step).
+std::vector<std::uint64_t> sigma_histogram(const std::vector<double>& series, double step = 0.2,
+                                           double limit = 10.0);
+
+// EMA with α = 2/(n + 1) over a window of n bins: E_0 = x_0, E_t = α·x_t + (1 − α)·E_{t−1}.
+std::vector<double> exponential_moving_average(const std::vector<double>& series, double window_bins);
+
+// MACD = EMA over the short window − EMA over the long window (the paper's
+// printed eq. (3), "E_t − E_{t−1}", is the usual definition with its
+// subscripts garbled: it names two EMAs of different time frames).
+std::vector<double> macd(const std::vector<double>& series, double short_window_bins, double long_window_bins);
+
+// Algorithm 1, burst-aware start of a job of `min_time` seconds (`max_time`
+// when every bin is a burst), starting in bin i of the pattern for i = 0 …
+// options − 1 with delay i·bin; `one_based` numbers the options 1 … options as
+// the printed loop does, so its delay is (i + 1)·bin (the first bin counts as
+// waited). A bin without a burst does
+// bin_seconds of work, a burst bin bin_seconds·min_time/max_time (the
+// reading of the garbled lines 2–3 that makes a job in bursts take max_time);
+// bins past the pattern have no burst. Score α·delay + (1 − α)·runtime; the
+// earliest start wins ties.
+struct BurstAwareStart {
+  std::size_t start = 0;  // the chosen option
+  double delay = 0;       // s
+  double runtime = 0;     // s, whole bins
+  double score = 0;
+};
+struct BurstAwareOptions {
+  std::size_t options = 24;
+  bool one_based = false;
+};
+BurstAwareStart burst_aware_start(const std::vector<int>& severity, double bin_seconds, double min_time,
+                                  double max_time, double alpha, const BurstAwareOptions& options = {});
+
+}  // namespace gs

@@ -1,0 +1,121 @@
+// Burst detection, features and Algorithm 1 of the Darshan burst paper
+// (estimators/bursts.hpp) against closed forms and a case solved by hand.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "estimators/bursts.hpp"
+#include "test_support.hpp"
+
+namespace gs {
+namespace {
+
+std::vector<double> distinct_values(std::size_t n, std::uint64_t seed) {
+  std::vector<double> x(n);
+  std::uint64_t state = seed;
+  for (std::size_t i = 0; i < n; ++i) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    x[i] = std::exp(static_cast<double>(state >> 11) * 0x1.0p-53 * 6) + 1e-9 * static_cast<double>(i);
+  }
+  return x;
+}
+
+// With distinct values exactly ⌊0.01·n⌋ bins exceed the chosen threshold, for several n.
+TEST(Bursts, ShareThresholdMakesExactlyTheShare) {
+  for (std::size_t n : {100u, 999u, 1000u, 28800u}) {
+    const std::vector<double> x = distinct_values(n, n);
+    const BurstThreshold t = burst_threshold_for_share(x, 0.01);
+    const auto above = std::count_if(x.begin(), x.end(), [&](double v) { return v > t.threshold; });
+    EXPECT_EQ(static_cast<std::size_t>(above), n / 100) << n;
+    EXPECT_NEAR(t.mean + t.k * t.sigma, t.threshold, 1e-12 * std::abs(t.threshold));
+  }
+}
+
+// mean + k·σ (population σ) against a long-double two-pass reference, to 1e-12.
+TEST(Bursts, GivenKIsMeanPlusKSigma) {
+  const std::vector<double> x = distinct_values(5000, 7);
+  long double sum = 0, squares = 0;
+  for (double v : x) sum += v;
+  const long double mean = sum / x.size();
+  for (double v : x) squares += (v - mean) * (v - mean);
+  const long double sigma = std::sqrt(squares / x.size());
+  for (double k : {0.5, 1.23, 4.5}) {
+    const BurstThreshold t = burst_threshold_for_k(x, k);
+    EXPECT_NEAR(t.threshold, static_cast<double>(mean + k * sigma), 1e-12 * static_cast<double>(mean + k * sigma));
+  }
+}
+
+TEST(Bursts, SeverityClassesRunsAndHistogram) {
+  // 100 values: 96 zeros and the bursts 1 2 3 4 in two runs; mean 0.1, σ known.
+  std::vector<double> x(100, 0.0);
+  x[10] = 1;
+  x[11] = 2;
+  x[50] = 3;
+  x[51] = 4;
+  // mean 0.1, σ = √0.29 = 0.5385; k = 1: threshold 0.6385, mean + 10σ = 5.485, ranges of
+  // 0.9693: 1 → class 1, 2 → 2, 3 → 3, 4 → 4.
+  const BurstThreshold t = burst_threshold_for_k(x, 1.0);
+  EXPECT_NEAR(t.sigma, std::sqrt(0.29), 1e-15);
+  const std::vector<int> s = burst_severity(x, t);
+  EXPECT_EQ((std::vector<int>{s[10], s[11], s[50], s[51]}), (std::vector<int>{1, 2, 3, 4}));
+  EXPECT_EQ(std::count(s.begin(), s.end(), 0), 96);
+  BurstThreshold above = t;
+  above.threshold = t.mean + 11 * t.sigma;  // at or past mean + 10σ: every burst is class 6
+  std::vector<double> y = x;
+  y[51] = 7;
+  EXPECT_EQ(burst_severity(y, above)[51], 6);
+  EXPECT_EQ(burst_run_lengths(s), (std::vector<std::size_t>{2, 2}));
+  const std::vector<std::uint64_t> h = sigma_histogram(x);
+  EXPECT_EQ(h.size(), 100u);
+  EXPECT_EQ(std::accumulate(h.begin(), h.end(), std::uint64_t{0}), 100u);
+  // The zeros lie at −mean/σ: bin ⌊(z + 10)/0.2⌋.
+  EXPECT_EQ(h[static_cast<std::size_t>(std::floor((-t.mean / t.sigma + 10) / 0.2))], 96u);
+}
+
+// A step from 0 to 1 at bin s: E_t = 1 − (1 − α)^(t − s + 1) for t ≥ s, α = 2/(n + 1).
+TEST(Bursts, EmaAndMacdOfAStep) {
+  std::vector<double> x(200, 0.0);
+  const std::size_t step = 20;
+  std::fill(x.begin() + step, x.end(), 1.0);
+  const double fast = 12, slow = 26;  // the paper's 60 and 130 minutes in 5-minute bins
+  const auto closed = [&](double n, std::size_t t) {
+    return t < step ? 0.0 : 1 - std::pow(1 - 2 / (n + 1), static_cast<double>(t - step + 1));
+  };
+  const std::vector<double> e = exponential_moving_average(x, fast);
+  const std::vector<double> m = macd(x, fast, slow);
+  for (std::size_t t = 0; t < x.size(); ++t) {
+    EXPECT_NEAR(e[t], closed(fast, t), 1e-14) << t;
+    EXPECT_NEAR(m[t], closed(fast, t) - closed(slow, t), 1e-14) << t;
+  }
+}
+
+// The case by hand: bins of 300 s, min 600 s, max 1800 s, bursts in the
+// first three bins. A burst bin does 100 s of work, a free one 300 s.
+TEST(Bursts, AlgorithmOneOnAHandSolvedCase) {
+  std::vector<int> pattern(24, 0);
+  pattern[0] = pattern[1] = pattern[2] = 1;
+  const BurstAwareStart now = burst_aware_start(pattern, 300, 600, 1800, 1.0);
+  EXPECT_EQ(now.start, 0u);
+  EXPECT_EQ(now.delay, 0.0);
+  EXPECT_EQ(now.runtime, 1200.0);  // 100 + 100 + 100 + 300
+  const BurstAwareStart wait = burst_aware_start(pattern, 300, 600, 1800, 0.0);
+  EXPECT_EQ(wait.start, 3u);
+  EXPECT_EQ(wait.delay, 900.0);
+  EXPECT_EQ(wait.runtime, 600.0);
+  // α = 0.5: starting at once scores 600, waiting 750: start at once.
+  EXPECT_EQ(burst_aware_start(pattern, 300, 600, 1800, 0.5).start, 0u);
+  // The printed 1-based numbering counts the first bin as waited.
+  BurstAwareOptions printed;
+  printed.one_based = true;
+  const BurstAwareStart one = burst_aware_start(pattern, 300, 600, 1800, 1.0, printed);
+  EXPECT_EQ(one.start, 1u);
+  EXPECT_EQ(one.delay, 300.0);
+  EXPECT_EQ(one.runtime, 1200.0);
+  EXPECT_NE(test::error_of([&] { burst_aware_start(pattern, 300, 600, 500, 1.0); }).find("min_time <= max_time"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace gs
