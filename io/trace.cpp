@@ -84,6 +84,18 @@ std::vector<std::string> time_unit_names() {
   return names;
 }
 
+TraceOptions::Spread parse_spread(const std::string& name) {
+  if (name == "overlap") return TraceOptions::Spread::overlap;
+  if (name == "equal") return TraceOptions::Spread::equal_share;
+  throw UserError(fmt::format("spread '{}' is not accepted; accepted: overlap, equal", name));
+}
+
+TraceOptions::Align parse_align(const std::string& name) {
+  if (name == "start") return TraceOptions::Align::start;
+  if (name == "epoch") return TraceOptions::Align::epoch;
+  throw UserError(fmt::format("align '{}' is not accepted; accepted: start, epoch", name));
+}
+
 TimeUnit parse_time_unit(const std::string& name) {
   for (const auto& [n, u] : kUnits)
     if (name == n) return u;

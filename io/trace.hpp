@@ -41,7 +41,17 @@ struct TraceOptions {
   bool sort = false;                                      // accept out-of-order event times by sorting them (reported)
   bool skip_bad_lines = false;
   double max_bins = kDefaultMaxBins;  // of the binned series (binning, darshan's spreading)
+  // darshan: how a record's amounts spread over the bins its interval covers:
+  // by time overlap (default) or an equal share to each bin (the burst paper's).
+  enum class Spread { overlap, equal_share } spread = Spread::overlap;
+  // darshan: bins from the earliest log's start, or aligned to multiples of the
+  // bin width in Unix time (calendar bins: 5-minute bins start at :00, :05, …).
+  enum class Align { start, epoch } align = Align::start;
 };
+
+// "overlap" | "equal" and "start" | "epoch" (UserError listing the accepted names).
+TraceOptions::Spread parse_spread(const std::string& name);
+TraceOptions::Align parse_align(const std::string& name);
 
 // Bins of equal width from `start`; channels: count, count_read, count_write,
 // bytes, bytes_read, bytes_write (the ones the format gives).

@@ -34,7 +34,7 @@ const std::vector<std::string> kCommands = {"run", "stats", "fit", "norros", "re
 
 // The options that say how to read and bin a trace (stats and fit).
 struct TraceArguments {
-  std::string format, time_unit, delimiter, blk_event = "Q";
+  std::string format, time_unit, delimiter, blk_event = "Q", spread, align;
 };
 
 void add_trace_options(CLI::App* app, SeriesSource& o, TraceArguments& a) {
@@ -57,10 +57,19 @@ void add_trace_options(CLI::App* app, SeriesSource& o, TraceArguments& a) {
       ->delimiter(',');
   app->add_option("--blk-event", a.blk_event, "blkparse: Q (queued, default) or D (issued to the driver)")
       ->check(CLI::IsMember({"Q", "D"}));
+  app->add_option("--spread", a.spread,
+                  "darshan: a record's amounts over the bins it covers: overlap (by time, default) or equal (an "
+                  "equal share to each, the burst paper's)")
+      ->check(CLI::IsMember({"overlap", "equal"}));
+  app->add_option("--align", a.align,
+                  "darshan: bins from the first log's start (start, default) or at multiples of the bin width in "
+                  "Unix time (epoch: calendar bins)")
+      ->check(CLI::IsMember({"start", "epoch"}));
   app->add_flag("--sort", o.trace.sort, "accept events out of time order by sorting them (reported)");
   app->add_flag("--skip-bad-lines", o.trace.skip_bad_lines, "count and report malformed lines instead of stopping");
   app->add_option("--series", o.channel,
-                  "channel analysed: count, count_read, count_write, bytes, bytes_read, bytes_write "
+                  "channel analysed: count, count_read, count_write, bytes, bytes_read, bytes_write (darshan also time, "
+                  "time_read, time_write: seconds spent in I/O) "
                   "(default count; darshan: bytes)");
 }
 
@@ -69,6 +78,8 @@ void apply_trace_arguments(const TraceArguments& a, SeriesSource& o) {
   if (!a.time_unit.empty()) o.trace.time_unit = parse_time_unit(a.time_unit);
   if (!a.delimiter.empty()) o.trace.delimiter = a.delimiter == "comma" ? ',' : a.delimiter == "tab" ? '\t' : ' ';
   o.trace.blk_action = a.blk_event[0];
+  if (!a.spread.empty()) o.trace.spread = parse_spread(a.spread);
+  if (!a.align.empty()) o.trace.align = parse_align(a.align);
 }
 
 // CLI11 would convert "-5" to 2^64 - 5: whole numbers are checked as written

@@ -63,7 +63,8 @@ const std::vector<std::string> kTopKeys = {"version",   "seed",   "backend",  "o
 const std::vector<std::string> kDatasetKeys = {"name",           "trace",        "format",      "bin",         "series",
                                                "column",         "value_column", "op_column",   "size_column", "header",
                                                "delimiter",      "time_unit",    "modules",     "blk_event",   "sort",
-                                               "skip_bad_lines", "read_values",  "write_values"};
+                                               "skip_bad_lines", "read_values",  "write_values", "spread",
+                                               "align"};
 
 // Ensemble and dataset names become HDF5 groups.
 void check_group_name(const ConfigMap& map, const std::string& name) {
@@ -144,6 +145,8 @@ DatasetSpec parse_dataset(const YAML::Node& node, const std::string& file, std::
   r.trace.blk_action = map.choice("blk_event", {"Q", "D"}).value_or("Q")[0];
   r.trace.sort = parse_flag(map, "sort");
   r.trace.skip_bad_lines = parse_flag(map, "skip_bad_lines");
+  if (auto spread = map.choice("spread", {"overlap", "equal"})) r.trace.spread = parse_spread(*spread);
+  if (auto align = map.choice("align", {"start", "epoch"})) r.trace.align = parse_align(*align);
   return d;
 }
 

@@ -16,7 +16,7 @@ namespace gs {
 namespace {
 
 struct DarshanActivity {  // one direction (read or write) of one record
-  double ops = 0, bytes = 0, start = 0, end = 0;
+  double ops = 0, bytes = 0, time = 0, start = 0, end = 0;  // time: seconds spent in the operations
 };
 
 struct DarshanRecord {
@@ -46,10 +46,12 @@ bool apply_counter(const std::string& module, std::string_view counter, double v
   const std::string_view name = counter.substr(prefix.size());
   static const std::vector<std::pair<const char*, double DarshanActivity::*>> read_fields = {
       {"BYTES_READ", &DarshanActivity::bytes},
+      {"F_READ_TIME", &DarshanActivity::time},
       {"F_READ_START_TIMESTAMP", &DarshanActivity::start},
       {"F_READ_END_TIMESTAMP", &DarshanActivity::end}};
   static const std::vector<std::pair<const char*, double DarshanActivity::*>> write_fields = {
       {"BYTES_WRITTEN", &DarshanActivity::bytes},
+      {"F_WRITE_TIME", &DarshanActivity::time},
       {"F_WRITE_START_TIMESTAMP", &DarshanActivity::start},
       {"F_WRITE_END_TIMESTAMP", &DarshanActivity::end}};
   for (const auto& [field, member] : read_fields)
@@ -106,10 +108,12 @@ DarshanLog read_darshan_log(const std::string& path, const TraceOptions& options
   return log;
 }
 
-// Adds `amount` over [start, end) at a uniform rate (the Darshan burst paper,
-// section IV: a record's bytes and operations spread evenly over the bins its
-// interval covers); a zero-length interval falls in the bin of its start.
-void spread(std::vector<double>& bins, double origin, double width, double start, double end, double amount) {
+// Adds `amount` over [start, end): at a uniform rate, each bin by its overlap
+// with the interval, or (the Darshan burst paper, section IV) an equal share to
+// each bin the interval covers. Both keep the total; a zero-length interval
+// falls in the bin of its start.
+void spread(std::vector<double>& bins, double origin, double width, double start, double end, double amount,
+            TraceOptions::Spread how) {
   const auto bin_of = [&](double t) {
     const double index = std::floor((t - origin) / width);
     return static_cast<std::size_t>(std::clamp(index, 0.0, static_cast<double>(bins.size() - 1)));
@@ -119,6 +123,11 @@ void spread(std::vector<double>& bins, double origin, double width, double start
     return;
   }
   const std::size_t first = bin_of(start), last = bin_of(std::nextafter(end, start));
+  if (how == TraceOptions::Spread::equal_share) {
+    const double share = amount / static_cast<double>(last - first + 1);
+    for (std::size_t b = first; b <= last; ++b) bins[b] += share;
+    return;
+  }
   const double rate = amount / (end - start);
   for (std::size_t b = first; b <= last; ++b) {
     const double lo = std::max(start, origin + static_cast<double>(b) * width);
@@ -154,11 +163,13 @@ void read_darshan(const std::vector<std::string>& paths, const TraceOptions& opt
                     "short",
                     fmt::join(paths, ", ")));
   const double width = options.bin_width;
+  if (options.align == TraceOptions::Align::epoch) origin = std::floor(origin / width) * width;
   check_bin_count(std::ceil((finish - origin) / width), options.max_bins, width, finish - origin,
                   last.empty() ? "the logs" : "the logs (" + last + ")");
   const auto bins = static_cast<std::size_t>(std::max(1.0, std::ceil((finish - origin) / width)));
   auto& channels = trace.binned.channels;
-  for (const char* name : {"count_read", "count_write", "bytes_read", "bytes_write"}) channels[name].assign(bins, 0.0);
+  for (const char* name : {"count_read", "count_write", "bytes_read", "bytes_write", "time_read", "time_write"})
+    channels[name].assign(bins, 0.0);
   for (std::size_t i = 0; i < logs.size(); ++i) {
     const DarshanLog& log = logs[i];
     for (const auto& [key, record] : log.records) {
@@ -178,8 +189,9 @@ void read_darshan(const std::vector<std::string>& paths, const TraceOptions& opt
           continue;
         }
         const double start = log.start_time + a.start, end = log.start_time + a.end;
-        spread(channels[is_read ? "count_read" : "count_write"], origin, width, start, end, a.ops);
-        spread(channels[is_read ? "bytes_read" : "bytes_write"], origin, width, start, end, a.bytes);
+        spread(channels[is_read ? "count_read" : "count_write"], origin, width, start, end, a.ops, options.spread);
+        spread(channels[is_read ? "bytes_read" : "bytes_write"], origin, width, start, end, a.bytes, options.spread);
+        spread(channels[is_read ? "time_read" : "time_write"], origin, width, start, end, a.time, options.spread);
       }
     }
   }
@@ -190,6 +202,7 @@ void read_darshan(const std::vector<std::string>& paths, const TraceOptions& opt
   };
   channels["count"] = sum("count_read", "count_write");
   channels["bytes"] = sum("bytes_read", "bytes_write");
+  channels["time"] = sum("time_read", "time_write");
   trace.epoch = origin;
   trace.binned.start = 0;
   trace.binned.bin_width = width;

@@ -99,6 +99,51 @@ TEST(TraceReaders, DarshanSpreadsAnIntervalAtAUniformRate) {
   EXPECT_EQ(trace.binned.channels.at("bytes_write"), (std::vector<double>{0, 0, 0, 0}));
 }
 
+// The burst paper's equal share beside the time overlap, the I/O-time channel
+// and calendar bins: a read over [100, 700) s of a log starting at 10^9 s, bins of 300 s.
+TEST(TraceReaders, DarshanEqualShareOverlapTimeAndEpochBins) {
+  test::TempDir dir;
+  const std::string path = dir.path("one.txt");
+  test::write_file(path,
+                   "# start_time: 1000000000\n# run time: 1000\n"
+                   "POSIX\t0\t7\tPOSIX_READS\t3\t/f\t/\tnfs\n"
+                   "POSIX\t0\t7\tPOSIX_BYTES_READ\t3000\t/f\t/\tnfs\n"
+                   "POSIX\t0\t7\tPOSIX_F_READ_TIME\t1.5\t/f\t/\tnfs\n"
+                   "POSIX\t0\t7\tPOSIX_F_READ_START_TIMESTAMP\t100\t/f\t/\tnfs\n"
+                   "POSIX\t0\t7\tPOSIX_F_READ_END_TIMESTAMP\t700\t/f\t/\tnfs\n");
+  TraceOptions options = options_for("darshan");
+  options.bin_width = 300;
+  const Trace overlap = read_trace({path}, options);
+  EXPECT_EQ(overlap.binned.channels.at("bytes_read"), (std::vector<double>{1000, 1500, 500, 0}));
+  options.spread = TraceOptions::Spread::equal_share;
+  const Trace equal = read_trace({path}, options);
+  EXPECT_EQ(equal.binned.channels.at("bytes_read"), (std::vector<double>{1000, 1000, 1000, 0}));
+  EXPECT_EQ(equal.binned.channels.at("count_read"), (std::vector<double>{1, 1, 1, 0}));
+  EXPECT_EQ(equal.binned.channels.at("time_read"), (std::vector<double>{0.5, 0.5, 0.5, 0}));
+  EXPECT_EQ(total(overlap.binned.channels.at("time")), 1.5);
+  // Calendar bins: 10^9 s is 100 s past a multiple of 300 s, so the read covers [200, 800) of them.
+  options.spread = TraceOptions::Spread::overlap;
+  options.align = TraceOptions::Align::epoch;
+  const Trace aligned = read_trace({path}, options);
+  EXPECT_EQ(aligned.epoch, 999999900.0);
+  EXPECT_EQ(aligned.binned.channels.at("bytes_read"), (std::vector<double>{500, 1500, 1000, 0}));
+}
+
+// Both spreads keep every byte, on the real 32-rank log.
+TEST(TraceReaders, DarshanSpreadsConserveBytes) {
+  TraceOptions options = options_for("darshan");
+  options.bin_width = 1;
+  const Trace overlap = read_trace({test::data_path("mpi-io-test.parser.txt.gz")}, options);
+  options.spread = TraceOptions::Spread::equal_share;
+  const Trace equal = read_trace({test::data_path("mpi-io-test.parser.txt.gz")}, options);
+  for (const char* channel : {"bytes_read", "bytes_write", "count", "time"}) {
+    const double a = total(overlap.binned.channels.at(channel)), b = total(equal.binned.channels.at(channel));
+    EXPECT_GT(a, 0) << channel;
+    EXPECT_NEAR(a, b, 1e-9 * a) << channel;
+  }
+  EXPECT_NE(overlap.binned.channels.at("bytes_write"), equal.binned.channels.at("bytes_write"));
+}
+
 // The kernel's blk tracer on a loop device while dd wrote Σ i·8 blocks of 64 KiB
 // and read Σ i·10 blocks of 16 KiB (i = 1..6) with O_DIRECT (tests/data/README.md).
 TEST(TraceReaders, BlkparseQueueEventsAreTheRequestsDdMade) {
