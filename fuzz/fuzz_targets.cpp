@@ -69,8 +69,7 @@ void fuzz_requests(const std::string& format, const std::uint8_t* data, std::siz
     for (const auto draw : {SynthesisOptions::Draw::file, SynthesisOptions::Draw::class_pools}) {
       SynthesisOptions synthesis;
       synthesis.draw = draw;
-      Workload w = expand(synthesize_path(c.path, c.characteristics, synthesis, 0), 3);
-      lower_soft_dependencies(w);
+      Workload w = synthesize_processes(c.path, c.characteristics, synthesis, 0, 3);
       time_by_counts(w, {3, 0, 5, 1}, 0.1);
       check_dependencies(w);
     }

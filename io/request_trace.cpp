@@ -60,14 +60,17 @@ std::optional<OpClass> known_class(std::string_view base) {
 
 OpClass classify_operation(std::string_view name) {
   const std::string lowered = lower(trim(name));
-  std::string_view base = without_prefix(lowered);
-  if (base.size() > 2 && base.substr(base.size() - 2) == "64") base.remove_suffix(2);
-  if (auto c = known_class(base)) return *c;
-  // Soft-dependency forms: a trailing run of 0/1 digits (read0, iread11).
+  const std::string_view base = without_prefix(lowered);
+  const auto without_64 = [](std::string_view n) {
+    return n.size() > 2 && n.substr(n.size() - 2) == "64" ? n.substr(0, n.size() - 2) : n;
+  };
+  if (auto c = known_class(without_64(base))) return *c;
+  // Soft-dependency forms: a trailing run of 0/1 digits (read0, iread11, pread640).
   std::string_view stem = base;
-  while (!stem.empty() && (stem.back() == '0' || stem.back() == '1')) stem.remove_suffix(1);
-  if (stem.size() < base.size())
-    if (auto c = known_class(stem)) return *c;
+  while (!stem.empty() && (stem.back() == '0' || stem.back() == '1')) {
+    stem.remove_suffix(1);
+    if (auto c = known_class(without_64(stem))) return *c;
+  }
   return OpClass::metadata;
 }
 
@@ -204,7 +207,10 @@ void read_open_counts(const std::string& path, const TraceOptions& options, Requ
     const bool mpiio = fields[3] == "MPIIO_INDEP_OPENS" || fields[3] == "MPIIO_COLL_OPENS";
     if (!posix && !mpiio) return;
     const double rank = number_field(fields[1], "rank");
+    if (rank < -1 || rank > 1e7 || rank != std::floor(rank))
+      throw BadLine{fmt::format("rank '{}' is not a whole number from -1 to 10^7", fields[1]), fields[1]};
     const double opens = non_negative_field(fields[4], "opens");
+    if (opens > 1e15) throw BadLine{fmt::format("{} opens are more than 10^15", fields[4]), fields[4]};
     const auto key = std::make_pair(static_cast<std::int32_t>(rank), std::string(fields[5]));
     (posix ? trace.posix_opens : trace.mpiio_opens)[key] += static_cast<std::uint64_t>(opens);
   });

@@ -63,6 +63,7 @@ struct RequestTable {
 
   std::uint32_t op_id(std::string_view name);
   std::int32_t file_id(std::string_view name);
+  bool has_file(std::string_view name) const { return file_index_.count(name) > 0; }
   OpClass op_class(const Request& r) const { return op_classes[r.op]; }
   const std::string& op_name(const Request& r) const { return ops[r.op]; }
 

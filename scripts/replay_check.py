@@ -33,6 +33,7 @@ import argparse
 import collections
 import glob
 import os
+import re
 import subprocess
 import sys
 
@@ -52,6 +53,13 @@ def requests_of(path, name, replica):
     rows = rows[keep]
     direction = np.array([0 if classes[o] == "read" else 1 for o in rows["op"]], dtype=int)
     return rows, direction, bin_width
+
+
+def emitted_replica(fio_dir):
+    """The replica replay.fio says it holds (its first line: "# requests 'NAME' of CONFIG, replica R, ...")."""
+    with open(os.path.join(fio_dir, "replay.fio")) as f:
+        match = re.search(r", replica (\d+),", f.readline())
+    return int(match.group(1)) if match else 0
 
 
 def start_delays(fio_dir):
@@ -80,7 +88,7 @@ def main():
     parser.add_argument("results")
     parser.add_argument("name")
     parser.add_argument("fio_dir")
-    parser.add_argument("--replica", type=int, default=0)
+    parser.add_argument("--replica", type=int, default=None)
     parser.add_argument("--bin", type=float, default=None)
     parser.add_argument("--tolerance-ms", type=float, default=25.0)
     parser.add_argument("--pace-ms", type=float, default=10.0)
@@ -96,7 +104,8 @@ def main():
         if done.returncode != 0:
             failures.append(f"fio exited with {done.returncode}")
 
-    rows, direction, bin_width = requests_of(args.results, args.name, args.replica)
+    replica = emitted_replica(args.fio_dir) if args.replica is None else args.replica
+    rows, direction, bin_width = requests_of(args.results, args.name, replica)
     bin_width = args.bin or bin_width or 0.1
     delays = start_delays(args.fio_dir)
     tolerance, pace = args.tolerance_ms / 1e3, args.pace_ms / 1e3

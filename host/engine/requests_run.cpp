@@ -64,8 +64,7 @@ std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, hid_t 
     std::vector<Workload> replicas;
     for (std::uint32_t replica = 0; replica < spec.replicas; ++replica) {
       throw_if_interrupted();
-      Workload workload = expand(synthesize_path(*path, *characteristics, options, replica), processes);
-      lower_soft_dependencies(workload);
+      Workload workload = synthesize_processes(*path, *characteristics, options, replica, processes);
       if (!spec.timing_ensemble.empty()) {
         std::uint64_t stored = 0;
         const std::vector<double> counts = ensemble_row(file, spec.timing_ensemble, replica, stored);
@@ -133,8 +132,10 @@ void emit_request_texts(const RunConfig& config, const std::vector<RequestsOutco
     if (!spec.emit.fio.empty()) {
       const FioSummary s = write_fio_replay(spec.emit.fio, w, title);
       log_info(quiet, fmt::format("wrote {}: fio iologs of {} processes, {} entries ({} metadata operations fio "
-                                  "cannot issue left out)",
-                                  spec.emit.fio, s.processes, s.logged, s.skipped_metadata));
+                                  "cannot issue, {} data requests without offset, empty or of 4 GiB or more, and {} "
+                                  "processes without I/O left out)",
+                                  spec.emit.fio, s.processes - s.processes_without_io, s.logged, s.skipped_metadata,
+                                  s.skipped_empty, s.processes_without_io));
     }
     if (!spec.emit.disksim.empty()) {
       write_disksim(spec.emit.disksim, w);

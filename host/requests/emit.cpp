@@ -182,8 +182,10 @@ FioSummary write_fio_replay(const std::string& directory, const Workload& worklo
   std::vector<double> first_time(logs.size(), -1);
   std::vector<std::map<std::int32_t, bool>> added(logs.size());
   // fio does not sleep before a log's first I/O: each job starts (startdelay) at its first logged I/O.
+  // fio reads a length as 32 bits: larger requests cannot be replayed.
   const auto logged_io = [&](const Request& r) {
-    return is_data(t.op_class(r)) && r.file >= 0 && r.offset != kUnknown && r.size > 0;
+    return is_data(t.op_class(r)) && r.file >= 0 && r.offset != kUnknown && r.size > 0 &&
+           r.size < (std::int64_t{1} << 32);
   };
   for (const Request& r : t.requests)
     if (logged_io(r) && first_time[r.rank] < 0) first_time[r.rank] = r.start;
@@ -221,8 +223,10 @@ FioSummary write_fio_replay(const std::string& directory, const Workload& worklo
     if (added[r.rank].emplace(r.file, true).second) log += fmt::format("{} {} add\n", micros, name);
     if (is_data(c))
       log += fmt::format("{} {} {} {} {}\n", micros, name, action, r.offset, r.size);
-    else
+    else if (c == OpClass::open || c == OpClass::close)
       log += fmt::format("{} {} {}\n", micros, name, action);
+    else  // sync and datasync are I/O for fio: with an offset and a length, or it takes them as file actions
+      log += fmt::format("{} {} {} 0 0\n", micros, name, action);
     ++summary.logged;
   }
   std::string job = fmt::format(
@@ -235,6 +239,10 @@ FioSummary write_fio_replay(const std::string& directory, const Workload& worklo
       "[global]\nioengine=psync\nthread\ninvalidate=0\nlog_offset=1\n\n",
       title);
   for (std::size_t rank = 0; rank < logs.size(); ++rank) {
+    if (first_time[rank] < 0) {  // fio refuses a log without I/O: the process has no job
+      ++summary.processes_without_io;
+      continue;
+    }
     write_text(fmt::format("{}/rank_{}.iolog", temp, rank), logs[rank]);
     job += fmt::format("[rank_{}]\nread_iolog=rank_{}.iolog\nwrite_lat_log=lat/rank_{}\nstartdelay={}us\n\n", rank,
                        rank, rank, std::llround(std::max(0.0, first_time[rank]) * 1e6));

@@ -25,7 +25,9 @@ void write_characteristics(hid_t parent, const Characteristics& characteristics,
 void write_request_tables(hid_t group, const std::vector<Workload>& replicas, const std::vector<Attribute>& attributes);
 
 struct FioSummary {
-  std::uint64_t logged = 0, skipped_metadata = 0, skipped_empty = 0, processes = 0;
+  std::uint64_t logged = 0, skipped_metadata = 0, processes = 0;
+  std::uint64_t skipped_empty = 0;          // data requests without offset, of size 0, or of 4 GiB or more
+  std::uint64_t processes_without_io = 0;  // no job: fio refuses a log without I/O
 };
 
 // A directory DIR with rank_<r>.iolog, replay.fio and create_files.sh (files

@@ -56,7 +56,7 @@ class Sampler {
     return x;
   }
   std::int64_t whole(double x, std::int64_t at_least) const {
-    return std::max<std::int64_t>(at_least, static_cast<std::int64_t>(std::llround(std::min(x, 9e18))));
+    return std::max<std::int64_t>(at_least, static_cast<std::int64_t>(std::llround(std::min(x, 4.6e18))));
   }
 
  private:
@@ -107,8 +107,15 @@ struct FilePlan {
 // `earliest`), so no ID is used twice.
 class Occupancy {
  public:
+  // IDs beyond it come from overrides far outside any trace (and would not fit in memory).
+  static constexpr std::int64_t kMaxSequenceId = 100'000'000;
+
   std::int64_t place(std::int64_t desired, std::int64_t earliest, const std::vector<std::int64_t>& offsets) {
     desired = std::max(desired, earliest);
+    if (desired > kMaxSequenceId || offsets.back() > kMaxSequenceId)
+      throw UserError(fmt::format("a synthetic session wants sequence IDs beyond {} (ISG or IRG overrides too "
+                                  "large?); accepted: paths of at most 10^8 requests",
+                                  kMaxSequenceId));
     const auto fits = [&](std::int64_t start) {
       for (std::int64_t o : offsets)
         if (taken(start + o)) return false;
@@ -220,7 +227,8 @@ std::vector<DataRequest> drawn_data_requests(const std::vector<std::uint32_t>& o
     double run = sample.adjusted(out[k].size, "SIZE");
     for (std::size_t j = k + 1; j < n && out[j].continues; ++j) run += sample.adjusted(out[j].size, "SIZE");
     double offset = jumps.empty() ? 0.0 : jumps[rng.index(jumps.size())];
-    for (int tries = 0; tries < 32 && plan.size >= run && sample.adjusted(offset, "OFF") + run > plan.size; ++tries)
+    for (int tries = 0;
+         tries < 32 && !jumps.empty() && plan.size >= run && sample.adjusted(offset, "OFF") + run > plan.size; ++tries)
       offset = jumps[rng.index(jumps.size())];
     out[k].offset = offset;
   }
@@ -257,7 +265,10 @@ Workload synthesize_path(const Workload& path, const Characteristics& characteri
     const ClassCharacteristics& c = characteristics.classes[ci];
     const std::uint64_t count = options.files[ci].value_or(static_cast<std::uint64_t>(c.files));
     if (count == 0) continue;
-    if (c.files_in_path.empty() || (c.sessions.empty() && c.types_in_sessions.names.empty()))
+    // A class whose files were never opened (named only by metadata) keeps
+    // its files, without sessions, for the RT2 operations of the holes.
+    const bool has_sessions = !c.sessions.empty() || !c.types_in_sessions.names.empty();
+    if (c.files_in_path.empty() || (!has_sessions && options.files[ci]))
       throw UserError(fmt::format("{} {} files asked for, but the characteristics have no {} session to draw from",
                                   count, file_class_name(file_class), file_class_name(file_class)));
     open_close[ci] = session_ops(path, file_class, out.table);
@@ -265,7 +276,9 @@ Workload synthesize_path(const Workload& path, const Characteristics& characteri
     for (std::uint64_t k = 0; k < count; ++k) {
       const std::size_t pick = k < templates ? k : rng.index(templates);
       const std::int32_t source = c.files_in_path[pick];
-      const std::string suffix = k >= templates ? fmt::format(".s{}", k / templates) : "";
+      // Beyond the path's files: <name>.s<k>, made unique if a trace file has that name.
+      std::string suffix = k >= templates ? fmt::format(".s{}", k) : "";
+      while (k >= templates && out.table.has_file(path.table.files[source] + suffix)) suffix += "_";
       FilePlan plan;
       plan.file_class = file_class;
       plan.file = out.table.file_id(path.table.files[source] + suffix);
@@ -291,6 +304,7 @@ Workload synthesize_path(const Workload& path, const Characteristics& characteri
         plan.size = sample.draw(c.file_size, "FS", 0);
         first_open = sample.whole(sample.draw(c.inter_session_gap, "ISG", 1), 0);
       }
+      if (!has_sessions) plan.sessions_left = 0;
       files.push_back(plan);
       if (plan.sessions_left > 0) next_session.emplace(first_open, files.size() - 1);
     }
@@ -362,9 +376,9 @@ Workload synthesize_path(const Workload& path, const Characteristics& characteri
     if (as_recorded && shape.gaps.size() == ops.size() + 1) gaps = shape.gaps;
     std::size_t gap_index = 0;
     const auto next_gap = [&] {
-      return sample.whole(gaps.empty() ? sample.draw(c.inter_request_gap, "IRG", 1)
-                                       : sample.adjusted(gaps[gap_index++], "IRG"),
-                          1);
+      const double gap = gaps.empty() ? sample.draw(c.inter_request_gap, "IRG", 1)
+                                      : sample.adjusted(gaps[gap_index++], "IRG");
+      return sample.whole(std::min(gap, double(Occupancy::kMaxSequenceId) + 1), 1);
     };
     const std::vector<DataRequest> data_requests =
         as_recorded && !options.overrides.count("SEQ") && shape.sizes.size() == shape.offsets.size()
@@ -412,15 +426,18 @@ Workload synthesize_path(const Workload& path, const Characteristics& characteri
     }
   }
   std::sort(placed.begin(), placed.end(), [](const Request& a, const Request& b) { return a.seq < b.seq; });
-  // Holes: metadata operations drawn from RT2, a file of the class they were seen on.
+  // Holes: metadata operations drawn from RT2 (those that need no open file),
+  // on a file of the class they were seen on.
   // Without RT2 the holes stay unused sequence IDs (gaps keep their meaning).
   std::vector<double> weights;
   std::vector<std::pair<int, std::uint32_t>> choices;
   for (int ci = 0; ci <= kFileClasses; ++ci) {
     const Frequencies& rt2 = characteristics.classes[ci].types_outside;
     for (std::size_t i = 0; i < rt2.names.size(); ++i) {
+      const std::uint32_t op = out.table.op_id(rt2.names[i]);
+      if (out.table.op_classes[op] != OpClass::metadata) continue;  // needs an open file: not in a hole
       weights.push_back(rt2.counts[i]);
-      choices.emplace_back(ci, out.table.op_id(rt2.names[i]));
+      choices.emplace_back(ci, op);
     }
   }
   const double total = std::accumulate(weights.begin(), weights.end(), 0.0);
@@ -479,6 +496,13 @@ Workload synthesize_path(const Workload& path, const Characteristics& characteri
     previous_end = std::max(previous_end, r.start + r.duration);
   }
   return out;
+}
+
+Workload synthesize_processes(const Workload& path, const Characteristics& characteristics,
+                              const SynthesisOptions& options, std::uint32_t replica, std::int32_t processes) {
+  Workload synthetic = synthesize_path(path, characteristics, options, replica);
+  lower_soft_dependencies(synthetic);
+  return expand(synthetic, processes);
 }
 
 void sort_for_issue(Workload& workload) {

@@ -44,6 +44,11 @@ const std::vector<std::string>& overridable_characteristics();
 Workload synthesize_path(const Workload& path, const Characteristics& characteristics, const SynthesisOptions& options,
                          std::uint32_t replica);
 
+// A replica for `processes` processes: the synthetic path, its soft
+// dependencies lowered (seeks put back), expanded (PIONEER's generation engine).
+Workload synthesize_processes(const Workload& path, const Characteristics& characteristics,
+                              const SynthesisOptions& options, std::uint32_t replica, std::int32_t processes);
+
 // Counts-driven timing: in (seq, rank) order, the data requests of bin k are
 // the next counts[k] ones, spread evenly inside it; every other request takes
 // the time of the data request before it (so every dependency still holds).

@@ -70,7 +70,7 @@ NamePattern learn_name_pattern(const std::vector<std::pair<std::int64_t, std::st
   std::vector<NamePattern::Number> fitted(numbers.size());
   std::vector<bool> step_known(numbers.size(), false);
   for (std::size_t i = 0; i < numbers.size(); ++i) {
-    if (numbers[i].size() > 15) return pattern;  // not a counter
+    if (numbers[i].size() > 9) return pattern;  // not a counter (and base + step·rank stays far from overflow)
     fitted[i].width = numbers[i].size() > 1 && numbers[i][0] == '0' ? numbers[i].size() : 0;
     fitted[i].base = std::stoll(numbers[i]);
   }
@@ -80,7 +80,7 @@ NamePattern learn_name_pattern(const std::vector<std::pair<std::int64_t, std::st
     const std::int64_t dr = names[k].first - root;
     if (dr == 0) return pattern;
     for (std::size_t i = 0; i < numbers.size(); ++i) {
-      if (other_numbers[i].size() > 15) return pattern;
+      if (other_numbers[i].size() > 9) return pattern;
       const std::int64_t dv = std::stoll(other_numbers[i]) - std::stoll(numbers[i]);
       if (dv % dr != 0) return pattern;
       if (!step_known[i]) {
@@ -212,6 +212,8 @@ Workload sanitize(const RequestTrace& trace, SanitizeSummary& summary) {
     rows.push_back({r, static_cast<double>(k)});
     if (r.file >= 0) by_file[{r.rank, r.file}].push_back(rows.size() - 1);
   }
+  std::vector<std::uint64_t> ranks_using(in.files.size(), 0);
+  for (const auto& [key, _] : by_file) ++ranks_using[key.second];
   std::int64_t next_session = 0;
   const std::uint32_t open_op = out.table.op_id("open"), close_op = out.table.op_id("close");
   const std::uint32_t mpi_open = out.table.op_id("MPI_File_open"), mpi_close = out.table.op_id("MPI_File_close");
@@ -235,10 +237,8 @@ Workload sanitize(const RequestTrace& trace, SanitizeSummary& summary) {
       if (in.op_classes[rows[m].request.op] != OpClass::metadata) members_in_session.push_back(m);
     if (members_in_session.empty()) continue;
     const bool mpi = is_mpi_operation(in.ops[rows[members_in_session.front()].request.op]);
-    std::uint64_t ranks_using = 0;
-    for (std::int32_t other = 0; other < trace.ranks; ++other) ranks_using += by_file.count({other, file});
-    const std::uint64_t opens = std::min<std::uint64_t>(counted_opens(trace, mpi, rank, in.files[file], ranks_using),
-                                                        members_in_session.size());
+    const std::uint64_t opens = std::min<std::uint64_t>(
+        counted_opens(trace, mpi, rank, in.files[file], ranks_using[file]), members_in_session.size());
     std::vector<std::size_t> gaps(members_in_session.size() - 1);
     std::iota(gaps.begin(), gaps.end(), 0);
     const auto idle = [&](std::size_t g) {
@@ -481,6 +481,7 @@ Workload extract_path(const Workload& sanitized, PathSummary& summary) {
 Workload expand(const Workload& path, std::int32_t processes) {
   Workload out;
   out.processes = processes;
+  out.seek_before = path.seek_before;
   for (const auto& name : path.table.ops) out.table.op_id(name);
   // File ids per (path file, rank): shared and root-exclusive files keep theirs.
   std::vector<std::vector<std::int32_t>> ids(path.files.size());
@@ -495,6 +496,7 @@ Workload expand(const Workload& path, std::int32_t processes) {
                                                                        : path.table.files[file]);
       if (static_cast<std::size_t>(id) >= out.files.size()) out.files.resize(id + 1);
       out.files[id] = info;
+      out.files[id].size = info.size;  // grown below to the largest offset + size of any rank
       out.files[id].name.root_name = out.table.files[id];
       out.files[id].name.learned = false;
     }
@@ -511,15 +513,23 @@ Workload expand(const Workload& path, std::int32_t processes) {
       r.rank = rank;
       if (r.file >= 0) {
         const FileInfo& info = path.files[source.file];
-        if (info.file_class == FileClass::shared && r.offset != kUnknown) r.offset += info.rank_stride * rank;
+        if (info.file_class == FileClass::shared && r.offset != kUnknown) {
+          std::int64_t moved = 0;
+          if (__builtin_mul_overflow(info.rank_stride, static_cast<std::int64_t>(rank), &moved) ||
+              __builtin_add_overflow(r.offset, moved, &r.offset) || r.offset < 0 ||
+              (r.size != kUnknown && r.offset > (std::int64_t{1} << 62) - r.size))
+            throw UserError(fmt::format("shared file '{}': rank {} would access offset {} + {}·{} (the trace's "
+                                        "offset stride), outside 0 to 2^62; use fewer processes",
+                                        path.table.files[source.file], rank, source.offset, rank, info.rank_stride));
+        }
         r.file = file_for(source.file, rank);
+        if (r.offset != kUnknown && r.size != kUnknown)
+          out.files[r.file].size = std::max(out.files[r.file].size, r.offset + r.size);
       }
       if (r.session >= 0) r.session += static_cast<std::int64_t>(sessions) * rank;
       out.table.requests.push_back(r);
     }
   }
-  for (FileInfo& info : out.files)
-    if (info.file_class == FileClass::shared) info.size += info.rank_stride * (processes - 1);
   return out;
 }
 
@@ -562,8 +572,8 @@ void derive_soft_dependencies(Workload& path) {
   t.requests = std::move(kept);
 }
 
-void lower_soft_dependencies(Workload& workload) {
-  RequestTable& t = workload.table;
+void lower_soft_dependencies(Workload& path) {
+  RequestTable& t = path.table;
   // Derived op -> (its base op, the seek before it or none).
   const std::size_t derived_ops = t.ops.size();  // op_id below may add base names
   std::vector<std::pair<std::int64_t, std::int64_t>> lowered(derived_ops, {-1, -1});
@@ -571,13 +581,16 @@ void lower_soft_dependencies(Workload& workload) {
     const std::string name = t.ops[op];
     if (!is_data(t.op_classes[op]) || name.empty() || (name.back() != '0' && name.back() != '1')) continue;
     lowered[op].first = t.op_id(name.substr(0, name.size() - 1));
-    if (auto it = workload.seek_before.find(name); it != workload.seek_before.end())
+    if (auto it = path.seek_before.find(name); it != path.seek_before.end())
       lowered[op].second = t.op_id(it->second);
   }
+  // A seek put back takes the sequence ID before its request; every later ID moves up by one.
   std::vector<Request> out;
   out.reserve(t.requests.size());
+  std::int64_t inserted = 0;
   for (const Request& source : t.requests) {
     Request r = source;
+    r.seq += inserted;
     if (r.op < lowered.size() && lowered[r.op].first >= 0) {
       const auto [base, seek] = lowered[r.op];
       if (seek >= 0) {
@@ -586,6 +599,8 @@ void lower_soft_dependencies(Workload& workload) {
         s.size = kUnknown;
         s.duration = 0;
         out.push_back(s);
+        ++inserted;
+        ++r.seq;
       }
       r.op = static_cast<std::uint32_t>(base);
     }

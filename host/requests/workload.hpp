@@ -87,9 +87,11 @@ constexpr std::uint64_t kMaxAlignmentCells = std::uint64_t{1} << 28;
 // files compared by their order of first use).
 Workload extract_path(const Workload& sanitized, PathSummary& summary);
 
-// The soft-dependency forms of a path's data operations (seq renumbered), and back.
+// The soft-dependency forms of a path's data operations (seq renumbered), and
+// back: each "<op>1" becomes its seek and "<op>" again, the seek taking the
+// sequence ID before it (later IDs move up by one). A path is in seq order.
 void derive_soft_dependencies(Workload& path);
-void lower_soft_dependencies(Workload& workload);
+void lower_soft_dependencies(Workload& path);
 
 // Every rank's requests of `path` for `processes` ranks (PIONEER's generation
 // engine): root-exclusive ones on rank 0 only, private files renamed per rank,

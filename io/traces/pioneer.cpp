@@ -38,8 +38,8 @@ PioneerFields split_pioneer_line(std::string_view line, char delimiter) {
 std::int64_t pioneer_extent(std::string_view field, const char* what) {
   if (field == "NULL" || field == "null" || field == "-") return kUnknown;
   const double value = non_negative_field(field, what);
-  if (value >= 9.2e18 || value != std::floor(value))
-    throw BadLine{fmt::format("{} '{}' is not a whole number of bytes below 2^63", what, field), field};
+  if (value >= 4.6e18 || value != std::floor(value))  // below 2^62: offset + size stays below 2^63
+    throw BadLine{fmt::format("{} '{}' is not a whole number of bytes below 2^62", what, field), field};
   return static_cast<std::int64_t>(value);
 }
 

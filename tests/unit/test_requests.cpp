@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <tuple>
 
@@ -59,6 +60,8 @@ TEST(Requests, OperationsAreClassedByExactName) {
   EXPECT_EQ(classify_operation("SYS_fstat64"), OpClass::in_session);
   EXPECT_EQ(classify_operation("MPIO_Wait"), OpClass::in_session);
   EXPECT_EQ(classify_operation("MPI_File_seek"), OpClass::in_session);
+  EXPECT_EQ(classify_operation("pread640"), OpClass::read);  // pread64 in its soft-dependency form
+  EXPECT_EQ(classify_operation("SYS_pwrite641"), OpClass::write);
   EXPECT_EQ(classify_operation("SYS_open"), OpClass::open);
   EXPECT_EQ(classify_operation("MPI_File_close"), OpClass::close);
 }
@@ -159,10 +162,70 @@ TEST(Requests, TemplateExpansionReproducesTheTrace) {
   const TraceCharacterization c = characterize_requests(mpi_io_test());
   SynthesisOptions options;
   options.template_mode = true;
-  Workload expanded = expand(synthesize_path(c.path, c.characteristics, options, 0), 32);
-  lower_soft_dependencies(expanded);
+  Workload expanded = synthesize_processes(c.path, c.characteristics, options, 0, 32);
   EXPECT_EQ(request_multiset(expanded, false), request_multiset(c.sanitized, false));
   EXPECT_EQ(check_dependencies(expanded).total(), 0u);
+}
+
+// A PIONEER trace with a seek before a read, a stat outside any session and a
+// file only ever stat'ed: the seek folds into read1 and comes back in front of
+// its read with its own sequence ID; the stat'ed file keeps no session.
+TEST(Requests, SeeksComeBackAndMetadataOnlyFilesSynthesize) {
+  test::TempDir dir;
+  const std::string path = dir.path("seek.pioneer");
+  test::write_file(path,
+                   "1.0 SYS_stat /cfg NULL NULL 0.001 rank=0\n"
+                   "1.1 SYS_open /data NULL NULL 0.001 rank=0\n"
+                   "1.2 SYS_lseek /data 4096 NULL 0.001 rank=0\n"
+                   "1.3 SYS_read64 /data 4096 4096 0.001 rank=0\n"
+                   "1.4 SYS_read64 /data 8192 4096 0.001 rank=0\n"
+                   "1.5 SYS_close /data NULL NULL 0.001 rank=0\n");
+  const TraceCharacterization c = characterize_requests(read_request_trace({path}, "pioneer", TraceOptions{}));
+  ASSERT_EQ(c.path.table.requests.size(), 5u);  // the seek folded into its read
+  EXPECT_EQ(c.path.table.op_name(c.path.table.requests[2]), "SYS_read641");
+  for (const bool use_template : {true, false}) {
+    SynthesisOptions options;
+    options.template_mode = use_template;
+    const Workload w = synthesize_processes(c.path, c.characteristics, options, 0, 2);
+    std::vector<std::string> rank0;
+    std::set<std::int64_t> seqs;
+    for (const Request& r : w.table.requests)
+      if (r.rank == 0) {
+        rank0.push_back(w.table.op_name(r));
+        EXPECT_TRUE(seqs.insert(r.seq).second) << "sequence ID " << r.seq << " twice";
+      }
+    EXPECT_EQ(std::count(rank0.begin(), rank0.end(), "SYS_lseek"), 1) << use_template;
+    EXPECT_EQ(std::count(rank0.begin(), rank0.end(), "SYS_read64"), 2) << use_template;
+    EXPECT_EQ(check_dependencies(w).total(), 0u) << use_template;
+  }
+}
+
+TEST(Requests, MoreFilesThanTheTraceGetNamesOfTheirOwn) {
+  const TraceCharacterization c = characterize_requests(mpi_io_test());
+  SynthesisOptions options;
+  options.files[static_cast<int>(FileClass::shared)] = 5;
+  const Workload w = synthesize_path(c.path, c.characteristics, options, 0);
+  std::set<std::string> shared;
+  for (std::size_t f = 0; f < w.files.size(); ++f)
+    if (w.files[f].file_class == FileClass::shared) shared.insert(w.table.files[f]);
+  EXPECT_EQ(shared.size(), 5u);
+  EXPECT_EQ(check_dependencies(w).total(), 0u);
+}
+
+TEST(Requests, OffsetsOutsideTheRangeAreUserErrors) {
+  Workload path;
+  const std::int32_t f = path.table.file_id("/shared");
+  path.files.resize(1);
+  path.files[0].file_class = FileClass::shared;
+  path.files[0].rank_stride = -4096;  // the root at the top: rank 3 would read below 0
+  Request r;
+  r.op = path.table.op_id("read");
+  r.file = f;
+  r.offset = 8192;
+  r.size = 4096;
+  path.table.requests.push_back(r);
+  EXPECT_NO_THROW(expand(path, 3));
+  EXPECT_NE(error_of([&] { expand(path, 4); }).find("outside 0 to 2^62"), std::string::npos);
 }
 
 TEST(Requests, NamePatterns) {
@@ -224,8 +287,7 @@ TEST(Requests, CountsDrivenTimingMatchesEveryBin) {
   const TraceCharacterization c = characterize_requests(mpi_io_test());
   SynthesisOptions options;
   options.key = {11, 5};
-  Workload w = expand(synthesize_path(c.path, c.characteristics, options, 3), 64);
-  lower_soft_dependencies(w);
+  Workload w = synthesize_processes(c.path, c.characteristics, options, 3, 64);
   std::vector<double> counts;
   std::uint64_t state = 99, total = 0;
   while (total < 600) {
@@ -276,8 +338,7 @@ TEST(Requests, DxtTextReadsBack) {
   const TraceCharacterization c = characterize_requests(mpi_io_test());
   SynthesisOptions options;
   options.key = {3, 1};
-  Workload w = expand(synthesize_path(c.path, c.characteristics, options, 0), 8);
-  lower_soft_dependencies(w);
+  Workload w = synthesize_processes(c.path, c.characteristics, options, 0, 8);
   sort_for_issue(w);
   test::TempDir dir;
   write_dxt_text(dir.path("round.dxt"), w);
@@ -316,6 +377,20 @@ TEST(Requests, FioReplayDirectory) {
   EXPECT_NE(job_text.str().find("[rank_1]\nread_iolog=rank_1.iolog\nwrite_lat_log=lat/rank_1\nstartdelay=750000us"),
             std::string::npos)
       << job_text.str();
+  // A process without I/O has no job (fio refuses a log without I/O); sync carries an offset and length.
+  Workload quiet = w;
+  quiet.processes = 3;
+  Request sync = w.table.requests[1];
+  sync.op = quiet.table.op_id("fsync");
+  sync.seq = 2;
+  quiet.table.requests.insert(quiet.table.requests.begin() + 2, sync);
+  const FioSummary q = write_fio_replay(dir.path("fio3"), quiet, "quiet");
+  EXPECT_EQ(q.processes_without_io, 1u);
+  EXPECT_FALSE(std::ifstream(dir.path("fio3/rank_2.iolog")).good());
+  std::ifstream log0(dir.path("fio3/rank_0.iolog"));
+  std::stringstream log0_text;
+  log0_text << log0.rdbuf();
+  EXPECT_NE(log0_text.str().find("files/0_a sync 0 0\n"), std::string::npos) << log0_text.str();
   // Written again over its own directory; never over anything else.
   EXPECT_NO_THROW(write_fio_replay(dir.path("fio"), w, "again"));
   test::write_file(dir.path("precious"), "keep");
@@ -365,8 +440,7 @@ TEST(RequestsConfig, GivenCharacteristicsSynthesize) {
   ASSERT_TRUE(spec.given);
   SynthesisOptions options = spec.synthesis;
   options.key.seed = 1;
-  Workload w = expand(synthesize_path(spec.given_files, *spec.given, options, 0), spec.processes);
-  lower_soft_dependencies(w);
+  Workload w = synthesize_processes(spec.given_files, *spec.given, options, 0, spec.processes);
   EXPECT_EQ(check_dependencies(w).total(), 0u);
   std::set<std::string> files;
   std::size_t data = 0;
