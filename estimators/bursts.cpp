@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "host/base/errors.hpp"
+#include "kernels/philox.hpp"
 
 namespace gs {
 
@@ -132,6 +133,94 @@ BurstAwareStart burst_aware_start(const std::vector<int>& severity, double bin_s
     if (score < best.score) best = {i + numbering, delay, runtime, score};
   }
   return best;
+}
+
+const char* to_string(BurstLabel label) { return label == BurstLabel::at ? "at" : "within"; }
+
+std::vector<int> burst_labels(const std::vector<int>& severity, std::size_t horizon_bins, BurstLabel how) {
+  if (horizon_bins == 0) throw UserError("a burst prediction horizon of 0 bins; accepted: at least 1 bin");
+  std::vector<int> labels;
+  if (severity.size() <= horizon_bins) return labels;
+  labels.resize(severity.size() - horizon_bins);
+  std::size_t in_window = 0;  // bursts among bins t + 1 … t + H
+  for (std::size_t k = 1; k <= horizon_bins; ++k) in_window += severity[k] > 0;
+  for (std::size_t t = 0; t < labels.size(); ++t) {
+    labels[t] = how == BurstLabel::at ? severity[t + horizon_bins] > 0 : in_window > 0;
+    if (t + horizon_bins + 1 < severity.size()) in_window += severity[t + horizon_bins + 1] > 0;
+    in_window -= severity[t + 1] > 0;
+  }
+  return labels;
+}
+
+BinaryScores binary_scores(const std::vector<int>& truth, const std::vector<int>& predicted,
+                           const std::vector<std::size_t>& which) {
+  BinaryScores s;
+  const auto add = [&](std::size_t i) {
+    const bool t = truth[i] != 0, p = predicted[i] != 0;
+    s.true_positives += t && p;
+    s.false_positives += !t && p;
+    s.false_negatives += t && !p;
+    s.true_negatives += !t && !p;
+  };
+  if (which.empty())
+    for (std::size_t i = 0; i < truth.size(); ++i) add(i);
+  else
+    for (std::size_t i : which) add(i);
+  const double tp = static_cast<double>(s.true_positives);
+  if (s.true_positives + s.false_positives > 0) s.precision = tp / static_cast<double>(s.true_positives + s.false_positives);
+  if (s.true_positives + s.false_negatives > 0) s.recall = tp / static_cast<double>(s.true_positives + s.false_negatives);
+  if (s.precision + s.recall > 0) s.f1 = 2 * s.precision * s.recall / (s.precision + s.recall);
+  return s;
+}
+
+double average_precision(const std::vector<int>& truth, const std::vector<double>& score,
+                         const std::vector<std::size_t>& which) {
+  std::vector<std::size_t> order = which;
+  if (order.empty()) {
+    order.resize(truth.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  }
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return score[a] > score[b]; });
+  double positives = 0;
+  for (std::size_t i : order) positives += truth[i] != 0;
+  if (positives == 0) return 0;
+  double seen = 0, hits = 0, sum = 0;
+  for (std::size_t k = 0; k < order.size();) {
+    std::size_t end = k;  // a run of tied scores counts as one threshold
+    double new_hits = 0;
+    while (end < order.size() && score[order[end]] == score[order[k]]) new_hits += truth[order[end++]] != 0;
+    seen += static_cast<double>(end - k);
+    hits += new_hits;
+    sum += new_hits * (hits / seen);
+    k = end;
+  }
+  return sum / positives;
+}
+
+std::vector<std::size_t> block_resample(std::size_t n, std::size_t block, std::uint64_t seed, std::uint32_t stream,
+                                        std::uint32_t resample) {
+  block = std::clamp<std::size_t>(block, 1, std::max<std::size_t>(n, 1));
+  const std::size_t starts = n - block + 1;
+  std::vector<std::size_t> indices;
+  indices.reserve(n + block);
+  for (std::uint64_t position = 0; indices.size() < n; ++position) {
+    const PhiloxBits bits = philox_bits({seed, stream}, resample, position, 0);
+    const auto start = static_cast<std::size_t>(uniform_open(bits[0]) * static_cast<double>(starts));
+    for (std::size_t k = 0; k < block && indices.size() < n; ++k) indices.push_back(std::min(start, starts - 1) + k);
+  }
+  return indices;
+}
+
+BlockBootstrapInterval quantile_interval(std::vector<double> values, double confidence) {
+  if (values.empty()) return {};
+  std::sort(values.begin(), values.end());
+  const auto at = [&](double p) {
+    const double position = p * static_cast<double>(values.size() - 1);
+    const auto below = static_cast<std::size_t>(std::floor(position));
+    const std::size_t above = std::min(below + 1, values.size() - 1);
+    return values[below] + (position - static_cast<double>(below)) * (values[above] - values[below]);
+  };
+  return {at((1 - confidence) / 2), at((1 + confidence) / 2)};
 }
 
 }  // namespace gs

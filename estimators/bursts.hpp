@@ -71,4 +71,46 @@ struct BurstAwareOptions {
 BurstAwareStart burst_aware_start(const std::vector<int>& severity, double bin_seconds, double min_time,
                                   double max_time, double alpha, const BurstAwareOptions& options = {});
 
+// The label of bin t for a horizon of H bins, for t = 0 … n − H − 1 (later
+// bins have no future to label): `at` whether bin t + H is a burst, `within`
+// whether any of bins t + 1 … t + H is.
+enum class BurstLabel { at, within };
+const char* to_string(BurstLabel label);
+std::vector<int> burst_labels(const std::vector<int>& severity, std::size_t horizon_bins, BurstLabel how);
+
+struct BinaryScores {
+  std::uint64_t true_positives = 0, false_positives = 0, false_negatives = 0, true_negatives = 0;
+  double precision = 0, recall = 0, f1 = 0;  // 0 where undefined (no positive predicted or present)
+};
+// Over the positions `which` of the two sequences (all when empty).
+BinaryScores binary_scores(const std::vector<int>& truth, const std::vector<int>& predicted,
+                           const std::vector<std::size_t>& which = {});
+
+// Area under the precision-recall curve as average precision: the mean of the
+// precision at each true positive, scores in decreasing order (ties together).
+double average_precision(const std::vector<int>& truth, const std::vector<double>& score,
+                         const std::vector<std::size_t>& which = {});
+
+// Moving-block bootstrap (bins are dependent): each resample joins blocks of
+// `block` consecutive positions of 0 … n − 1 starting at uniform places
+// (Philox at (key, resample, position)), cut to n; the interval holds the
+// (1 ∓ confidence)/2 quantiles of the statistic over `resamples` resamples.
+struct BlockBootstrapInterval {
+  double low = 0, high = 0;
+};
+template <class Statistic>
+BlockBootstrapInterval block_bootstrap(std::size_t n, std::size_t block, std::uint32_t resamples, double confidence,
+                                       std::uint64_t seed, std::uint32_t stream, Statistic statistic);
+std::vector<std::size_t> block_resample(std::size_t n, std::size_t block, std::uint64_t seed, std::uint32_t stream,
+                                        std::uint32_t resample);
+BlockBootstrapInterval quantile_interval(std::vector<double> values, double confidence);
+
+template <class Statistic>
+BlockBootstrapInterval block_bootstrap(std::size_t n, std::size_t block, std::uint32_t resamples, double confidence,
+                                       std::uint64_t seed, std::uint32_t stream, Statistic statistic) {
+  std::vector<double> values(resamples);
+  for (std::uint32_t b = 0; b < resamples; ++b) values[b] = statistic(block_resample(n, block, seed, stream, b));
+  return quantile_interval(std::move(values), confidence);
+}
+
 }  // namespace gs

@@ -117,5 +117,56 @@ TEST(Bursts, AlgorithmOneOnAHandSolvedCase) {
             std::string::npos);
 }
 
+TEST(Bursts, LabelsPerHorizon) {
+  const std::vector<int> severity = {0, 0, 1, 0, 0, 0, 2, 0};
+  EXPECT_EQ(burst_labels(severity, 2, BurstLabel::at), (std::vector<int>{1, 0, 0, 0, 1, 0}));
+  EXPECT_EQ(burst_labels(severity, 2, BurstLabel::within), (std::vector<int>{1, 1, 0, 0, 1, 1}));
+  EXPECT_EQ(burst_labels(severity, 3, BurstLabel::within), (std::vector<int>{1, 1, 0, 1, 1}));
+  EXPECT_TRUE(burst_labels(severity, 8, BurstLabel::at).empty());
+}
+
+TEST(Bursts, ScoresByHand) {
+  const std::vector<int> truth = {1, 1, 0, 0, 1, 0}, predicted = {1, 0, 1, 0, 1, 0};
+  const BinaryScores s = binary_scores(truth, predicted);
+  EXPECT_EQ(s.true_positives, 2u);
+  EXPECT_EQ(s.false_positives, 1u);
+  EXPECT_EQ(s.false_negatives, 1u);
+  EXPECT_DOUBLE_EQ(s.precision, 2.0 / 3);
+  EXPECT_DOUBLE_EQ(s.recall, 2.0 / 3);
+  EXPECT_DOUBLE_EQ(s.f1, 2.0 / 3);
+  EXPECT_EQ(binary_scores(truth, {0, 0, 0, 0, 0, 0}).f1, 0.0);
+  // scikit-learn's documented example of average_precision_score: 0.8333…
+  EXPECT_NEAR(average_precision({0, 0, 1, 1}, {0.1, 0.4, 0.35, 0.8}), 5.0 / 6, 1e-15);
+  // Tied scores are one threshold: all tied, AP is the share of positives.
+  EXPECT_NEAR(average_precision({0, 1, 0, 1}, {0.5, 0.5, 0.5, 0.5}), 0.5, 1e-15);
+}
+
+// Blocks of consecutive bins, reproducible per (seed, stream, resample); a
+// perfect predictor's F1 interval is [1, 1]; an interval holds its estimate.
+TEST(Bursts, BlockBootstrap) {
+  const auto a = block_resample(100, 7, 1, 2, 3), b = block_resample(100, 7, 1, 2, 3);
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, block_resample(100, 7, 1, 2, 4));
+  ASSERT_EQ(a.size(), 100u);
+  for (std::size_t k = 0; k + 1 < a.size(); ++k)
+    if (k % 7 != 6) EXPECT_EQ(a[k + 1], a[k] + 1) << k;  // within a block the bins follow each other
+  std::vector<int> truth(500, 0);
+  for (std::size_t i = 0; i < truth.size(); i += 37) truth[i] = 1;
+  const auto perfect = block_bootstrap(truth.size(), 8, 500, 0.95, 1, 1, [&](const std::vector<std::size_t>& idx) {
+    return binary_scores(truth, truth, idx).f1;
+  });
+  EXPECT_EQ(perfect.low, 1.0);
+  EXPECT_EQ(perfect.high, 1.0);
+  std::vector<int> noisy = truth;
+  for (std::size_t i = 5; i < noisy.size(); i += 41) noisy[i] = 1;
+  const double estimate = binary_scores(truth, noisy).f1;
+  const auto interval = block_bootstrap(truth.size(), 8, 1000, 0.95, 1, 1, [&](const std::vector<std::size_t>& idx) {
+    return binary_scores(truth, noisy, idx).f1;
+  });
+  EXPECT_LT(interval.low, estimate);
+  EXPECT_GT(interval.high, estimate);
+  EXPECT_LT(interval.high - interval.low, 0.5);
+}
+
 }  // namespace
 }  // namespace gs
