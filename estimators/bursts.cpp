@@ -135,6 +135,39 @@ BurstAwareStart burst_aware_start(const std::vector<int>& severity, double bin_s
   return best;
 }
 
+FeatureMatrix burst_features(const BurstChannels& c, FeatureSet set, double bin_minutes) {
+  const std::size_t n = c.bytes.size();
+  if (set != FeatureSet::fs1 && (c.operations.size() != n || c.io_time.size() != n))
+    throw UserError("burst features FS2/FS3 need operations and I/O time for every bin (darshan's count and time "
+                    "channels)");
+  if (!(bin_minutes > 0)) throw UserError(fmt::format("bin of {} minutes; accepted: > 0", bin_minutes));
+  std::vector<std::pair<std::string, std::vector<double>>> columns = {{"bytes", c.bytes}};
+  if (set != FeatureSet::fs1) {
+    columns.emplace_back("operations", c.operations);
+    columns.emplace_back("io_time", c.io_time);
+  }
+  if (set == FeatureSet::fs3) {
+    const auto bins = [&](double minutes) { return std::max(1.0, minutes / bin_minutes); };
+    for (double minutes : {60.0, 130.0, 500.0, 1000.0})
+      columns.emplace_back(fmt::format("ema_{}min", minutes), exponential_moving_average(c.bytes, bins(minutes)));
+    columns.emplace_back("macd_60_130min", macd(c.bytes, bins(60), bins(130)));
+    columns.emplace_back("macd_500_1000min", macd(c.bytes, bins(500), bins(1000)));
+  }
+  FeatureMatrix m;
+  m.rows = n;
+  for (const auto& [name, _] : columns) m.names.push_back(name);
+  m.values.resize(n * columns.size());
+  for (std::size_t t = 0; t < n; ++t)
+    for (std::size_t k = 0; k < columns.size(); ++k) m.values[t * columns.size() + k] = columns[k].second[t];
+  return m;
+}
+
+std::vector<int> persistence_predictions(const std::vector<int>& severity, std::size_t rows) {
+  std::vector<int> out(std::min(rows, severity.size()));
+  for (std::size_t t = 0; t < out.size(); ++t) out[t] = severity[t] > 0;
+  return out;
+}
+
 const char* to_string(BurstLabel label) { return label == BurstLabel::at ? "at" : "within"; }
 
 std::vector<int> burst_labels(const std::vector<int>& severity, std::size_t horizon_bins, BurstLabel how) {

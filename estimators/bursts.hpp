@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace gs {
@@ -70,6 +71,28 @@ struct BurstAwareOptions {
 };
 BurstAwareStart burst_aware_start(const std::vector<int>& severity, double bin_seconds, double min_time,
                                   double max_time, double alpha, const BurstAwareOptions& options = {});
+
+// The paper's feature sets for one direction (reads or writes), one row per
+// bin, row t from bins ≤ t only: FS1 the bytes; FS2 + operations and I/O time;
+// FS3 + the EMAs over 60, 130, 500 and 1000 minutes and the MACDs 60−130 and
+// 500−1000 (windows converted to bins, at least 1).
+struct BurstChannels {
+  std::vector<double> bytes, operations, io_time;  // per bin
+};
+enum class FeatureSet { fs1, fs2, fs3 };
+struct FeatureMatrix {
+  std::vector<std::string> names;
+  std::size_t rows = 0;
+  std::vector<double> values;  // row-major
+  double at(std::size_t row, std::size_t column) const { return values[row * names.size() + column]; }
+};
+FeatureMatrix burst_features(const BurstChannels& channels, FeatureSet set, double bin_minutes);
+
+// The honest baselines: persistence predicts for bin t what bin t is (a burst
+// now, a burst at the horizon); climatology scores every bin with the
+// training share of bursts, a constant, so its average precision is the share
+// of bursts where it is scored (no function needed beyond average_precision).
+std::vector<int> persistence_predictions(const std::vector<int>& severity, std::size_t rows);
 
 // The label of bin t for a horizon of H bins, for t = 0 … n − H − 1 (later
 // bins have no future to label): `at` whether bin t + H is a burst, `within`

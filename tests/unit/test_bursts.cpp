@@ -117,6 +117,44 @@ TEST(Bursts, AlgorithmOneOnAHandSolvedCase) {
             std::string::npos);
 }
 
+// FS3 in 5-minute bins: the 60-minute EMA is the 12-bin one; row t never
+// changes when later bins do (no look-ahead).
+TEST(Bursts, FeatureSetsLookOnlyBack) {
+  BurstChannels c;
+  for (int t = 0; t < 400; ++t) {
+    c.bytes.push_back(std::sin(t * 0.1) + 2);
+    c.operations.push_back(t % 7);
+    c.io_time.push_back(0.01 * t);
+  }
+  EXPECT_EQ(burst_features(c, FeatureSet::fs1, 5).names, (std::vector<std::string>{"bytes"}));
+  const FeatureMatrix fs3 = burst_features(c, FeatureSet::fs3, 5);
+  ASSERT_EQ(fs3.names.size(), 9u);
+  EXPECT_EQ(fs3.names[3], "ema_60min");
+  const std::vector<double> ema12 = exponential_moving_average(c.bytes, 12);
+  const std::vector<double> macd_long = macd(c.bytes, 100, 200);
+  for (std::size_t t = 0; t < 400; ++t) {
+    EXPECT_EQ(fs3.at(t, 3), ema12[t]);
+    EXPECT_EQ(fs3.at(t, 8), macd_long[t]);
+  }
+  BurstChannels later = c;
+  for (std::size_t t = 200; t < 400; ++t) later.bytes[t] = later.operations[t] = later.io_time[t] = 1e6;
+  const FeatureMatrix changed = burst_features(later, FeatureSet::fs3, 5);
+  for (std::size_t t = 0; t < 200; ++t)
+    for (std::size_t k = 0; k < fs3.names.size(); ++k) EXPECT_EQ(changed.at(t, k), fs3.at(t, k)) << t << " " << k;
+  c.io_time.pop_back();
+  EXPECT_NE(test::error_of([&] { burst_features(c, FeatureSet::fs2, 5); }).find("FS2/FS3"), std::string::npos);
+}
+
+TEST(Bursts, Baselines) {
+  const std::vector<int> severity = {0, 1, 1, 0, 0, 2, 0, 0};
+  const std::vector<int> labels = burst_labels(severity, 1, BurstLabel::at);  // 1 1 0 0 1 0 0
+  const std::vector<int> persistence = persistence_predictions(severity, labels.size());
+  EXPECT_EQ(persistence, (std::vector<int>{0, 1, 1, 0, 0, 1, 0}));
+  EXPECT_DOUBLE_EQ(binary_scores(labels, persistence).f1, 1.0 / 3);  // 1 hit, 2 false, 2 missed
+  // Climatology: one constant score, so its average precision is the share of bursts.
+  EXPECT_DOUBLE_EQ(average_precision(labels, std::vector<double>(labels.size(), 0.1)), 3.0 / 7);
+}
+
 TEST(Bursts, LabelsPerHorizon) {
   const std::vector<int> severity = {0, 0, 1, 0, 0, 0, 2, 0};
   EXPECT_EQ(burst_labels(severity, 2, BurstLabel::at), (std::vector<int>{1, 0, 0, 0, 1, 0}));
