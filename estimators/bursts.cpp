@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <Eigen/Dense>
+
 #include <algorithm>
 #include <cmath>
 
@@ -166,6 +168,67 @@ std::vector<int> persistence_predictions(const std::vector<int>& severity, std::
   std::vector<int> out(std::min(rows, severity.size()));
   for (std::size_t t = 0; t < out.size(); ++t) out[t] = severity[t] > 0;
   return out;
+}
+
+LogisticModel fit_logistic(const FeatureMatrix& features, const std::vector<int>& labels,
+                           const std::vector<std::size_t>& rows, double l2) {
+  const std::size_t p = features.names.size() + 1, n = rows.size();
+  if (n < p) throw UserError(fmt::format("logistic regression on {} rows for {} coefficients", n, p));
+  // Standardized design: a column of ones, then (x − mean)/sd of the training rows.
+  std::vector<double> mean(p, 0.0), sd(p, 1.0);
+  for (std::size_t k = 1; k < p; ++k) {
+    double sum = 0, squares = 0;
+    for (std::size_t r : rows) sum += features.at(r, k - 1);
+    mean[k] = sum / static_cast<double>(n);
+    for (std::size_t r : rows) squares += (features.at(r, k - 1) - mean[k]) * (features.at(r, k - 1) - mean[k]);
+    sd[k] = squares > 0 ? std::sqrt(squares / static_cast<double>(n)) : 1.0;
+  }
+  Eigen::MatrixXd x(n, p);
+  Eigen::VectorXd y(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    x(i, 0) = 1;
+    for (std::size_t k = 1; k < p; ++k) x(i, k) = (features.at(rows[i], k - 1) - mean[k]) / sd[k];
+    y(i) = labels[rows[i]] != 0;
+  }
+  Eigen::VectorXd beta = Eigen::VectorXd::Zero(p);
+  Eigen::MatrixXd information(p, p);
+  LogisticModel model;
+  for (model.iterations = 1; model.iterations <= 100; ++model.iterations) {
+    Eigen::VectorXd prob(n), weight(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const double eta = x.row(i).dot(beta);
+      prob(i) = 1 / (1 + std::exp(-eta));
+      weight(i) = std::max(prob(i) * (1 - prob(i)), 1e-12);
+    }
+    information = x.transpose() * weight.asDiagonal() * x;
+    information.diagonal().array() += l2 * static_cast<double>(n);
+    const Eigen::VectorXd gradient = x.transpose() * (y - prob) - l2 * static_cast<double>(n) * beta;
+    const Eigen::VectorXd step = information.ldlt().solve(gradient);
+    beta += step;
+    if (step.cwiseAbs().maxCoeff() < 1e-10) break;
+  }
+  const Eigen::MatrixXd covariance = information.inverse();
+  // Back to the original scale: b_k = β_k / sd_k, b_0 = β_0 − Σ β_k·mean_k/sd_k.
+  model.coefficients.assign(p, 0.0);
+  model.standard_errors.assign(p, 0.0);
+  Eigen::MatrixXd to_original = Eigen::MatrixXd::Identity(p, p);
+  for (std::size_t k = 1; k < p; ++k) {
+    to_original(k, k) = 1 / sd[k];
+    to_original(0, k) = -mean[k] / sd[k];
+  }
+  const Eigen::VectorXd original = to_original * beta;
+  const Eigen::MatrixXd original_covariance = to_original * covariance * to_original.transpose();
+  for (std::size_t k = 0; k < p; ++k) {
+    model.coefficients[k] = original(k);
+    model.standard_errors[k] = std::sqrt(std::max(0.0, original_covariance(k, k)));
+  }
+  return model;
+}
+
+double LogisticModel::probability(const FeatureMatrix& features, std::size_t row) const {
+  double eta = coefficients[0];
+  for (std::size_t k = 1; k < coefficients.size(); ++k) eta += coefficients[k] * features.at(row, k - 1);
+  return 1 / (1 + std::exp(-eta));
 }
 
 const char* to_string(BurstLabel label) { return label == BurstLabel::at ? "at" : "within"; }

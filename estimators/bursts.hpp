@@ -94,6 +94,19 @@ FeatureMatrix burst_features(const BurstChannels& channels, FeatureSet set, doub
 // of bursts where it is scored (no function needed beyond average_precision).
 std::vector<int> persistence_predictions(const std::vector<int>& severity, std::size_t rows);
 
+// Logistic regression by iteratively reweighted least squares on the
+// standardized features (means and deviations of the training rows), with a
+// small ridge (l2) so that separable or constant columns stay finite.
+// Coefficients on the original scale: intercept first.
+struct LogisticModel {
+  std::vector<double> coefficients;  // intercept, then one per feature
+  std::vector<double> standard_errors;  // from the inverse Fisher information (l2 = 0: the usual SEs)
+  int iterations = 0;
+  double probability(const FeatureMatrix& features, std::size_t row) const;
+};
+LogisticModel fit_logistic(const FeatureMatrix& features, const std::vector<int>& labels,
+                           const std::vector<std::size_t>& rows, double l2 = 1e-8);
+
 // The label of bin t for a horizon of H bins, for t = 0 … n − H − 1 (later
 // bins have no future to label): `at` whether bin t + H is a burst, `within`
 // whether any of bins t + 1 … t + H is.

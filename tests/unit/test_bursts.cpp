@@ -7,6 +7,8 @@
 #include <numeric>
 
 #include "estimators/bursts.hpp"
+#include "kernels/gaussian.hpp"
+#include "kernels/philox.hpp"
 #include "test_support.hpp"
 
 namespace gs {
@@ -153,6 +155,40 @@ TEST(Bursts, Baselines) {
   EXPECT_DOUBLE_EQ(binary_scores(labels, persistence).f1, 1.0 / 3);  // 1 hit, 2 false, 2 missed
   // Climatology: one constant score, so its average precision is the share of bursts.
   EXPECT_DOUBLE_EQ(average_precision(labels, std::vector<double>(labels.size(), 0.1)), 3.0 / 7);
+}
+
+// 20000 rows of y ~ Bernoulli(σ(−2 + 1.5·x1 − 0.8·x2)), x1 ~ N(0, 1), x2 ~ N(5, 2²)
+// (Philox normals): every coefficient within 4 standard errors of the truth, and
+// the standard errors about the 1/√n the Fisher information predicts.
+TEST(Bursts, LogisticRegressionRecoversKnownCoefficients) {
+  const std::size_t n = 20000;
+  FeatureMatrix m;
+  m.names = {"x1", "x2"};
+  m.rows = n;
+  std::vector<int> y(n);
+  std::vector<std::size_t> rows(n);
+  const double truth[3] = {-2.0, 1.5, -0.8};
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto bits = philox_bits({42, 7}, 0, i, 0);
+    const auto z = normal_pair<double>(bits[0], bits[1], bits[2]);
+    const double x1 = z.first, x2 = 5 + 2 * z.second;
+    m.values.push_back(x1);
+    m.values.push_back(x2);
+    const double p = 1 / (1 + std::exp(-(truth[0] + truth[1] * x1 + truth[2] * x2)));
+    y[i] = uniform_open(bits[3]) < p;
+    rows[i] = i;
+  }
+  const LogisticModel model = fit_logistic(m, y, rows, 0.0);
+  ASSERT_EQ(model.coefficients.size(), 3u);
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_NEAR(model.coefficients[k], truth[k], 4 * model.standard_errors[k]) << k;
+    EXPECT_GT(model.standard_errors[k], 0.0);
+    EXPECT_LT(model.standard_errors[k], 0.2) << k;
+  }
+  EXPECT_LT(model.iterations, 30);
+  const double p0 = model.probability(m, 0);
+  EXPECT_GT(p0, 0.0);
+  EXPECT_LT(p0, 1.0);
 }
 
 TEST(Bursts, LabelsPerHorizon) {
