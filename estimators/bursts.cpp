@@ -319,4 +319,72 @@ BlockBootstrapInterval quantile_interval(std::vector<double> values, double conf
   return {at((1 - confidence) / 2), at((1 + confidence) / 2)};
 }
 
+HorizonEvaluation evaluate_horizon(const BurstChannels& channels, const std::vector<int>& severity,
+                                   std::size_t horizon_bins, const EvaluationOptions& options) {
+  HorizonEvaluation e;
+  e.horizon_bins = horizon_bins;
+  const std::vector<int> labels = burst_labels(severity, horizon_bins, options.label);
+  const FeatureMatrix features = burst_features(channels, options.features, options.bin_minutes);
+  const auto split = static_cast<std::size_t>(std::floor(options.train_share * static_cast<double>(labels.size())));
+  if (split <= horizon_bins || split >= labels.size())
+    throw UserError(fmt::format("{} labelled bins at a horizon of {} bins leave no training or no test rows",
+                                labels.size(), horizon_bins));
+  std::vector<std::size_t> train, test;
+  for (std::size_t t = 0; t + horizon_bins < split; ++t) train.push_back(t);
+  for (std::size_t t = split; t < labels.size(); ++t) test.push_back(t);
+  e.train_rows = train.size();
+  e.test_rows = test.size();
+  const LogisticModel model = fit_logistic(features, labels, train);
+  std::vector<double> probability(labels.size());
+  for (std::size_t t = 0; t < labels.size(); ++t) probability[t] = model.probability(features, t);
+  // The threshold with the best F1 on the training rows: one sweep down their
+  // probabilities, tied ones together.
+  std::vector<std::size_t> order = train;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return probability[a] > probability[b]; });
+  double positives = 0, true_positives = 0, predicted_positives = 0, best_f1 = -1;
+  for (std::size_t t : train) positives += labels[t] != 0;
+  e.threshold = 1.0 + 1e-9;  // no burst predicted when no training row is one
+  for (std::size_t k = 0; k < order.size() && positives > 0;) {
+    const double level = probability[order[k]];
+    for (; k < order.size() && probability[order[k]] == level; ++k) {
+      true_positives += labels[order[k]] != 0;
+      ++predicted_positives;
+    }
+    const double f1 = 2 * true_positives / (predicted_positives + positives);
+    if (f1 > best_f1) {
+      best_f1 = f1;
+      e.threshold = level;
+    }
+  }
+  std::vector<int> predicted(labels.size());
+  for (std::size_t t = 0; t < labels.size(); ++t) predicted[t] = probability[t] >= e.threshold;
+  const std::vector<int> persistence = persistence_predictions(severity, labels.size());
+  std::vector<double> persistence_score(labels.size());
+  for (std::size_t t = 0; t < labels.size(); ++t) persistence_score[t] = channels.bytes[t];
+  e.model = binary_scores(labels, predicted, test);
+  e.persistence = binary_scores(labels, persistence, test);
+  e.model_ap = average_precision(labels, probability, test);
+  e.persistence_ap = average_precision(labels, persistence_score, test);
+  e.climatology_ap = average_precision(labels, std::vector<double>(labels.size(), 0.0), test);
+  const std::size_t block =
+      options.block ? options.block : static_cast<std::size_t>(std::ceil(std::cbrt(static_cast<double>(test.size()))));
+  const auto resampled = [&](const std::vector<std::size_t>& positions) {
+    std::vector<std::size_t> rows(positions.size());
+    for (std::size_t k = 0; k < positions.size(); ++k) rows[k] = test[positions[k]];
+    return rows;
+  };
+  const std::uint32_t stream = stream_of_name(fmt::format("bursts/horizon/{}", horizon_bins));
+  e.model_f1 = block_bootstrap(test.size(), block, options.resamples, options.confidence, options.seed, stream,
+                               [&](const auto& p) { return binary_scores(labels, predicted, resampled(p)).f1; });
+  e.persistence_f1 = block_bootstrap(test.size(), block, options.resamples, options.confidence, options.seed, stream,
+                                     [&](const auto& p) { return binary_scores(labels, persistence, resampled(p)).f1; });
+  e.f1_difference = block_bootstrap(test.size(), block, options.resamples, options.confidence, options.seed, stream,
+                                    [&](const auto& p) {
+                                      const auto rows = resampled(p);
+                                      return binary_scores(labels, predicted, rows).f1 -
+                                             binary_scores(labels, persistence, rows).f1;
+                                    });
+  return e;
+}
+
 }  // namespace gs

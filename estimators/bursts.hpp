@@ -149,4 +149,30 @@ BlockBootstrapInterval block_bootstrap(std::size_t n, std::size_t block, std::ui
   return quantile_interval(std::move(values), confidence);
 }
 
+// One horizon's prediction, trained on the first train_share of the labelled
+// bins and scored on the rest (chronological; the last H training rows are
+// dropped, so no training label looks into the test bins). The logistic
+// model predicts a burst where its probability reaches the threshold that
+// maximizes F1 on the training rows. Intervals: moving-block bootstrap of the
+// test rows (block ⌈n^(1/3)⌉ unless given).
+struct EvaluationOptions {
+  double train_share = 0.8;
+  BurstLabel label = BurstLabel::at;
+  FeatureSet features = FeatureSet::fs3;
+  double bin_minutes = 5;
+  std::size_t block = 0;
+  std::uint32_t resamples = 1000;
+  double confidence = 0.95;
+  std::uint64_t seed = 1;
+};
+struct HorizonEvaluation {
+  std::size_t horizon_bins = 0, train_rows = 0, test_rows = 0;
+  double threshold = 0.5;
+  BinaryScores model, persistence;
+  double model_ap = 0, persistence_ap = 0, climatology_ap = 0;
+  BlockBootstrapInterval model_f1, persistence_f1, f1_difference;  // difference: model − persistence
+};
+HorizonEvaluation evaluate_horizon(const BurstChannels& channels, const std::vector<int>& severity,
+                                   std::size_t horizon_bins, const EvaluationOptions& options);
+
 }  // namespace gs
