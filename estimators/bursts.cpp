@@ -110,27 +110,32 @@ std::vector<double> macd(const std::vector<double>& series, double short_window_
   return out;
 }
 
+double job_runtime(const std::vector<int>& severity, std::size_t start, double bin_seconds, double min_time,
+                   double max_time) {
+  const double progress_free = bin_seconds;
+  const double progress_burst = bin_seconds * min_time / max_time;
+  double remaining = min_time;
+  std::size_t j = start;
+  while (remaining > 1e-9 * min_time) {
+    const bool burst = j < severity.size() && severity[j] > 0;
+    remaining -= burst ? progress_burst : progress_free;
+    ++j;
+  }
+  return static_cast<double>(j - start) * bin_seconds;
+}
+
 BurstAwareStart burst_aware_start(const std::vector<int>& severity, double bin_seconds, double min_time,
                                   double max_time, double alpha, const BurstAwareOptions& options) {
   if (!(bin_seconds > 0 && min_time > 0 && max_time >= min_time))
     throw UserError(fmt::format("burst-aware start: bin {} s, min_time {} s, max_time {} s; accepted: bin > 0, "
                                 "0 < min_time <= max_time",
                                 bin_seconds, min_time, max_time));
-  const double progress_free = bin_seconds;
-  const double progress_burst = bin_seconds * min_time / max_time;
   BurstAwareStart best;
   best.score = INFINITY;
   const std::size_t numbering = options.one_based ? 1 : 0;
   for (std::size_t i = 0; i < options.options; ++i) {  // start in bin i of the pattern
-    double remaining = min_time;
-    std::size_t j = i;
-    while (remaining > 1e-9 * min_time) {
-      const bool burst = j < severity.size() && severity[j] > 0;
-      remaining -= burst ? progress_burst : progress_free;
-      ++j;
-    }
     const double delay = static_cast<double>(i + numbering) * bin_seconds;
-    const double runtime = static_cast<double>(j - i) * bin_seconds;
+    const double runtime = job_runtime(severity, i, bin_seconds, min_time, max_time);
     const double score = alpha * delay + (1 - alpha) * runtime;
     if (score < best.score) best = {i + numbering, delay, runtime, score};
   }
@@ -385,6 +390,33 @@ HorizonEvaluation evaluate_horizon(const BurstChannels& channels, const std::vec
                                              binary_scores(labels, persistence, rows).f1;
                                     });
   return e;
+}
+
+std::vector<ScheduledWindows> schedule_windows(const std::vector<int>& decided, const std::vector<int>& realized,
+                                               const std::vector<double>& alphas, double bin_seconds, double min_time,
+                                               double max_time, std::size_t window) {
+  if (decided.size() != realized.size())
+    throw UserError("the decided and the realized burst patterns differ in length");
+  std::vector<ScheduledWindows> out(alphas.size());
+  BurstAwareOptions options;
+  options.options = window;
+  for (std::size_t a = 0; a < alphas.size(); ++a) out[a].alpha = alphas[a];
+  for (std::size_t w = 0; w + window <= realized.size(); ++w) {
+    bool burst = false;
+    for (std::size_t k = w; k < w + window; ++k) burst = burst || realized[k] > 0;
+    if (!burst) continue;
+    const std::vector<int> seen(decided.begin() + static_cast<std::ptrdiff_t>(w), decided.end());
+    const std::vector<int> happens(realized.begin() + static_cast<std::ptrdiff_t>(w), realized.end());
+    for (std::size_t a = 0; a < alphas.size(); ++a) {
+      const BurstAwareStart chosen = burst_aware_start(seen, bin_seconds, min_time, max_time, alphas[a], options);
+      const double runtime = job_runtime(happens, chosen.start, bin_seconds, min_time, max_time);
+      out[a].windows.push_back(w);
+      out[a].delay.push_back(chosen.delay);
+      out[a].runtime.push_back(runtime);
+      out[a].total.push_back(chosen.delay + runtime);
+    }
+  }
+  return out;
 }
 
 }  // namespace gs

@@ -149,6 +149,24 @@ BlockBootstrapInterval block_bootstrap(std::size_t n, std::size_t block, std::ui
   return quantile_interval(std::move(values), confidence);
 }
 
+// How long a job of `min_time` seconds takes from bin `start` of a pattern
+// (Algorithm 1's inner loop, in whole bins; see burst_aware_start).
+double job_runtime(const std::vector<int>& severity, std::size_t start, double bin_seconds, double min_time,
+                   double max_time);
+
+// Algorithm 1 over every window of `window` bins of `realized` that holds a
+// burst: the start is chosen on `decided` (the realized pattern itself for a
+// perfect predictor, or predictions), the runtime is what the realized
+// pattern gives from there (the gain a forecaster actually delivers).
+struct ScheduledWindows {
+  double alpha = 0;
+  std::vector<std::size_t> windows;           // first bin of each window
+  std::vector<double> delay, runtime, total;  // s, per window
+};
+std::vector<ScheduledWindows> schedule_windows(const std::vector<int>& decided, const std::vector<int>& realized,
+                                               const std::vector<double>& alphas, double bin_seconds, double min_time,
+                                               double max_time, std::size_t window = 24);
+
 // One horizon's prediction, trained on the first train_share of the labelled
 // bins and scored on the rest (chronological; the last H training rows are
 // dropped, so no training label looks into the test bins). The logistic

@@ -191,6 +191,33 @@ TEST(Bursts, LogisticRegressionRecoversKnownCoefficients) {
   EXPECT_LT(p0, 1.0);
 }
 
+// Over windows with a burst: a perfect predictor with α = 0 never runs longer
+// than starting at once (α = 1); a predictor that never sees a burst starts at
+// once and realizes α = 1's runtimes.
+TEST(Bursts, SchedulingOverWindows) {
+  std::vector<int> realized(100, 0);
+  for (std::size_t i : {10u, 11u, 12u, 40u, 41u, 70u}) realized[i] = 1;
+  const std::vector<double> alphas = {1, 0.5, 0};
+  const auto perfect = schedule_windows(realized, realized, alphas, 300, 600, 1800);
+  ASSERT_EQ(perfect.size(), 3u);
+  const std::size_t windows = perfect[0].windows.size();
+  EXPECT_GT(windows, 0u);
+  for (std::size_t w = 0; w < windows; ++w) {
+    EXPECT_EQ(perfect[0].delay[w], 0.0);
+    EXPECT_LE(perfect[2].runtime[w], perfect[0].runtime[w]);
+    EXPECT_EQ(perfect[2].runtime[w], 600.0);  // a free stretch of 2 bins always lies within 24
+  }
+  // Window 10 (bursts in bins 10-12): α = 1 runs 1200 s, α = 0 waits 900 s and runs 600 s.
+  const auto at = std::find(perfect[0].windows.begin(), perfect[0].windows.end(), 10u) - perfect[0].windows.begin();
+  EXPECT_EQ(perfect[0].runtime[at], 1200.0);
+  EXPECT_EQ(perfect[2].delay[at], 900.0);
+  const auto blind = schedule_windows(std::vector<int>(100, 0), realized, alphas, 300, 600, 1800);
+  for (std::size_t a = 0; a < alphas.size(); ++a) {
+    EXPECT_EQ(blind[a].runtime, perfect[0].runtime);
+    EXPECT_EQ(blind[a].delay, perfect[0].delay);
+  }
+}
+
 TEST(Bursts, LabelsPerHorizon) {
   const std::vector<int> severity = {0, 0, 1, 0, 0, 0, 2, 0};
   EXPECT_EQ(burst_labels(severity, 2, BurstLabel::at), (std::vector<int>{1, 0, 0, 0, 1, 0}));
