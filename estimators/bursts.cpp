@@ -253,6 +253,57 @@ std::vector<int> burst_labels(const std::vector<int>& severity, std::size_t hori
   return labels;
 }
 
+std::vector<int> severity_labels(const std::vector<int>& severity, std::size_t horizon_bins, BurstLabel how) {
+  if (horizon_bins == 0) throw UserError("a burst prediction horizon of 0 bins; accepted: at least 1 bin");
+  std::vector<int> labels;
+  if (severity.size() <= horizon_bins) return labels;
+  labels.resize(severity.size() - horizon_bins);
+  for (std::size_t t = 0; t < labels.size(); ++t) {
+    if (how == BurstLabel::at) {
+      labels[t] = severity[t + horizon_bins];
+      continue;
+    }
+    int highest = 0;  // H is a few dozen bins at most: the direct maximum is cheap
+    for (std::size_t k = 1; k <= horizon_bins; ++k) highest = std::max(highest, severity[t + k]);
+    labels[t] = highest;
+  }
+  return labels;
+}
+
+MulticlassF1 multiclass_f1(const std::vector<int>& truth, const std::vector<int>& predicted, int classes,
+                           const std::vector<std::size_t>& which) {
+  std::vector<double> tp(classes, 0), fp(classes, 0), fn(classes, 0);
+  const auto add = [&](std::size_t i) {
+    const int t = truth[i], p = predicted[i];
+    if (t == p) {
+      tp[t] += 1;
+    } else {
+      fp[p] += 1;
+      fn[t] += 1;
+    }
+  };
+  if (which.empty())
+    for (std::size_t i = 0; i < truth.size(); ++i) add(i);
+  else
+    for (std::size_t i : which) add(i);
+  MulticlassF1 out;
+  out.per_class.assign(classes, 0.0);
+  double present = 0, support_total = 0;
+  for (int c = 0; c < classes; ++c) {
+    const double denominator = 2 * tp[c] + fp[c] + fn[c];
+    if (denominator > 0) out.per_class[c] = 2 * tp[c] / denominator;
+    const double support = tp[c] + fn[c];
+    if (support == 0) continue;
+    present += 1;
+    support_total += support;
+    out.macro += out.per_class[c];
+    out.weighted += support * out.per_class[c];
+  }
+  if (present > 0) out.macro /= present;
+  if (support_total > 0) out.weighted /= support_total;
+  return out;
+}
+
 BinaryScores binary_scores(const std::vector<int>& truth, const std::vector<int>& predicted,
                            const std::vector<std::size_t>& which) {
   BinaryScores s;

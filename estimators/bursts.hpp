@@ -114,6 +114,21 @@ enum class BurstLabel { at, within };
 const char* to_string(BurstLabel label);
 std::vector<int> burst_labels(const std::vector<int>& severity, std::size_t horizon_bins, BurstLabel how);
 
+// Severity labels for horizon H: the class of bin t + H (`at`), or the
+// highest class among bins t + 1 … t + H (`within`).
+std::vector<int> severity_labels(const std::vector<int>& severity, std::size_t horizon_bins, BurstLabel how);
+
+// F1 over several classes: each class's F1 (one against the rest), their
+// unweighted mean over the classes present in the truth (macro, the default
+// reported: rare severe classes count as much as the rest) and the mean
+// weighted by each class's support.
+struct MulticlassF1 {
+  std::vector<double> per_class;  // kSeverityClasses entries; 0 for a class never present nor predicted
+  double macro = 0, weighted = 0;
+};
+MulticlassF1 multiclass_f1(const std::vector<int>& truth, const std::vector<int>& predicted, int classes,
+                           const std::vector<std::size_t>& which = {});
+
 struct BinaryScores {
   std::uint64_t true_positives = 0, false_positives = 0, false_negatives = 0, true_negatives = 0;
   double precision = 0, recall = 0, f1 = 0;  // 0 where undefined (no positive predicted or present)

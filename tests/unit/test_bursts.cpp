@@ -226,6 +226,21 @@ TEST(Bursts, LabelsPerHorizon) {
   EXPECT_TRUE(burst_labels(severity, 8, BurstLabel::at).empty());
 }
 
+TEST(Bursts, SeverityLabelsAndMulticlassF1ByHand) {
+  const std::vector<int> severity = {0, 3, 0, 0, 6, 1, 0};
+  EXPECT_EQ(severity_labels(severity, 1, BurstLabel::at), (std::vector<int>{3, 0, 0, 6, 1, 0}));
+  EXPECT_EQ(severity_labels(severity, 2, BurstLabel::within), (std::vector<int>{3, 0, 6, 6, 1}));
+  // truth 0 0 1 1 2, predicted 0 1 1 2 2: class 0 F1 2/3, class 1 F1 1/2, class 2 F1 2/3.
+  const MulticlassF1 f = multiclass_f1({0, 0, 1, 1, 2}, {0, 1, 1, 2, 2}, 3);
+  EXPECT_DOUBLE_EQ(f.per_class[0], 2.0 / 3);
+  EXPECT_DOUBLE_EQ(f.per_class[1], 0.5);
+  EXPECT_DOUBLE_EQ(f.per_class[2], 2.0 / 3);
+  EXPECT_DOUBLE_EQ(f.macro, (2.0 / 3 + 0.5 + 2.0 / 3) / 3);
+  EXPECT_DOUBLE_EQ(f.weighted, (2 * 2.0 / 3 + 2 * 0.5 + 1 * 2.0 / 3) / 5);
+  // A class absent from the truth does not lower the macro mean.
+  EXPECT_DOUBLE_EQ(multiclass_f1({0, 0, 1}, {0, 0, 1}, kSeverityClasses).macro, 1.0);
+}
+
 TEST(Bursts, ScoresByHand) {
   const std::vector<int> truth = {1, 1, 0, 0, 1, 0}, predicted = {1, 0, 1, 0, 1, 0};
   const BinaryScores s = binary_scores(truth, predicted);
