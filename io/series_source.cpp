@@ -115,4 +115,19 @@ LoadedSeries read_series(const SeriesSource& source) {
   return s;
 }
 
+void append_trace_list(const std::string& list, std::vector<std::string>& paths) {
+  LineReader reader(list);
+  std::string line;
+  const std::size_t before = paths.size();
+  while (reader.next(line)) {
+    if (reader.too_long() || line.find('\0') != std::string::npos)
+      throw located_error(list, static_cast<int>(reader.line_number()), 1, "not a line of text (a NUL byte or over 1 MiB)");
+    const std::string_view path = trim(std::string_view(line).substr(0, line.find('#')));
+    if (path.empty()) continue;
+    const std::filesystem::path p(path);
+    paths.push_back(p.is_relative() ? (std::filesystem::path(list).parent_path() / p).string() : std::string(path));
+  }
+  if (paths.size() == before) throw UserError(fmt::format("{}: the trace list names no file", list));
+}
+
 }  // namespace gs

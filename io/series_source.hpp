@@ -45,6 +45,10 @@ void check_series_magnitude(const std::vector<double>& series, const std::string
 // Seconds in "1s", "250ms", "10us", "5ns", "5min", "1h" or a bare number of seconds.
 double parse_duration(const std::string& text, const char* option);
 
+// Appends the paths a list file names, one per line ('#' starts a comment;
+// relative paths from the list's folder). UserError when it names none.
+void append_trace_list(const std::string& list, std::vector<std::string>& paths);
+
 // The default dataset name: the file name of `path` up to its first dot.
 std::string default_dataset_name(const std::string& path);
 

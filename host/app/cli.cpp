@@ -34,11 +34,14 @@ const std::vector<std::string> kCommands = {"run", "stats", "fit", "norros", "re
 
 // The options that say how to read and bin a trace (stats and fit).
 struct TraceArguments {
-  std::string format, time_unit, delimiter, blk_event = "Q", spread, align;
+  std::string format, time_unit, delimiter, blk_event = "Q", spread, align, trace_list;
 };
 
 void add_trace_options(CLI::App* app, SeriesSource& o, TraceArguments& a) {
-  app->add_option("trace", o.traces, "trace file(s), gzip or plain; several are merged")->required();
+  app->add_option("trace", o.traces, "trace file(s), gzip or plain; several are merged");
+  app->add_option("--trace-list", a.trace_list,
+                  "a file naming trace files, one per line ('#' comments; relative to the list's folder): "
+                  "thousands of darshan logs");
   app->add_option("--format", a.format, fmt::format("{} (docs/traces.md)", fmt::join(trace_format_names(), ", ")))
       ->required();
   app->add_option("--bin", o.bin, "bin width: 1s, 250ms, 10us, 5min, … (all formats but series)");
@@ -78,6 +81,8 @@ void apply_trace_arguments(const TraceArguments& a, SeriesSource& o) {
   if (!a.time_unit.empty()) o.trace.time_unit = parse_time_unit(a.time_unit);
   if (!a.delimiter.empty()) o.trace.delimiter = a.delimiter == "comma" ? ',' : a.delimiter == "tab" ? '\t' : ' ';
   o.trace.blk_action = a.blk_event[0];
+  if (!a.trace_list.empty()) append_trace_list(a.trace_list, o.traces);
+  if (o.traces.empty()) throw UserError("no trace: give trace files, or --trace-list FILE");
   if (!a.spread.empty()) o.trace.spread = parse_spread(a.spread);
   if (!a.align.empty()) o.trace.align = parse_align(a.align);
 }

@@ -64,7 +64,7 @@ const std::vector<std::string> kDatasetKeys = {"name",           "trace",       
                                                "column",         "value_column", "op_column",   "size_column", "header",
                                                "delimiter",      "time_unit",    "modules",     "blk_event",   "sort",
                                                "skip_bad_lines", "read_values",  "write_values", "spread",
-                                               "align"};
+                                               "align",          "trace_list"};
 
 // Ensemble and dataset names become HDF5 groups.
 void check_group_name(const ConfigMap& map, const std::string& name) {
@@ -86,7 +86,9 @@ DatasetSpec parse_dataset(const YAML::Node& node, const std::string& file, std::
   SeriesSource& r = d.source;
   r.name = d.name;
   const YAML::Node trace = node["trace"];
-  if (!trace) throw map.error_here(fmt::format("{} needs 'trace': the trace file(s)", map.where()));
+  const auto trace_list = map.text("trace_list");
+  if (!trace && !trace_list)
+    throw map.error_here(fmt::format("{} needs 'trace' (the trace file(s)) or 'trace_list'", map.where()));
   const auto resolve = [&](const std::string& path) {
     std::filesystem::path p(path);
     return p.is_relative() ? (std::filesystem::path(file).parent_path() / p).string() : path;
@@ -97,11 +99,18 @@ DatasetSpec parse_dataset(const YAML::Node& node, const std::string& file, std::
       throw located_error_at(item, file, fmt::format("{}.trace must name trace files", map.where()));
     r.traces.push_back(resolve(item.Scalar()));
   };
-  if (trace.IsSequence()) {
+  if (trace && trace.IsSequence()) {
     if (trace.size() == 0) throw located_error_at(trace, file, fmt::format("{}.trace lists no file", map.where()));
     for (const auto& item : trace) add_trace(item);
-  } else {
+  } else if (trace) {
     add_trace(trace);
+  }
+  if (trace_list) {
+    try {
+      append_trace_list(resolve(*trace_list), r.traces);
+    } catch (const UserError& e) {
+      throw map.error_at("trace_list", e.what());
+    }
   }
   r.trace.format = map.require(map.choice("format", trace_format_names()), "format",
                                fmt::format("the trace format, one of {}", fmt::join(trace_format_names(), ", ")));

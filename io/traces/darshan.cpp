@@ -142,12 +142,12 @@ void read_darshan(const std::vector<std::string>& paths, const TraceOptions& opt
   for (const auto& m : options.modules)
     if (m != "POSIX" && m != "MPI-IO" && m != "STDIO")
       throw UserError(fmt::format("--modules: '{}' is not one of POSIX, MPI-IO, STDIO", m));
-  std::vector<DarshanLog> logs;
+  // Two passes, one log in memory at a time (thousands of logs): the first
+  // finds the common clock's span, the second spreads every record over it.
   double origin = std::numeric_limits<double>::infinity(), finish = -origin;
   std::string last;  // the record that ends last, for the message when the span is too long
   for (const auto& path : paths) {
-    logs.push_back(read_darshan_log(path, options, trace));
-    const DarshanLog& log = logs.back();
+    const DarshanLog log = read_darshan_log(path, options, trace);
     origin = std::min(origin, log.start_time);
     finish = std::max(finish, log.start_time + log.run_time);
     for (const auto& [key, record] : log.records)
@@ -170,8 +170,9 @@ void read_darshan(const std::vector<std::string>& paths, const TraceOptions& opt
   auto& channels = trace.binned.channels;
   for (const char* name : {"count_read", "count_write", "bytes_read", "bytes_write", "time_read", "time_write"})
     channels[name].assign(bins, 0.0);
-  for (std::size_t i = 0; i < logs.size(); ++i) {
-    const DarshanLog& log = logs[i];
+  for (const auto& path : paths) {
+    Trace read_again;  // the first pass counted the lines
+    const DarshanLog log = read_darshan_log(path, options, read_again);
     for (const auto& [key, record] : log.records) {
       for (const bool is_read : {true, false}) {
         const DarshanActivity& a = is_read ? record.read : record.write;
@@ -184,8 +185,8 @@ void read_darshan(const std::vector<std::string>& paths, const TraceOptions& opt
         if (a.end < a.start || a.start < 0) {
           const std::string message = fmt::format("record {}: {} interval [{}, {}] s is invalid", key,
                                                   is_read ? "read" : "write", a.start, a.end);
-          if (!options.skip_bad_lines) throw UserError(fmt::format("{}: {}", paths[i], message));
-          count_bad_line(trace, fmt::format("{}: {}", paths[i], message));
+          if (!options.skip_bad_lines) throw UserError(fmt::format("{}: {}", path, message));
+          count_bad_line(trace, fmt::format("{}: {}", path, message));
           continue;
         }
         const double start = log.start_time + a.start, end = log.start_time + a.end;

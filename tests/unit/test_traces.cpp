@@ -14,6 +14,7 @@
 #include "host/base/errors.hpp"
 #include "io/binning.hpp"
 #include "io/line_reader.hpp"
+#include "io/series_source.hpp"
 #include "io/trace.hpp"
 #include "test_support.hpp"
 
@@ -127,6 +128,18 @@ TEST(TraceReaders, DarshanEqualShareOverlapTimeAndEpochBins) {
   const Trace aligned = read_trace({path}, options);
   EXPECT_EQ(aligned.epoch, 999999900.0);
   EXPECT_EQ(aligned.binned.channels.at("bytes_read"), (std::vector<double>{500, 1500, 1000, 0}));
+}
+
+// A trace list: comments, blank lines, paths relative to the list's folder or absolute.
+TEST(TraceReaders, TraceListNamesTheLogs) {
+  test::TempDir dir;
+  test::write_file(dir.path("list.txt"), "# two logs\na.txt  # the first\n\n/abs/b.txt\n");
+  std::vector<std::string> paths;
+  append_trace_list(dir.path("list.txt"), paths);
+  EXPECT_EQ(paths, (std::vector<std::string>{dir.path("a.txt"), "/abs/b.txt"}));
+  test::write_file(dir.path("empty.txt"), "# nothing\n");
+  EXPECT_NE(error_of([&] { append_trace_list(dir.path("empty.txt"), paths); }).find("names no file"),
+            std::string::npos);
 }
 
 // Both spreads keep every byte, on the real 32-rank log.
