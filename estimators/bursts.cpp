@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "estimators/empirical.hpp"
 #include "host/base/errors.hpp"
 #include "kernels/philox.hpp"
 
@@ -14,15 +15,12 @@ namespace gs {
 
 namespace {
 
-// Mean and population standard deviation, two passes (the second for accuracy).
+// Mean and population standard deviation (denominator n, the paper's σ over all bins).
 std::pair<double, double> mean_and_sigma(const std::vector<double>& series) {
   if (series.empty()) throw UserError("burst threshold of an empty series");
-  double sum = 0;
-  for (double x : series) sum += x;
-  const double mean = sum / static_cast<double>(series.size());
-  double squares = 0;
-  for (double x : series) squares += (x - mean) * (x - mean);
-  return {mean, std::sqrt(squares / static_cast<double>(series.size()))};
+  const MeanSd m = mean_and_sd(series);
+  const auto n = static_cast<double>(series.size());
+  return {m.mean, m.sd * std::sqrt((n - 1) / n)};
 }
 
 }  // namespace
@@ -239,17 +237,8 @@ double LogisticModel::probability(const FeatureMatrix& features, std::size_t row
 const char* to_string(BurstLabel label) { return label == BurstLabel::at ? "at" : "within"; }
 
 std::vector<int> burst_labels(const std::vector<int>& severity, std::size_t horizon_bins, BurstLabel how) {
-  if (horizon_bins == 0) throw UserError("a burst prediction horizon of 0 bins; accepted: at least 1 bin");
-  std::vector<int> labels;
-  if (severity.size() <= horizon_bins) return labels;
-  labels.resize(severity.size() - horizon_bins);
-  std::size_t in_window = 0;  // bursts among bins t + 1 … t + H
-  for (std::size_t k = 1; k <= horizon_bins; ++k) in_window += severity[k] > 0;
-  for (std::size_t t = 0; t < labels.size(); ++t) {
-    labels[t] = how == BurstLabel::at ? severity[t + horizon_bins] > 0 : in_window > 0;
-    if (t + horizon_bins + 1 < severity.size()) in_window += severity[t + horizon_bins + 1] > 0;
-    in_window -= severity[t + 1] > 0;
-  }
+  std::vector<int> labels = severity_labels(severity, horizon_bins, how);
+  for (int& label : labels) label = label > 0;
   return labels;
 }
 
@@ -366,13 +355,8 @@ std::vector<std::size_t> block_resample(std::size_t n, std::size_t block, std::u
 BlockBootstrapInterval quantile_interval(std::vector<double> values, double confidence) {
   if (values.empty()) return {};
   std::sort(values.begin(), values.end());
-  const auto at = [&](double p) {
-    const double position = p * static_cast<double>(values.size() - 1);
-    const auto below = static_cast<std::size_t>(std::floor(position));
-    const std::size_t above = std::min(below + 1, values.size() - 1);
-    return values[below] + (position - static_cast<double>(below)) * (values[above] - values[below]);
-  };
-  return {at((1 - confidence) / 2), at((1 + confidence) / 2)};
+  return {quantile_of_sorted(values.data(), values.size(), (1 - confidence) / 2),
+          quantile_of_sorted(values.data(), values.size(), (1 + confidence) / 2)};
 }
 
 HorizonEvaluation evaluate_horizon(const BurstChannels& channels, const std::vector<int>& severity,

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "host/base/errors.hpp"
+#include "host/base/paths.hpp"
 #include "io/binning.hpp"
 #include "io/line_reader.hpp"
 
@@ -124,8 +125,7 @@ void append_trace_list(const std::string& list, std::vector<std::string>& paths)
       throw located_error(list, static_cast<int>(reader.line_number()), 1, "not a line of text (a NUL byte or over 1 MiB)");
     const std::string_view path = trim(std::string_view(line).substr(0, line.find('#')));
     if (path.empty()) continue;
-    const std::filesystem::path p(path);
-    paths.push_back(p.is_relative() ? (std::filesystem::path(list).parent_path() / p).string() : std::string(path));
+    paths.push_back(path_beside(list, std::string(path)));
   }
   if (paths.size() == before) throw UserError(fmt::format("{}: the trace list names no file", list));
 }

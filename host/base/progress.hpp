@@ -32,6 +32,11 @@ class Progress {
   std::string last_line_;
 };
 
+// Seconds of the steady clock since `start` (the stage timings runs report).
+inline double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 // Informational messages on stderr unless quiet.
 void log_info(bool quiet, const std::string& message);
 

@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "host/base/config_map.hpp"
+#include "host/base/paths.hpp"
 #include "host/base/errors.hpp"
 #include "io/hdf5.hpp"
 #include "kernels/philox.hpp"
@@ -89,15 +90,11 @@ DatasetSpec parse_dataset(const YAML::Node& node, const std::string& file, std::
   const auto trace_list = map.text("trace_list");
   if (!trace && !trace_list)
     throw map.error_here(fmt::format("{} needs 'trace' (the trace file(s)) or 'trace_list'", map.where()));
-  const auto resolve = [&](const std::string& path) {
-    std::filesystem::path p(path);
-    return p.is_relative() ? (std::filesystem::path(file).parent_path() / p).string() : path;
-  };
   r.keys = map.where();
   const auto add_trace = [&](const YAML::Node& item) {
     if (!item.IsScalar() || item.Scalar().empty())
       throw located_error_at(item, file, fmt::format("{}.trace must name trace files", map.where()));
-    r.traces.push_back(resolve(item.Scalar()));
+    r.traces.push_back(path_beside(file, item.Scalar()));
   };
   if (trace && trace.IsSequence()) {
     if (trace.size() == 0) throw located_error_at(trace, file, fmt::format("{}.trace lists no file", map.where()));
@@ -107,7 +104,7 @@ DatasetSpec parse_dataset(const YAML::Node& node, const std::string& file, std::
   }
   if (trace_list) {
     try {
-      append_trace_list(resolve(*trace_list), r.traces);
+      append_trace_list(path_beside(file, *trace_list), r.traces);
     } catch (const UserError& e) {
       throw map.error_at("trace_list", e.what());
     }

@@ -87,10 +87,6 @@ void give_models_their_datasets(RunConfig& config, const std::vector<LoadedSerie
   }
 }
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 }  // namespace
 
 PreparedDatasets prepare_datasets(RunConfig& config, bool quiet) {

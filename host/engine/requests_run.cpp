@@ -35,10 +35,6 @@ std::vector<double> ensemble_row(hid_t file, const std::string& name, std::uint6
   return row;
 }
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 }  // namespace
 
 std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, hid_t file, bool quiet) {

@@ -2,9 +2,8 @@
 
 #include <fmt/format.h>
 
-#include <filesystem>
-
 #include "host/base/config_map.hpp"
+#include "host/base/paths.hpp"
 #include "io/hdf5.hpp"
 #include "io/series_source.hpp"
 
@@ -16,11 +15,6 @@ const std::vector<std::string> kRequestKeys = {"name",   "trace",     "format", 
                                                "delimiter", "mode",   "draw",      "processes", "replicas",  "stream",
                                                "timing", "overrides", "files",     "characteristics", "emit"};
 const std::vector<std::string> kClassKeys = {"root_exclusive", "private", "shared"};
-
-std::string resolved(const std::string& config, const std::string& path) {
-  const std::filesystem::path p(path);
-  return p.is_relative() ? (std::filesystem::path(config).parent_path() / p).string() : path;
-}
 
 FileClass class_named(const std::string& name) {
   return name == "root_exclusive" ? FileClass::root_exclusive
@@ -88,14 +82,14 @@ RequestsSpec parse_requests(const YAML::Node& node, const std::string& file, std
     const auto add = [&](const YAML::Node& item) {
       if (!item.IsScalar() || item.Scalar().empty())
         throw located_error_at(item, file, fmt::format("{}.trace must name trace files", map.where()));
-      spec.traces.push_back(resolved(file, item.Scalar()));
+      spec.traces.push_back(path_beside(file, item.Scalar()));
     };
     if (trace.IsSequence())
       for (const auto& item : trace) add(item);
     else
       add(trace);
     spec.format = map.require(map.choice("format", {"dxt", "pioneer"}), "format", "the trace format: dxt or pioneer");
-    if (auto counters = map.text("counters")) spec.counters = resolved(file, *counters);
+    if (auto counters = map.text("counters")) spec.counters = path_beside(file, *counters);
     if (auto unit = map.choice("time_unit", {"s", "ms", "us", "ns"})) spec.trace.time_unit = parse_time_unit(*unit);
     if (auto delimiter = map.choice("delimiter", {"comma", "tab", "space"}))
       spec.trace.delimiter = *delimiter == "comma" ? ',' : *delimiter == "tab" ? '\t' : ' ';
@@ -115,7 +109,7 @@ RequestsSpec parse_requests(const YAML::Node& node, const std::string& file, std
       if (c.has("RT2")) k.types_outside = frequencies(c, "RT2", node["characteristics"][key]["RT2"]);
       if (c.has("AM")) k.access_mode = frequencies(c, "AM", node["characteristics"][key]["AM"]);
       for (const auto& mode : k.access_mode.names)
-        if (mode != "read_only" && mode != "write_only" && mode != "read_write" && mode != "none")
+        if (!access_mode_flags(mode))
           throw c.error_at("AM", fmt::format("{}.AM names '{}'; accepted: read_only, write_only, read_write, none",
                                              c.where(), mode));
       if (k.types_in_sessions.names.empty())

@@ -87,10 +87,6 @@ void write_series_attributes(SeriesDataset& series, const EnsembleSpec& spec) {
       });
 }
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 // Generates one ensemble batch by batch; the write of batch k runs on a
 // separate thread while batch k+1 is generated, and a study compares batch k
 // with its dataset while it is written. Without a file (--no-output) the

@@ -7,9 +7,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 
 #include "estimators/hmm_fit.hpp"
+#include "host/base/paths.hpp"
 #include "host/models/chains.hpp"
 #include "host/models/fit.hpp"
 #include "host/models/model.hpp"
@@ -221,14 +221,13 @@ std::shared_ptr<Model> make(const ParamValues& p) {
     model.times = list;
     model.times_source = "list";
   } else if (p.given("times_file")) {
-    std::filesystem::path path(p.text("times_file"));
-    if (path.is_relative()) path = std::filesystem::path(p.file()).parent_path() / path;
+    const std::string path = path_beside(p.file(), p.text("times_file"));
     try {
-      model.times = read_times_file(path.string());
+      model.times = read_times_file(path);
     } catch (const UserError& e) {
       throw p.error_at("times_file", fmt::format("{}: {}", p.path_of("times_file"), e.what()));
     }
-    model.times_source = path.string();
+    model.times_source = path;
   }
   return std::make_shared<HmmModel>(std::move(model));
 }

@@ -68,17 +68,23 @@ std::vector<double>* numeric_characteristic(ClassCharacteristics& c, const std::
   return numeric_of(c, name);
 }
 
+namespace {
+
+constexpr std::pair<std::uint32_t, const char*> kAccessModes[] = {
+    {kModeRead, "read_only"}, {kModeWrite, "write_only"}, {kModeRead | kModeWrite, "read_write"}, {0, "none"}};
+
+}  // namespace
+
 const char* access_mode_name(std::uint32_t mode) {
-  switch (mode & (kModeRead | kModeWrite)) {
-    case kModeRead:
-      return "read_only";
-    case kModeWrite:
-      return "write_only";
-    case kModeRead | kModeWrite:
-      return "read_write";
-    default:
-      return "none";
-  }
+  for (const auto& [flags, name] : kAccessModes)
+    if ((mode & (kModeRead | kModeWrite)) == flags) return name;
+  return "none";
+}
+
+std::optional<std::uint32_t> access_mode_flags(const std::string& name) {
+  for (const auto& [flags, known] : kAccessModes)
+    if (name == known) return flags;
+  return std::nullopt;
 }
 
 double to_nanoseconds(double seconds) { return std::round(seconds * 1e9) / 1e9; }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -89,6 +90,8 @@ const std::vector<double>* numeric_characteristic(const ClassCharacteristics& c,
 std::vector<double>* numeric_characteristic(ClassCharacteristics& c, const std::string& name);
 
 const char* access_mode_name(std::uint32_t mode);
+// kModeRead | kModeWrite of an AM name (read_only, write_only, read_write, none); nothing for another name.
+std::optional<std::uint32_t> access_mode_flags(const std::string& name);
 
 // Times in characteristics are whole nanoseconds (no trace is finer), so
 // that equal times compare equal whatever the arithmetic that made them.

@@ -333,9 +333,8 @@ Workload synthesize_path(const Workload& path, const Characteristics& characteri
       shape.requests = c.session_requests.empty() ? 1.0 : c.session_requests[rng.index(c.session_requests.size())];
       shape.sequentiality = c.sequentiality.empty() ? 0.0 : c.sequentiality[rng.index(c.sequentiality.size())];
       const Frequencies& am = c.access_mode;
-      const std::string mode = am.names.empty() ? "read_write" : am.names[rng.weighted(am.counts, am.total())];
-      shape.mode = (mode == "read_only" || mode == "read_write" ? kModeRead : 0u) |
-                   (mode == "write_only" || mode == "read_write" ? kModeWrite : 0u);
+      shape.mode = am.names.empty() ? kModeRead | kModeWrite
+                                    : access_mode_flags(am.names[rng.weighted(am.counts, am.total())]).value_or(0);
     }
     const std::int64_t requests = sample.whole(sample.adjusted(shape.requests, "D"), 0);
     const double sequentiality = std::clamp(sample.adjusted(shape.sequentiality, "SEQ"), 0.0, 1.0);

@@ -231,7 +231,8 @@ Workload sanitize(const RequestTrace& trace, SanitizeSummary& summary) {
       recorded_sessions(requests, in.op_classes, next_session, summary);
       continue;
     }
-    // No open or close recorded: k sessions split at the k-1 longest idle gaps.
+    // No open or close recorded: k sessions (darshan's opens), cut where the direction changes, then at the
+    // longest idle gaps.
     std::vector<std::size_t> members_in_session;
     for (std::size_t m : members)
       if (in.op_classes[rows[m].request.op] != OpClass::metadata) members_in_session.push_back(m);
@@ -481,7 +482,6 @@ Workload extract_path(const Workload& sanitized, PathSummary& summary) {
 Workload expand(const Workload& path, std::int32_t processes) {
   Workload out;
   out.processes = processes;
-  out.seek_before = path.seek_before;
   for (const auto& name : path.table.ops) out.table.op_id(name);
   // File ids per (path file, rank): shared and root-exclusive files keep theirs.
   std::vector<std::vector<std::int32_t>> ids(path.files.size());
@@ -495,8 +495,7 @@ Workload expand(const Workload& path, std::int32_t processes) {
       id = out.table.file_id(info.file_class == FileClass::private_file ? info.name.name_for(rank)
                                                                        : path.table.files[file]);
       if (static_cast<std::size_t>(id) >= out.files.size()) out.files.resize(id + 1);
-      out.files[id] = info;
-      out.files[id].size = info.size;  // grown below to the largest offset + size of any rank
+      out.files[id] = info;  // its FS grows below to the largest offset + size of any rank
       out.files[id].name.root_name = out.table.files[id];
       out.files[id].name.learned = false;
     }
@@ -532,10 +531,6 @@ Workload expand(const Workload& path, std::int32_t processes) {
   }
   return out;
 }
-
-}  // namespace gs
-
-namespace gs {
 
 namespace {
 

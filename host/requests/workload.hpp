@@ -95,7 +95,8 @@ void lower_soft_dependencies(Workload& path);
 
 // Every rank's requests of `path` for `processes` ranks (PIONEER's generation
 // engine): root-exclusive ones on rank 0 only, private files renamed per rank,
-// shared offsets moved by rank·stride. Times and sequence IDs as in the path.
+// shared offsets moved by rank·stride. Times and sequence IDs as in the path,
+// which has its soft dependencies lowered already (synthesize_processes).
 Workload expand(const Workload& path, std::int32_t processes);
 
 }  // namespace gs

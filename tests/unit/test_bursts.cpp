@@ -264,8 +264,11 @@ TEST(Bursts, BlockBootstrap) {
   EXPECT_EQ(a, b);
   EXPECT_NE(a, block_resample(100, 7, 1, 2, 4));
   ASSERT_EQ(a.size(), 100u);
-  for (std::size_t k = 0; k + 1 < a.size(); ++k)
-    if (k % 7 != 6) EXPECT_EQ(a[k + 1], a[k] + 1) << k;  // within a block the bins follow each other
+  for (std::size_t k = 0; k + 1 < a.size(); ++k) {
+    if (k % 7 != 6) {
+      EXPECT_EQ(a[k + 1], a[k] + 1) << k;  // within a block the bins follow each other
+    }
+  }
   std::vector<int> truth(500, 0);
   for (std::size_t i = 0; i < truth.size(); i += 37) truth[i] = 1;
   const auto perfect = block_bootstrap(truth.size(), 8, 500, 0.95, 1, 1, [&](const std::vector<std::size_t>& idx) {

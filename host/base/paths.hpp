@@ -1,0 +1,15 @@
+// A path written inside a file (a config, a trace list): relative ones are
+// taken from that file's folder, so the file works from any working directory.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace gs {
+
+inline std::string path_beside(const std::string& file, const std::string& path) {
+  const std::filesystem::path p(path);
+  return p.is_relative() ? (std::filesystem::path(file).parent_path() / p).string() : path;
+}
+
+}  // namespace gs
