@@ -73,10 +73,7 @@ int characterize_command(const CharacterizeOptions& o) {
                                    {"requests_absorbed", static_cast<std::int64_t>(c.sanitize.absorbed)},
                                    {"sessions_inferred", static_cast<std::int64_t>(c.sanitize.inferred_sessions)},
                                    {"root_exclusive", static_cast<std::int64_t>(c.path_summary.root_exclusive)}});
-  write_characteristics(file.id(), c.characteristics, c.path);
-  write_request_tables(h5::create_group(file.id(), "sanitized").id(), {c.sanitized},
-                       {{"meaning", std::string("every rank's requests after sanitization, opens and closes "
-                                                "included")}});
+  write_characterization(file.id(), c);
   file.commit();
   std::printf("wrote %s\n", o.output.c_str());
   return kExitOk;

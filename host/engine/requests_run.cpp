@@ -15,8 +15,7 @@ namespace gs {
 namespace {
 
 // One replica of /ensembles/<name>/series (replicas × length) as doubles.
-std::vector<double> ensemble_row(hid_t file, const std::string& name, std::uint64_t replica,
-                                 std::uint64_t& replicas) {
+std::vector<double> ensemble_row(hid_t file, const std::string& name, std::uint64_t replica) {
   const std::string path = fmt::format("ensembles/{}/series", name);
   if (H5Lexists(file, "ensembles", H5P_DEFAULT) <= 0 || H5Lexists(file, ("ensembles/" + name).c_str(), H5P_DEFAULT) <= 0 ||
       H5Lexists(file, path.c_str(), H5P_DEFAULT) <= 0)
@@ -25,7 +24,6 @@ std::vector<double> ensemble_row(hid_t file, const std::string& name, std::uint6
   const h5::Handle space(GS_H5_CHECK(H5Dget_space(dataset.id())), H5Sclose);
   hsize_t dims[2] = {0, 0};
   GS_H5_CHECK(H5Sget_simple_extent_dims(space.id(), dims, nullptr));
-  replicas = dims[0];
   if (dims[0] == 0) throw UserError(fmt::format("ensemble '{}' stored no replica", name));
   const hsize_t start[2] = {replica % dims[0], 0}, count[2] = {1, dims[1]};
   GS_H5_CHECK(H5Sselect_hyperslab(space.id(), H5S_SELECT_SET, start, nullptr, count, nullptr));
@@ -62,8 +60,7 @@ std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, hid_t 
       throw_if_interrupted();
       Workload workload = synthesize_processes(*path, *characteristics, options, replica, processes);
       if (!spec.timing_ensemble.empty()) {
-        std::uint64_t stored = 0;
-        const std::vector<double> counts = ensemble_row(file, spec.timing_ensemble, replica, stored);
+        const std::vector<double> counts = ensemble_row(file, spec.timing_ensemble, replica);
         const std::uint64_t filled = time_by_counts(workload, counts, spec.bin_width);
         if (replica == 0) {
           outcome.filled_bins = filled;
@@ -94,12 +91,7 @@ std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, hid_t 
       attributes.push_back({"filled_bins", static_cast<std::int64_t>(outcome.filled_bins)});
     }
     write_request_tables(group.id(), replicas, attributes);
-    if (!spec.given) {
-      const h5::Handle characterized = h5::create_group(group.id(), "characterized");
-      write_characteristics(characterized.id(), *characteristics, *path);
-      write_request_tables(h5::create_group(characterized.id(), "sanitized").id(), {characterized_trace.sanitized},
-                           {{"meaning", std::string("every rank's requests of the trace after sanitization")}});
-    }
+    if (!spec.given) write_characterization(h5::create_group(group.id(), "characterized").id(), characterized_trace);
     outcome.emitted = std::move(replicas[spec.emit.replica]);
     outcome.seconds = seconds_since(start);
     log_info(quiet, fmt::format("requests '{}': {} requests in {} replica(s) of {} processes, {} dependency "

@@ -29,7 +29,9 @@ void write_frequencies(hid_t group, const std::string& name, const Frequencies& 
 
 }  // namespace
 
-void write_characteristics(hid_t parent, const Characteristics& characteristics, const Workload& path) {
+void write_characterization(hid_t parent, const TraceCharacterization& characterization) {
+  const Characteristics& characteristics = characterization.characteristics;
+  const Workload& path = characterization.path;
   const h5::Handle top = h5::create_group(parent, "characteristics");
   for (int ci = 0; ci <= kFileClasses; ++ci) {
     const ClassCharacteristics& c = characteristics.classes[ci];
@@ -70,6 +72,9 @@ void write_characteristics(hid_t parent, const Characteristics& characteristics,
   write_request_tables(h5::create_group(parent, "generic_path").id(), {path},
                        {{"meaning", std::string("the root's requests with seq = global sequence ID; flags bit 0: "
                                                 "root-exclusive, bit 1: inferred open/close")}});
+  write_request_tables(h5::create_group(parent, "sanitized").id(), {characterization.sanitized},
+                       {{"meaning", std::string("every rank's requests after sanitization, opens and closes "
+                                                "included")}});
 }
 
 void write_request_tables(hid_t group, const std::vector<Workload>& replicas, const std::vector<Attribute>& attributes) {

@@ -16,8 +16,9 @@
 
 namespace gs {
 
-// /characteristics/<class>/<name> (Table III), /generic_path and /files under `parent`.
-void write_characteristics(hid_t parent, const Characteristics& characteristics, const Workload& path);
+// /characteristics/<class>/<name> (Table III), /files, /generic_path and
+// /sanitized (every rank's requests) under `parent`.
+void write_characterization(hid_t parent, const TraceCharacterization& characterization);
 
 // One table `requests` (replica, seq, rank, time, duration, op, file, offset,
 // size, session, flags) over all replicas, with `ops` and `files` naming the
