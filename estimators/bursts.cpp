@@ -108,50 +108,98 @@ std::vector<double> macd(const std::vector<double>& series, double short_window_
   return out;
 }
 
-double job_runtime(const std::vector<int>& severity, std::size_t start, double bin_seconds, double min_time,
-                   double max_time) {
+double job_runtime(const std::vector<int>& pattern, std::size_t start, double bin_seconds, double min_time,
+                   double max_time, bool past_end_is_burst) {
   const double progress_free = bin_seconds;
   const double progress_burst = bin_seconds * min_time / max_time;
   double remaining = min_time;
   std::size_t j = start;
   while (remaining > 1e-9 * min_time) {
-    const bool burst = j < severity.size() && severity[j] > 0;
+    const bool burst = j < pattern.size() ? pattern[j] > 0 : past_end_is_burst;
     remaining -= burst ? progress_burst : progress_free;
     ++j;
   }
   return static_cast<double>(j - start) * bin_seconds;
 }
 
-BurstAwareStart burst_aware_start(const std::vector<int>& severity, double bin_seconds, double min_time,
-                                  double max_time, double alpha, const BurstAwareOptions& options) {
-  if (!(bin_seconds > 0 && min_time > 0 && max_time >= min_time))
+void check_schedule_options(const ScheduleOptions& o) {
+  if (!(o.bin_seconds > 0 && o.min_time > 0 && o.max_time >= o.min_time))
     throw UserError(fmt::format("burst-aware start: bin {} s, min_time {} s, max_time {} s; accepted: bin > 0, "
                                 "0 < min_time <= max_time",
-                                bin_seconds, min_time, max_time));
+                                o.bin_seconds, o.min_time, o.max_time));
+  if (o.window == 0) throw UserError("burst-aware start over a window of 0 bins; accepted: at least 1");
+  for (double alpha : o.alphas)
+    if (!(alpha >= 0 && alpha <= 1)) throw UserError(fmt::format("alpha {}; accepted: 0 <= alpha <= 1", alpha));
+}
+
+BurstAwareStart burst_aware_start(const std::vector<int>& pattern, double bin_seconds, double min_time,
+                                  double max_time, double alpha, const BurstAwareOptions& options) {
+  ScheduleOptions checked;
+  checked.bin_seconds = bin_seconds;
+  checked.min_time = min_time;
+  checked.max_time = max_time;
+  checked.alphas = {alpha};
+  checked.window = options.options;
+  check_schedule_options(checked);
   BurstAwareStart best;
   best.score = INFINITY;
   const std::size_t numbering = options.one_based ? 1 : 0;
   for (std::size_t i = 0; i < options.options; ++i) {  // start in bin i of the pattern
     const double delay = static_cast<double>(i + numbering) * bin_seconds;
-    const double runtime = job_runtime(severity, i, bin_seconds, min_time, max_time);
+    const double runtime = job_runtime(pattern, i, bin_seconds, min_time, max_time, true);
     const double score = alpha * delay + (1 - alpha) * runtime;
     if (score < best.score) best = {i + numbering, delay, runtime, score};
   }
   return best;
 }
 
+std::vector<std::size_t> burst_windows(const std::vector<int>& realized, std::size_t first, const ScheduleOptions& o) {
+  check_schedule_options(o);
+  const auto tail = static_cast<std::size_t>(std::ceil(o.max_time / o.bin_seconds - 1e-9));
+  std::vector<std::size_t> windows;
+  std::size_t bursts = 0;  // in bins w … w + window − 1, kept as the window slides
+  for (std::size_t k = first; k < std::min(realized.size(), first + o.window); ++k) bursts += realized[k] > 0;
+  for (std::size_t w = first; w + o.window + tail <= realized.size(); ++w) {
+    if (bursts > 0) windows.push_back(w);
+    bursts -= realized[w] > 0;
+    bursts += realized[w + o.window] > 0;
+  }
+  return windows;
+}
+
+const char* to_string(FeatureSet set) {
+  switch (set) {
+    case FeatureSet::fs1: return "fs1";
+    case FeatureSet::fs2: return "fs2";
+    case FeatureSet::fs3: return "fs3";
+    case FeatureSet::fs3_bytes: return "fs3-bytes";
+  }
+  return "?";
+}
+
+FeatureSet parse_feature_set(const std::string& text) {
+  for (FeatureSet set : {FeatureSet::fs1, FeatureSet::fs2, FeatureSet::fs3, FeatureSet::fs3_bytes})
+    if (text == to_string(set)) return set;
+  throw UserError(fmt::format("feature set '{}'; accepted: fs1, fs2, fs3, fs3-bytes", text));
+}
+
+FeatureSet bytes_only(FeatureSet set) {
+  return set == FeatureSet::fs3 || set == FeatureSet::fs3_bytes ? FeatureSet::fs3_bytes : FeatureSet::fs1;
+}
+
 FeatureMatrix burst_features(const BurstChannels& c, FeatureSet set, double bin_minutes) {
   const std::size_t n = c.bytes.size();
-  if (set != FeatureSet::fs1 && (c.operations.size() != n || c.io_time.size() != n))
+  const bool all_channels = set == FeatureSet::fs2 || set == FeatureSet::fs3;
+  if (all_channels && (c.operations.size() != n || c.io_time.size() != n))
     throw UserError("burst features FS2/FS3 need operations and I/O time for every bin (darshan's count and time "
-                    "channels)");
+                    "channels); a series of bytes alone has fs1 and fs3-bytes");
   if (!(bin_minutes > 0)) throw UserError(fmt::format("bin of {} minutes; accepted: > 0", bin_minutes));
   std::vector<std::pair<std::string, std::vector<double>>> columns = {{"bytes", c.bytes}};
-  if (set != FeatureSet::fs1) {
+  if (all_channels) {
     columns.emplace_back("operations", c.operations);
     columns.emplace_back("io_time", c.io_time);
   }
-  if (set == FeatureSet::fs3) {
+  if (set == FeatureSet::fs3 || set == FeatureSet::fs3_bytes) {
     const auto bins = [&](double minutes) { return std::max(1.0, minutes / bin_minutes); };
     for (double minutes : {60.0, 130.0, 500.0, 1000.0})
       columns.emplace_back(fmt::format("ema_{}min", minutes), exponential_moving_average(c.bytes, bins(minutes)));
@@ -357,101 +405,6 @@ BlockBootstrapInterval quantile_interval(std::vector<double> values, double conf
   std::sort(values.begin(), values.end());
   return {quantile_of_sorted(values.data(), values.size(), (1 - confidence) / 2),
           quantile_of_sorted(values.data(), values.size(), (1 + confidence) / 2)};
-}
-
-HorizonEvaluation evaluate_horizon(const BurstChannels& channels, const std::vector<int>& severity,
-                                   std::size_t horizon_bins, const EvaluationOptions& options) {
-  HorizonEvaluation e;
-  e.horizon_bins = horizon_bins;
-  const std::vector<int> labels = burst_labels(severity, horizon_bins, options.label);
-  const FeatureMatrix features = burst_features(channels, options.features, options.bin_minutes);
-  const auto split = static_cast<std::size_t>(std::floor(options.train_share * static_cast<double>(labels.size())));
-  if (split <= horizon_bins || split >= labels.size())
-    throw UserError(fmt::format("{} labelled bins at a horizon of {} bins leave no training or no test rows",
-                                labels.size(), horizon_bins));
-  std::vector<std::size_t> train, test;
-  for (std::size_t t = 0; t + horizon_bins < split; ++t) train.push_back(t);
-  for (std::size_t t = split; t < labels.size(); ++t) test.push_back(t);
-  e.train_rows = train.size();
-  e.test_rows = test.size();
-  const LogisticModel model = fit_logistic(features, labels, train);
-  std::vector<double> probability(labels.size());
-  for (std::size_t t = 0; t < labels.size(); ++t) probability[t] = model.probability(features, t);
-  // The threshold with the best F1 on the training rows: one sweep down their
-  // probabilities, tied ones together.
-  std::vector<std::size_t> order = train;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return probability[a] > probability[b]; });
-  double positives = 0, true_positives = 0, predicted_positives = 0, best_f1 = -1;
-  for (std::size_t t : train) positives += labels[t] != 0;
-  e.threshold = 1.0 + 1e-9;  // no burst predicted when no training row is one
-  for (std::size_t k = 0; k < order.size() && positives > 0;) {
-    const double level = probability[order[k]];
-    for (; k < order.size() && probability[order[k]] == level; ++k) {
-      true_positives += labels[order[k]] != 0;
-      ++predicted_positives;
-    }
-    const double f1 = 2 * true_positives / (predicted_positives + positives);
-    if (f1 > best_f1) {
-      best_f1 = f1;
-      e.threshold = level;
-    }
-  }
-  std::vector<int> predicted(labels.size());
-  for (std::size_t t = 0; t < labels.size(); ++t) predicted[t] = probability[t] >= e.threshold;
-  const std::vector<int> persistence = persistence_predictions(severity, labels.size());
-  std::vector<double> persistence_score(labels.size());
-  for (std::size_t t = 0; t < labels.size(); ++t) persistence_score[t] = channels.bytes[t];
-  e.model = binary_scores(labels, predicted, test);
-  e.persistence = binary_scores(labels, persistence, test);
-  e.model_ap = average_precision(labels, probability, test);
-  e.persistence_ap = average_precision(labels, persistence_score, test);
-  e.climatology_ap = average_precision(labels, std::vector<double>(labels.size(), 0.0), test);
-  const std::size_t block =
-      options.block ? options.block : static_cast<std::size_t>(std::ceil(std::cbrt(static_cast<double>(test.size()))));
-  const auto resampled = [&](const std::vector<std::size_t>& positions) {
-    std::vector<std::size_t> rows(positions.size());
-    for (std::size_t k = 0; k < positions.size(); ++k) rows[k] = test[positions[k]];
-    return rows;
-  };
-  const std::uint32_t stream = stream_of_name(fmt::format("bursts/horizon/{}", horizon_bins));
-  e.model_f1 = block_bootstrap(test.size(), block, options.resamples, options.confidence, options.seed, stream,
-                               [&](const auto& p) { return binary_scores(labels, predicted, resampled(p)).f1; });
-  e.persistence_f1 = block_bootstrap(test.size(), block, options.resamples, options.confidence, options.seed, stream,
-                                     [&](const auto& p) { return binary_scores(labels, persistence, resampled(p)).f1; });
-  e.f1_difference = block_bootstrap(test.size(), block, options.resamples, options.confidence, options.seed, stream,
-                                    [&](const auto& p) {
-                                      const auto rows = resampled(p);
-                                      return binary_scores(labels, predicted, rows).f1 -
-                                             binary_scores(labels, persistence, rows).f1;
-                                    });
-  return e;
-}
-
-std::vector<ScheduledWindows> schedule_windows(const std::vector<int>& decided, const std::vector<int>& realized,
-                                               const std::vector<double>& alphas, double bin_seconds, double min_time,
-                                               double max_time, std::size_t window) {
-  if (decided.size() != realized.size())
-    throw UserError("the decided and the realized burst patterns differ in length");
-  std::vector<ScheduledWindows> out(alphas.size());
-  BurstAwareOptions options;
-  options.options = window;
-  for (std::size_t a = 0; a < alphas.size(); ++a) out[a].alpha = alphas[a];
-  for (std::size_t w = 0; w + window <= realized.size(); ++w) {
-    bool burst = false;
-    for (std::size_t k = w; k < w + window; ++k) burst = burst || realized[k] > 0;
-    if (!burst) continue;
-    const std::vector<int> seen(decided.begin() + static_cast<std::ptrdiff_t>(w), decided.end());
-    const std::vector<int> happens(realized.begin() + static_cast<std::ptrdiff_t>(w), realized.end());
-    for (std::size_t a = 0; a < alphas.size(); ++a) {
-      const BurstAwareStart chosen = burst_aware_start(seen, bin_seconds, min_time, max_time, alphas[a], options);
-      const double runtime = job_runtime(happens, chosen.start, bin_seconds, min_time, max_time);
-      out[a].windows.push_back(w);
-      out[a].delay.push_back(chosen.delay);
-      out[a].runtime.push_back(runtime);
-      out[a].total.push_back(chosen.delay + runtime);
-    }
-  }
-  return out;
 }
 
 }  // namespace gs

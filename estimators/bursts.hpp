@@ -51,14 +51,14 @@ std::vector<double> exponential_moving_average(const std::vector<double>& series
 std::vector<double> macd(const std::vector<double>& series, double short_window_bins, double long_window_bins);
 
 // Algorithm 1, burst-aware start of a job of `min_time` seconds (`max_time`
-// when every bin is a burst), starting in bin i of the pattern for i = 0 …
-// options − 1 with delay i·bin; `one_based` numbers the options 1 … options as
-// the printed loop does, so its delay is (i + 1)·bin (the first bin counts as
-// waited). A bin without a burst does
-// bin_seconds of work, a burst bin bin_seconds·min_time/max_time (the
+// when every bin is a burst) on a predicted `pattern` of one prediction
+// interval: starting in bin i for i = 0 … options − 1 with delay i·bin;
+// `one_based` numbers the options 1 … options as the printed loop does, so its
+// delay is (i + 1)·bin (the first bin counts as waited). A bin without a burst
+// does bin_seconds of work, a burst bin bin_seconds·min_time/max_time (the
 // reading of the garbled lines 2–3 that makes a job in bursts take max_time);
-// bins past the pattern have no burst. Score α·delay + (1 − α)·runtime; the
-// earliest start wins ties.
+// bins past the pattern count as bursts (the paper: "we assume the worst").
+// Score α·delay + (1 − α)·runtime; the earliest start wins ties.
 struct BurstAwareStart {
   std::size_t start = 0;  // the chosen option
   double delay = 0;       // s
@@ -69,7 +69,7 @@ struct BurstAwareOptions {
   std::size_t options = 24;
   bool one_based = false;
 };
-BurstAwareStart burst_aware_start(const std::vector<int>& severity, double bin_seconds, double min_time,
+BurstAwareStart burst_aware_start(const std::vector<int>& pattern, double bin_seconds, double min_time,
                                   double max_time, double alpha, const BurstAwareOptions& options = {});
 
 // The paper's feature sets for one direction (reads or writes), one row per
@@ -79,7 +79,13 @@ BurstAwareStart burst_aware_start(const std::vector<int>& severity, double bin_s
 struct BurstChannels {
   std::vector<double> bytes, operations, io_time;  // per bin
 };
-enum class FeatureSet { fs1, fs2, fs3 };
+// fs3_bytes: FS3 without operations and I/O time, for series that have only
+// bytes (the replicas of a model).
+enum class FeatureSet { fs1, fs2, fs3, fs3_bytes };
+const char* to_string(FeatureSet set);
+FeatureSet parse_feature_set(const std::string& text);  // fs1, fs2, fs3, fs3-bytes; UserError otherwise
+// The set computable from bytes alone: fs1 for fs1/fs2, fs3-bytes for fs3.
+FeatureSet bytes_only(FeatureSet set);
 struct FeatureMatrix {
   std::vector<std::string> names;
   std::size_t rows = 0;
@@ -165,47 +171,56 @@ BlockBootstrapInterval block_bootstrap(std::size_t n, std::size_t block, std::ui
 }
 
 // How long a job of `min_time` seconds takes from bin `start` of a pattern
-// (Algorithm 1's inner loop, in whole bins; see burst_aware_start).
-double job_runtime(const std::vector<int>& severity, std::size_t start, double bin_seconds, double min_time,
-                   double max_time);
+// (Algorithm 1's inner loop, in whole bins); bins past the pattern are bursts
+// when `past_end_is_burst`, else free.
+double job_runtime(const std::vector<int>& pattern, std::size_t start, double bin_seconds, double min_time,
+                   double max_time, bool past_end_is_burst);
 
-// Algorithm 1 over every window of `window` bins of `realized` that holds a
-// burst: the start is chosen on `decided` (the realized pattern itself for a
-// perfect predictor, or predictions), the runtime is what the realized
-// pattern gives from there (the gain a forecaster actually delivers).
+// Algorithm 1 over windows of a series (`realized`, its severity): for each
+// window start w the start is chosen on `decided(w)`, a pattern of `window`
+// bins (the realized bins themselves for a perfect predictor, or what a
+// predictor said before bin w), and the runtime is what the realized series
+// gives from there (the gain a forecaster actually delivers).
+struct ScheduleOptions {
+  double bin_seconds = 300, min_time = 600, max_time = 1800;
+  std::size_t window = 24;
+  bool one_based = false;
+  std::vector<double> alphas = {1, 0.7, 0.6, 0.5, 0.4, 0};
+};
 struct ScheduledWindows {
   double alpha = 0;
-  std::vector<std::size_t> windows;           // first bin of each window
   std::vector<double> delay, runtime, total;  // s, per window
 };
-std::vector<ScheduledWindows> schedule_windows(const std::vector<int>& decided, const std::vector<int>& realized,
-                                               const std::vector<double>& alphas, double bin_seconds, double min_time,
-                                               double max_time, std::size_t window = 24);
+// The windows worth scheduling: starts w ≥ first whose `window` bins hold a
+// burst and after which the slowest job from the last option still ends
+// inside the series (w + window + ⌈max_time/bin⌉ ≤ n).
+std::vector<std::size_t> burst_windows(const std::vector<int>& realized, std::size_t first,
+                                       const ScheduleOptions& options);
+template <class Decided>
+std::vector<ScheduledWindows> schedule_windows(const std::vector<std::size_t>& windows, Decided decided,
+                                               const std::vector<int>& realized, const ScheduleOptions& options);
+void check_schedule_options(const ScheduleOptions& options);
 
-// One horizon's prediction, trained on the first train_share of the labelled
-// bins and scored on the rest (chronological; the last H training rows are
-// dropped, so no training label looks into the test bins). The logistic
-// model predicts a burst where its probability reaches the threshold that
-// maximizes F1 on the training rows. Intervals: moving-block bootstrap of the
-// test rows (block ⌈n^(1/3)⌉ unless given).
-struct EvaluationOptions {
-  double train_share = 0.8;
-  BurstLabel label = BurstLabel::at;
-  FeatureSet features = FeatureSet::fs3;
-  double bin_minutes = 5;
-  std::size_t block = 0;
-  std::uint32_t resamples = 1000;
-  double confidence = 0.95;
-  std::uint64_t seed = 1;
-};
-struct HorizonEvaluation {
-  std::size_t horizon_bins = 0, train_rows = 0, test_rows = 0;
-  double threshold = 0.5;
-  BinaryScores model, persistence;
-  double model_ap = 0, persistence_ap = 0, climatology_ap = 0;
-  BlockBootstrapInterval model_f1, persistence_f1, f1_difference;  // difference: model − persistence
-};
-HorizonEvaluation evaluate_horizon(const BurstChannels& channels, const std::vector<int>& severity,
-                                   std::size_t horizon_bins, const EvaluationOptions& options);
+template <class Decided>
+std::vector<ScheduledWindows> schedule_windows(const std::vector<std::size_t>& windows, Decided decided,
+                                               const std::vector<int>& realized, const ScheduleOptions& o) {
+  check_schedule_options(o);
+  std::vector<ScheduledWindows> out(o.alphas.size());
+  const BurstAwareOptions start_options{o.window, o.one_based};
+  for (std::size_t a = 0; a < o.alphas.size(); ++a) out[a].alpha = o.alphas[a];
+  for (std::size_t w : windows) {
+    const std::vector<int> pattern = decided(w);
+    for (std::size_t a = 0; a < o.alphas.size(); ++a) {
+      const BurstAwareStart chosen =
+          burst_aware_start(pattern, o.bin_seconds, o.min_time, o.max_time, o.alphas[a], start_options);
+      const std::size_t bin = w + chosen.start - (o.one_based ? 1 : 0);
+      const double runtime = job_runtime(realized, bin, o.bin_seconds, o.min_time, o.max_time, false);
+      out[a].delay.push_back(chosen.delay);
+      out[a].runtime.push_back(runtime);
+      out[a].total.push_back(chosen.delay + runtime);
+    }
+  }
+  return out;
+}
 
 }  // namespace gs

@@ -171,4 +171,43 @@ void EnsembleFile::commit() {
   file_.commit();
 }
 
+namespace {
+
+std::string series_path(const std::string& name) { return fmt::format("ensembles/{}/series", name); }
+
+}  // namespace
+
+std::uint64_t stored_replicas(hid_t file, const std::string& name, const std::string& purpose) {
+  const std::string path = series_path(name);
+  if (H5Lexists(file, "ensembles", H5P_DEFAULT) <= 0 || H5Lexists(file, ("ensembles/" + name).c_str(), H5P_DEFAULT) <= 0 ||
+      H5Lexists(file, path.c_str(), H5P_DEFAULT) <= 0)
+    throw UserError(fmt::format("{}: ensemble '{}' has no stored series in this run", purpose, name));
+  const h5::Handle dataset = h5::open_dataset(file, path);
+  const h5::Handle space(GS_H5_CHECK(H5Dget_space(dataset.id())), H5Sclose);
+  hsize_t dims[2] = {0, 0};
+  GS_H5_CHECK(H5Sget_simple_extent_dims(space.id(), dims, nullptr));
+  if (dims[0] == 0) throw UserError(fmt::format("{}: ensemble '{}' stored no replica", purpose, name));
+  return dims[0];
+}
+
+std::vector<double> read_ensemble_rows(hid_t file, const std::string& name, std::uint64_t first, std::uint64_t count,
+                                       std::uint64_t* length) {
+  const h5::Handle dataset = h5::open_dataset(file, series_path(name));
+  const h5::Handle space(GS_H5_CHECK(H5Dget_space(dataset.id())), H5Sclose);
+  hsize_t dims[2] = {0, 0};
+  GS_H5_CHECK(H5Sget_simple_extent_dims(space.id(), dims, nullptr));
+  const hsize_t start[2] = {first, 0}, block[2] = {count, dims[1]};
+  GS_H5_CHECK(H5Sselect_hyperslab(space.id(), H5S_SELECT_SET, start, nullptr, block, nullptr));
+  const h5::Handle memory(GS_H5_CHECK(H5Screate_simple(2, block, nullptr)), H5Sclose);
+  std::vector<double> rows(count * dims[1]);
+  GS_H5_CHECK(H5Dread(dataset.id(), H5T_NATIVE_DOUBLE, memory.id(), space.id(), H5P_DEFAULT, rows.data()));
+  if (length) *length = dims[1];
+  return rows;
+}
+
+std::vector<double> read_ensemble_row(hid_t file, const std::string& name, std::uint64_t replica) {
+  const std::uint64_t stored = stored_replicas(file, name, "requests timed by an ensemble");
+  return read_ensemble_rows(file, name, replica % stored, 1, nullptr);
+}
+
 }  // namespace gs

@@ -61,6 +61,14 @@ class SeriesDataset {
   int compression_level_;
 };
 
+// The replicas an open run file stores of /ensembles/<name>/series (UserError
+// naming `purpose` when it stores none), and rows of it as doubles.
+std::uint64_t stored_replicas(hid_t file, const std::string& name, const std::string& purpose);
+std::vector<double> read_ensemble_rows(hid_t file, const std::string& name, std::uint64_t first, std::uint64_t count,
+                                       std::uint64_t* length);
+// One replica (the replica index modulo the stored ones).
+std::vector<double> read_ensemble_row(hid_t file, const std::string& name, std::uint64_t replica);
+
 class EnsembleFile {
  public:
   // Creates the temporary file (h5::PendingFile: UserError when the output

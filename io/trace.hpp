@@ -85,6 +85,7 @@ struct Trace {
   std::uint64_t reordered = 0;                 // events that came out of order (only with sort)
   std::uint64_t untimed_records = 0;           // darshan: records with bytes but no timestamps
   std::uint64_t logs_without_records = 0;      // darshan: logs of jobs without I/O
+  std::uint64_t negative_timers = 0;           // darshan: negative *_TIME counters, read as 0
   double untimed_bytes = 0;
 };
 

@@ -130,7 +130,10 @@ def imported_modules(source):
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                 names = [node.module]
             for name in names:
-                modules.setdefault(name.split(".")[0], set()).add(path)
+                top = name.split(".")[0]
+                if os.path.exists(os.path.join(os.path.dirname(path), top + ".py")):
+                    continue  # the project's own module beside the importer (scripts/report_bursts.py)
+                modules.setdefault(top, set()).add(path)
     return modules
 
 

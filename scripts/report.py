@@ -3,7 +3,8 @@
 
 Reads the /compare, /datasets and /ensembles groups that `gpusynth` wrote (docs/studies.md), and the
 /requests groups (docs/requests.md: each synthesis's first replica beside the trace it came from, as
-rank x time request plots and requests per bin), and writes DIR/index.html (tables and plots, the images
+rank x time request plots and requests per bin) and the /bursts groups (docs/bursts.md, report_bursts.py:
+the burst paper's figures with intervals), and writes DIR/index.html (tables and plots, the images
 embedded, so the one file stands alone), DIR/report.md and the plots as PNGs:
 CDFs of real vs synthetic with a replica band (the alpha-stable paper's
 Fig. 5-6), QQ plots (Fig. 3-4), ACFs (Fig. 2), sample paths and the
@@ -37,6 +38,8 @@ except ImportError as missing:
     package = REPORT_PACKAGES.get(module, "the package that provides it")
     fail(f"the report needs the Python module '{module}' for {sys.executable}, which is not installed; "
          f"install {package} (apt-get install {package})")
+
+from report_bursts import burst_sections  # noqa: E402 (after the check that matplotlib is there)
 
 BAND = (5, 95)  # percentiles of the replicas drawn as a band
 
@@ -249,14 +252,17 @@ def md_table(header, rows):
 
 def write_report(results, directory):
     with h5py.File(results, "r") as f:
-        if "compare" not in f and "requests" not in f:
-            fail(f"{results}: no /compare or /requests group; run a config with a 'compare:' or 'requests:' block first")
+        if "compare" not in f and "requests" not in f and "bursts" not in f:
+            fail(f"{results}: no /compare, /requests or /bursts group; run a config with a 'compare:', 'requests:' or "
+                 "'bursts:' block first")
         sections = []  # (title, paragraphs, tables [(header, rows)], images [(caption, file)])
         if "compare" in f:
             study_sections(f, results, directory, sections)
         for name in f.get("requests", {}):
             rows, images = plot_requests(f, name, directory)
             sections.append((f"Requests {name}", [], [("Synthesis", ["key", "value"], rows)], list(images.items())))
+        if "bursts" in f:
+            sections += burst_sections(f, directory)
     write_pages(sections, directory)
 
 

@@ -30,7 +30,8 @@ namespace gs {
 
 namespace {
 
-const std::vector<std::string> kCommands = {"run", "stats", "fit", "norros", "report", "models", "characterize"};
+const std::vector<std::string> kCommands = {"run",    "stats",        "fit",   "norros",
+                                            "report", "characterize", "bursts", "models"};
 
 // The options that say how to read and bin a trace (stats and fit).
 struct TraceArguments {
@@ -131,20 +132,30 @@ int parse_and_run(int argc, char** argv) {
   RunOptions options;
   options.command_line = joined(argc, argv);
   std::string backend, memory_limit;
+  // run and bursts take the same options (one is parsed).
+  const auto add_run_options = [&](CLI::App* command) {
+    command->add_option("config", options.config_path, "ensemble.yaml (schema v1, docs/config.md)")->required();
+    command->add_option("--backend", backend, "auto (GPU when present), cpu or cuda; overrides the config")
+        ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+    command->add_option("-o,--output", options.output, "output HDF5 path; overrides the config");
+    command->add_option("--seed", options.seed, "64-bit seed; overrides the config")->check(whole_number(0, UINT64_MAX));
+    command->add_option("--replicas", options.replicas, "replicas of every ensemble; overrides the config")
+        ->check(whole_number(1, 4294967295));
+    command->add_option("--memory-limit", memory_limit,
+                        "memory budget for batches, e.g. 2GiB (default: a quarter of "
+                        "the available RAM up to 4 GiB, or the GPU's free memory)");
+    command->add_flag("--dry-run", options.dry_run,
+                      "print the plan (ensembles, replicas, bytes, batches) and write nothing");
+    command->add_flag("-q,--quiet", options.quiet, "no progress and no log lines");
+  };
   CLI::App* run = app.add_subcommand("run", "generate the ensembles of CONFIG and write them to one HDF5 file");
-  run->add_option("config", options.config_path, "ensemble.yaml (schema v1, docs/config.md)")->required();
-  run->add_option("--backend", backend, "auto (GPU when present), cpu or cuda; overrides the config")
-      ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
-  run->add_option("-o,--output", options.output, "output HDF5 path; overrides the config");
-  run->add_option("--seed", options.seed, "64-bit seed; overrides the config")->check(whole_number(0, UINT64_MAX));
-  run->add_option("--replicas", options.replicas, "replicas of every ensemble; overrides the config")
-      ->check(whole_number(1, 4294967295));
-  run->add_option("--memory-limit", memory_limit,
-                  "memory budget for batches, e.g. 2GiB (default: a quarter of "
-                  "the available RAM up to 4 GiB, or the GPU's free memory)");
-  run->add_flag("--dry-run", options.dry_run, "print the plan (ensembles, replicas, bytes, batches) and write nothing");
+  add_run_options(run);
   run->add_flag("--no-output", options.no_output, "generate every batch and discard it: timing without the HDF5 write");
-  run->add_flag("-q,--quiet", options.quiet, "no progress and no log lines");
+  CLI::App* bursts = app.add_subcommand(
+      "bursts",
+      "run CONFIG and its bursts: section: burst detection, prediction 5-120 min ahead and burst-aware "
+      "scheduling on the real series and on every replica of its fitted models (docs/bursts.md)");
+  add_run_options(bursts);
   std::string models = "\nModels (key `model:` of each ensemble; parameters in docs/models.md):\n";
   for (const ModelTraits* traits : registered_models())
     models += fmt::format("  {:<8} {}\n", traits->name, traits->summary);
@@ -270,6 +281,7 @@ int parse_and_run(int argc, char** argv) {
   if (norros->parsed()) return norros_command(norros_options);
   if (report->parsed()) return report_command(report_options);
   if (models_command_app->parsed()) return models_command(models_options);
+  options.bursts_required = bursts->parsed();
   if (!backend.empty()) options.backend = parse_backend_choice(backend);
   if (!memory_limit.empty()) options.memory_limit = parse_memory_size(memory_limit);
   return run_command(options);

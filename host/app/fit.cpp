@@ -91,7 +91,9 @@ int fit_command(const FitOptions& given) {
   root["output"] = o.ensemble_output.empty() ? default_yaml_output(o.output) : o.ensemble_output;
   root["datasets"].push_back(dataset_node(read, read.name));
   for (const FittedModel& r : fitted)
-    if (r.invalid.empty()) root["ensembles"].push_back(fitted_ensemble_node(r, read.name, o.replicas, counts));
+    if (r.invalid.empty())
+      root["ensembles"].push_back(
+          fitted_ensemble_node(r, read.name, o.replicas, replicas_as_counts(counts, s.series)));
   if (!root["ensembles"]) throw UserError("no model could be fitted to this trace; nothing written");
   YAML::Emitter out;
   out.SetDoublePrecision(17);

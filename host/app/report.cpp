@@ -26,9 +26,11 @@ std::string environment_or(const char* name, const std::string& fallback) {
 int report_command(const ReportOptions& o) {
   {
     const h5::Handle file = h5::open_file_read(o.results);
-    if (H5Lexists(file.id(), "compare", H5P_DEFAULT) <= 0 && H5Lexists(file.id(), "requests", H5P_DEFAULT) <= 0)
-      throw UserError(fmt::format("{}: no /compare or /requests group; run a config with a 'compare:' or "
-                                  "'requests:' block first",
+    bool found = false;
+    for (const char* group : {"compare", "requests", "bursts"}) found = found || H5Lexists(file.id(), group, H5P_DEFAULT) > 0;
+    if (!found)
+      throw UserError(fmt::format("{}: no /compare, /requests or /bursts group; run a config with a 'compare:', "
+                                  "'requests:' or 'bursts:' block first",
                                   o.results));
   }
   // Debian's matplotlib and h5py belong to /usr/bin/python3 (a python3 earlier on PATH may lack them).

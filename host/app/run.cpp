@@ -6,6 +6,7 @@
 
 #include <cstdio>
 
+#include "host/app/burst_tables.hpp"
 #include "host/app/study_tables.hpp"
 #include "host/base/errors.hpp"
 #include "host/base/progress.hpp"
@@ -27,6 +28,7 @@ int run_command(const RunOptions& options) {
     return kExitInterrupted;
   }
   if (outcome.study) std::fputs(study_tables(*outcome.study).c_str(), stdout);
+  if (!outcome.bursts.empty()) std::fputs(burst_tables(outcome.bursts).c_str(), stdout);
   double generate_seconds = 0, write_seconds = 0, compare_seconds = 0;
   std::uint64_t compared_in_place = 0;
   for (const EnsembleResult& result : outcome.ensembles) {
@@ -53,6 +55,9 @@ int run_command(const RunOptions& options) {
                          outcome.fit_seconds, generate_seconds, compare_seconds,
                          compared_in_place > 0 ? fmt::format("; {} replicas on the device", compared_in_place) : "",
                          outcome.summary_seconds));
+  if (!outcome.bursts.empty())
+    log_info(options.quiet, fmt::format("bursts: {:.2f} s (detection, prediction, scheduling, Monte Carlo)",
+                                        outcome.bursts_seconds));
   return kExitOk;
 }
 

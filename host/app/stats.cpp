@@ -119,6 +119,9 @@ void print_summary(const StatsOptions& options, const TraceStatistics& s) {
   if (t.untimed_records)
     std::printf("             %llu records (%s) had no timestamps and are not in the series\n",
                 static_cast<unsigned long long>(t.untimed_records), readable_bytes(t.untimed_bytes).c_str());
+  if (t.negative_timers)
+    std::printf("             %llu negative I/O-time counters (a darshan timer artefact) were read as 0\n",
+                static_cast<unsigned long long>(t.negative_timers));
   if (t.logs_without_records)
     std::printf("             %llu of the logs have no counter records (jobs without I/O)\n",
                 static_cast<unsigned long long>(t.logs_without_records));

@@ -60,7 +60,8 @@ WorkloadMapping parse_workload(ConfigMap& map, ValueKind& values) {
 const std::vector<std::string> kEnsembleKeys = {"name",   "model", "params", "workload", "replicas",
                                                 "length", "dtype", "stream", "dataset",  "fit"};
 const std::vector<std::string> kTopKeys = {"version",   "seed",   "backend",  "output",  "compression", "datasets",
-                                           "ensembles", "models", "replicas", "fitting", "compare", "requests"};
+                                           "ensembles", "models", "replicas", "fitting", "compare", "requests",
+                                           "bursts"};
 const std::vector<std::string> kDatasetKeys = {"name",           "trace",        "format",      "bin",         "series",
                                                "column",         "value_column", "op_column",   "size_column", "header",
                                                "delimiter",      "time_unit",    "modules",     "blk_event",   "sort",
@@ -408,7 +409,20 @@ RunConfig config_from(const YAML::Node& root, const std::string& text, const std
       config.requests.push_back(std::move(spec));
     }
   }
-  const bool ensembles_needed = config.study.models.empty() && config.requests.empty();
+  if (const auto bursts = top.sequence("bursts")) {
+    std::map<std::string, std::size_t> burst_names;
+    for (std::size_t i = 0; i < bursts->size(); ++i) {
+      BurstsSpec spec = parse_bursts((*bursts)[i], path, i);
+      if (burst_names.count(spec.name))
+        throw located_error_at((*bursts)[i], path, fmt::format("bursts[{}].name = '{}' is already used", i, spec.name));
+      burst_names[spec.name] = i;
+      if (!spec.dataset.empty() && !dataset_names.count(spec.dataset))
+        throw located_error_at((*bursts)[i]["dataset"], path,
+                               fmt::format("bursts[{}].dataset = '{}' is not among the datasets", i, spec.dataset));
+      config.bursts.push_back(std::move(spec));
+    }
+  }
+  const bool ensembles_needed = config.study.models.empty() && config.requests.empty() && config.bursts.empty();
   const YAML::Node list = ensembles_needed
                               ? top.require(top.sequence("ensembles"), "ensembles", "a list of ensembles to generate")
                               : top.sequence("ensembles").value_or(YAML::Node(YAML::NodeType::Sequence));
@@ -437,13 +451,22 @@ RunConfig config_from(const YAML::Node& root, const std::string& text, const std
     streams[spec.stream] = spec.name;
     config.ensembles.push_back(std::move(spec));
   }
+  // A study's ensembles are named <dataset>-<model>.
+  const auto known_ensemble = [&](const std::string& name) {
+    bool fitted = false;
+    for (const auto& d : config.datasets)
+      for (const auto& m : config.study.models) fitted = fitted || name == d.name + "-" + m;
+    return fitted || names.count(name) > 0;
+  };
+  for (std::size_t i = 0; i < config.bursts.size(); ++i)
+    for (const std::string& ensemble : config.bursts[i].ensembles)
+      if (!known_ensemble(ensemble))
+        throw located_error_at((*top.sequence("bursts"))[i]["ensembles"], path,
+                               fmt::format("bursts[{}].ensembles names '{}', which is not among the ensembles", i,
+                                           ensemble));
   for (std::size_t i = 0; i < config.requests.size(); ++i) {
     const RequestsSpec& r = config.requests[i];
-    if (r.timing_ensemble.empty() || names.count(r.timing_ensemble)) continue;
-    bool fitted = false;  // a study's ensembles are named <dataset>-<model>
-    for (const auto& d : config.datasets)
-      for (const auto& m : config.study.models) fitted = fitted || r.timing_ensemble == d.name + "-" + m;
-    if (!fitted)
+    if (!r.timing_ensemble.empty() && !known_ensemble(r.timing_ensemble))
       throw located_error_at((*top.sequence("requests"))[i]["timing"], path,
                              fmt::format("requests[{}].timing.ensemble = '{}' is not among the ensembles", i,
                                          r.timing_ensemble));

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "estimators/compare.hpp"
+#include "host/engine/bursts_spec.hpp"
 #include "host/engine/requests_spec.hpp"
 #include "host/models/fit.hpp"
 #include "host/models/model.hpp"
@@ -79,6 +80,7 @@ struct RunConfig {
   std::vector<EnsembleSpec> ensembles;
   StudySpec study;
   std::vector<RequestsSpec> requests;  // request-level syntheses (docs/requests.md)
+  std::vector<BurstsSpec> bursts;      // burst analyses (docs/bursts.md)
 };
 
 RunConfig load_config(const std::string& path);

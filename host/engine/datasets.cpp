@@ -38,7 +38,7 @@ std::vector<StoppedModel> add_fitted_ensembles(RunConfig& config, const std::vec
     const DatasetSpec& dataset = config.datasets[d];
     const LoadedSeries& s = traces[d];
     log_info(quiet, fmt::format("dataset '{}' ({} values of {}):", dataset.name, s.series.size(), s.series_name));
-    const bool counts = s.trace.kind != Trace::Kind::series;
+    const bool counts = replicas_as_counts(s.trace.kind != Trace::Kind::series, s.series);
     for (const FittedModel& fitted : fits[d]) {
       if (!fitted.warning.empty()) log_info(quiet, fmt::format("  {}: warning: {}", fitted.model, fitted.warning));
       if (!fitted.invalid.empty()) {
@@ -106,9 +106,14 @@ PreparedDatasets prepare_datasets(RunConfig& config, bool quiet) {
   give_models_their_datasets(config, traces);
   for (std::size_t i = 0; i < traces.size(); ++i) {
     RunDataset dataset{
-        config.datasets[i].name, {}, dataset_attributes(traces[i], trace_digests(config.datasets[i].source.traces))};
+        config.datasets[i].name, {}, 0.0, {}, {}, dataset_attributes(traces[i], trace_digests(config.datasets[i].source.traces))};
     dataset.attributes.push_back({"length", static_cast<std::uint64_t>(traces[i].series.size())});
     dataset.series = std::move(traces[i].series);
+    if (traces[i].trace.kind != Trace::Kind::series) {
+      dataset.bin_seconds = traces[i].binned.bin_width;
+      dataset.channel = traces[i].series_name;
+      dataset.channels = std::move(traces[i].binned.channels);
+    }
     prepared.datasets.push_back(std::move(dataset));
   }
   return prepared;

@@ -4,6 +4,7 @@
 // `times: dataset`).
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,9 @@ namespace gs {
 struct RunDataset {
   std::string name;
   std::vector<double> series;
+  double bin_seconds = 0;  // 0 for a (time, value) series
+  std::string channel;     // the binned channel `series` is (bytes_read, count, …)
+  std::map<std::string, std::vector<double>> channels;  // every channel the trace was binned into
   std::vector<Attribute> attributes;
 };
 

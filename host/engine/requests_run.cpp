@@ -8,32 +8,10 @@
 #include "host/base/errors.hpp"
 #include "host/base/interrupt.hpp"
 #include "host/base/progress.hpp"
+#include "io/ensemble_file.hpp"
 #include "io/hdf5.hpp"
 
 namespace gs {
-
-namespace {
-
-// One replica of /ensembles/<name>/series (replicas × length) as doubles.
-std::vector<double> ensemble_row(hid_t file, const std::string& name, std::uint64_t replica) {
-  const std::string path = fmt::format("ensembles/{}/series", name);
-  if (H5Lexists(file, "ensembles", H5P_DEFAULT) <= 0 || H5Lexists(file, ("ensembles/" + name).c_str(), H5P_DEFAULT) <= 0 ||
-      H5Lexists(file, path.c_str(), H5P_DEFAULT) <= 0)
-    throw UserError(fmt::format("requests timed by ensemble '{}': it has no stored series in this run", name));
-  const h5::Handle dataset = h5::open_dataset(file, path);
-  const h5::Handle space(GS_H5_CHECK(H5Dget_space(dataset.id())), H5Sclose);
-  hsize_t dims[2] = {0, 0};
-  GS_H5_CHECK(H5Sget_simple_extent_dims(space.id(), dims, nullptr));
-  if (dims[0] == 0) throw UserError(fmt::format("ensemble '{}' stored no replica", name));
-  const hsize_t start[2] = {replica % dims[0], 0}, count[2] = {1, dims[1]};
-  GS_H5_CHECK(H5Sselect_hyperslab(space.id(), H5S_SELECT_SET, start, nullptr, count, nullptr));
-  const h5::Handle memory(GS_H5_CHECK(H5Screate_simple(1, &dims[1], nullptr)), H5Sclose);
-  std::vector<double> row(dims[1]);
-  GS_H5_CHECK(H5Dread(dataset.id(), H5T_NATIVE_DOUBLE, memory.id(), space.id(), H5P_DEFAULT, row.data()));
-  return row;
-}
-
-}  // namespace
 
 std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, hid_t file, bool quiet) {
   std::vector<RequestsOutcome> outcomes;
@@ -60,7 +38,7 @@ std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, hid_t 
       throw_if_interrupted();
       Workload workload = synthesize_processes(*path, *characteristics, options, replica, processes);
       if (!spec.timing_ensemble.empty()) {
-        const std::vector<double> counts = ensemble_row(file, spec.timing_ensemble, replica);
+        const std::vector<double> counts = read_ensemble_row(file, spec.timing_ensemble, replica);
         const std::uint64_t filled = time_by_counts(workload, counts, spec.bin_width);
         if (replica == 0) {
           outcome.filled_bins = filled;

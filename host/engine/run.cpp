@@ -270,6 +270,11 @@ RunOutcome run_prepared(RunConfig& config, const RunOptions& options) {
     outcome.summary_seconds = seconds_since(summary_start);
     outcome.study = std::move(study);
   }
+  if (file) {
+    const auto bursts_start = std::chrono::steady_clock::now();
+    outcome.bursts = analyse_run_bursts(config, prepared.datasets, file->id(), options.quiet);
+    outcome.bursts_seconds = seconds_since(bursts_start);
+  }
   std::vector<RequestsOutcome> requests;
   if (file) requests = synthesize_requests(config, file->id(), options.quiet);
   if (file) file->commit();
@@ -281,6 +286,12 @@ RunOutcome run_prepared(RunConfig& config, const RunOptions& options) {
 }  // namespace
 
 RunOutcome run_config(RunConfig& config, const RunOptions& options) {
+  if (options.bursts_required && config.bursts.empty())
+    throw UserError(fmt::format("{}: no 'bursts:' section; `gpusynth bursts` analyses the series it names "
+                                "(docs/bursts.md)",
+                                config.path));
+  if (options.no_output && !config.bursts.empty())
+    throw UserError(fmt::format("{}: --no-output leaves nothing for the 'bursts:' analyses to read", config.path));
   if (!options.no_output) resolve_output_target(config.output, "output");  // before the work, not after
   RunOutcome outcome;
   InterruptGuard interrupts;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "estimators/study.hpp"
+#include "host/engine/bursts_run.hpp"
 #include "host/engine/config.hpp"
 #include "kernels/workload.hpp"
 
@@ -26,6 +27,7 @@ struct RunOptions {
   bool dry_run = false;
   bool no_output = false;  // generate every batch and discard it (timing without the HDF5 write)
   bool quiet = false;
+  bool bursts_required = false;  // `gpusynth bursts`: the config must have a bursts: section
   std::string command_line;
 };
 
@@ -49,8 +51,9 @@ struct RunOutcome {
   std::string plan;        // the printed plan (dry run)
   std::vector<EnsembleResult> ensembles;
   std::optional<Study> study;  // summarised, when the config compares
+  std::vector<BurstsOutcome> bursts;
   std::uint64_t total_samples = 0;
-  double fit_seconds = 0, summary_seconds = 0, seconds = 0;
+  double fit_seconds = 0, summary_seconds = 0, bursts_seconds = 0, seconds = 0;
 };
 
 // Throws UserError / InternalError. With options.dry_run only the plan is made.

@@ -151,6 +151,11 @@ void check_fittable(const std::vector<std::string>& models, const std::string& w
           fmt::format("{}: '{}' is not a fittable model; accepted: {}", where, m, fmt::join(fittable, ", ")));
 }
 
+bool replicas_as_counts(bool binned, const std::vector<double>& series) {
+  return binned && is_integer_valued(series) &&
+         std::all_of(series.begin(), series.end(), [](double v) { return v >= 0 && v <= 4294967295.0; });
+}
+
 YAML::Node fitted_ensemble_node(const FittedModel& r, const std::string& dataset, std::uint64_t replicas, bool counts) {
   YAML::Node e(YAML::NodeType::Map);
   e["name"] = fmt::format("{}-{}", dataset, r.model);

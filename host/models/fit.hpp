@@ -84,8 +84,14 @@ std::vector<FittedModel> fit_models(FitData& data, const std::vector<std::string
 // UserError naming the first name of `models` that no model can be fitted as.
 void check_fittable(const std::vector<std::string>& models, const std::string& where);
 
+// Whether a fitted model's replicas are stored as counts (uint32): a binned
+// trace whose values are whole numbers below 2^32 (request counts); bytes or
+// I/O time per bin (darshan) stay real (float32), which saturating at 2^32 − 1
+// would ruin.
+bool replicas_as_counts(bool binned, const std::vector<double>& series);
+
 // The `ensembles:` entry `<dataset>-<model>` that runs a fitted model at the
-// trace's length (counts for binned traces).
+// trace's length (counts when replicas_as_counts).
 YAML::Node fitted_ensemble_node(const FittedModel& fitted, const std::string& dataset, std::uint64_t replicas,
                                 bool counts);
 

@@ -93,12 +93,23 @@ DarshanLog read_darshan_log(const std::string& path, const TraceOptions& options
       throw BadLine{fmt::format("record id '{}' is not an unsigned integer", fields[2]), fields[2]};
     if (!is_counter_name(fields[3]))
       throw BadLine{fmt::format("counter '{}' is not a darshan counter name (A-Z 0-9 _)", fields[3]), fields[3]};
-    const double value = number_field(fields[4], "counter value");
     ++log.counter_lines;
     const std::string module(fields[0]);
-    if (std::find(options.modules.begin(), options.modules.end(), module) == options.modules.end()) return;
+    const bool read = std::find(options.modules.begin(), options.modules.end(), module) != options.modules.end();
+    // Other modules' values may be words (LUSTRE's stripe pattern "raid0",
+    // N/A where a counter is undefined); the modules read here have numbers only.
+    if (!read) return;
+    const double value = number_field(fields[4], "counter value");
     const std::string key = fmt::format("{}/{}/{}", module, fields[1], fields[2]);
     DarshanRecord& record = log.records[key];
+    const bool timer = fields[3].find("_TIME") != std::string_view::npos &&
+                       fields[3].find("TIMESTAMP") == std::string_view::npos;
+    // darshan's STDIO timers of stdout/stderr can come out negative (seen in
+    // darshan 3.10 logs): an artefact of the instrumentation, counted and read as 0.
+    if (timer && value < 0) {
+      if (apply_counter(module, fields[3], 0.0, record)) ++trace.negative_timers;
+      return;
+    }
     if (!apply_counter(module, fields[3], value, record)) return;
     if (value < 0 && fields[3].find("TIMESTAMP") == std::string_view::npos)
       throw BadLine{fmt::format("{} {} is negative", fields[3], fields[4]), fields[4]};

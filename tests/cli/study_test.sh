@@ -33,7 +33,7 @@ expect_in "$tmp/stderr" "install python3-matplotlib" "report names the missing p
 [ ! -e "$tmp/report3" ] || fail "a report without matplotlib left its directory"
 "$gpusynth" "$source_dir/configs/quickstart.yaml" -q -o "$tmp/plain.h5" --replicas 2 || fail "quickstart"
 expect_rc 2 "report without /compare" "$gpusynth" report "$tmp/plain.h5" -o "$tmp/report2"
-expect_in "$tmp/stderr" "no /compare or /requests group" "report explains a file without a study"
+expect_in "$tmp/stderr" "no /compare, /requests or /bursts group" "report explains a file without a study"
 [ ! -e "$tmp/report2" ] || fail "a failed report left its directory"
 sed -e 's/metrics: \[trimmed_error/metrics: [mse, trimmed_error/' -e "s#\.\./data#$data#" "$study" > "$tmp/bad_study.yaml"
 expect_rc 2 "study bad metric" "$gpusynth" "$tmp/bad_study.yaml" -o "$tmp/bad_study.h5"

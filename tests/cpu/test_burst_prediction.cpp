@@ -1,15 +1,16 @@
 // Burst prediction against planted truth (estimators/bursts.hpp): an fGn
 // background (H = 0.8) with 1-bin bursts at known times, half of them
 // announced by a ramp over the 3 bins before. At a horizon of 1 bin the
-// logistic model learns the ramp and beats persistence (a 1-bin burst never
-// persists) with a block-bootstrap interval of the F1 difference above 0. On
-// i.i.d. noise with i.i.d. bursts nothing can be learned: the interval of the
-// difference holds 0. Training rows all come before the test rows.
+// logistic model and the boosted trees learn the ramp and beat persistence (a
+// 1-bin burst never persists) with a block-bootstrap interval of the F1
+// difference above 0. On i.i.d. noise with i.i.d. bursts nothing can be
+// learned: the interval of the difference holds 0. Training rows all come
+// before the test rows.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "estimators/bursts.hpp"
+#include "estimators/burst_prediction.hpp"
 #include "kernels/philox.hpp"
 #include "test_support.hpp"
 
@@ -38,22 +39,39 @@ Planted planted(const std::vector<double>& background, bool announce, std::uint6
   return p;
 }
 
+PredictionOptions models_and_baselines() {
+  PredictionOptions options;
+  options.models = {Predictor::logistic};
+  if (boosted_trees_available()) options.models.push_back(Predictor::xgboost);
+  options.trees.threads = 2;
+  return options;
+}
+
+void print(const char* what, const HorizonEvaluation& e) {
+  for (const ScoredPredictor& p : e.predictors)
+    std::printf("%s %-11s F1 %.3f [%.3f, %.3f] minus persistence [%.3f, %.3f] AP %.3f severity macro F1 %.3f\n",
+                what, to_string(p.predictor), p.scores.f1, p.f1.low, p.f1.high, p.f1_minus_persistence.low,
+                p.f1_minus_persistence.high, p.average_precision, p.severity.macro);
+}
+
 TEST(BurstPrediction, AnnouncedBurstsArePredictedBetterThanByPersistence) {
   const std::vector<double> fgn = test::generate_float64("fgn", "{H: 0.8}", 1, 20000, 11);
   const Planted p = planted(fgn, true, 3);
-  EvaluationOptions options;
-  options.features = FeatureSet::fs1;
-  const HorizonEvaluation e = evaluate_horizon(p.channels, p.severity, 1, options);
-  std::printf("announced: model F1 %.3f [%.3f, %.3f], persistence F1 %.3f, difference [%.3f, %.3f]; AP %.3f vs "
-              "climatology %.3f\n",
-              e.model.f1, e.model_f1.low, e.model_f1.high, e.persistence.f1, e.f1_difference.low,
-              e.f1_difference.high, e.model_ap, e.climatology_ap);
-  EXPECT_GT(e.f1_difference.low, 0.0);
-  EXPECT_GT(e.model_ap, e.climatology_ap);
-  // 19999 labelled bins at a horizon of 1: the test rows from ⌊0.8·19999⌋ = 15999 on, the
-  // training rows before it less the last one, whose label is the first test bin.
-  EXPECT_EQ(e.test_rows, 19999u - 15999u);
-  EXPECT_EQ(e.train_rows, 15999u - 1u);
+  const PredictionOptions options = models_and_baselines();
+  const FeatureMatrix features = burst_features(p.channels, FeatureSet::fs1, 5);
+  const HorizonEvaluation e = evaluate_horizon(features, p.severity, 1, options);
+  print("announced:", e);
+  for (Predictor model : options.models) {
+    EXPECT_GT(e.of(model).f1_minus_persistence.low, 0.0) << to_string(model);
+    EXPECT_GT(e.of(model).average_precision, e.of(Predictor::climatology).average_precision) << to_string(model);
+  }
+  // Bins from ⌊0.8·20000⌋ = 16000 on are scored (up to the last labelled row,
+  // 19998); training rows end where their label (bin t + 1) would be scored.
+  EXPECT_EQ(e.first_test_row, 16000u);
+  EXPECT_EQ(e.test_rows, 19999u - 16000u);
+  EXPECT_EQ(e.train_rows, 15999u);
+  // Climatology's average precision is the scored share of bursts.
+  EXPECT_NEAR(e.of(Predictor::climatology).average_precision, e.test_burst_share, 1e-12);
 }
 
 TEST(BurstPrediction, IidBurstsLeaveNothingToLearn) {
@@ -65,13 +83,31 @@ TEST(BurstPrediction, IidBurstsLeaveNothingToLearn) {
     noise[i + 1] = r * std::sin(angle);
   }
   const Planted p = planted(noise, false, 4);
-  EvaluationOptions options;
-  options.features = FeatureSet::fs3;
-  const HorizonEvaluation e = evaluate_horizon(p.channels, p.severity, 1, options);
-  std::printf("i.i.d.: model F1 %.3f, persistence F1 %.3f, difference [%.3f, %.3f]\n", e.model.f1, e.persistence.f1,
-              e.f1_difference.low, e.f1_difference.high);
-  EXPECT_LE(e.f1_difference.low, 0.0);
-  EXPECT_GE(e.f1_difference.high, 0.0);
+  const PredictionOptions options = models_and_baselines();
+  const HorizonEvaluation e = evaluate_horizon(burst_features(p.channels, FeatureSet::fs3, 5), p.severity, 1, options);
+  print("i.i.d.:", e);
+  for (Predictor model : options.models) {
+    EXPECT_LE(e.of(model).f1_minus_persistence.low, 0.0) << to_string(model);
+    EXPECT_GE(e.of(model).f1_minus_persistence.high, 0.0) << to_string(model);
+  }
+}
+
+// Same data, seed and thread count: the same models, decisions and intervals.
+TEST(BurstPrediction, Reproducible) {
+  const std::vector<double> fgn = test::generate_float64("fgn", "{H: 0.8}", 1, 6000, 12);
+  const Planted p = planted(fgn, true, 5);
+  PredictionOptions options = models_and_baselines();
+  options.resamples = 50;
+  const FeatureMatrix features = burst_features(p.channels, FeatureSet::fs3, 5);
+  const HorizonEvaluation a = evaluate_horizon(features, p.severity, 3, options);
+  const HorizonEvaluation b = evaluate_horizon(features, p.severity, 3, options);
+  ASSERT_EQ(a.predictors.size(), b.predictors.size());
+  for (std::size_t k = 0; k < a.predictors.size(); ++k) {
+    EXPECT_EQ(a.predictors[k].predicted, b.predictors[k].predicted);
+    EXPECT_EQ(a.predictors[k].threshold, b.predictors[k].threshold);
+    EXPECT_EQ(a.predictors[k].f1.low, b.predictors[k].f1.low);
+    EXPECT_EQ(a.predictors[k].severity.macro, b.predictors[k].severity.macro);
+  }
 }
 
 }  // namespace

@@ -197,25 +197,45 @@ TEST(Bursts, LogisticRegressionRecoversKnownCoefficients) {
 TEST(Bursts, SchedulingOverWindows) {
   std::vector<int> realized(100, 0);
   for (std::size_t i : {10u, 11u, 12u, 40u, 41u, 70u}) realized[i] = 1;
-  const std::vector<double> alphas = {1, 0.5, 0};
-  const auto perfect = schedule_windows(realized, realized, alphas, 300, 600, 1800);
+  ScheduleOptions options;
+  options.alphas = {1, 0.5, 0};
+  const std::vector<std::size_t> windows = burst_windows(realized, 0, options);
+  // Windows of 24 bins with a burst, and room for the slowest job (6 bins) after the last option.
+  for (std::size_t w = 0; w <= 100; ++w) {
+    bool burst = false;
+    for (std::size_t k = w; k < std::min<std::size_t>(w + 24, 100); ++k) burst = burst || realized[k];
+    const bool listed = std::find(windows.begin(), windows.end(), w) != windows.end();
+    EXPECT_EQ(listed, burst && w + 24 + 6 <= 100) << w;
+  }
+  const auto observed = [&](std::size_t w) {
+    return std::vector<int>(realized.begin() + static_cast<std::ptrdiff_t>(w),
+                            realized.begin() + static_cast<std::ptrdiff_t>(w + 24));
+  };
+  const auto perfect = schedule_windows(windows, observed, realized, options);
   ASSERT_EQ(perfect.size(), 3u);
-  const std::size_t windows = perfect[0].windows.size();
-  EXPECT_GT(windows, 0u);
-  for (std::size_t w = 0; w < windows; ++w) {
+  for (std::size_t w = 0; w < windows.size(); ++w) {
     EXPECT_EQ(perfect[0].delay[w], 0.0);
     EXPECT_LE(perfect[2].runtime[w], perfect[0].runtime[w]);
     EXPECT_EQ(perfect[2].runtime[w], 600.0);  // a free stretch of 2 bins always lies within 24
   }
   // Window 10 (bursts in bins 10-12): α = 1 runs 1200 s, α = 0 waits 900 s and runs 600 s.
-  const auto at = std::find(perfect[0].windows.begin(), perfect[0].windows.end(), 10u) - perfect[0].windows.begin();
+  const auto at = std::find(windows.begin(), windows.end(), 10u) - windows.begin();
   EXPECT_EQ(perfect[0].runtime[at], 1200.0);
   EXPECT_EQ(perfect[2].delay[at], 900.0);
-  const auto blind = schedule_windows(std::vector<int>(100, 0), realized, alphas, 300, 600, 1800);
-  for (std::size_t a = 0; a < alphas.size(); ++a) {
+  const auto blind = schedule_windows(windows, [](std::size_t) { return std::vector<int>(24, 0); }, realized, options);
+  for (std::size_t a = 0; a < options.alphas.size(); ++a) {
     EXPECT_EQ(blind[a].runtime, perfect[0].runtime);
     EXPECT_EQ(blind[a].delay, perfect[0].delay);
   }
+}
+
+// Past the predicted interval the paper assumes the worst (bursts); the
+// realized series has what it has.
+TEST(Bursts, PastThePatternIsABurstWhenDeciding) {
+  const std::vector<int> free(24, 0);
+  EXPECT_EQ(job_runtime(free, 23, 300, 600, 1800, true), 1200.0);  // 300 + 100 + 100 + 100
+  EXPECT_EQ(job_runtime(free, 23, 300, 600, 1800, false), 600.0);
+  EXPECT_EQ(burst_aware_start(free, 300, 600, 1800, 0.0).start, 0u);
 }
 
 TEST(Bursts, LabelsPerHorizon) {

@@ -309,6 +309,73 @@ TEST(Config, StudyModelsFittingAndCompare) {
   expect_user_error(replaced("markov_states: 4", "markov_states: many"), {"test.yaml:6:", "fitting.markov_states"});
 }
 
+const char* kBursts = R"(output: out.h5
+datasets:
+  - {name: system, trace: system.counts, format: counts, bin: 5min}
+models: [fgn]
+bursts:
+  - name: write
+    dataset: system
+    detection: {k: 3}
+    horizons: [5min, 1h]
+    label: within
+    predictors: [logistic]
+    xgboost: {rounds: 50, threads: 2}
+    bootstrap: {resamples: 200, confidence: 0.9}
+    scheduling: {min_time: 1260s, max_time: 3780s, alphas: [1, 0], one_based: true}
+    monte_carlo: {predictors: [logistic, xgboost], severity: true, replicas: 100}
+    augment: {replicas: 5}
+)";
+
+TEST(Config, BurstsSection) {
+  const RunConfig config = parse_config(kBursts, "test.yaml");
+  ASSERT_EQ(config.bursts.size(), 1u);
+  const BurstsSpec& b = config.bursts[0];
+  EXPECT_EQ(b.dataset, "system");
+  EXPECT_FALSE(b.ensembles_given);  // the study's ensembles fitted to 'system'
+  EXPECT_EQ(b.analysis.k, std::optional<double>(3));
+  EXPECT_EQ(b.horizon_seconds, (std::vector<double>{300, 3600}));
+  EXPECT_EQ(b.analysis.prediction.label, BurstLabel::within);
+  EXPECT_EQ(b.analysis.prediction.models, (std::vector<Predictor>{Predictor::logistic}));
+  EXPECT_EQ(b.analysis.prediction.trees.rounds, 50);
+  EXPECT_EQ(b.analysis.prediction.trees.threads, 2);
+  EXPECT_EQ(b.analysis.prediction.resamples, 200u);
+  EXPECT_EQ(b.analysis.scheduling.min_time, 1260.0);
+  EXPECT_EQ(b.analysis.scheduling.max_time, 3780.0);
+  EXPECT_EQ(b.analysis.scheduling.alphas, (std::vector<double>{1, 0}));
+  EXPECT_TRUE(b.analysis.scheduling.one_based);
+  EXPECT_EQ(b.monte_carlo_models, (std::vector<Predictor>{Predictor::logistic, Predictor::xgboost}));
+  EXPECT_TRUE(b.monte_carlo_severity);
+  EXPECT_EQ(b.monte_carlo_replicas, 100u);
+  EXPECT_EQ(b.augment_replicas, 5u);
+
+  const auto replaced = [](std::string from, std::string to) {
+    std::string text = kBursts;
+    text.replace(text.find(from), from.size(), to);
+    return text;
+  };
+  expect_user_error(replaced("dataset: system", "dataset: other"), {"test.yaml:7:", "bursts[0].dataset", "other"});
+  expect_user_error(replaced("{k: 3}", "{k: 3, share: 0.01}"), {"test.yaml:8:", "give k or share, not both"});
+  expect_user_error(replaced("{k: 3}", "{share: 0.7}"), {"test.yaml:8:", "detection.share", "0 < share < 0.5"});
+  expect_user_error(replaced("[5min, 1h]", "[5min, soon]"), {"test.yaml:9:", "horizons", "soon"});
+  expect_user_error(replaced("label: within", "label: after"), {"test.yaml:10:", "label", "at, within"});
+  expect_user_error(replaced("predictors: [logistic]", "predictors: [forest]"),
+                    {"test.yaml:11:", "forest", "accepted: logistic, xgboost"});
+  expect_user_error(replaced("max_time: 3780s", "max_time: 600s"), {"test.yaml:14:", "max_time", "at least min_time"});
+  expect_user_error(replaced("alphas: [1, 0]", "alphas: [1, 2]"), {"test.yaml:14:", "alphas", "0 to 1"});
+  expect_user_error(std::string(kBursts) + "    colour: red\n", {"bursts[0]", "colour"});
+  const std::string without_dataset = replaced("    augment: {replicas: 5}\n", "");
+  const auto without = [&](std::string from, std::string to) {
+    std::string text = without_dataset;
+    return text.replace(text.find(from), from.size(), to);
+  };
+  expect_user_error(without("    dataset: system\n", "    ensembles: [nowhere]\n    bin: 5min\n"),
+                    {"bursts[0].ensembles", "nowhere", "not among the ensembles"});
+  expect_user_error(without("    dataset: system\n", ""), {"bursts[0]", "needs 'bin'"});
+  expect_user_error(replaced("    dataset: system\n", "    ensembles: [system-fgn]\n    bin: 5min\n"),
+                    {"test.yaml:17:", "bursts[0].augment", "give 'dataset'"});
+}
+
 TEST(Progress, TerminalBarAndLogLines) {
   Progress bar(1000, /*quiet=*/true, /*terminal=*/true);
   bar.begin("ensemble-a");

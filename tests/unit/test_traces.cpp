@@ -130,6 +130,35 @@ TEST(TraceReaders, DarshanEqualShareOverlapTimeAndEpochBins) {
   EXPECT_EQ(aligned.binned.channels.at("bytes_read"), (std::vector<double>{500, 1500, 1000, 0}));
 }
 
+// What real darshan-parser output holds (darshan 3.10 logs in ../shared/data):
+// words as other modules' values (LUSTRE's stripe pattern "raid0", N/A) and a
+// negative STDIO timer of stderr, which is read as 0 and counted. A word in a
+// module that is read stays an error.
+TEST(TraceReaders, DarshanOtherModulesWordsAndNegativeTimers) {
+  test::TempDir dir;
+  const std::string path = dir.path("log.txt");
+  const std::string lines =
+      "# start_time: 1000\n# run time: 10\n"
+      "LUSTRE\t-1\t9\tLUSTRE_COMP1_STRIPE_PATTERN\traid0\t/f\t/scratch\tlustre\n"
+      "LUSTRE\t-1\t9\tLUSTRE_COMP1_FLAGS\tN/A\t/f\t/scratch\tlustre\n"
+      "STDIO\t0\t5\tSTDIO_WRITES\t2\t<STDERR>\tUNKNOWN\tUNKNOWN\n"
+      "STDIO\t0\t5\tSTDIO_BYTES_WRITTEN\t100\t<STDERR>\tUNKNOWN\tUNKNOWN\n"
+      "STDIO\t0\t5\tSTDIO_F_WRITE_TIME\t-2662.746634\t<STDERR>\tUNKNOWN\tUNKNOWN\n"
+      "STDIO\t0\t5\tSTDIO_F_META_TIME\t-1.5\t<STDERR>\tUNKNOWN\tUNKNOWN\n"
+      "STDIO\t0\t5\tSTDIO_F_WRITE_START_TIMESTAMP\t1\t<STDERR>\tUNKNOWN\tUNKNOWN\n"
+      "STDIO\t0\t5\tSTDIO_F_WRITE_END_TIMESTAMP\t2\t<STDERR>\tUNKNOWN\tUNKNOWN\n";
+  test::write_file(path, lines);
+  TraceOptions options = options_for("darshan");
+  options.bin_width = 1;
+  const Trace trace = read_trace({path}, options);
+  EXPECT_EQ(total(trace.binned.channels.at("bytes_write")), 100.0);
+  EXPECT_EQ(total(trace.binned.channels.at("time_write")), 0.0);
+  EXPECT_EQ(trace.negative_timers, 1u);  // the write timer; the meta timer is not read
+  test::write_file(path, lines + "STDIO\t0\t5\tSTDIO_BYTES_READ\tN/A\t<STDERR>\tUNKNOWN\tUNKNOWN\n");
+  EXPECT_NE(error_of([&] { read_trace({path}, options); }).find("counter value 'N/A' is not a finite number"),
+            std::string::npos);
+}
+
 // A trace list: comments, blank lines, paths relative to the list's folder or absolute.
 TEST(TraceReaders, TraceListNamesTheLogs) {
   test::TempDir dir;
@@ -428,7 +457,7 @@ TEST(TraceReaders, DarshanDamageIsAnErrorNotAQuietGap) {
       {header + record + "garbage in the log\n", path + ":4:"},
       {header + record + "POSIX\tzero\t7\tPOSIX_READS\t4\n", "rank 'zero'"},
       {header + record + "POSIX\t0\t7\tposix reads\t4\n", "counter 'posix reads'"},
-      {header + record + "HEATMAP\t0\t7\tHEATMAP_BIN\tmany\n", "counter value 'many'"},
+      {header + record + "POSIX\t0\t7\tPOSIX_BYTES_READ\tmany\n", "counter value 'many'"},
       {header + "# nothing but headers\n", "no counter records"},
       {header + record +
            "POSIX\t0\t7\tPOSIX_F_READ_START_TIMESTAMP\t0.5\n"

@@ -1,0 +1,195 @@
+#include "estimators/burst_analysis.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "estimators/empirical.hpp"
+#include "host/base/errors.hpp"
+#include "host/base/parallel.hpp"
+#include "kernels/philox.hpp"
+
+namespace gs {
+
+namespace {
+
+double mean_of(const std::vector<double>& values) {
+  double sum = 0;
+  for (double v : values) sum += v;
+  return values.empty() ? 0.0 : sum / static_cast<double>(values.size());
+}
+
+// Means per α of one way of deciding, with block-bootstrap intervals over the
+// windows (consecutive windows overlap: blocks of ⌈m^(1/3)⌉).
+ScheduleSummary summarize_schedule(std::string decided_by, std::size_t windows, std::vector<ScheduledWindows> per_alpha,
+                                   const PredictionOptions& bootstrap) {
+  ScheduleSummary s;
+  s.decided_by = std::move(decided_by);
+  s.windows = windows;
+  const std::size_t block = static_cast<std::size_t>(std::ceil(std::cbrt(static_cast<double>(std::max<std::size_t>(windows, 1)))));
+  const std::uint32_t stream = stream_of_name("bursts/scheduling/" + s.decided_by);
+  for (const ScheduledWindows& w : per_alpha) {
+    s.delay.push_back(mean_of(w.delay));
+    s.runtime.push_back(mean_of(w.runtime));
+    s.total.push_back(mean_of(w.total));
+    const auto interval = [&](const std::vector<double>& values) {
+      if (bootstrap.resamples == 0 || values.empty()) return BlockBootstrapInterval{};
+      return block_bootstrap(values.size(), block, bootstrap.resamples, bootstrap.confidence, bootstrap.seed, stream,
+                             [&](const std::vector<std::size_t>& positions) {
+                               double sum = 0;
+                               for (std::size_t p : positions) sum += values[p];
+                               return sum / static_cast<double>(positions.size());
+                             });
+    };
+    s.delay_interval.push_back(interval(w.delay));
+    s.runtime_interval.push_back(interval(w.runtime));
+    s.total_interval.push_back(interval(w.total));
+  }
+  s.per_alpha = std::move(per_alpha);
+  return s;
+}
+
+}  // namespace
+
+BurstAnalysis analyse_bursts(const BurstChannels& channels, const BurstAnalysisOptions& options,
+                             const std::vector<ExtraSeries>& extra, bool parallel) {
+  BurstAnalysis a;
+  const std::vector<double>& series = channels.bytes;
+  a.threshold = options.k ? burst_threshold_for_k(series, *options.k) : burst_threshold_for_share(series, options.share);
+  a.severity = burst_severity(series, a.threshold);
+  std::size_t bursts = 0;
+  for (int s : a.severity) bursts += s > 0;
+  a.burst_share = static_cast<double>(bursts) / static_cast<double>(series.size());
+  a.run_lengths = burst_run_lengths(a.severity);
+  a.run_length_counts.assign(std::max<std::size_t>(options.run_length_limit, 1), 0);
+  for (std::size_t run : a.run_lengths) ++a.run_length_counts[std::min(run, a.run_length_counts.size()) - 1];
+  if (!a.run_lengths.empty())
+    a.mean_run_length = static_cast<double>(bursts) / static_cast<double>(a.run_lengths.size());
+  a.sigma_histogram = sigma_histogram(series, options.histogram_step, options.histogram_limit);
+
+  const double bin_minutes = options.bin_seconds / 60;
+  ScheduleOptions scheduling = options.scheduling;
+  scheduling.bin_seconds = options.bin_seconds;
+  const std::vector<std::size_t> all_windows = burst_windows(a.severity, 0, scheduling);
+  const auto observed = [&](std::size_t w) {
+    return std::vector<int>(a.severity.begin() + static_cast<std::ptrdiff_t>(w),
+                            a.severity.begin() + static_cast<std::ptrdiff_t>(w + scheduling.window));
+  };
+  a.scheduling.push_back(summarize_schedule("perfect", all_windows.size(),
+                                            schedule_windows(all_windows, observed, a.severity, scheduling),
+                                            options.prediction));
+  if (options.horizons.empty()) return a;
+
+  const FeatureMatrix features = burst_features(channels, options.features, bin_minutes);
+  a.feature_names = features.names;
+  a.horizons.resize(options.horizons.size());
+  const auto evaluate = [&](std::size_t h) {
+    a.horizons[h] = evaluate_horizon(features, a.severity, options.horizons[h], options.prediction, extra);
+  };
+  if (parallel) {
+    for_each_in_parallel(options.horizons.size(), evaluate);
+  } else {
+    for (std::size_t h = 0; h < options.horizons.size(); ++h) evaluate(h);
+  }
+
+  // Algorithm 1 on predictions: the pattern of window w is what each horizon's
+  // model said at row w − 1 (the end of the bin before), so horizons 1 … window
+  // must all be there, as `at` labels.
+  std::vector<const HorizonEvaluation*> by_bin(scheduling.window + 1, nullptr);
+  for (const HorizonEvaluation& e : a.horizons)
+    if (e.horizon_bins <= scheduling.window) by_bin[e.horizon_bins] = &e;
+  const bool every_horizon = std::all_of(by_bin.begin() + 1, by_bin.end(), [](auto* e) { return e != nullptr; });
+  if (options.prediction.label != BurstLabel::at || !every_horizon) {
+    a.scheduling_note = fmt::format(
+        "predicted patterns are scheduled when the horizons are every bin 1 … {} with label 'at' (the burst in "
+        "each bin of the window)",
+        scheduling.window);
+    return a;
+  }
+  const std::size_t first_test_row = a.horizons.front().first_test_row;
+  const std::vector<std::size_t> test_windows = burst_windows(a.severity, first_test_row + 1, scheduling);
+  a.scheduling.push_back(summarize_schedule("perfect-test", test_windows.size(),
+                                            schedule_windows(test_windows, observed, a.severity, scheduling),
+                                            options.prediction));
+  for (std::size_t k = 2; k < a.horizons.front().predictors.size(); ++k) {  // the models, after the two baselines
+    const Predictor model = a.horizons.front().predictors[k].predictor;
+    const auto predicted = [&](std::size_t w) {
+      std::vector<int> pattern(scheduling.window);
+      for (std::size_t b = 0; b < scheduling.window; ++b) pattern[b] = by_bin[b + 1]->of(model).predicted[w - 1];
+      return pattern;
+    };
+    a.scheduling.push_back(summarize_schedule(to_string(model), test_windows.size(),
+                                              schedule_windows(test_windows, predicted, a.severity, scheduling),
+                                              options.prediction));
+  }
+  return a;
+}
+
+std::string horizon_label(std::size_t bins, double bin_seconds) {
+  const double seconds = static_cast<double>(bins) * bin_seconds;
+  const double minutes = seconds / 60;
+  return std::abs(minutes - std::round(minutes)) < 1e-9 * std::max(1.0, minutes) ? fmt::format("{:g}min", minutes)
+                                                                                 : fmt::format("{:g}s", seconds);
+}
+
+BurstFigures burst_figures(const BurstAnalysis& a, const BurstAnalysisOptions& options) {
+  BurstFigures f;
+  const auto add = [&](std::string name, double value) {
+    f.names.push_back(std::move(name));
+    f.values.push_back(value);
+  };
+  add("burst_share", a.burst_share);
+  add("k", a.threshold.k);
+  add("mean_run_length", a.mean_run_length);
+  const double runs = static_cast<double>(a.run_lengths.size());
+  for (std::size_t k = 0; k < a.run_length_counts.size(); ++k)
+    add(fmt::format("run_length_share_{}{}", k + 1, k + 1 == a.run_length_counts.size() ? "+" : ""),
+        runs > 0 ? static_cast<double>(a.run_length_counts[k]) / runs : 0.0);
+  for (const HorizonEvaluation& e : a.horizons) {
+    const std::string horizon = horizon_label(e.horizon_bins, options.bin_seconds);
+    for (const ScoredPredictor& p : e.predictors) {
+      add(fmt::format("f1/{}/{}", to_string(p.predictor), horizon), p.scores.f1);
+      add(fmt::format("average_precision/{}/{}", to_string(p.predictor), horizon), p.average_precision);
+      if (options.prediction.severity)
+        add(fmt::format("severity_macro_f1/{}/{}", to_string(p.predictor), horizon), p.severity.macro);
+    }
+  }
+  for (const ScheduleSummary& s : a.scheduling)
+    for (std::size_t k = 0; k < s.per_alpha.size(); ++k) {
+      const double alpha = s.per_alpha[k].alpha;
+      add(fmt::format("delay/{}/alpha={}", s.decided_by, alpha), s.delay[k]);
+      add(fmt::format("runtime/{}/alpha={}", s.decided_by, alpha), s.runtime[k]);
+      add(fmt::format("total/{}/alpha={}", s.decided_by, alpha), s.total[k]);
+    }
+  return f;
+}
+
+std::vector<FigureDistribution> figure_distributions(const BurstFigures& real, const std::vector<BurstFigures>& replicas,
+                                                     double confidence) {
+  std::vector<FigureDistribution> out;
+  for (std::size_t k = 0; k < real.names.size(); ++k) {
+    FigureDistribution d;
+    d.name = real.names[k];
+    d.real = real.values[k];
+    std::vector<double> values;
+    for (const BurstFigures& r : replicas)
+      if (r.names.size() == real.names.size() && r.names[k] == d.name) values.push_back(r.values[k]);
+    if (values.size() != replicas.size())
+      throw InternalError("figure_distributions", fmt::format("figure '{}' missing from some replicas", d.name),
+                          __FILE__, __LINE__);
+    if (values.empty()) continue;
+    d.mean = mean_of(values);
+    std::sort(values.begin(), values.end());
+    const double median = quantile_of_sorted(values.data(), values.size(), 0.5);
+    d.low = quantile_of_sorted(values.data(), values.size(), (1 - confidence) / 2);
+    d.high = quantile_of_sorted(values.data(), values.size(), (1 + confidence) / 2);
+    double extreme = 0;
+    for (double v : values) extreme += std::abs(v - median) >= std::abs(d.real - median);
+    d.p_value = (1 + extreme) / (1 + static_cast<double>(values.size()));
+    out.push_back(d);
+  }
+  return out;
+}
+
+}  // namespace gs

@@ -1,0 +1,305 @@
+#include "estimators/burst_prediction.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/ranges.h>
+
+#include "host/base/errors.hpp"
+#include "kernels/philox.hpp"
+
+namespace gs {
+
+namespace {
+
+constexpr Predictor kPredictors[] = {Predictor::persistence, Predictor::climatology, Predictor::logistic,
+                                     Predictor::xgboost};
+
+// The probability level with the best F1 over `rows` (one sweep down their
+// probabilities, tied ones together); above 1 when no row is a burst.
+double f1_optimal_threshold(const std::vector<double>& probability, const std::vector<int>& labels,
+                            const std::vector<std::size_t>& rows) {
+  std::vector<std::size_t> order = rows;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return probability[a] > probability[b]; });
+  double positives = 0, true_positives = 0, predicted_positives = 0, best_f1 = -1, threshold = 1.0 + 1e-9;
+  for (std::size_t t : rows) positives += labels[t] != 0;
+  for (std::size_t k = 0; k < order.size() && positives > 0;) {
+    const double level = probability[order[k]];
+    for (; k < order.size() && probability[order[k]] == level; ++k) {
+      true_positives += labels[order[k]] != 0;
+      ++predicted_positives;
+    }
+    const double f1 = 2 * true_positives / (predicted_positives + positives);
+    if (f1 > best_f1) {
+      best_f1 = f1;
+      threshold = level;
+    }
+  }
+  return threshold;
+}
+
+// The rows a model trains on: the real series' (features first) and every
+// labelled row of the extra series after them, with their labels.
+struct TrainingData {
+  FeatureMatrix features;
+  std::vector<int> labels, classes;  // burst or not; severity
+  std::vector<std::size_t> fit, train;  // before the validation bins; all training rows
+};
+
+TrainingData training_data(const FeatureMatrix& real, const std::vector<int>& labels,
+                           const std::vector<int>& classes, const std::vector<std::size_t>& fit,
+                           const std::vector<std::size_t>& train, const std::vector<ExtraSeries>& extra,
+                           std::size_t horizon, BurstLabel how) {
+  TrainingData d;
+  d.features = real;
+  d.labels = labels;
+  d.classes = classes;
+  d.labels.resize(real.rows, 0);  // the last H rows have no label and never train
+  d.classes.resize(real.rows, 0);
+  d.fit = fit;
+  d.train = train;
+  for (const ExtraSeries& e : extra) {
+    if (e.features.names != real.names)
+      throw UserError(fmt::format("extra training series with features {} for a predictor of {}",
+                                  fmt::join(e.features.names, ","), fmt::join(real.names, ",")));
+    const std::vector<int> extra_classes = severity_labels(e.severity, horizon, how);
+    const std::size_t offset = d.features.rows;
+    d.features.values.insert(d.features.values.end(), e.features.values.begin(), e.features.values.end());
+    d.features.rows += e.features.rows;
+    d.labels.resize(d.features.rows, 0);
+    d.classes.resize(d.features.rows, 0);
+    for (std::size_t t = 0; t < extra_classes.size(); ++t) {
+      d.classes[offset + t] = extra_classes[t];
+      d.labels[offset + t] = extra_classes[t] > 0;
+      d.fit.push_back(offset + t);
+      d.train.push_back(offset + t);
+    }
+  }
+  return d;
+}
+
+std::vector<double> logistic_probabilities(const LogisticModel& model, const FeatureMatrix& features,
+                                           std::size_t rows) {
+  std::vector<double> p(rows);
+  for (std::size_t t = 0; t < rows; ++t) p[t] = model.probability(features, t);
+  return p;
+}
+
+// P(burst) for the first `rows` rows of `real`, from a model fitted on `rows_to_fit`.
+std::vector<double> burst_probabilities(Predictor predictor, const TrainingData& d,
+                                        const std::vector<std::size_t>& rows_to_fit, const FeatureMatrix& real,
+                                        std::size_t rows, const PredictionOptions& options) {
+  if (predictor == Predictor::logistic)
+    return logistic_probabilities(fit_logistic(d.features, d.labels, rows_to_fit), real, rows);
+  std::vector<double> p = BoostedTrees(d.features, d.labels, rows_to_fit, 2, options.trees).predict(real);
+  p.resize(rows);
+  return p;
+}
+
+std::vector<int> severity_predictions(Predictor predictor, const TrainingData& d, const FeatureMatrix& real,
+                                      std::size_t rows, const PredictionOptions& options) {
+  std::vector<double> probability(rows * kSeverityClasses, 0.0);
+  if (predictor == Predictor::xgboost) {
+    const std::vector<double> p = BoostedTrees(d.features, d.classes, d.train, kSeverityClasses, options.trees).predict(real);
+    std::copy(p.begin(), p.begin() + static_cast<std::ptrdiff_t>(probability.size()), probability.begin());
+  } else {
+    std::vector<int> present(kSeverityClasses, 0);
+    for (std::size_t t : d.train) present[d.classes[t]] = 1;
+    for (int c = 0; c < kSeverityClasses; ++c) {
+      if (!present[c]) continue;
+      std::vector<int> one(d.classes.size());
+      for (std::size_t t = 0; t < one.size(); ++t) one[t] = d.classes[t] == c;
+      const LogisticModel model = fit_logistic(d.features, one, d.train);
+      for (std::size_t t = 0; t < rows; ++t) probability[t * kSeverityClasses + c] = model.probability(real, t);
+    }
+  }
+  std::vector<int> predicted(rows);
+  for (std::size_t t = 0; t < rows; ++t) {
+    const auto first = probability.begin() + static_cast<std::ptrdiff_t>(t * kSeverityClasses);
+    predicted[t] = static_cast<int>(std::max_element(first, first + kSeverityClasses) - first);
+  }
+  return predicted;
+}
+
+std::uint32_t horizon_stream(std::size_t horizon_bins) {
+  return stream_of_name(fmt::format("bursts/horizon/{}", horizon_bins));
+}
+
+std::vector<std::size_t> rows_at(const std::vector<std::size_t>& test, const std::vector<std::size_t>& positions) {
+  std::vector<std::size_t> rows(positions.size());
+  for (std::size_t k = 0; k < positions.size(); ++k) rows[k] = test[positions[k]];
+  return rows;
+}
+
+}  // namespace
+
+const char* to_string(Predictor predictor) {
+  switch (predictor) {
+    case Predictor::persistence: return "persistence";
+    case Predictor::climatology: return "climatology";
+    case Predictor::logistic: return "logistic";
+    case Predictor::xgboost: return "xgboost";
+  }
+  return "?";
+}
+
+Predictor parse_predictor(const std::string& text) {
+  for (Predictor p : kPredictors)
+    if (text == to_string(p)) return p;
+  throw UserError(fmt::format("predictor '{}'; accepted: logistic, xgboost (persistence and climatology are always "
+                              "scored)",
+                              text));
+}
+
+const ScoredPredictor& HorizonEvaluation::of(Predictor predictor) const {
+  for (const ScoredPredictor& p : predictors)
+    if (p.predictor == predictor) return p;
+  throw InternalError("HorizonEvaluation::of",
+                      fmt::format("horizon {}: predictor {} was not evaluated", horizon_bins, to_string(predictor)),
+                      __FILE__, __LINE__);
+}
+
+HorizonEvaluation evaluate_horizon(const FeatureMatrix& features, const std::vector<int>& severity,
+                                   std::size_t horizon_bins, const PredictionOptions& options,
+                                   const std::vector<ExtraSeries>& extra) {
+  const std::size_t n = severity.size();
+  if (features.rows != n) throw InternalError("evaluate_horizon", "burst features and severity differ in length", __FILE__, __LINE__);
+  if (!(options.train_share > 0 && options.train_share < 1))
+    throw UserError(fmt::format("train_share {}; accepted: 0 < train_share < 1", options.train_share));
+  if (!(options.validation_share > 0 && options.validation_share < 1))
+    throw UserError(fmt::format("validation_share {}; accepted: 0 < validation_share < 1", options.validation_share));
+  HorizonEvaluation e;
+  e.horizon_bins = horizon_bins;
+  const std::vector<int> labels = burst_labels(severity, horizon_bins, options.label);
+  const std::vector<int> classes = severity_labels(severity, horizon_bins, options.label);
+  const auto split = static_cast<std::size_t>(std::floor(options.train_share * static_cast<double>(n)));
+  const std::size_t validation_start =
+      split - static_cast<std::size_t>(std::floor(options.validation_share * static_cast<double>(split)));
+  std::vector<std::size_t> fit, validation, train, test;
+  // Rows whose labels reach from the fit bins into the validation bins train
+  // the final model only.
+  for (std::size_t t = 0; t + horizon_bins < split; ++t) {
+    train.push_back(t);
+    if (t + horizon_bins < validation_start)
+      fit.push_back(t);
+    else if (t >= validation_start)
+      validation.push_back(t);
+  }
+  for (std::size_t t = split; t < labels.size(); ++t) test.push_back(t);
+  if (fit.size() < 2 || validation.empty() || test.empty())
+    throw UserError(fmt::format("{} bins at a horizon of {} bins leave too few rows to fit ({}), to choose a threshold "
+                                "({}) or to score ({}): a longer series, or a shorter horizon",
+                                n, horizon_bins, fit.size(), validation.size(), test.size()));
+  e.train_rows = train.size();
+  e.test_rows = test.size();
+  e.first_test_row = split;
+  const auto share = [&](const std::vector<std::size_t>& rows) {
+    double bursts = 0;
+    for (std::size_t t : rows) bursts += labels[t];
+    return bursts / static_cast<double>(rows.size());
+  };
+  e.train_burst_share = share(train);
+  e.test_burst_share = share(test);
+  const std::size_t rows = labels.size();
+  const TrainingData data =
+      training_data(features, labels, classes, fit, train, extra, horizon_bins, options.label);
+
+  std::vector<std::vector<double>> scores;  // the ranking of each predictor (average precision)
+  std::vector<std::vector<int>> severity_predicted;
+  // Persistence: bin t now; ranked by its bytes.
+  ScoredPredictor persistence;
+  persistence.predictor = Predictor::persistence;
+  persistence.predicted = persistence_predictions(severity, rows);
+  std::vector<double> bytes(rows);
+  for (std::size_t t = 0; t < rows; ++t) bytes[t] = features.at(t, 0);
+  scores.push_back(bytes);
+  severity_predicted.emplace_back(severity.begin(), severity.begin() + static_cast<std::ptrdiff_t>(rows));
+  e.predictors.push_back(std::move(persistence));
+  // Climatology: the training share for every bin; as a decision the better
+  // constant for F1 (a burst everywhere, when training had one); the most
+  // frequent training class.
+  ScoredPredictor climatology;
+  climatology.predictor = Predictor::climatology;
+  climatology.threshold = e.train_burst_share;
+  climatology.predicted.assign(rows, e.train_burst_share > 0);
+  scores.emplace_back(rows, e.train_burst_share);
+  std::vector<std::size_t> class_counts(kSeverityClasses, 0);
+  for (std::size_t t : train) ++class_counts[classes[t]];
+  const int common = static_cast<int>(std::max_element(class_counts.begin(), class_counts.end()) - class_counts.begin());
+  severity_predicted.emplace_back(rows, common);
+  e.predictors.push_back(std::move(climatology));
+  for (Predictor model : options.models) {
+    if (model == Predictor::persistence || model == Predictor::climatology) continue;
+    ScoredPredictor p;
+    p.predictor = model;
+    const std::vector<double> validated = burst_probabilities(model, data, data.fit, features, rows, options);
+    p.threshold = f1_optimal_threshold(validated, labels, validation);
+    std::vector<double> probability = burst_probabilities(model, data, data.train, features, rows, options);
+    p.predicted.resize(rows);
+    for (std::size_t t = 0; t < rows; ++t) p.predicted[t] = probability[t] >= p.threshold;
+    scores.push_back(std::move(probability));
+    severity_predicted.push_back(options.severity ? severity_predictions(model, data, features, rows, options)
+                                                  : std::vector<int>(rows, 0));
+    e.predictors.push_back(std::move(p));
+  }
+  for (std::size_t k = 0; k < e.predictors.size(); ++k) {
+    ScoredPredictor& p = e.predictors[k];
+    p.scores = binary_scores(labels, p.predicted, test);
+    p.average_precision = average_precision(labels, scores[k], test);
+    if (options.severity) p.severity = multiclass_f1(classes, severity_predicted[k], kSeverityClasses, test);
+  }
+  e.block = options.block ? options.block
+                          : static_cast<std::size_t>(std::ceil(std::cbrt(static_cast<double>(test.size()))));
+  if (options.resamples == 0) return e;
+  // Every statistic of every predictor on the same resampled rows (paired differences).
+  const std::size_t count = e.predictors.size();
+  enum { kF1, kPrecision, kRecall, kAp, kSeverity, kGain, kStatistics };
+  std::vector<std::vector<double>> draws(count * kStatistics, std::vector<double>(options.resamples));
+  const std::uint32_t stream = horizon_stream(horizon_bins);
+  for (std::uint32_t b = 0; b < options.resamples; ++b) {
+    const std::vector<std::size_t> resampled =
+        rows_at(test, block_resample(test.size(), e.block, options.seed, stream, b));
+    double persistence_f1 = 0;
+    for (std::size_t k = 0; k < count; ++k) {
+      const BinaryScores s = binary_scores(labels, e.predictors[k].predicted, resampled);
+      if (k == 0) persistence_f1 = s.f1;
+      draws[k * kStatistics + kF1][b] = s.f1;
+      draws[k * kStatistics + kPrecision][b] = s.precision;
+      draws[k * kStatistics + kRecall][b] = s.recall;
+      draws[k * kStatistics + kAp][b] = average_precision(labels, scores[k], resampled);
+      draws[k * kStatistics + kSeverity][b] =
+          options.severity ? multiclass_f1(classes, severity_predicted[k], kSeverityClasses, resampled).macro : 0.0;
+      draws[k * kStatistics + kGain][b] = s.f1 - persistence_f1;
+    }
+  }
+  for (std::size_t k = 0; k < count; ++k) {
+    ScoredPredictor& p = e.predictors[k];
+    const auto interval = [&](int statistic) {
+      return quantile_interval(std::move(draws[k * kStatistics + statistic]), options.confidence);
+    };
+    p.f1 = interval(kF1);
+    p.precision = interval(kPrecision);
+    p.recall = interval(kRecall);
+    p.average_precision_interval = interval(kAp);
+    p.severity_macro = interval(kSeverity);
+    p.f1_minus_persistence = interval(kGain);
+  }
+  return e;
+}
+
+BlockBootstrapInterval paired_f1_difference(const HorizonEvaluation& e, const std::vector<int>& severity,
+                                            const std::vector<int>& a, const std::vector<int>& b,
+                                            const PredictionOptions& options) {
+  const std::vector<int> labels = burst_labels(severity, e.horizon_bins, options.label);
+  std::vector<std::size_t> test(e.test_rows);
+  for (std::size_t k = 0; k < test.size(); ++k) test[k] = e.first_test_row + k;
+  return block_bootstrap(test.size(), e.block, options.resamples, options.confidence, options.seed,
+                         horizon_stream(e.horizon_bins), [&](const std::vector<std::size_t>& positions) {
+                           const std::vector<std::size_t> rows = rows_at(test, positions);
+                           return binary_scores(labels, b, rows).f1 - binary_scores(labels, a, rows).f1;
+                         });
+}
+
+}  // namespace gs

@@ -1,0 +1,114 @@
+#include "host/app/burst_tables.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace gs {
+
+namespace {
+
+std::string interval(double value, const BlockBootstrapInterval& i) {
+  return fmt::format("{:.3f} [{:.3f}, {:.3f}]", value, i.low, i.high);
+}
+
+void detection(std::string& out, const BurstAnalysis& a, const BurstAnalysisOptions& o) {
+  const auto bursts = std::count_if(a.severity.begin(), a.severity.end(), [](int s) { return s > 0; });
+  out += fmt::format("  {} bins of {} s; threshold {:.6g} = mean + {:.3f} sigma; {} burst bins ({:.2f} %) in {} runs, "
+                     "mean run {:.2f} bins\n",
+                     a.severity.size(), o.bin_seconds, a.threshold.threshold, a.threshold.k, bursts,
+                     100 * a.burst_share, a.run_lengths.size(), a.mean_run_length);
+}
+
+void prediction(std::string& out, const BurstAnalysis& a, const BurstAnalysisOptions& o) {
+  if (a.horizons.empty()) return;
+  const HorizonEvaluation& first = a.horizons.front();
+  out += fmt::format("  prediction ({} labels, features {}, {} scored rows from bin {}): F1 [{:.0f} % interval]\n",
+                     to_string(o.prediction.label), to_string(o.features), first.test_rows, first.first_test_row,
+                     100 * o.prediction.confidence);
+  out += fmt::format("  {:>9}", "horizon");
+  for (const ScoredPredictor& p : first.predictors) out += fmt::format("  {:<24}", to_string(p.predictor));
+  out += "\n";
+  for (const HorizonEvaluation& e : a.horizons) {
+    out += fmt::format("  {:>9}", horizon_label(e.horizon_bins, o.bin_seconds));
+    for (const ScoredPredictor& p : e.predictors) out += fmt::format("  {:<24}", interval(p.scores.f1, p.f1));
+    out += "\n";
+  }
+  if (o.prediction.severity) {
+    out += "  severity macro F1 (first and last horizon):";
+    for (const HorizonEvaluation* e : {&a.horizons.front(), &a.horizons.back()})
+      for (const ScoredPredictor& p : e->predictors)
+        out += fmt::format(" {}@{}bins {:.3f}", to_string(p.predictor), e->horizon_bins, p.severity.macro);
+    out += "\n";
+  }
+}
+
+void scheduling(std::string& out, const BurstAnalysis& a, const BurstAnalysisOptions& o) {
+  out += fmt::format("  Algorithm 1 (min {} s, max {} s, {} options of {} s): mean over the windows, s\n",
+                     o.scheduling.min_time, o.scheduling.max_time, o.scheduling.window, o.bin_seconds);
+  out += fmt::format("  {:<14} {:>7} {:>5}  {:<26} {:<26} {:<26}\n", "decided by", "windows", "alpha", "delay",
+                     "runtime", "total");
+  for (const ScheduleSummary& s : a.scheduling)
+    for (std::size_t k = 0; k < s.per_alpha.size(); ++k) {
+      const auto cell = [](double v, const BlockBootstrapInterval& i) {
+        return fmt::format("{:.0f} [{:.0f}, {:.0f}]", v, i.low, i.high);
+      };
+      out += fmt::format("  {:<14} {:>7} {:>5g}  {:<26} {:<26} {:<26}\n", s.decided_by, s.windows,
+                         s.per_alpha[k].alpha, cell(s.delay[k], s.delay_interval[k]),
+                         cell(s.runtime[k], s.runtime_interval[k]), cell(s.total[k], s.total_interval[k]));
+    }
+  if (!a.scheduling_note.empty()) out += "  note: " + a.scheduling_note + "\n";
+}
+
+void monte_carlo(std::string& out, const MonteCarloResult& r, const BurstAnalysisOptions& o) {
+  out += fmt::format("  Monte Carlo '{}': {} replicas; real series against the replicas' mean [interval], p\n",
+                     r.ensemble, r.replicas.size());
+  // The figures a reader looks at first: share, k, runs, F1 at the first and last horizon, and the runtime
+  // a perfect predictor saves with alpha = 0.
+  std::vector<std::string> wanted = {"burst_share", "k", "mean_run_length", "run_length_share_1"};
+  if (!o.horizons.empty()) {
+    for (std::size_t h : {o.horizons.front(), o.horizons.back()})
+      wanted.push_back(fmt::format("f1/{}/{}",
+                                   to_string(o.prediction.models.empty() ? Predictor::persistence
+                                                                         : o.prediction.models.front()),
+                                   horizon_label(h, o.bin_seconds)));
+  }
+  wanted.push_back("runtime/perfect/alpha=0");
+  wanted.push_back("runtime/perfect/alpha=1");
+  for (const FigureDistribution& d : r.distributions)
+    if (std::find(wanted.begin(), wanted.end(), d.name) != wanted.end())
+      out += fmt::format("    {:<28} real {:<10.4g} replicas {:.4g} [{:.4g}, {:.4g}]  p = {:.3f}\n", d.name, d.real,
+                         d.mean, d.low, d.high, d.p_value);
+}
+
+void augmentation(std::string& out, const AugmentationResult& r) {
+  out += fmt::format("  trained with {} replicas of '{}': F1 real only -> with replicas, difference interval\n",
+                     r.replicas, r.ensemble);
+  const std::size_t columns = r.horizon_bins.size();
+  for (std::size_t m = 0; m < r.predictors.size(); ++m)
+    for (std::size_t h = 0; h < columns; h += std::max<std::size_t>(1, columns / 4)) {
+      const std::size_t k = m * columns + h;
+      out += fmt::format("    {:<10} {:>9}  {:.3f} -> {:.3f}  [{:+.3f}, {:+.3f}]\n", r.predictors[m],
+                         horizon_label(r.horizon_bins[h], r.bin_seconds), r.f1_real_only[k], r.f1_augmented[k],
+                         r.difference_low[k], r.difference_high[k]);
+    }
+}
+
+}  // namespace
+
+std::string burst_tables(const std::vector<BurstsOutcome>& outcomes) {
+  std::string out;
+  for (const BurstsOutcome& o : outcomes) {
+    out += fmt::format("bursts '{}' ({:.1f} s)\n", o.name, o.seconds);
+    if (o.real) {
+      detection(out, *o.real, o.options);
+      prediction(out, *o.real, o.options);
+      scheduling(out, *o.real, o.options);
+    }
+    for (const MonteCarloResult& r : o.monte_carlo) monte_carlo(out, r, o.replica_options);
+    for (const AugmentationResult& r : o.augmented) augmentation(out, r);
+  }
+  return out;
+}
+
+}  // namespace gs

@@ -1,0 +1,264 @@
+#include "host/engine/bursts_run.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <tuple>
+
+#include "host/base/errors.hpp"
+#include "host/base/interrupt.hpp"
+#include "host/base/parallel.hpp"
+#include "host/base/progress.hpp"
+#include "io/ensemble_file.hpp"
+#include "io/hdf5.hpp"
+
+namespace gs {
+
+namespace {
+
+constexpr std::uint64_t kReplicasPerRead = 64;
+
+const RunDataset& dataset_named(const std::vector<RunDataset>& datasets, const std::string& name) {
+  for (const RunDataset& d : datasets)
+    if (d.name == name) return d;
+  throw InternalError("dataset_named", "no dataset '" + name + "'", __FILE__, __LINE__);
+}
+
+// The analysis options of an entry once its bin width is known.
+BurstAnalysisOptions resolved_options(const BurstsSpec& spec, double bin_seconds, std::uint64_t seed,
+                                      const std::string& where) {
+  BurstAnalysisOptions o = spec.analysis;
+  o.bin_seconds = bin_seconds;
+  o.scheduling.bin_seconds = bin_seconds;
+  o.prediction.seed = seed;
+  if (spec.horizon_seconds.empty()) {
+    for (std::size_t h = 1; h <= o.scheduling.window; ++h) o.horizons.push_back(h);
+  } else {
+    for (double seconds : spec.horizon_seconds) {
+      const double bins = seconds / bin_seconds;
+      if (!(bins >= 1 - 1e-9) || std::abs(bins - std::round(bins)) > 1e-6 * bins)
+        throw UserError(fmt::format("{}: horizon {} s is not a whole number (>= 1) of bins of {} s", where, seconds,
+                                    bin_seconds));
+      o.horizons.push_back(static_cast<std::size_t>(std::llround(bins)));
+    }
+    std::sort(o.horizons.begin(), o.horizons.end());
+    o.horizons.erase(std::unique(o.horizons.begin(), o.horizons.end()), o.horizons.end());
+  }
+  return o;
+}
+
+// The Monte Carlo's options: the features a single channel has, the Monte
+// Carlo predictors, no intervals (the replicas make them), one thread each.
+BurstAnalysisOptions replica_options(const BurstsSpec& spec, BurstAnalysisOptions o) {
+  o.features = bytes_only(o.features);
+  o.prediction.models = spec.monte_carlo_models;
+  o.prediction.severity = spec.monte_carlo_severity;
+  o.prediction.resamples = 0;
+  o.prediction.trees.threads = 1;
+  return o;
+}
+
+std::vector<std::string> ensembles_of(const BurstsSpec& spec, const RunConfig& config) {
+  if (spec.ensembles_given) return spec.ensembles;
+  std::vector<std::string> out;
+  for (const EnsembleSpec& e : config.ensembles)
+    if (!spec.dataset.empty() && e.dataset == spec.dataset) out.push_back(e.name);
+  return out;
+}
+
+MonteCarloResult monte_carlo(hid_t file, const std::string& ensemble, const BurstsSpec& spec,
+                             const BurstAnalysisOptions& options, const BurstFigures* real, Progress& progress) {
+  MonteCarloResult r;
+  r.ensemble = ensemble;
+  std::uint64_t replicas = stored_replicas(file, ensemble, "Monte Carlo");
+  if (spec.monte_carlo_replicas) replicas = std::min(replicas, spec.monte_carlo_replicas);
+  r.replicas.resize(replicas);
+  progress.begin(fmt::format("bursts {} / {}", spec.name, ensemble));
+  for (std::uint64_t first = 0; first < replicas; first += kReplicasPerRead) {
+    throw_if_interrupted();
+    const std::uint64_t count = std::min(kReplicasPerRead, replicas - first);
+    std::uint64_t length = 0;
+    const std::vector<double> rows = read_ensemble_rows(file, ensemble, first, count, &length);
+    for_each_in_parallel(count, [&](std::size_t i) {
+      BurstChannels channels;
+      channels.bytes.assign(rows.begin() + static_cast<std::ptrdiff_t>(i * length),
+                            rows.begin() + static_cast<std::ptrdiff_t>((i + 1) * length));
+      r.replicas[first + i] = burst_figures(analyse_bursts(channels, options, {}, false), options);
+    });
+    progress.advance(count);
+  }
+  if (real) r.distributions = figure_distributions(*real, r.replicas, spec.analysis.prediction.confidence);
+  return r;
+}
+
+AugmentationResult augmentation(hid_t file, const std::string& ensemble, const BurstsSpec& spec,
+                                const BurstAnalysisOptions& options, const BurstChannels& real) {
+  AugmentationResult r;
+  r.ensemble = ensemble;
+  const std::uint64_t stored = stored_replicas(file, ensemble, "augment");
+  r.replicas = std::min(stored, spec.augment_replicas);
+  std::uint64_t length = 0;
+  const std::vector<double> rows = read_ensemble_rows(file, ensemble, 0, r.replicas, &length);
+  const double bin_minutes = options.bin_seconds / 60;
+  std::vector<ExtraSeries> extra(r.replicas);
+  for (std::uint64_t i = 0; i < r.replicas; ++i) {
+    BurstChannels c;
+    c.bytes.assign(rows.begin() + static_cast<std::ptrdiff_t>(i * length),
+                   rows.begin() + static_cast<std::ptrdiff_t>((i + 1) * length));
+    const BurstThreshold t = options.k ? burst_threshold_for_k(c.bytes, *options.k)
+                                       : burst_threshold_for_share(c.bytes, options.share);
+    extra[i].severity = burst_severity(c.bytes, t);
+    extra[i].features = burst_features(c, options.features, bin_minutes);
+  }
+  const BurstThreshold t = options.k ? burst_threshold_for_k(real.bytes, *options.k)
+                                     : burst_threshold_for_share(real.bytes, options.share);
+  const std::vector<int> severity = burst_severity(real.bytes, t);
+  const FeatureMatrix features = burst_features(real, options.features, bin_minutes);
+  PredictionOptions prediction = options.prediction;
+  prediction.resamples = spec.analysis.prediction.resamples;  // intervals of the difference
+  prediction.severity = false;
+  for (Predictor p : prediction.models) r.predictors.push_back(to_string(p));
+  const std::size_t horizons = options.horizons.size(), models = prediction.models.size();
+  r.f1_real_only.assign(models * horizons, 0.0);
+  r.f1_augmented = r.difference_low = r.difference_high = r.f1_real_only;
+  r.bin_seconds = options.bin_seconds;
+  r.horizon_bins = options.horizons;
+  for_each_in_parallel(horizons, [&](std::size_t h) {
+    PredictionOptions quick = prediction;
+    quick.resamples = 0;
+    const HorizonEvaluation alone = evaluate_horizon(features, severity, options.horizons[h], quick);
+    const HorizonEvaluation with = evaluate_horizon(features, severity, options.horizons[h], quick, extra);
+    for (std::size_t m = 0; m < models; ++m) {
+      const ScoredPredictor& a = alone.of(prediction.models[m]);
+      const ScoredPredictor& b = with.of(prediction.models[m]);
+      r.f1_real_only[m * horizons + h] = a.scores.f1;
+      r.f1_augmented[m * horizons + h] = b.scores.f1;
+      const BlockBootstrapInterval d = paired_f1_difference(alone, severity, a.predicted, b.predicted, prediction);
+      r.difference_low[m * horizons + h] = d.low;
+      r.difference_high[m * horizons + h] = d.high;
+    }
+  });
+  return r;
+}
+
+}  // namespace
+
+std::vector<BurstsOutcome> analyse_run_bursts(const RunConfig& config, const std::vector<RunDataset>& datasets,
+                                              hid_t file, bool quiet) {
+  std::vector<BurstsOutcome> outcomes;
+  if (config.bursts.empty()) return outcomes;
+  const h5::Handle top = h5::create_group(file, "bursts");
+  for (const BurstsSpec& spec : config.bursts) {
+    const auto start = std::chrono::steady_clock::now();
+    const std::string where = fmt::format("{}:{}: bursts '{}'", config.path, spec.line, spec.name);
+    BurstsOutcome outcome;
+    outcome.name = spec.name;
+    BurstChannels real;
+    double bin_seconds = spec.bin_seconds;
+    if (!spec.dataset.empty()) {
+      const RunDataset& d = dataset_named(datasets, spec.dataset);
+      if (d.bin_seconds <= 0)
+        throw UserError(fmt::format("{}: dataset '{}' is a (time, value) series without bins; bursts need a binned "
+                                    "series (darshan, counts, …)",
+                                    where, d.name));
+      if (bin_seconds > 0 && std::abs(bin_seconds - d.bin_seconds) > 1e-9 * d.bin_seconds)
+        throw UserError(fmt::format("{}: bin {} s differs from dataset '{}''s bins of {} s", where, bin_seconds,
+                                    d.name, d.bin_seconds));
+      bin_seconds = d.bin_seconds;
+      real.bytes = d.series;
+      // Operations and I/O time from the same bins: the channels named, or the
+      // series' own direction's (bytes_read: count_read, time_read).
+      const std::string direction = d.channel.rfind("bytes", 0) == 0 ? d.channel.substr(5) : "";
+      for (auto [given, fallback, channel] :
+           {std::tuple{&spec.operations, "count" + direction, &real.operations},
+            std::tuple{&spec.io_time, "time" + direction, &real.io_time}}) {
+        const std::string name = given->empty() ? fallback : *given;
+        const auto found = d.channels.find(name);
+        if (found != d.channels.end()) {
+          *channel = found->second;
+        } else if (!given->empty()) {
+          std::string names;
+          for (const auto& [n, v] : d.channels) names += (names.empty() ? "" : ", ") + n;
+          throw UserError(fmt::format("{}: dataset '{}' has no channel '{}'; it has: {}", where, d.name, name,
+                                      names.empty() ? "none" : names));
+        }
+      }
+    }
+    const bool all_channels = !real.operations.empty() && !real.io_time.empty();
+    outcome.options = resolved_options(spec, bin_seconds, config.seed, where);
+    if (!spec.features_given) outcome.options.features = all_channels ? FeatureSet::fs3 : FeatureSet::fs3_bytes;
+    const h5::Handle group = h5::create_group(top.id(), spec.name);
+    const std::vector<Attribute> source = {
+        {"dataset", spec.dataset},
+        {"channels", std::string(all_channels ? "bytes, operations and I/O time of the dataset's bins"
+                                              : "the dataset's series alone")},
+        {"seed", config.seed}};
+    try {
+      if (!spec.dataset.empty()) {
+        log_info(quiet, fmt::format("bursts '{}': {} bins of {} s, {} horizons", spec.name, real.bytes.size(),
+                                    bin_seconds, outcome.options.horizons.size()));
+        outcome.real = analyse_bursts(real, outcome.options);
+        write_burst_analysis(group.id(), *outcome.real, outcome.options, source);
+      } else {
+        h5::write_attributes(group.id(), source);
+      }
+      throw_if_interrupted();
+      const std::vector<std::string> ensembles = ensembles_of(spec, config);
+      outcome.replica_options = replica_options(spec, outcome.options);
+      const BurstAnalysisOptions& replicas = outcome.replica_options;
+      std::optional<BurstFigures> real_figures;
+      if (!spec.dataset.empty() && !ensembles.empty()) {
+        BurstChannels bytes;
+        bytes.bytes = real.bytes;
+        real_figures = burst_figures(analyse_bursts(bytes, replicas), replicas);
+      }
+      if (!ensembles.empty()) {
+        const h5::Handle mc = h5::create_group(group.id(), "monte_carlo");
+        h5::write_attributes(mc.id(), {{"features", std::string(to_string(replicas.features))},
+                                       {"predictors", fmt::format("{}", [&] {
+                                          std::string names;
+                                          for (Predictor p : replicas.prediction.models)
+                                            names += (names.empty() ? "" : ",") + std::string(to_string(p));
+                                          return names;
+                                        }())}});
+        std::uint64_t total = 0;
+        for (const std::string& e : ensembles) {
+          const std::uint64_t stored = stored_replicas(file, e, "Monte Carlo");
+          total += spec.monte_carlo_replicas ? std::min(stored, spec.monte_carlo_replicas) : stored;
+        }
+        Progress progress(total, quiet);
+        for (const std::string& e : ensembles) {
+          outcome.monte_carlo.push_back(
+              monte_carlo(file, e, spec, replicas, real_figures ? &*real_figures : nullptr, progress));
+          write_monte_carlo(mc.id(), outcome.monte_carlo.back(), {});
+        }
+        progress.finish();
+      }
+      if (spec.augment_replicas && !ensembles.empty()) {
+        const h5::Handle augmented = h5::create_group(group.id(), "augment");
+        h5::write_attributes(
+            augmented.id(),
+            {{"definition",
+              std::string("the replicas' predictors trained on the real training bins alone and on them plus every "
+                          "labelled row of the first `replicas` replicas of the ensemble (bursts by each replica's "
+                          "own threshold), both scored on the real scored bins")},
+             {"features", std::string(to_string(replicas.features))}});
+        for (const std::string& e : ensembles) {
+          throw_if_interrupted();
+          log_info(quiet, fmt::format("bursts '{}': training with replicas of '{}'", spec.name, e));
+          outcome.augmented.push_back(augmentation(file, e, spec, replicas, real));
+          write_augmentation(augmented.id(), outcome.augmented.back(), {});
+        }
+      }
+    } catch (const UserError& e) {
+      throw UserError(fmt::format("{}: {}", where, e.what()));
+    }
+    outcome.seconds = seconds_since(start);
+    outcomes.push_back(std::move(outcome));
+  }
+  return outcomes;
+}
+
+}  // namespace gs

@@ -1,0 +1,39 @@
+// The `bursts:` section of a config (docs/bursts.md): which series to analyse
+// (a dataset, with its operations and I/O-time datasets for FS2/FS3), which
+// ensembles' replicas make the Monte Carlo, and how to detect, predict and
+// schedule.
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "estimators/burst_analysis.hpp"
+
+namespace gs {
+
+struct BurstsSpec {
+  std::string name;
+  int line = 0;
+  std::string dataset;              // the real series (bytes per bin); empty: ensembles only
+  std::string operations, io_time;  // channels of the dataset's trace (FS2, FS3); empty: the series' own
+                                    // direction's (bytes_read: count_read, time_read) when the trace has them
+  std::vector<std::string> ensembles;  // Monte Carlo; empty: the study's ensembles fitted to `dataset`
+  bool ensembles_given = false;
+  double bin_seconds = 0;           // from `bin` (needed without a dataset) or the dataset's
+  std::vector<double> horizon_seconds;  // empty: 1 … scheduling window bins (5–120 min at 5-min bins)
+  BurstAnalysisOptions analysis;    // on the real series
+  bool features_given = false;      // else fs3 with operations and I/O time, fs3-bytes without
+  // The Monte Carlo: the same analysis of every replica, with the features
+  // their single channel has and these predictors, without intervals.
+  std::vector<Predictor> monte_carlo_models = {Predictor::logistic};
+  bool monte_carlo_severity = false;
+  std::uint64_t monte_carlo_replicas = 0;  // 0: every stored replica
+  std::uint64_t augment_replicas = 0;      // replicas of each ensemble added to the real training bins
+};
+
+BurstsSpec parse_bursts(const YAML::Node& node, const std::string& file, std::size_t index);
+
+}  // namespace gs

@@ -1,0 +1,271 @@
+#include "io/bursts_file.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+#include "io/hdf5.hpp"
+
+namespace gs {
+
+namespace {
+
+template <class T>
+std::vector<double> as_doubles(const std::vector<T>& values) {
+  return std::vector<double>(values.begin(), values.end());
+}
+
+void write_prediction(hid_t parent, const BurstAnalysis& a, const BurstAnalysisOptions& o) {
+  if (a.horizons.empty()) return;
+  const h5::Handle group = h5::create_group(parent, "prediction");
+  const std::size_t horizons = a.horizons.size(), predictors = a.horizons.front().predictors.size();
+  std::vector<std::string> names;
+  for (const ScoredPredictor& p : a.horizons.front().predictors) names.push_back(to_string(p.predictor));
+  h5::write_attributes(
+      group.id(),
+      {{"predictors", fmt::format("{}", fmt::join(names, ","))},
+       {"dimensions", std::string("predictor, horizon (the matrices); horizon (the vectors)")},
+       {"label", std::string(to_string(o.prediction.label))},
+       {"label_definition",
+        std::string(o.prediction.label == BurstLabel::at
+                        ? "row t (features of bins <= t) at horizon H is labelled by bin t + H: a burst or not, and "
+                          "its severity class"
+                        : "row t at horizon H is labelled by bins t + 1 ... t + H: a burst in any of them, and the "
+                          "highest severity class among them")},
+       {"split",
+        fmt::format("bins before s = floor({} * n) train, bins from s on are scored; row t trains when t + H < s "
+                    "(no training label looks into the scored bins), is scored when t >= s",
+                    o.prediction.train_share)},
+       {"threshold_rule",
+        fmt::format("a model predicts a burst where its probability reaches the level with the best F1 on the "
+                    "validation rows (the last {} of the training bins, with a model fitted on the rows before "
+                    "them); the model is then refitted on every training row",
+                    o.prediction.validation_share)},
+       {"baselines",
+        std::string("persistence: a burst at the horizon when bin t is one (severity: the class of bin t; ranked by "
+                    "the bytes of bin t); climatology: the training share of bursts for every bin (as a decision, "
+                    "a burst everywhere; severity: the most frequent training class)")},
+       {"severity_average",
+        std::string("severity_macro_f1: the unweighted mean of the one-against-the-rest F1 over the classes present "
+                    "in the scored truth; severity_weighted_f1: weighted by their support")},
+       {"intervals",
+        fmt::format("moving-block bootstrap of the scored rows (Philox, seed {}, stream FNV-1a of "
+                    "'bursts/horizon/<H bins>'), {} resamples, {} quantile interval; all predictors on the same "
+                    "resamples",
+                    o.prediction.seed, o.prediction.resamples, o.prediction.confidence)},
+       {"xgboost",
+        fmt::format("binary:logistic / multi:softprob, tree_method hist, rounds {}, max_depth {}, eta {}, "
+                    "min_child_weight {}, lambda {}, nthread {}",
+                    o.prediction.trees.rounds, o.prediction.trees.max_depth, o.prediction.trees.learning_rate,
+                    o.prediction.trees.min_child_weight, o.prediction.trees.l2, o.prediction.trees.threads)},
+       {"logistic", std::string("IRLS on standardized features with ridge 1e-8 * rows; severity: one model per class "
+                                "present in training, the class of highest probability")}});
+  std::vector<double> minutes, train_rows, test_rows, test_share, block;
+  for (const HorizonEvaluation& e : a.horizons) {
+    minutes.push_back(static_cast<double>(e.horizon_bins) * o.bin_seconds / 60);
+    train_rows.push_back(static_cast<double>(e.train_rows));
+    test_rows.push_back(static_cast<double>(e.test_rows));
+    test_share.push_back(e.test_burst_share);
+    block.push_back(static_cast<double>(e.block));
+  }
+  h5::write_vector(group.id(), "horizon_minutes", minutes, {{"units", std::string("min")}});
+  h5::write_vector(group.id(), "train_rows", train_rows, {});
+  h5::write_vector(group.id(), "test_rows", test_rows, {});
+  h5::write_vector(group.id(), "test_burst_share", test_share, {{"definition", std::string("bursts among the scored labels")}});
+  h5::write_vector(group.id(), "bootstrap_block", block, {{"units", std::string("bins")}});
+  const auto matrix = [&](const std::string& name, auto value, const std::string& meaning) {
+    std::vector<double> values(predictors * horizons);
+    for (std::size_t p = 0; p < predictors; ++p)
+      for (std::size_t h = 0; h < horizons; ++h) values[p * horizons + h] = value(a.horizons[h].predictors[p]);
+    h5::write_matrix(group.id(), name, predictors, horizons, values, {{"definition", meaning}});
+  };
+  matrix("f1", [](const ScoredPredictor& p) { return p.scores.f1; }, "binary F1 on the scored rows");
+  matrix("f1_low", [](const ScoredPredictor& p) { return p.f1.low; }, "interval of F1");
+  matrix("f1_high", [](const ScoredPredictor& p) { return p.f1.high; }, "interval of F1");
+  matrix("precision", [](const ScoredPredictor& p) { return p.scores.precision; }, "TP / (TP + FP)");
+  matrix("precision_low", [](const ScoredPredictor& p) { return p.precision.low; }, "interval of precision");
+  matrix("precision_high", [](const ScoredPredictor& p) { return p.precision.high; }, "interval of precision");
+  matrix("recall", [](const ScoredPredictor& p) { return p.scores.recall; }, "TP / (TP + FN)");
+  matrix("recall_low", [](const ScoredPredictor& p) { return p.recall.low; }, "interval of recall");
+  matrix("recall_high", [](const ScoredPredictor& p) { return p.recall.high; }, "interval of recall");
+  matrix("average_precision", [](const ScoredPredictor& p) { return p.average_precision; },
+         "area under the precision-recall curve as average precision");
+  matrix("average_precision_low", [](const ScoredPredictor& p) { return p.average_precision_interval.low; },
+         "interval of average precision");
+  matrix("average_precision_high", [](const ScoredPredictor& p) { return p.average_precision_interval.high; },
+         "interval of average precision");
+  matrix("f1_minus_persistence_low", [](const ScoredPredictor& p) { return p.f1_minus_persistence.low; },
+         "paired interval of F1 − F1(persistence)");
+  matrix("f1_minus_persistence_high", [](const ScoredPredictor& p) { return p.f1_minus_persistence.high; },
+         "paired interval of F1 − F1(persistence)");
+  matrix("threshold", [](const ScoredPredictor& p) { return p.threshold; },
+         "models: the decision probability; climatology: the training share of bursts; persistence: 0");
+  matrix("true_positives", [](const ScoredPredictor& p) { return static_cast<double>(p.scores.true_positives); }, "");
+  matrix("false_positives", [](const ScoredPredictor& p) { return static_cast<double>(p.scores.false_positives); }, "");
+  matrix("false_negatives", [](const ScoredPredictor& p) { return static_cast<double>(p.scores.false_negatives); }, "");
+  if (o.prediction.severity) {
+    matrix("severity_macro_f1", [](const ScoredPredictor& p) { return p.severity.macro; }, "see severity_average");
+    matrix("severity_macro_f1_low", [](const ScoredPredictor& p) { return p.severity_macro.low; }, "interval");
+    matrix("severity_macro_f1_high", [](const ScoredPredictor& p) { return p.severity_macro.high; }, "interval");
+    matrix("severity_weighted_f1", [](const ScoredPredictor& p) { return p.severity.weighted; }, "see severity_average");
+  }
+}
+
+void write_scheduling(hid_t parent, const BurstAnalysis& a, const BurstAnalysisOptions& o) {
+  const h5::Handle group = h5::create_group(parent, "scheduling");
+  std::vector<std::string> decisions;
+  for (const ScheduleSummary& s : a.scheduling) decisions.push_back(s.decided_by);
+  const ScheduleOptions& s = o.scheduling;
+  h5::write_attributes(
+      group.id(),
+      {{"decided_by", fmt::format("{}", fmt::join(decisions, ","))},
+       {"decisions",
+        std::string("perfect: every window with a burst, decided on its observed bins; perfect-test: the same on "
+                    "the scored windows only; <predictor>: the scored windows decided on what that predictor said "
+                    "at the end of the bin before the window (horizon k+1 for bin k of the window), the runtime "
+                    "realized on the observed bins")},
+       {"alphas", s.alphas},
+       {"dimensions", std::string("decision, alpha")},
+       {"min_time_s", s.min_time},
+       {"max_time_s", s.max_time},
+       {"bin_s", o.bin_seconds},
+       {"window_bins", static_cast<std::uint64_t>(s.window)},
+       {"numbering", std::string(s.one_based ? "one_based (the printed loop: option i waits i bins, i = 1 ... N)"
+                                             : "zero_based (option i waits i bins, i = 0 ... N - 1)")},
+       {"algorithm",
+        std::string("Algorithm 1 of the Darshan burst paper: a free bin does bin seconds of the job's min_time of "
+                    "work, a burst bin bin * min_time / max_time (our reading of the garbled lines 2-3: a job in "
+                    "bursts takes max_time); bins past the predicted window count as bursts; score "
+                    "alpha * delay + (1 - alpha) * runtime, the earliest best start wins")},
+       {"windows_rule", std::string("windows w of window_bins bins holding a burst, with w + window + "
+                                    "ceil(max_time / bin) <= n so the slowest job ends inside the series")},
+       {"intervals", fmt::format("moving-block bootstrap of the windows' means (blocks of ceil(m^(1/3)) windows), "
+                                 "{} resamples, {} quantile interval",
+                                 o.prediction.resamples, o.prediction.confidence)}});
+  if (!a.scheduling_note.empty()) h5::write_attribute(group.id(), {"note", a.scheduling_note});
+  const std::size_t alphas = s.alphas.size(), rows = a.scheduling.size();
+  std::vector<double> windows;
+  for (const ScheduleSummary& d : a.scheduling) windows.push_back(static_cast<double>(d.windows));
+  h5::write_vector(group.id(), "windows", windows, {{"definition", std::string("windows scheduled per decision")}});
+  const auto matrix = [&](const std::string& name, auto value) {
+    std::vector<double> values(rows * alphas);
+    for (std::size_t d = 0; d < rows; ++d)
+      for (std::size_t k = 0; k < alphas; ++k) values[d * alphas + k] = value(a.scheduling[d], k);
+    h5::write_matrix(group.id(), name, rows, alphas, values, {{"units", std::string("s")}});
+  };
+  matrix("delay", [](const ScheduleSummary& d, std::size_t k) { return d.delay[k]; });
+  matrix("delay_low", [](const ScheduleSummary& d, std::size_t k) { return d.delay_interval[k].low; });
+  matrix("delay_high", [](const ScheduleSummary& d, std::size_t k) { return d.delay_interval[k].high; });
+  matrix("runtime", [](const ScheduleSummary& d, std::size_t k) { return d.runtime[k]; });
+  matrix("runtime_low", [](const ScheduleSummary& d, std::size_t k) { return d.runtime_interval[k].low; });
+  matrix("runtime_high", [](const ScheduleSummary& d, std::size_t k) { return d.runtime_interval[k].high; });
+  matrix("total", [](const ScheduleSummary& d, std::size_t k) { return d.total[k]; });
+  matrix("total_low", [](const ScheduleSummary& d, std::size_t k) { return d.total_interval[k].low; });
+  matrix("total_high", [](const ScheduleSummary& d, std::size_t k) { return d.total_interval[k].high; });
+  // Every window, for the CDFs: alpha × window per decision.
+  const h5::Handle per_window = h5::create_group(group.id(), "per_window");
+  for (const ScheduleSummary& d : a.scheduling) {
+    const h5::Handle one = h5::create_group(per_window.id(), d.decided_by);
+    const std::size_t count = d.windows;
+    h5::write_attribute(one.id(), {"windows", static_cast<std::uint64_t>(count)});
+    if (count == 0) continue;  // no window to draw
+    std::vector<double> delay, runtime, total;
+    for (const ScheduledWindows& w : d.per_alpha) {
+      delay.insert(delay.end(), w.delay.begin(), w.delay.end());
+      runtime.insert(runtime.end(), w.runtime.begin(), w.runtime.end());
+      total.insert(total.end(), w.total.begin(), w.total.end());
+    }
+    const std::vector<Attribute> attrs = {{"units", std::string("s")}, {"dimensions", std::string("alpha, window")}};
+    h5::write_matrix(one.id(), "delay", alphas, count, delay, attrs);
+    h5::write_matrix(one.id(), "runtime", alphas, count, runtime, attrs);
+    h5::write_matrix(one.id(), "total", alphas, count, total, attrs);
+  }
+}
+
+}  // namespace
+
+void write_burst_analysis(hid_t parent, const BurstAnalysis& a, const BurstAnalysisOptions& o,
+                          const std::vector<Attribute>& attributes) {
+  h5::write_attributes(parent, attributes);
+  h5::write_attributes(
+      parent,
+      {{"bin_s", o.bin_seconds},
+       {"bins", static_cast<std::uint64_t>(a.severity.size())},
+       {"detection", std::string(o.k ? "threshold = mean + k * sigma with k given"
+                                     : "threshold = the (floor(share * n) + 1)-th largest value, so that "
+                                       "floor(share * n) bins (distinct values) lie above it")},
+       {"share", o.share},
+       {"k", a.threshold.k},
+       {"threshold", a.threshold.threshold},
+       {"mean", a.threshold.mean},
+       {"sigma", a.threshold.sigma},
+       {"sigma_definition", std::string("population standard deviation (denominator n) of all bins")},
+       {"burst_share", a.burst_share},
+       {"bursts", static_cast<std::uint64_t>(std::count_if(a.severity.begin(), a.severity.end(), [](int s) { return s > 0; }))},
+       {"mean_run_length", a.mean_run_length},
+       {"features", std::string(to_string(o.features))},
+       {"feature_names", fmt::format("{}", fmt::join(a.feature_names, ","))}});
+  h5::write_vector(parent, "severity", as_doubles(a.severity),
+                   {{"definition", std::string("per bin: 0 no burst; 1-5 the five equal ranges from the threshold to "
+                                               "mean + 10 sigma; 6 above mean + 10 sigma")}});
+  h5::write_vector(parent, "run_lengths", as_doubles(a.run_lengths),
+                   {{"definition", std::string("lengths of the runs of consecutive burst bins, in order")},
+                    {"units", std::string("bins")}});
+  h5::write_vector(parent, "run_length_counts", as_doubles(a.run_length_counts),
+                   {{"definition", fmt::format("runs of 1, 2, ... bins; the last entry counts runs of {} bins or more",
+                                               a.run_length_counts.size())}});
+  h5::write_vector(parent, "sigma_histogram", as_doubles(a.sigma_histogram),
+                   {{"definition", std::string("bins counted by (value - mean) / sigma; values beyond the limits in "
+                                               "the end bins")},
+                    {"step_sigma", o.histogram_step},
+                    {"first_edge_sigma", -o.histogram_limit}});
+  write_prediction(parent, a, o);
+  write_scheduling(parent, a, o);
+}
+
+void write_monte_carlo(hid_t parent, const MonteCarloResult& r, const std::vector<Attribute>& attributes) {
+  const h5::Handle group = h5::create_group(parent, r.ensemble);
+  h5::write_attributes(group.id(), attributes);
+  h5::write_attribute(group.id(), {"replicas", static_cast<std::uint64_t>(r.replicas.size())});
+  std::vector<std::string> names;
+  std::vector<double> real, mean, low, high, p;
+  for (const FigureDistribution& d : r.distributions) {
+    names.push_back(d.name);
+    real.push_back(d.real);
+    mean.push_back(d.mean);
+    low.push_back(d.low);
+    high.push_back(d.high);
+    p.push_back(d.p_value);
+  }
+  h5::write_table(group.id(), "summary",
+                  {{"figure", names}, {"real", real}, {"mean", mean}, {"low", low}, {"high", high}, {"p_value", p}},
+                  {{"definition",
+                    std::string("each figure of the analysis on the real series (the replicas' features and "
+                                "predictors) beside its distribution over the replicas: mean, quantile interval and "
+                                "the two-sided Monte Carlo p-value (1 + #{|x_r - median| >= |real - median|}) / (1 + R)")}});
+  if (r.replicas.empty()) return;
+  std::vector<double> values;
+  for (const BurstFigures& f : r.replicas) values.insert(values.end(), f.values.begin(), f.values.end());
+  h5::write_matrix(group.id(), "figures", r.replicas.size(), r.replicas.front().names.size(), values,
+                   {{"dimensions", std::string("replica, figure (the rows of summary, in order)")}});
+}
+
+void write_augmentation(hid_t parent, const AugmentationResult& r, const std::vector<Attribute>& attributes) {
+  const h5::Handle group = h5::create_group(parent, r.ensemble);
+  h5::write_attributes(group.id(), attributes);
+  h5::write_attributes(group.id(), {{"replicas", r.replicas},
+                                    {"predictors", fmt::format("{}", fmt::join(r.predictors, ","))},
+                                    {"dimensions", std::string("predictor, horizon")}});
+  const std::size_t rows = r.predictors.size(), columns = r.horizon_bins.size();
+  std::vector<double> minutes;
+  for (std::size_t h : r.horizon_bins) minutes.push_back(static_cast<double>(h) * r.bin_seconds / 60);
+  h5::write_vector(group.id(), "horizon_minutes", minutes, {{"units", std::string("min")}});
+  h5::write_matrix(group.id(), "f1_real_only", rows, columns, r.f1_real_only, {});
+  h5::write_matrix(group.id(), "f1_augmented", rows, columns, r.f1_augmented, {});
+  h5::write_matrix(group.id(), "difference_low", rows, columns, r.difference_low,
+                   {{"definition", std::string("paired block-bootstrap interval of F1(augmented) - F1(real only)")}});
+  h5::write_matrix(group.id(), "difference_high", rows, columns, r.difference_high, {});
+}
+
+}  // namespace gs
