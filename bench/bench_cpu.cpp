@@ -7,10 +7,13 @@
 #include <gsl/gsl_rng.h>
 #include <omp.h>
 
+#include <fstream>
+#include <string>
 #include <vector>
 
 #include "bootstrap_sample.hpp"
 #include "estimators/bootstrap.hpp"
+#include "estimators/burst_analysis.hpp"
 #include "estimators/hmm_fit.hpp"
 #include "estimators/hurst.hpp"
 #include "host/engine/backend.hpp"
@@ -226,5 +229,33 @@ BENCHMARK(BM_RequestSynthesis)
     ->ArgNames({"dxt_trace", "processes"})
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
+
+// The burst analysis of one series of 30 days in 5-minute bins (the shipped
+// synthetic system series): as the Monte Carlo runs it on every replica
+// (logistic, 24 horizons, fs3-bytes, no intervals, one thread) and as the real
+// series gets it (logistic and XGBoost, severity, 1000 bootstrap resamples,
+// horizons on the cores). bench/bench_bursts.sh compares the first with
+// numpy + scikit-learn.
+void BM_BurstAnalysis(benchmark::State& state) {
+  const bool real = state.range(0) == 1;
+  gs::BurstChannels channels;
+  std::ifstream in(std::string(GPUSYNTH_TEST_DATA) + "/system-write-5min.synthetic.counts");
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty() && line[0] != '#') channels.bytes.push_back(std::stod(line));
+  gs::BurstAnalysisOptions options;
+  options.features = gs::FeatureSet::fs3_bytes;
+  for (std::size_t h = 1; h <= 24; ++h) options.horizons.push_back(h);
+  options.prediction.models = {gs::Predictor::logistic};
+  options.prediction.severity = false;
+  options.prediction.resamples = 0;
+  if (real) {
+    if (gs::boosted_trees_available()) options.prediction.models.push_back(gs::Predictor::xgboost);
+    options.prediction.severity = true;
+    options.prediction.resamples = 1000;
+  }
+  for (auto _ : state) benchmark::DoNotOptimize(gs::analyse_bursts(channels, options, {}, real).burst_share);
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
+}
+BENCHMARK(BM_BurstAnalysis)->Arg(0)->Arg(1)->ArgName("real_series")->UseRealTime()->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

@@ -7,6 +7,7 @@
 
 #include "estimators/empirical.hpp"
 #include "host/base/errors.hpp"
+#include "host/base/interrupt.hpp"
 #include "host/base/parallel.hpp"
 #include "kernels/philox.hpp"
 
@@ -85,6 +86,7 @@ BurstAnalysis analyse_bursts(const BurstChannels& channels, const BurstAnalysisO
   a.feature_names = features.names;
   a.horizons.resize(options.horizons.size());
   const auto evaluate = [&](std::size_t h) {
+    throw_if_interrupted();  // a horizon takes up to a second on the real series
     a.horizons[h] = evaluate_horizon(features, a.severity, options.horizons[h], options.prediction, extra);
   };
   if (parallel) {
@@ -165,31 +167,67 @@ BurstFigures burst_figures(const BurstAnalysis& a, const BurstAnalysisOptions& o
   return f;
 }
 
-std::vector<FigureDistribution> figure_distributions(const BurstFigures& real, const std::vector<BurstFigures>& replicas,
+std::vector<FigureDistribution> figure_distributions(const BurstFigures* real, const std::vector<BurstFigures>& replicas,
                                                      double confidence) {
   std::vector<FigureDistribution> out;
-  for (std::size_t k = 0; k < real.names.size(); ++k) {
+  if (replicas.empty()) return out;
+  const std::vector<std::string>& names = real ? real->names : replicas.front().names;
+  for (std::size_t k = 0; k < names.size(); ++k) {
     FigureDistribution d;
-    d.name = real.names[k];
-    d.real = real.values[k];
+    d.name = names[k];
+    d.real = real ? real->values[k] : NAN;
     std::vector<double> values;
     for (const BurstFigures& r : replicas)
-      if (r.names.size() == real.names.size() && r.names[k] == d.name) values.push_back(r.values[k]);
+      if (r.names.size() == names.size() && r.names[k] == d.name) values.push_back(r.values[k]);
     if (values.size() != replicas.size())
       throw InternalError("figure_distributions", fmt::format("figure '{}' missing from some replicas", d.name),
                           __FILE__, __LINE__);
-    if (values.empty()) continue;
     d.mean = mean_of(values);
     std::sort(values.begin(), values.end());
     const double median = quantile_of_sorted(values.data(), values.size(), 0.5);
     d.low = quantile_of_sorted(values.data(), values.size(), (1 - confidence) / 2);
     d.high = quantile_of_sorted(values.data(), values.size(), (1 + confidence) / 2);
-    double extreme = 0;
-    for (double v : values) extreme += std::abs(v - median) >= std::abs(d.real - median);
-    d.p_value = (1 + extreme) / (1 + static_cast<double>(values.size()));
+    d.p_value = NAN;
+    if (real) {
+      double extreme = 0;
+      for (double v : values) extreme += std::abs(v - median) >= std::abs(d.real - median);
+      d.p_value = (1 + extreme) / (1 + static_cast<double>(values.size()));
+    }
     out.push_back(d);
   }
   return out;
+}
+
+FigureDistribution run_length_fit(const BurstFigures* real, const std::vector<BurstFigures>& replicas,
+                                  double confidence) {
+  FigureDistribution d;
+  d.name = "run_length_distance";
+  d.real = d.p_value = NAN;
+  if (replicas.empty()) return d;
+  std::vector<std::size_t> shares;  // the columns of the run-length shares
+  for (std::size_t k = 0; k < replicas.front().names.size(); ++k)
+    if (replicas.front().names[k].rfind("run_length_share_", 0) == 0) shares.push_back(k);
+  std::vector<double> mean(shares.size(), 0.0);
+  for (const BurstFigures& r : replicas)
+    for (std::size_t j = 0; j < shares.size(); ++j) mean[j] += r.values[shares[j]] / static_cast<double>(replicas.size());
+  const auto distance = [&](const BurstFigures& f) {
+    double sum = 0;
+    for (std::size_t j = 0; j < shares.size(); ++j) sum += std::abs(f.values[shares[j]] - mean[j]);
+    return sum / 2;
+  };
+  std::vector<double> values;
+  for (const BurstFigures& r : replicas) values.push_back(distance(r));
+  d.mean = mean_of(values);
+  std::sort(values.begin(), values.end());
+  d.low = quantile_of_sorted(values.data(), values.size(), (1 - confidence) / 2);
+  d.high = quantile_of_sorted(values.data(), values.size(), (1 + confidence) / 2);
+  if (real) {
+    d.real = distance(*real);
+    double as_far = 0;
+    for (double v : values) as_far += v >= d.real;
+    d.p_value = (1 + as_far) / (1 + static_cast<double>(values.size()));
+  }
+  return d;
 }
 
 }  // namespace gs

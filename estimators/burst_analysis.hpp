@@ -75,11 +75,20 @@ BurstFigures burst_figures(const BurstAnalysis& analysis, const BurstAnalysisOpt
 // The replicas' distribution of every figure against the real series: mean,
 // quantile interval and the two-sided Monte Carlo p-value of the real value,
 // (1 + #{replicas at least as far from the replicas' median}) / (1 + R).
+// Without a real series (null) real and p_value are NaN.
 struct FigureDistribution {
   std::string name;
   double real = 0, mean = 0, low = 0, high = 0, p_value = 1;
 };
-std::vector<FigureDistribution> figure_distributions(const BurstFigures& real,
+std::vector<FigureDistribution> figure_distributions(const BurstFigures* real,
                                                      const std::vector<BurstFigures>& replicas, double confidence);
+
+// Does a model reproduce the real run-length distribution? The total
+// variation distance between a series' run-length shares and the replicas'
+// mean shares, for the real series and for every replica; p_value is the
+// one-sided Monte Carlo p-value (1 + #{replica distance >= real}) / (1 + R).
+// Named "run_length_distance"; NaN real and p without a real series.
+FigureDistribution run_length_fit(const BurstFigures* real, const std::vector<BurstFigures>& replicas,
+                                  double confidence);
 
 }  // namespace gs

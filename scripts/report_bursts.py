@@ -188,7 +188,8 @@ def burst_sections(f, directory):
         mc = monte_carlo_rows(g)
         mc_predictors = names(g["monte_carlo"], "predictors") if "monte_carlo" in g else []
         for ensemble, rows in mc.items():
-            wanted = [k for k in rows if k in ("burst_share", "k", "mean_run_length", "run_length_share_1")
+            wanted = [k for k in rows if k in ("burst_share", "k", "mean_run_length", "run_length_share_1",
+                                               "run_length_distance")
                       or k.startswith("runtime/perfect/") or k.endswith(("/5min", "/60min", "/120min"))]
             tables.append((f"Monte Carlo over the replicas of {ensemble}: real against the replicas",
                            ["figure", "real", "replicas' mean", "interval", "p"],

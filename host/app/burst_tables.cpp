@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace gs {
 
@@ -61,11 +62,14 @@ void scheduling(std::string& out, const BurstAnalysis& a, const BurstAnalysisOpt
 }
 
 void monte_carlo(std::string& out, const MonteCarloResult& r, const BurstAnalysisOptions& o) {
-  out += fmt::format("  Monte Carlo '{}': {} replicas; real series against the replicas' mean [interval], p\n",
-                     r.ensemble, r.replicas.size());
+  out += fmt::format("  Monte Carlo '{}': {} replicas; {}the replicas' mean [interval]\n", r.ensemble,
+                     r.replicas.size(), r.distributions.empty() || std::isnan(r.distributions.front().real)
+                                            ? ""
+                                            : "real series against ");
   // The figures a reader looks at first: share, k, runs, F1 at the first and last horizon, and the runtime
   // a perfect predictor saves with alpha = 0.
-  std::vector<std::string> wanted = {"burst_share", "k", "mean_run_length", "run_length_share_1"};
+  std::vector<std::string> wanted = {"burst_share", "k", "mean_run_length", "run_length_share_1",
+                                     "run_length_distance"};
   if (!o.horizons.empty()) {
     for (std::size_t h : {o.horizons.front(), o.horizons.back()})
       wanted.push_back(fmt::format("f1/{}/{}",

@@ -89,7 +89,8 @@ MonteCarloResult monte_carlo(hid_t file, const std::string& ensemble, const Burs
     });
     progress.advance(count);
   }
-  if (real) r.distributions = figure_distributions(*real, r.replicas, spec.analysis.prediction.confidence);
+  r.distributions = figure_distributions(real, r.replicas, spec.analysis.prediction.confidence);
+  r.distributions.push_back(run_length_fit(real, r.replicas, spec.analysis.prediction.confidence));
   return r;
 }
 

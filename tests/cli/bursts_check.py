@@ -74,4 +74,8 @@ with h5py.File(sys.argv[1], "r") as f:
     check(np.all((summary["p_value"] > 0) & (summary["p_value"] <= 1)), "p-values")
     a = g["augment/job-markov"]
     check(a.attrs["replicas"] == 4 and a["f1_augmented"].shape == (1, 8), "augmentation shape")
+    only = f["bursts/replicas-only"]
+    check("severity" not in only and only["monte_carlo/job-markov/figures"].shape[0] == 5, "replicas-only entry")
+    lonely = only["monte_carlo/job-markov/summary"][()]
+    check(np.all(np.isnan(lonely["real"])) and np.all(lonely["low"] <= lonely["high"]), "summary without a real series")
 print("bursts output checked against numpy")

@@ -22,6 +22,12 @@ bursts:
     bootstrap: {resamples: 200}
     scheduling: {min_time: 2s, max_time: 6s, window: 8}
     augment: {replicas: 4}
+  - name: replicas-only                 # the same analysis on the replicas of an ensemble, without a real series
+    ensembles: [job-markov]
+    bin: 1s
+    horizons: [1s, 2s]
+    scheduling: {min_time: 2s, max_time: 6s, window: 8}
+    monte_carlo: {replicas: 5}
 YAML
 expect_rc 0 "gpusynth bursts" "$gpusynth" bursts "$tmp/bursts.yaml"
 expect_in "$tmp/stdout" "bursts 'read'" "the burst tables"
@@ -29,6 +35,7 @@ expect_in "$tmp/stdout" "1469 bins of 1 s" "detection line"
 expect_in "$tmp/stdout" "features fs3" "operations and I/O time found in the darshan channels"
 expect_in "$tmp/stdout" "Monte Carlo 'job-markov': 20 replicas" "Monte Carlo"
 expect_in "$tmp/stdout" "trained with 4 replicas of 'job-markov'" "augmentation"
+expect_in "$tmp/stdout" "Monte Carlo 'job-markov': 5 replicas" "an entry of replicas only"
 /usr/bin/python3 "$source_dir/tests/cli/bursts_check.py" "$tmp/bursts.h5" >"$tmp/check" 2>&1 ||
   fail "bursts output: $(cat "$tmp/check")"
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "estimators/burst_analysis.hpp"
 #include "estimators/bursts.hpp"
 #include "kernels/gaussian.hpp"
 #include "kernels/philox.hpp"
@@ -305,6 +306,39 @@ TEST(Bursts, BlockBootstrap) {
   EXPECT_LT(interval.low, estimate);
   EXPECT_GT(interval.high, estimate);
   EXPECT_LT(interval.high - interval.low, 0.5);
+}
+
+}  // namespace
+}  // namespace gs
+
+namespace gs {
+namespace {
+
+// The Monte Carlo summary by hand: 4 replicas of two figures against a real
+// series; two-sided p-values around the replicas' median, and the run-length
+// distance with its one-sided p-value.
+TEST(Bursts, MonteCarloDistributionsByHand) {
+  const auto figures = [](double share_1, double share_2) {
+    return BurstFigures{{"run_length_share_1", "run_length_share_2+"}, {share_1, share_2}};
+  };
+  const std::vector<BurstFigures> replicas = {figures(1.0, 0.0), figures(0.8, 0.2), figures(0.6, 0.4),
+                                              figures(0.6, 0.4)};
+  const BurstFigures real = figures(0.2, 0.8);
+  const std::vector<FigureDistribution> d = figure_distributions(&real, replicas, 0.5);
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[0].name, "run_length_share_1");
+  EXPECT_NEAR(d[0].mean, 0.75, 1e-15);
+  // Median 0.7; the real 0.2 is 0.5 away, no replica as far: p = 1/5.
+  EXPECT_NEAR(d[0].p_value, 0.2, 1e-15);
+  // Mean shares (0.75, 0.25): replica distances 0.25, 0.05, 0.15, 0.15; the real's 0.55: p = 1/5.
+  const FigureDistribution fit = run_length_fit(&real, replicas, 0.5);
+  EXPECT_NEAR(fit.real, 0.55, 1e-12);
+  EXPECT_NEAR(fit.mean, 0.15, 1e-12);
+  EXPECT_NEAR(fit.p_value, 0.2, 1e-15);
+  // A real series like the replicas: distance 0.15, three replicas as far or farther: p = 4/5.
+  const BurstFigures typical = figures(0.6, 0.4);
+  EXPECT_NEAR(run_length_fit(&typical, replicas, 0.5).p_value, 0.8, 1e-15);
+  EXPECT_TRUE(std::isnan(figure_distributions(nullptr, replicas, 0.5)[0].p_value));
 }
 
 }  // namespace
