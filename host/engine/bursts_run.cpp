@@ -217,13 +217,10 @@ std::vector<BurstsOutcome> analyse_run_bursts(const RunConfig& config, const std
       }
       if (!ensembles.empty()) {
         const h5::Handle mc = h5::create_group(group.id(), "monte_carlo");
+        std::string predictors;
+        for (Predictor p : replicas.prediction.models) predictors += (predictors.empty() ? "" : ",") + std::string(to_string(p));
         h5::write_attributes(mc.id(), {{"features", std::string(to_string(replicas.features))},
-                                       {"predictors", fmt::format("{}", [&] {
-                                          std::string names;
-                                          for (Predictor p : replicas.prediction.models)
-                                            names += (names.empty() ? "" : ",") + std::string(to_string(p));
-                                          return names;
-                                        }())}});
+                                       {"predictors", predictors}});
         std::uint64_t total = 0;
         for (const std::string& e : ensembles) {
           const std::uint64_t stored = stored_replicas(file, e, "Monte Carlo");
