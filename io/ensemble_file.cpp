@@ -11,8 +11,6 @@
 
 namespace gs {
 
-namespace {
-
 hid_t native_type(StorageType type) {
   switch (type) {
     case StorageType::float64:
@@ -23,6 +21,8 @@ hid_t native_type(StorageType type) {
       return H5T_NATIVE_FLOAT;
   }
 }
+
+namespace {
 
 // Stored little-endian whatever the host, so files compare byte for byte.
 hid_t file_type(StorageType type) {
@@ -164,6 +164,24 @@ SeriesDataset EnsembleFile::create_series(const std::string& name, StorageType t
                                             properties.id(), H5P_DEFAULT)),
                      H5Dclose);
   return SeriesDataset(std::move(group), std::move(dataset), type, length, chunk, compression_level);
+}
+
+SeriesDataset EnsembleFile::open_series(const std::string& name, StorageType type, std::uint64_t length,
+                                        ChunkShape chunk, int compression_level) {
+  h5::Handle group = h5::open_group(ensembles_.id(), name);
+  h5::Handle dataset = h5::open_dataset(group.id(), "series");
+  return SeriesDataset(std::move(group), std::move(dataset), type, length, chunk, compression_level);
+}
+
+void EnsembleFile::suspend() {
+  ensembles_.reset();
+  datasets_.reset();
+  file_.suspend();
+}
+
+void EnsembleFile::resume() {
+  file_.resume();
+  ensembles_ = h5::open_group(file_.id(), "ensembles");
 }
 
 void EnsembleFile::commit() {

@@ -33,6 +33,9 @@ struct ChunkShape {
 ChunkShape series_chunk_shape(std::uint64_t replicas, std::uint64_t length, std::size_t element_bytes,
                               std::uint64_t wanted_rows);
 
+// The in-memory HDF5 type of a storage type (the rows the backends produce).
+hid_t native_type(StorageType type);
+
 class SeriesDataset {
  public:
   SeriesDataset(h5::Handle group, h5::Handle dataset, StorageType type, std::uint64_t length, ChunkShape chunk,
@@ -84,8 +87,16 @@ class EnsembleFile {
   // Chunked as the plan chose (see series_chunk_shape).
   SeriesDataset create_series(const std::string& name, StorageType type, std::uint64_t replicas, std::uint64_t length,
                               ChunkShape chunk, int compression_level);
+  // An ensemble's series created before (create_series), for its attributes.
+  SeriesDataset open_series(const std::string& name, StorageType type, std::uint64_t length, ChunkShape chunk,
+                            int compression_level);
   void commit();
   hid_t id() const { return file_.id(); }  // for groups beside /ensembles (/compare)
+  // MPI ranks: rank 0 lays the file out, suspends it while every rank writes
+  // its replicas (io/parallel_series.hpp) and resumes it for the attributes.
+  const std::string& temp_path() const { return file_.temp_path(); }
+  void suspend();
+  void resume();
 
  private:
   h5::PendingFile file_;

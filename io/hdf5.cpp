@@ -132,6 +132,16 @@ PendingFile::~PendingFile() {
   pending_outputs().erase(output_.temp_path());
 }
 
+void PendingFile::suspend() {
+  GS_H5_CHECK(file_.release());
+}
+
+void PendingFile::resume() {
+  Handle access(GS_H5_CHECK(H5Pcreate(H5P_FILE_ACCESS)), H5Pclose);
+  GS_H5_CHECK(H5Pset_fclose_degree(access.id(), H5F_CLOSE_STRONG));
+  file_ = Handle(GS_H5_CHECK(H5Fopen(output_.temp_path().c_str(), H5F_ACC_RDWR, access.id())), H5Fclose);
+}
+
 void PendingFile::commit() {
   GS_H5_CHECK(H5Fflush(file_.id(), H5F_SCOPE_GLOBAL));
   GS_H5_CHECK(file_.release());

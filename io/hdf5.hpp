@@ -64,7 +64,12 @@ class PendingFile {
 
   hid_t id() const { return file_.id(); }
   const std::string& output_path() const { return output_.path(); }
+  const std::string& temp_path() const { return output_.temp_path(); }
   void commit();  // close every handle into the file first
+  // Closes the file but keeps it pending (other writers, the MPI ranks' collective
+  // writes, open it meanwhile); resume() opens it again here.
+  void suspend();
+  void resume();
 
  private:
   PendingOutput output_;

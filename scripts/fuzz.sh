@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
     *) targets+=("$1"); shift ;;
   esac
 done
-cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUSYNTH_MPI=OFF -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
   -DGPUSYNTH_CUDA=OFF -DGPUSYNTH_FUZZ=ON -DGPUSYNTH_BUILD_TESTS=OFF -DGPUSYNTH_BUILD_BENCH=OFF >/dev/null
 if [ ${#targets[@]} -eq 0 ]; then
   mapfile -t targets < <(cd tests/fuzz/corpus && ls -d */ | tr -d /)

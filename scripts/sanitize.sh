@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUSYNTH_CUDA=OFF -DGPUSYNTH_SANITIZE=ON \
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUSYNTH_MPI=OFF -DGPUSYNTH_CUDA=OFF -DGPUSYNTH_SANITIZE=ON \
   -DGPUSYNTH_BUILD_BENCH=OFF
 cmake --build build-asan -j"$(nproc)"
 # halt_on_error: a report is a failure; the leak checker runs at every exit.

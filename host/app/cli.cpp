@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "estimators/boosted_trees.hpp"
 #include "host/app/characterize.hpp"
 #include "host/app/fit.hpp"
 #include "host/app/models.hpp"
@@ -21,6 +22,7 @@
 #include "host/app/stats.hpp"
 #include "host/base/errors.hpp"
 #include "host/base/interrupt.hpp"
+#include "host/base/ranks.hpp"
 #include "host/engine/plan.hpp"
 #include "host/models/model.hpp"
 #include "io/hdf5.hpp"
@@ -101,6 +103,17 @@ CLI::Validator whole_number(std::uint64_t min, std::uint64_t max) {
       fmt::format("UINT in [{}, {}]", min, max));
 }
 
+// What this binary was built with (`--version`; tests ask it whether MPI is there).
+std::string build_features() {
+#ifdef GPUSYNTH_HAVE_CUDA
+  const char* cuda = "CUDA";
+#else
+  const char* cuda = "no CUDA";
+#endif
+  const std::string mpi = mpi_library_version().empty() ? "no MPI" : "MPI (" + mpi_library_version() + ")";
+  return fmt::format("{}, {}, {}", cuda, mpi, boosted_trees_available() ? "XGBoost" : "no XGBoost");
+}
+
 // `gpusynth CONFIG.yaml ...` → `gpusynth run CONFIG.yaml ...`.
 std::vector<std::string> normalised_arguments(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
@@ -126,7 +139,7 @@ int parse_and_run(int argc, char** argv) {
       "gpusynth: GPU-accelerated synthesis of bursty, heavy-tailed, self-similar parallel I/O workloads.\n"
       "Usage: gpusynth CONFIG.yaml [options]   (same as: gpusynth run CONFIG.yaml [options])",
       "gpusynth"};
-  app.set_version_flag("--version", fmt::format("gpusynth {} ({})", kVersion, kGitRevision));
+  app.set_version_flag("--version", fmt::format("gpusynth {} ({})\nbuilt with: {}", kVersion, kGitRevision, build_features()));
   app.require_subcommand(1);
 
   RunOptions options;
@@ -296,23 +309,32 @@ int main_cli(int argc, char** argv) {
   H5dont_atexit();
   h5::quiet_library_errors();
   InterruptGuard interrupts;  // SIGINT/SIGTERM end every command cleanly, with nothing written
+  // Every rank meets the same config errors: rank 0 reports them. A failure
+  // while the ranks write together ends them all, naming the rank.
+  const auto fail = [](const char* kind, const std::string& message, int code) {
+    if (in_collective_phase()) {
+      std::fprintf(stderr, "gpusynth: rank %d of %d: %s%s\n", ranks().rank, ranks().size, kind, message.c_str());
+      std::fflush(stderr);
+      abort_ranks(code);
+    }
+    if (is_root_rank()) std::fprintf(stderr, "gpusynth: %s%s\n", kind, message.c_str());
+    return code;
+  };
   try {
     return parse_and_run(argc, argv);
   } catch (const Interrupted& interrupted) {
-    std::fprintf(stderr, "\ngpusynth: interrupted by signal %d: nothing was written\n", interrupted.signal);
+    if (is_root_rank())
+      std::fprintf(stderr, "\ngpusynth: interrupted by signal %d: nothing was written\n", interrupted.signal);
+    if (in_collective_phase()) abort_ranks(kExitInterrupted);
     return kExitInterrupted;
   } catch (const UserError& e) {
-    std::fprintf(stderr, "gpusynth: error: %s\n", e.what());
-    return kExitUser;
+    return fail("error: ", e.what(), kExitUser);
   } catch (const InternalError& e) {
-    std::fprintf(stderr, "gpusynth: internal error: %s\n", e.what());
-    return kExitInternal;
+    return fail("internal error: ", e.what(), kExitInternal);
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "gpusynth: internal error: out of memory; lower --memory-limit\n");
-    return kExitInternal;
+    return fail("internal error: ", "out of memory; lower --memory-limit", kExitInternal);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "gpusynth: internal error: %s\n", e.what());
-    return kExitInternal;
+    return fail("internal error: ", e.what(), kExitInternal);
   }
 }
 

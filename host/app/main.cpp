@@ -1,3 +1,17 @@
-#include "host/app/cli.hpp"
+#include <hdf5.h>
 
-int main(int argc, char** argv) { return gs::main_cli(argc, argv); }
+#include <cstdlib>
+
+#include "host/app/cli.hpp"
+#include "host/base/ranks.hpp"
+
+int main(int argc, char** argv) {
+  gs::init_ranks(&argc, &argv);  // MPI only when mpirun or srun started us; else one plain rank
+  const int code = gs::main_cli(argc, argv);
+  // A write that failed (a full disk) can leave a file open in HDF5; parallel
+  // HDF5 closes the library inside MPI_Finalize and would flush it once more
+  // and crash. Such a process leaves without finalizing; mpirun reports its code.
+  if (code != 0 && H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_FILE) > 0) std::_Exit(code);
+  gs::finalize_ranks();
+  return code;
+}

@@ -10,20 +10,24 @@
 #include "host/app/study_tables.hpp"
 #include "host/base/errors.hpp"
 #include "host/base/progress.hpp"
+#include "host/base/ranks.hpp"
 
 namespace gs {
 
-int run_command(const RunOptions& options) {
+int run_command(const RunOptions& given) {
+  RunOptions options = given;
+  options.quiet = options.quiet || !is_root_rank();  // one report, rank 0's
   RunConfig config = load_config(options.config_path);
   apply_overrides(config, options);
   const RunOutcome outcome = run_config(config, options);
   if (options.dry_run) {
+    if (!is_root_rank()) return kExitOk;
     std::fputs(outcome.plan.c_str(), stdout);
     std::fputs("dry run: nothing written\n", stdout);
     return kExitOk;
   }
   if (outcome.interrupted_by) {
-    std::fprintf(stderr, "\ninterrupted by signal %d: nothing was written to %s\n", outcome.interrupted_by,
+    if (is_root_rank()) std::fprintf(stderr, "\ninterrupted by signal %d: nothing was written to %s\n", outcome.interrupted_by,
                  config.output.c_str());
     return kExitInterrupted;
   }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "host/base/errors.hpp"
+#include "host/base/ranks.hpp"
 
 namespace gs {
 
@@ -32,6 +33,13 @@ std::unique_ptr<BackendDevice> open_backend(BackendChoice choice, std::string& l
   }
   std::string why_none;
   const int devices = cuda_device_count(&why_none);
+  if (devices > 0 && several_ranks()) {
+    // Each rank the GPU of its local rank: ranks on one node spread over its GPUs (and share them
+    // when there are more ranks than GPUs).
+    use_cuda_device(ranks().local_rank % devices);
+    log = fmt::format("{} ranks, {} on this node: local rank k uses GPU k mod {}; ", ranks().size,
+                      ranks().local_size, devices);
+  }
   if (choice == BackendChoice::cuda) {
     if (devices == 0) {
       throw UserError(
@@ -39,11 +47,11 @@ std::unique_ptr<BackendDevice> open_backend(BackendChoice choice, std::string& l
                       "use --backend cpu or auto",
                       why_none));
     }
-    log = "backend cuda (requested)";
+    log += "backend cuda (requested)";
     return make_cuda_backend();
   }
   if (devices > 0) {
-    log = "backend auto: a CUDA device is present, using cuda";
+    log += "backend auto: a CUDA device is present, using cuda";
     return make_cuda_backend();
   }
   log = fmt::format("backend auto: using cpu ({})", why_none);

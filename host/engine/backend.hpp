@@ -87,6 +87,9 @@ bool cuda_backend_compiled();
 // Number of usable CUDA devices; `why_none` says why when it is 0.
 int cuda_device_count(std::string* why_none = nullptr);
 std::unique_ptr<BackendDevice> make_cuda_backend();
+// Makes `device` the calling process' current CUDA device (an MPI rank takes the
+// GPU of its local rank, modulo the node's GPUs).
+void use_cuda_device(int device);
 // The Philox words of calls [first, first + calls) of a replica, computed on
 // the GPU (words 0..3 of each call): the CPU/GPU uniform-stream check.
 std::vector<std::uint32_t> cuda_philox_words(const RngStreamKey& key, std::uint32_t replica, std::uint64_t first,

@@ -11,12 +11,14 @@
 #include "host/base/interrupt.hpp"
 #include "host/base/output_file.hpp"
 #include "host/base/progress.hpp"
+#include "host/base/ranks.hpp"
 #include "host/base/sysinfo.hpp"
 #include "host/engine/backend.hpp"
 #include "host/engine/datasets.hpp"
 #include "host/engine/plan.hpp"
 #include "io/compare_file.hpp"
 #include "io/ensemble_file.hpp"
+#include "io/parallel_series.hpp"
 #include "version.hpp"
 
 namespace gs {
@@ -202,6 +204,84 @@ void check_disk_space(const RunPlan& plan, const RunConfig& config, bool quiet) 
                               format_bytes(plan.total_bytes), format_bytes(free), config.output));
 }
 
+#ifdef GPUSYNTH_HAVE_MPI
+// Several MPI ranks (docs/scale-out.md): rank 0 lays the file out (root
+// attributes, datasets, every ensemble's empty series); every rank generates
+// its contiguous share of each ensemble's replicas and writes it in collective
+// calls (ranks with fewer batches write nothing in the last ones); rank 0
+// then writes the ensembles' attributes with the tallies summed over the
+// ranks and commits. Counter-based draws make every value the serial run's.
+void run_ranks(const RunConfig& config, const RunPlan& plan, BackendDevice& backend,
+               const std::vector<RunDataset>& datasets, const RunOptions& options, RunOutcome& outcome) {
+  const CollectivePhase collective;
+  std::optional<EnsembleFile> file;
+  std::string temp_path;
+  if (is_root_rank()) {
+    file.emplace(config.output);
+    file->write_root_attributes(root_attributes(config, plan, options));
+    for (const RunDataset& d : datasets) file->write_dataset(d.name, d.series, d.attributes);
+    for (const EnsemblePlan& ensemble : plan.ensembles) {
+      const EnsembleSpec& spec = *ensemble.job.spec;
+      SeriesDataset series = file->create_series(spec.name, ensemble.job.request.storage, spec.replicas, spec.length,
+                                                 ensemble.chunk, config.compression);
+      write_series_attributes(series, spec);
+      for (const SideVector& side : spec.model->side_vectors(spec.length))
+        series.write_vector(side.name, side.values, side.attributes);
+    }
+    file->suspend();
+    temp_path = file->temp_path();
+  }
+  temp_path = broadcast_from_root(temp_path);
+  ParallelSeriesFile shared(temp_path);
+  Progress progress(plan.total_samples, options.quiet || !is_root_rank());
+  std::vector<Tally> tallies;
+  for (const EnsemblePlan& ensemble : plan.ensembles) {
+    const EnsembleSpec& spec = *ensemble.job.spec;
+    const ReplicaRange mine = replica_range(spec.replicas, ranks().rank, ranks().size);
+    const std::uint64_t most = replica_range(spec.replicas, 0, ranks().size).count;  // rank 0 has the most
+    const std::uint64_t rounds = (most + ensemble.batch_replicas - 1) / ensemble.batch_replicas;
+    auto generator = backend.make_generator(ensemble.job, ensemble.batch_replicas);
+    HostBuffer buffer = backend.host_buffer(ensemble.batch_replicas * ensemble.row_bytes);
+    shared.open(spec.name, ensemble.job.request.storage, spec.length);
+    EnsembleResult result;
+    result.name = spec.name;
+    progress.begin(spec.name);
+    for (std::uint64_t b = 0; b < rounds; ++b) {
+      throw_if_interrupted();
+      const std::uint64_t first = mine.first + b * ensemble.batch_replicas;
+      const std::uint64_t end = mine.first + mine.count;
+      const std::uint64_t count = first < end ? std::min(ensemble.batch_replicas, end - first) : 0;
+      const auto start = std::chrono::steady_clock::now();
+      if (count > 0) result.tally += generator->generate(first, count, buffer.get());
+      result.generate_seconds += seconds_since(start);
+      const auto write_start = std::chrono::steady_clock::now();
+      shared.write_rows(first, count, buffer.get());
+      result.write_seconds += seconds_since(write_start);
+      progress.advance(sum_over_ranks(count) * spec.length);
+    }
+    result.tally.clipped = sum_over_ranks(result.tally.clipped);
+    result.tally.saturated = sum_over_ranks(result.tally.saturated);
+    tallies.push_back(result.tally);
+    outcome.ensembles.push_back(std::move(result));
+  }
+  shared.close();
+  progress.finish();
+  if (is_root_rank()) {
+    file->resume();
+    for (std::size_t e = 0; e < plan.ensembles.size(); ++e) {
+      const EnsemblePlan& ensemble = plan.ensembles[e];
+      const EnsembleSpec& spec = *ensemble.job.spec;
+      SeriesDataset series =
+          file->open_series(spec.name, ensemble.job.request.storage, spec.length, ensemble.chunk, config.compression);
+      series.write_attributes(ensemble_attributes(ensemble, tallies[e]));
+      if (!spec.fit.empty()) series.write_fit(spec.fit);
+    }
+    file->commit();
+  }
+  barrier();  // the file is in place before any rank reports success
+}
+#endif
+
 }  // namespace
 
 void apply_overrides(RunConfig& config, const RunOptions& options) {
@@ -246,6 +326,13 @@ RunOutcome run_prepared(RunConfig& config, const RunOptions& options) {
   }
   if (!options.no_output) check_disk_space(plan, config, options.quiet);
   const auto start = std::chrono::steady_clock::now();
+#ifdef GPUSYNTH_HAVE_MPI
+  if (several_ranks()) {
+    run_ranks(config, plan, *backend, prepared.datasets, options, outcome);
+    outcome.seconds = seconds_since(start);
+    return outcome;
+  }
+#endif
   std::optional<Study> study;
   if (config.study.compare) study.emplace(make_study(config, prepared.datasets, std::move(prepared.stopped)));
   std::optional<EnsembleFile> file;
@@ -286,6 +373,10 @@ RunOutcome run_prepared(RunConfig& config, const RunOptions& options) {
 }  // namespace
 
 RunOutcome run_config(RunConfig& config, const RunOptions& options) {
+  if (several_ranks() && (config.study.compare || !config.requests.empty() || !config.bursts.empty() || options.no_output))
+    throw UserError(fmt::format("{}: with {} MPI ranks a run generates and writes ensembles; studies (compare:), "
+                                "requests:, bursts: and --no-output run on one rank for now",
+                                config.path, ranks().size));
   if (options.bursts_required && config.bursts.empty())
     throw UserError(fmt::format("{}: no 'bursts:' section; `gpusynth bursts` analyses the series it names "
                                 "(docs/bursts.md)",

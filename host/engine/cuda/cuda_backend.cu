@@ -370,6 +370,8 @@ std::unique_ptr<BackendDevice> make_cuda_backend() {
   return std::make_unique<CudaBackend>();
 }
 
+void use_cuda_device(int device) { GS_CUDA_CHECK(cudaSetDevice(device)); }
+
 std::vector<std::uint32_t> cuda_philox_words(const RngStreamKey& key, std::uint32_t replica, std::uint64_t first,
                                              std::uint64_t calls) {
   DeviceArray<std::uint32_t> words(4 * calls);

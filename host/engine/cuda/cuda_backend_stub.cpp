@@ -18,6 +18,8 @@ std::unique_ptr<BackendDevice> make_cuda_backend() {
       "(-DGPUSYNTH_CUDA=ON) or use --backend cpu");
 }
 
+void use_cuda_device(int) { make_cuda_backend(); }  // throws
+
 std::vector<std::uint32_t> cuda_philox_words(const RngStreamKey&, std::uint32_t, std::uint64_t, std::uint64_t) {
   make_cuda_backend();  // throws
   return {};

@@ -1,0 +1,38 @@
+// The MPI ranks' collective writes into one file (parallel HDF5, MPI-IO
+// driver): every rank opens the file rank 0 laid out, and writes its replicas'
+// rows of an ensemble's series in collective H5Dwrite calls, through the
+// dataset's shuffle and deflate filters (parallel HDF5 compresses with
+// collective writes since 1.10.2; Debian 12 has 1.10.8). Built with MPI only.
+#pragma once
+
+#ifdef GPUSYNTH_HAVE_MPI
+
+#include <cstdint>
+#include <string>
+
+#include "io/hdf5.hpp"
+#include "kernels/workload.hpp"
+
+namespace gs {
+
+class ParallelSeriesFile {
+ public:
+  explicit ParallelSeriesFile(const std::string& path);  // collective
+  ParallelSeriesFile(const ParallelSeriesFile&) = delete;
+  ParallelSeriesFile& operator=(const ParallelSeriesFile&) = delete;
+
+  void open(const std::string& ensemble, StorageType type, std::uint64_t length);  // collective
+  // Collective: every rank calls it the same number of times, count 0 when it
+  // has no rows this time.
+  void write_rows(std::uint64_t first, std::uint64_t count, const void* rows);
+  void close();  // collective: the series, then the file
+
+ private:
+  h5::Handle file_, dataset_, transfer_;
+  StorageType type_ = StorageType::float32;
+  std::uint64_t length_ = 0;
+};
+
+}  // namespace gs
+
+#endif

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# MPI ranks (docs/scale-out.md): the same config under mpirun -np 1, 2 and 3
+# (3 splits 101 replicas unevenly, across chunks and batches) writes datasets
+# and ensembles bit-identical to the serial run's; a config error is reported
+# once and every rank exits 2; kill -9 of one rank ends the job with nothing at
+# the output path. Skipped (exit 77) when gpusynth was built without MPI.
+set -u
+source "$(dirname "$0")/lib.sh"
+
+if ! "$gpusynth" --version | grep -q "MPI ("; then
+  echo "SKIPPED: this gpusynth was built without MPI (openmpi-bin, libopenmpi-dev, libhdf5-openmpi-dev)"
+  exit 77
+fi
+# Open MPI refuses root without --allow-run-as-root, and more ranks than cores without --oversubscribe.
+launch=(mpirun --oversubscribe)
+[ "$(id -u)" -eq 0 ] && launch+=(--allow-run-as-root)
+
+cat >"$tmp/ranks.yaml" <<YAML
+seed: 4
+output: $tmp/serial.h5
+datasets:
+  - {name: cp, trace: $data/cloudphysics_per_second.counts, format: counts, bin: 1s}
+ensembles:
+  - {name: big, model: lfsn, params: {alpha: 1.6, H: 0.8}, replicas: 101, length: 20000, workload: {v: 3, delta: 20, values: counts}}
+  - {name: fgn, model: fgn, params: {H: 0.75}, replicas: 10, length: 3000, dtype: float64}
+  - {name: small, model: stable, params: {alpha: 1.2}, replicas: 2, length: 100}
+YAML
+expect_rc 0 "serial run" "$gpusynth" "$tmp/ranks.yaml" --memory-limit 16MiB -q
+for np in 1 2 3; do
+  expect_rc 0 "mpirun -np $np" "${launch[@]}" -np "$np" "$gpusynth" "$tmp/ranks.yaml" -o "$tmp/np$np.h5" --memory-limit 16MiB
+  expect_in "$tmp/stderr" "wrote $tmp/np$np.h5" "rank 0 reports the write"
+  [ "$(grep -c "^wrote " "$tmp/stderr")" -eq 1 ] || fail "np $np: one report, not one per rank"
+  for group in /ensembles /datasets; do
+    h5diff "$tmp/serial.h5" "$tmp/np$np.h5" "$group" "$group" >"$tmp/diff" 2>&1 ||
+      fail "np $np: $group differs from the serial run: $(head -c 300 "$tmp/diff")"
+  done
+done
+
+# A config error: reported once, every rank exits 2, nothing written.
+sed 's/alpha: 1.2/alpha: 2.5/' "$tmp/ranks.yaml" >"$tmp/bad.yaml"
+expect_rc 2 "a bad parameter under mpirun" "${launch[@]}" -np 2 "$gpusynth" "$tmp/bad.yaml" -o "$tmp/bad.h5"
+[ "$(grep -c "gpusynth: error:" "$tmp/stderr")" -eq 1 ] || fail "the config error is not reported exactly once: $(cat "$tmp/stderr")"
+[ ! -e "$tmp/bad.h5" ] || fail "a failed run left $tmp/bad.h5"
+
+# What runs on one rank only for now says so.
+printf 'compare: {}\nmodels: [fgn]\n' >>"$tmp/ranks.yaml"
+expect_rc 2 "a study under mpirun" "${launch[@]}" -np 2 "$gpusynth" "$tmp/ranks.yaml" -o "$tmp/study.h5"
+expect_in "$tmp/stderr" "run on one rank for now" "study with ranks"
+
+# kill -9 of one rank mid-run: the job ends, nothing at the output path.
+sed 's/replicas: 101, length: 20000/replicas: 400, length: 400000/' "$tmp/bad.yaml" | sed 's/alpha: 2.5/alpha: 1.2/' >"$tmp/long.yaml"
+"${launch[@]}" -np 2 "$gpusynth" "$tmp/long.yaml" -o "$tmp/killed.h5" >"$tmp/kill.out" 2>&1 &
+job=$!
+for _ in $(seq 100); do  # wait for both ranks
+  [ "$(pgrep -f -- "$tmp/long.yaml -o $tmp/killed.h5" | wc -l)" -ge 3 ] && break
+  sleep 0.1
+done
+sleep 1
+victim=$(pgrep -f -- "^$gpusynth $tmp/long.yaml" | tail -1)
+[ -n "$victim" ] && kill -9 "$victim"
+for _ in $(seq 300); do kill -0 "$job" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$job" 2>/dev/null; then
+  fail "the job still runs 30 s after one rank was killed"
+  kill -9 "$job"
+fi
+wait "$job" && fail "the job with a killed rank exited 0"
+[ ! -e "$tmp/killed.h5" ] || fail "a killed job left $tmp/killed.h5"
+finish "mpi"
