@@ -60,6 +60,15 @@ const Study::Dataset& Study::dataset_of(std::size_t index) const {
 
 const SeriesProfile& Study::real_of(std::size_t index) const { return dataset_of(index).real; }
 
+std::vector<std::pair<double*, std::size_t>> Study::replica_rows(std::size_t index) {
+  Compared& c = compared_[index];
+  std::vector<std::pair<double*, std::size_t>> rows;
+  for (auto& metric : c.metrics) rows.emplace_back(metric.data(), 1);
+  rows.emplace_back(c.quantiles.data(), kCurveLevels);
+  rows.emplace_back(c.acf.data(), c.entry.replicas ? c.acf.size() / c.entry.replicas : 0);
+  return rows;
+}
+
 void Study::store(Compared& c, std::size_t lags, std::uint64_t replica, const double* metrics, const double* quantiles,
                   const double* acf, std::size_t acf_size) {
   for (std::size_t m = 0; m < options_.metrics.size(); ++m) c.metrics[m][replica] = metrics[m];

@@ -74,6 +74,11 @@ class Study {
   // degrees.
   void summarize(std::uint64_t seed, Resampler& resampler);
 
+  // Every per-replica array of entry `index` as (rows, doubles per replica),
+  // replica-major: metrics one by one, quantile curves, ACFs (for gathering
+  // the replicas MPI ranks compared).
+  std::vector<std::pair<double*, std::size_t>> replica_rows(std::size_t index);
+
   const std::vector<Dataset>& datasets() const { return datasets_; }
   const std::vector<Compared>& compared() const { return compared_; }
   std::size_t rank_index() const { return rank_index_; }  // of options().rank_by in options().metrics

@@ -90,6 +90,21 @@ void abort_ranks(int code) {
   if (info().size > 1) MPI_Abort(MPI_COMM_WORLD, code);
 }
 
+void gather_rows_to_root(double* rows, std::uint64_t replicas, std::uint64_t stride) {
+  const RankInfo& r = info();
+  if (r.size == 1 || stride == 0) return;
+  std::vector<int> counts(static_cast<std::size_t>(r.size)), offsets(counts.size());
+  for (int k = 0; k < r.size; ++k) {
+    const ReplicaRange range = replica_range(replicas, k, r.size);
+    counts[static_cast<std::size_t>(k)] = static_cast<int>(range.count * stride);
+    offsets[static_cast<std::size_t>(k)] = static_cast<int>(range.first * stride);
+  }
+  const ReplicaRange mine = replica_range(replicas, r.rank, r.size);
+  double* own = rows + mine.first * stride;
+  MPI_Gatherv(r.rank == 0 ? MPI_IN_PLACE : own, static_cast<int>(mine.count * stride), MPI_DOUBLE, rows,
+              counts.data(), offsets.data(), MPI_DOUBLE, 0, MPI_COMM_WORLD);
+}
+
 std::string mpi_library_version() {
   char text[MPI_MAX_LIBRARY_VERSION_STRING];
   int length = 0;
@@ -108,6 +123,7 @@ std::uint64_t sum_over_ranks(std::uint64_t value) { return value; }
 std::uint64_t max_over_ranks(std::uint64_t value) { return value; }
 void barrier() {}
 void abort_ranks(int) {}
+void gather_rows_to_root(double*, std::uint64_t, std::uint64_t) {}
 std::string mpi_library_version() { return ""; }
 
 #endif

@@ -51,6 +51,11 @@ struct ReplicaRange {
 };
 ReplicaRange replica_range(std::uint64_t replicas, int rank, int size);
 
+// Rows of `stride` doubles, replica by replica, where each rank filled its
+// replica_range's rows: rank 0 receives every rank's rows (MPI_Gatherv); the
+// other ranks' arrays are left as they were.
+void gather_rows_to_root(double* rows, std::uint64_t replicas, std::uint64_t stride);
+
 // "Open MPI 4.1.4 (MPI 3.1)", or "" without MPI.
 std::string mpi_library_version();
 

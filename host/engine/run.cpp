@@ -207,12 +207,15 @@ void check_disk_space(const RunPlan& plan, const RunConfig& config, bool quiet) 
 #ifdef GPUSYNTH_HAVE_MPI
 // Several MPI ranks (docs/scale-out.md): rank 0 lays the file out (root
 // attributes, datasets, every ensemble's empty series); every rank generates
-// its contiguous share of each ensemble's replicas and writes it in collective
-// calls (ranks with fewer batches write nothing in the last ones); rank 0
-// then writes the ensembles' attributes with the tallies summed over the
-// ranks and commits. Counter-based draws make every value the serial run's.
+// its contiguous share of each ensemble's replicas, compares it with the
+// dataset (a study) and writes the stored rows in collective calls (ranks with
+// fewer batches write nothing in the last ones); the per-replica comparisons
+// are gathered on rank 0, which summarises the study, writes the ensembles'
+// attributes with the tallies summed over the ranks, /compare, and commits.
+// Counter-based draws make every value the serial run's.
 void run_ranks(const RunConfig& config, const RunPlan& plan, BackendDevice& backend,
-               const std::vector<RunDataset>& datasets, const RunOptions& options, RunOutcome& outcome) {
+               const std::vector<RunDataset>& datasets, const RunOptions& options, std::optional<Study>& study,
+               RunOutcome& outcome) {
   const CollectivePhase collective;
   std::optional<EnsembleFile> file;
   std::string temp_path;
@@ -222,8 +225,14 @@ void run_ranks(const RunConfig& config, const RunPlan& plan, BackendDevice& back
     for (const RunDataset& d : datasets) file->write_dataset(d.name, d.series, d.attributes);
     for (const EnsemblePlan& ensemble : plan.ensembles) {
       const EnsembleSpec& spec = *ensemble.job.spec;
-      SeriesDataset series = file->create_series(spec.name, ensemble.job.request.storage, spec.replicas, spec.length,
-                                                 ensemble.chunk, config.compression);
+      const std::uint64_t stored = std::min(
+          config.study.compare ? config.study.compare->store_replicas.value_or(UINT64_MAX) : UINT64_MAX, spec.replicas);
+      const ChunkShape chunk =
+          stored < spec.replicas ? series_chunk_shape(stored, spec.length, storage_bytes(ensemble.job.request.storage),
+                                                      ensemble.chunk.rows)
+                                 : ensemble.chunk;
+      SeriesDataset series = file->create_series(spec.name, ensemble.job.request.storage, stored, spec.length, chunk,
+                                                 config.compression);
       write_series_attributes(series, spec);
       for (const SideVector& side : spec.model->side_vectors(spec.length))
         series.write_vector(side.name, side.values, side.attributes);
@@ -235,8 +244,12 @@ void run_ranks(const RunConfig& config, const RunPlan& plan, BackendDevice& back
   ParallelSeriesFile shared(temp_path);
   Progress progress(plan.total_samples, options.quiet || !is_root_rank());
   std::vector<Tally> tallies;
+  const std::uint64_t store_limit =
+      config.study.compare ? config.study.compare->store_replicas.value_or(UINT64_MAX) : UINT64_MAX;
   for (const EnsemblePlan& ensemble : plan.ensembles) {
     const EnsembleSpec& spec = *ensemble.job.spec;
+    const std::uint64_t stored = std::min(store_limit, spec.replicas);
+    const std::optional<std::size_t> compared = study ? study->find(spec.name) : std::nullopt;
     const ReplicaRange mine = replica_range(spec.replicas, ranks().rank, ranks().size);
     const std::uint64_t most = replica_range(spec.replicas, 0, ranks().size).count;  // rank 0 has the most
     const std::uint64_t rounds = (most + ensemble.batch_replicas - 1) / ensemble.batch_replicas;
@@ -254,8 +267,14 @@ void run_ranks(const RunConfig& config, const RunPlan& plan, BackendDevice& back
       const auto start = std::chrono::steady_clock::now();
       if (count > 0) result.tally += generator->generate(first, count, buffer.get());
       result.generate_seconds += seconds_since(start);
+      if (compared && count > 0) {
+        const auto compare_start = std::chrono::steady_clock::now();
+        study->add_batch(*compared, first, count, buffer.get(), ensemble.job.request.storage);
+        result.compare_seconds += seconds_since(compare_start);
+      }
       const auto write_start = std::chrono::steady_clock::now();
-      shared.write_rows(first, count, buffer.get());
+      const std::uint64_t rows = first < stored ? std::min(count, stored - first) : 0;  // a study's store_replicas
+      shared.write_rows(first, rows, buffer.get());
       result.write_seconds += seconds_since(write_start);
       progress.advance(sum_over_ranks(count) * spec.length);
     }
@@ -266,7 +285,17 @@ void run_ranks(const RunConfig& config, const RunPlan& plan, BackendDevice& back
   }
   shared.close();
   progress.finish();
+  if (study) {
+    for (std::size_t c = 0; c < study->compared().size(); ++c)
+      for (const auto& [rows, stride] : study->replica_rows(c))
+        gather_rows_to_root(rows, study->compared()[c].entry.replicas, stride);
+  }
   if (is_root_rank()) {
+    if (study) {
+      const auto summary_start = std::chrono::steady_clock::now();
+      study->summarize(config.seed, *backend.make_resampler());
+      outcome.summary_seconds = seconds_since(summary_start);
+    }
     file->resume();
     for (std::size_t e = 0; e < plan.ensembles.size(); ++e) {
       const EnsemblePlan& ensemble = plan.ensembles[e];
@@ -276,7 +305,9 @@ void run_ranks(const RunConfig& config, const RunPlan& plan, BackendDevice& back
       series.write_attributes(ensemble_attributes(ensemble, tallies[e]));
       if (!spec.fit.empty()) series.write_fit(spec.fit);
     }
+    if (study) write_compare(file->id(), *study);
     file->commit();
+    if (study) outcome.study = std::move(study);
   }
   barrier();  // the file is in place before any rank reports success
 }
@@ -328,7 +359,9 @@ RunOutcome run_prepared(RunConfig& config, const RunOptions& options) {
   const auto start = std::chrono::steady_clock::now();
 #ifdef GPUSYNTH_HAVE_MPI
   if (several_ranks()) {
-    run_ranks(config, plan, *backend, prepared.datasets, options, outcome);
+    std::optional<Study> study;
+    if (config.study.compare) study.emplace(make_study(config, prepared.datasets, std::move(prepared.stopped)));
+    run_ranks(config, plan, *backend, prepared.datasets, options, study, outcome);
     outcome.seconds = seconds_since(start);
     return outcome;
   }
@@ -373,9 +406,9 @@ RunOutcome run_prepared(RunConfig& config, const RunOptions& options) {
 }  // namespace
 
 RunOutcome run_config(RunConfig& config, const RunOptions& options) {
-  if (several_ranks() && (config.study.compare || !config.requests.empty() || !config.bursts.empty() || options.no_output))
-    throw UserError(fmt::format("{}: with {} MPI ranks a run generates and writes ensembles; studies (compare:), "
-                                "requests:, bursts: and --no-output run on one rank for now",
+  if (several_ranks() && (!config.requests.empty() || !config.bursts.empty() || options.no_output))
+    throw UserError(fmt::format("{}: with {} MPI ranks a run generates, compares and writes ensembles; requests:, "
+                                "bursts: and --no-output run on one rank for now",
                                 config.path, ranks().size));
   if (options.bursts_required && config.bursts.empty())
     throw UserError(fmt::format("{}: no 'bursts:' section; `gpusynth bursts` analyses the series it names "

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # MPI ranks (docs/scale-out.md): the same config under mpirun -np 1, 2 and 3
 # (3 splits 101 replicas unevenly, across chunks and batches) writes datasets
-# and ensembles bit-identical to the serial run's; a config error is reported
+# and ensembles bit-identical to the serial run's, and a comparison study its
+# /compare and tables; a config error is reported
 # once and every rank exits 2; kill -9 of one rank ends the job with nothing at
 # the output path. Skipped (exit 77) when gpusynth was built without MPI.
 set -u
@@ -42,10 +43,24 @@ expect_rc 2 "a bad parameter under mpirun" "${launch[@]}" -np 2 "$gpusynth" "$tm
 [ "$(grep -c "gpusynth: error:" "$tmp/stderr")" -eq 1 ] || fail "the config error is not reported exactly once: $(cat "$tmp/stderr")"
 [ ! -e "$tmp/bad.h5" ] || fail "a failed run left $tmp/bad.h5"
 
+# A comparison study: every rank compares its replicas, rank 0 gathers and
+# summarises; /compare and the printed tables are the serial run's.
+expect_rc 0 "serial study" "$gpusynth" "$source_dir/tests/cli/study.yaml" -o "$tmp/study1.h5" -q
+cp "$tmp/stdout" "$tmp/tables1"
+for np in 2 3; do
+  expect_rc 0 "study under mpirun -np $np" "${launch[@]}" -np "$np" "$gpusynth" "$source_dir/tests/cli/study.yaml" \
+    -o "$tmp/study$np.h5" -q
+  cmp -s "$tmp/tables1" "$tmp/stdout" || fail "np $np: the study tables differ from the serial run's"
+  for group in /ensembles /datasets /compare; do
+    h5diff "$tmp/study1.h5" "$tmp/study$np.h5" "$group" "$group" >"$tmp/diff" 2>&1 ||
+      fail "study np $np: $group differs from the serial run: $(head -c 300 "$tmp/diff")"
+  done
+done
+
 # What runs on one rank only for now says so.
-printf 'compare: {}\nmodels: [fgn]\n' >>"$tmp/ranks.yaml"
-expect_rc 2 "a study under mpirun" "${launch[@]}" -np 2 "$gpusynth" "$tmp/ranks.yaml" -o "$tmp/study.h5"
-expect_in "$tmp/stderr" "run on one rank for now" "study with ranks"
+printf 'bursts:\n  - {name: b, dataset: cp}\n' >>"$tmp/ranks.yaml"
+expect_rc 2 "bursts under mpirun" "${launch[@]}" -np 2 "$gpusynth" "$tmp/ranks.yaml" -o "$tmp/bursts.h5"
+expect_in "$tmp/stderr" "run on one rank for now" "bursts with ranks"
 
 # kill -9 of one rank mid-run: the job ends, nothing at the output path.
 sed 's/replicas: 101, length: 20000/replicas: 400, length: 400000/' "$tmp/bad.yaml" | sed 's/alpha: 2.5/alpha: 1.2/' >"$tmp/long.yaml"
