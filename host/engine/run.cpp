@@ -89,6 +89,33 @@ void write_series_attributes(SeriesDataset& series, const EnsembleSpec& spec) {
       });
 }
 
+// The replicas of an ensemble a run stores: all, or a study's first store_replicas.
+std::uint64_t stored_replicas_of(const RunConfig& config, const EnsembleSpec& spec) {
+  return std::min(config.study.compare ? config.study.compare->store_replicas.value_or(UINT64_MAX) : UINT64_MAX,
+                  spec.replicas);
+}
+
+// The chunks of the stored rows: the plan's, unless fewer rows are stored.
+ChunkShape stored_chunk(const EnsemblePlan& ensemble, std::uint64_t stored) {
+  const EnsembleSpec& spec = *ensemble.job.spec;
+  return stored < spec.replicas
+             ? series_chunk_shape(stored, spec.length, storage_bytes(ensemble.job.request.storage), ensemble.chunk.rows)
+             : ensemble.chunk;
+}
+
+// What follows the ensembles in the file: /compare, the burst analyses, the
+// requests; then the commit and the requests' text outputs beside it.
+void finish_file(const RunConfig& config, const std::vector<RunDataset>& datasets, EnsembleFile& file,
+                 const std::optional<Study>& study, const RunOptions& options, RunOutcome& outcome) {
+  if (study) write_compare(file.id(), *study);
+  const auto bursts_start = std::chrono::steady_clock::now();
+  outcome.bursts = analyse_run_bursts(config, datasets, file.id(), options.quiet);
+  outcome.bursts_seconds = seconds_since(bursts_start);
+  const std::vector<RequestsOutcome> requests = synthesize_requests(config, file.id(), options.quiet);
+  file.commit();
+  emit_request_texts(config, requests, options.quiet);
+}
+
 // Generates one ensemble batch by batch; the write of batch k runs on a
 // separate thread while batch k+1 is generated, and a study compares batch k
 // with its dataset while it is written. Without a file (--no-output) the
@@ -100,9 +127,7 @@ EnsembleResult generate_ensemble(const EnsemblePlan& ensemble, BackendDevice& ba
   const EnsembleSpec& spec = *ensemble.job.spec;
   const StorageType storage = ensemble.job.request.storage;
   stored = std::min(stored, spec.replicas);
-  const ChunkShape chunk = stored < spec.replicas
-                               ? series_chunk_shape(stored, spec.length, storage_bytes(storage), ensemble.chunk.rows)
-                               : ensemble.chunk;
+  const ChunkShape chunk = stored_chunk(ensemble, stored);
   const std::optional<std::size_t> found = study ? study->find(spec.name) : std::nullopt;
   if (!found) study = nullptr;
   const std::size_t compared = found.value_or(0);  // the ensemble's index in the study
@@ -217,22 +242,18 @@ void run_ranks(const RunConfig& config, const RunPlan& plan, BackendDevice& back
                const std::vector<RunDataset>& datasets, const RunOptions& options, std::optional<Study>& study,
                RunOutcome& outcome) {
   const CollectivePhase collective;
+  const bool writing = !options.no_output;
   std::optional<EnsembleFile> file;
   std::string temp_path;
-  if (is_root_rank()) {
+  if (writing && is_root_rank()) {
     file.emplace(config.output);
     file->write_root_attributes(root_attributes(config, plan, options));
     for (const RunDataset& d : datasets) file->write_dataset(d.name, d.series, d.attributes);
     for (const EnsemblePlan& ensemble : plan.ensembles) {
       const EnsembleSpec& spec = *ensemble.job.spec;
-      const std::uint64_t stored = std::min(
-          config.study.compare ? config.study.compare->store_replicas.value_or(UINT64_MAX) : UINT64_MAX, spec.replicas);
-      const ChunkShape chunk =
-          stored < spec.replicas ? series_chunk_shape(stored, spec.length, storage_bytes(ensemble.job.request.storage),
-                                                      ensemble.chunk.rows)
-                                 : ensemble.chunk;
-      SeriesDataset series = file->create_series(spec.name, ensemble.job.request.storage, stored, spec.length, chunk,
-                                                 config.compression);
+      const std::uint64_t stored = stored_replicas_of(config, spec);
+      SeriesDataset series = file->create_series(spec.name, ensemble.job.request.storage, stored, spec.length,
+                                                 stored_chunk(ensemble, stored), config.compression);
       write_series_attributes(series, spec);
       for (const SideVector& side : spec.model->side_vectors(spec.length))
         series.write_vector(side.name, side.values, side.attributes);
@@ -240,22 +261,20 @@ void run_ranks(const RunConfig& config, const RunPlan& plan, BackendDevice& back
     file->suspend();
     temp_path = file->temp_path();
   }
-  temp_path = broadcast_from_root(temp_path);
-  ParallelSeriesFile shared(temp_path);
+  std::optional<ParallelSeriesFile> shared;
+  if (writing) shared.emplace(broadcast_from_root(temp_path));
   Progress progress(plan.total_samples, options.quiet || !is_root_rank());
   std::vector<Tally> tallies;
-  const std::uint64_t store_limit =
-      config.study.compare ? config.study.compare->store_replicas.value_or(UINT64_MAX) : UINT64_MAX;
   for (const EnsemblePlan& ensemble : plan.ensembles) {
     const EnsembleSpec& spec = *ensemble.job.spec;
-    const std::uint64_t stored = std::min(store_limit, spec.replicas);
+    const std::uint64_t stored = stored_replicas_of(config, spec);
     const std::optional<std::size_t> compared = study ? study->find(spec.name) : std::nullopt;
     const ReplicaRange mine = replica_range(spec.replicas, ranks().rank, ranks().size);
     const std::uint64_t most = replica_range(spec.replicas, 0, ranks().size).count;  // rank 0 has the most
     const std::uint64_t rounds = (most + ensemble.batch_replicas - 1) / ensemble.batch_replicas;
     auto generator = backend.make_generator(ensemble.job, ensemble.batch_replicas);
     HostBuffer buffer = backend.host_buffer(ensemble.batch_replicas * ensemble.row_bytes);
-    shared.open(spec.name, ensemble.job.request.storage, spec.length);
+    if (shared) shared->open(spec.name, ensemble.job.request.storage, spec.length);
     EnsembleResult result;
     result.name = spec.name;
     progress.begin(spec.name);
@@ -274,7 +293,7 @@ void run_ranks(const RunConfig& config, const RunPlan& plan, BackendDevice& back
       }
       const auto write_start = std::chrono::steady_clock::now();
       const std::uint64_t rows = first < stored ? std::min(count, stored - first) : 0;  // a study's store_replicas
-      shared.write_rows(first, rows, buffer.get());
+      if (shared) shared->write_rows(first, rows, buffer.get());
       result.write_seconds += seconds_since(write_start);
       progress.advance(sum_over_ranks(count) * spec.length);
     }
@@ -283,7 +302,7 @@ void run_ranks(const RunConfig& config, const RunPlan& plan, BackendDevice& back
     tallies.push_back(result.tally);
     outcome.ensembles.push_back(std::move(result));
   }
-  shared.close();
+  if (shared) shared->close();
   progress.finish();
   if (study) {
     for (std::size_t c = 0; c < study->compared().size(); ++c)
@@ -296,17 +315,18 @@ void run_ranks(const RunConfig& config, const RunPlan& plan, BackendDevice& back
       study->summarize(config.seed, *backend.make_resampler());
       outcome.summary_seconds = seconds_since(summary_start);
     }
-    file->resume();
-    for (std::size_t e = 0; e < plan.ensembles.size(); ++e) {
-      const EnsemblePlan& ensemble = plan.ensembles[e];
-      const EnsembleSpec& spec = *ensemble.job.spec;
-      SeriesDataset series =
-          file->open_series(spec.name, ensemble.job.request.storage, spec.length, ensemble.chunk, config.compression);
-      series.write_attributes(ensemble_attributes(ensemble, tallies[e]));
-      if (!spec.fit.empty()) series.write_fit(spec.fit);
+    if (file) {  // the rest of the file, as one rank writes it
+      file->resume();
+      for (std::size_t e = 0; e < plan.ensembles.size(); ++e) {
+        const EnsemblePlan& ensemble = plan.ensembles[e];
+        const EnsembleSpec& spec = *ensemble.job.spec;
+        SeriesDataset series =
+            file->open_series(spec.name, ensemble.job.request.storage, spec.length, ensemble.chunk, config.compression);
+        series.write_attributes(ensemble_attributes(ensemble, tallies[e]));
+        if (!spec.fit.empty()) series.write_fit(spec.fit);
+      }
+      finish_file(config, datasets, *file, study, options, outcome);
     }
-    if (study) write_compare(file->id(), *study);
-    file->commit();
     if (study) outcome.study = std::move(study);
   }
   barrier();  // the file is in place before any rank reports success
@@ -375,30 +395,20 @@ RunOutcome run_prepared(RunConfig& config, const RunOptions& options) {
     for (const RunDataset& d : prepared.datasets) file->write_dataset(d.name, d.series, d.attributes);
   }
   Progress progress(plan.total_samples, options.quiet);
-  const std::uint64_t stored =
-      config.study.compare ? config.study.compare->store_replicas.value_or(UINT64_MAX) : UINT64_MAX;
   for (const EnsemblePlan& ensemble : plan.ensembles) {
     outcome.ensembles.push_back(generate_ensemble(ensemble, *backend, file ? &*file : nullptr, config.compression,
-                                                  stored, study ? &*study : nullptr, progress));
+                                                  stored_replicas_of(config, *ensemble.job.spec),
+                                                  study ? &*study : nullptr, progress));
   }
   throw_if_interrupted();
   progress.finish();
   if (study) {
     const auto summary_start = std::chrono::steady_clock::now();
     study->summarize(config.seed, *backend->make_resampler());
-    if (file) write_compare(file->id(), *study);
     outcome.summary_seconds = seconds_since(summary_start);
-    outcome.study = std::move(study);
   }
-  if (file) {
-    const auto bursts_start = std::chrono::steady_clock::now();
-    outcome.bursts = analyse_run_bursts(config, prepared.datasets, file->id(), options.quiet);
-    outcome.bursts_seconds = seconds_since(bursts_start);
-  }
-  std::vector<RequestsOutcome> requests;
-  if (file) requests = synthesize_requests(config, file->id(), options.quiet);
-  if (file) file->commit();
-  emit_request_texts(config, requests, options.quiet);
+  if (file) finish_file(config, prepared.datasets, *file, study, options, outcome);
+  if (study) outcome.study = std::move(study);
   outcome.seconds = seconds_since(start);
   return outcome;
 }
@@ -406,10 +416,6 @@ RunOutcome run_prepared(RunConfig& config, const RunOptions& options) {
 }  // namespace
 
 RunOutcome run_config(RunConfig& config, const RunOptions& options) {
-  if (several_ranks() && (!config.requests.empty() || !config.bursts.empty() || options.no_output))
-    throw UserError(fmt::format("{}: with {} MPI ranks a run generates, compares and writes ensembles; requests:, "
-                                "bursts: and --no-output run on one rank for now",
-                                config.path, ranks().size));
   if (options.bursts_required && config.bursts.empty())
     throw UserError(fmt::format("{}: no 'bursts:' section; `gpusynth bursts` analyses the series it names "
                                 "(docs/bursts.md)",

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # MPI ranks (docs/scale-out.md): the same config under mpirun -np 1, 2 and 3
 # (3 splits 101 replicas unevenly, across chunks and batches) writes datasets
-# and ensembles bit-identical to the serial run's, and a comparison study its
-# /compare and tables; a config error is reported
+# and ensembles bit-identical to the serial run's, a comparison study its
+# /compare and tables, and a burst analysis its /bursts; a config error is reported
 # once and every rank exits 2; kill -9 of one rank ends the job with nothing at
 # the output path. Skipped (exit 77) when gpusynth was built without MPI.
 set -u
@@ -57,10 +57,27 @@ for np in 2 3; do
   done
 done
 
-# What runs on one rank only for now says so.
-printf 'bursts:\n  - {name: b, dataset: cp}\n' >>"$tmp/ranks.yaml"
-expect_rc 2 "bursts under mpirun" "${launch[@]}" -np 2 "$gpusynth" "$tmp/ranks.yaml" -o "$tmp/bursts.h5"
-expect_in "$tmp/stderr" "run on one rank for now" "bursts with ranks"
+# Bursts and requests run on rank 0 once the ensembles are in the file: the same /bursts.
+cat >"$tmp/bursts.yaml" <<YAML
+seed: 9
+output: $tmp/bursts.h5
+datasets:
+  - {name: job, trace: $data/dxt.parser.txt.gz, format: darshan, bin: 1s, series: bytes_read}
+models: [markov]
+replicas: 6
+bursts:
+  - {name: read, dataset: job, horizons: [1s, 2s], bootstrap: {resamples: 50}, augment: {replicas: 2},
+     scheduling: {min_time: 2s, max_time: 6s, window: 8}}
+YAML
+expect_rc 0 "serial bursts" "$gpusynth" bursts "$tmp/bursts.yaml" -q
+expect_rc 0 "bursts under mpirun -np 2" "${launch[@]}" -np 2 "$gpusynth" bursts "$tmp/bursts.yaml" -o "$tmp/bursts2.h5" -q
+for group in /ensembles /bursts; do
+  h5diff "$tmp/bursts.h5" "$tmp/bursts2.h5" "$group" "$group" >"$tmp/diff" 2>&1 ||
+    fail "bursts np 2: $group differs from the serial run: $(head -c 300 "$tmp/diff")"
+done
+expect_rc 0 "--no-output under mpirun -np 2" "${launch[@]}" -np 2 "$gpusynth" "$tmp/ranks.yaml" -o "$tmp/none.h5" \
+  --no-output --memory-limit 16MiB
+[ ! -e "$tmp/none.h5" ] || fail "--no-output wrote $tmp/none.h5"
 
 # kill -9 of one rank mid-run: the job ends, nothing at the output path.
 sed 's/replicas: 101, length: 20000/replicas: 400, length: 400000/' "$tmp/bad.yaml" | sed 's/alpha: 2.5/alpha: 1.2/' >"$tmp/long.yaml"
