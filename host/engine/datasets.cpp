@@ -10,6 +10,7 @@
 #include "host/base/errors.hpp"
 #include "host/base/parallel.hpp"
 #include "host/base/progress.hpp"
+#include "host/base/ranks.hpp"
 #include "host/models/fit.hpp"
 
 namespace gs {
@@ -17,14 +18,9 @@ namespace gs {
 namespace {
 
 // Fits config.study.models to every dataset (in parallel, each fit's own loops
-// on the cores left to it) and appends an ensemble `<dataset>-<model>` for
-// each model that passes its checks; the others are returned with the reason.
-std::vector<StoppedModel> add_fitted_ensembles(RunConfig& config, const std::vector<LoadedSeries>& traces, bool quiet) {
-  std::vector<StoppedModel> stopped;
-  if (config.study.models.empty()) return stopped;
-  std::set<std::string> names;
-  std::set<std::uint32_t> streams;
-  for (const auto& e : config.ensembles) names.insert(e.name), streams.insert(e.stream);
+// on the cores left to it) and logs them: what each model became, as YAML text,
+// one entry per dataset and model: {dataset, model, stopped, ensemble}.
+std::string fits_on_root(const RunConfig& config, const std::vector<LoadedSeries>& traces, bool quiet) {
   log_info(quiet, fmt::format("fitting {} to {} datasets ({} threads)", fmt::join(config.study.models, ", "),
                               config.datasets.size(), omp_get_max_threads()));
   std::vector<std::vector<FittedModel>> fits(config.datasets.size());
@@ -34,6 +30,7 @@ std::vector<StoppedModel> add_fitted_ensembles(RunConfig& config, const std::vec
                  config.study.fitting, config.seed);
     fits[d] = fit_models(data, config.study.models);
   });
+  YAML::Node outcomes(YAML::NodeType::Sequence);
   for (std::size_t d = 0; d < config.datasets.size(); ++d) {
     const DatasetSpec& dataset = config.datasets[d];
     const LoadedSeries& s = traces[d];
@@ -41,26 +38,64 @@ std::vector<StoppedModel> add_fitted_ensembles(RunConfig& config, const std::vec
     const bool counts = replicas_as_counts(s.trace.kind != Trace::Kind::series, s.series);
     for (const FittedModel& fitted : fits[d]) {
       if (!fitted.warning.empty()) log_info(quiet, fmt::format("  {}: warning: {}", fitted.model, fitted.warning));
-      if (!fitted.invalid.empty()) {
-        log_info(quiet, fmt::format("  {}: stopped: {}", fitted.model, fitted.invalid));
-        stopped.push_back({dataset.name, fitted.model, fitted.invalid});
-        continue;
-      }
-      log_info(quiet, fmt::format("  {}: {}", fitted.model, fitted.estimates));
-      const YAML::Node node = fitted_ensemble_node(fitted, dataset.name, config.study.replicas, counts);
-      EnsembleSpec spec = parse_ensemble(node, config.path, config.ensembles.size());
-      if (!names.insert(spec.name).second)
-        throw UserError(
-            fmt::format("{}: the fitted ensemble '{}' has the name of an ensemble under 'ensembles'; "
-                        "rename that one",
-                        config.path, spec.name));
-      if (!streams.insert(spec.stream).second)
-        throw UserError(
-            fmt::format("{}: the fitted ensemble '{}' has the Philox stream of an ensemble under "
-                        "'ensembles'; give that one another 'stream'",
-                        config.path, spec.name));
-      config.ensembles.push_back(std::move(spec));
+      log_info(quiet, fmt::format("  {}: {}", fitted.model,
+                                  fitted.invalid.empty() ? fitted.estimates : "stopped: " + fitted.invalid));
+      YAML::Node outcome(YAML::NodeType::Map);
+      outcome["dataset"] = dataset.name;
+      outcome["model"] = fitted.model;
+      outcome["stopped"] = fitted.invalid;
+      if (fitted.invalid.empty())
+        outcome["ensemble"] = fitted_ensemble_node(fitted, dataset.name, config.study.replicas, counts);
+      outcomes.push_back(outcome);
     }
+  }
+  YAML::Emitter out;
+  out << outcomes;
+  return out.c_str();
+}
+
+// A failure of the fits on rank 0 reaches the other ranks as a text starting
+// with NUL, so that they fail with it instead of waiting.
+std::string fitted_models_text(const RunConfig& config, const std::vector<LoadedSeries>& traces, bool quiet) {
+  std::string text;
+  if (is_root_rank()) {
+    try {
+      text = fits_on_root(config, traces, quiet);
+    } catch (const std::exception& e) {
+      broadcast_from_root(std::string(1, '\0') + e.what());
+      throw;
+    }
+  }
+  text = broadcast_from_root(text);
+  if (!text.empty() && text[0] == '\0') throw UserError(text.substr(1));
+  return text;
+}
+
+// Appends an ensemble `<dataset>-<model>` for each fitted model that passes
+// its checks; the others are returned with the reason. MPI ranks: rank 0 fits
+// once and every rank parses its text, so every rank has the same ensembles.
+std::vector<StoppedModel> add_fitted_ensembles(RunConfig& config, const std::vector<LoadedSeries>& traces, bool quiet) {
+  std::vector<StoppedModel> stopped;
+  if (config.study.models.empty()) return stopped;
+  std::set<std::string> names;
+  std::set<std::uint32_t> streams;
+  for (const auto& e : config.ensembles) names.insert(e.name), streams.insert(e.stream);
+  for (const YAML::Node& outcome : YAML::Load(fitted_models_text(config, traces, quiet))) {
+    const std::string dataset = outcome["dataset"].as<std::string>(), model = outcome["model"].as<std::string>();
+    if (const std::string why = outcome["stopped"].as<std::string>(); !why.empty()) {
+      stopped.push_back({dataset, model, why});
+      continue;
+    }
+    EnsembleSpec spec = parse_ensemble(outcome["ensemble"], config.path, config.ensembles.size());
+    if (!names.insert(spec.name).second)
+      throw UserError(
+          fmt::format("{}: the fitted ensemble '{}' has the name of an ensemble under 'ensembles'; rename that one",
+                      config.path, spec.name));
+    if (!streams.insert(spec.stream).second)
+      throw UserError(fmt::format("{}: the fitted ensemble '{}' has the Philox stream of an ensemble under "
+                                  "'ensembles'; give that one another 'stream'",
+                                  config.path, spec.name));
+    config.ensembles.push_back(std::move(spec));
   }
   if (config.ensembles.empty())
     throw UserError(fmt::format("{}: no model could be fitted to any dataset", config.path));
