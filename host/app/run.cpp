@@ -16,6 +16,7 @@ namespace gs {
 
 int run_command(const RunOptions& given) {
   RunOptions options = given;
+  options.node_log = !given.quiet && !is_root_rank() && ranks().local_rank == 0;
   options.quiet = options.quiet || !is_root_rank();  // one report, rank 0's
   RunConfig config = load_config(options.config_path);
   apply_overrides(config, options);

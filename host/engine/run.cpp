@@ -370,6 +370,8 @@ RunOutcome run_prepared(RunConfig& config, const RunOptions& options) {
     return outcome;
   }
   log_info(options.quiet, backend_log + "; " + plan.device);
+  if (options.node_log)  // once per node: its ranks' GPUs
+    log_info(false, fmt::format("{} (rank {}): {}; {}", host_name(), ranks().rank, backend_log, plan.device));
   for (const EnsemblePlan& ensemble : plan.ensembles) {
     if (!ensemble.job.generation.warning.empty())
       log_info(options.quiet,

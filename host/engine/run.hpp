@@ -28,6 +28,7 @@ struct RunOptions {
   bool no_output = false;  // generate every batch and discard it (timing without the HDF5 write)
   bool quiet = false;
   bool bursts_required = false;  // `gpusynth bursts`: the config must have a bursts: section
+  bool node_log = false;         // MPI: the first rank of a node other than rank 0's logs its backend
   std::string command_line;
 };
 
