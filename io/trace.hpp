@@ -86,6 +86,7 @@ struct Trace {
   std::uint64_t untimed_records = 0;           // darshan: records with bytes but no timestamps
   std::uint64_t logs_without_records = 0;      // darshan: logs of jobs without I/O
   std::uint64_t negative_timers = 0;           // darshan: negative *_TIME counters, read as 0
+  bool header_detected = false;                // columns: a first line without numbers read as names
   double untimed_bytes = 0;
 };
 

@@ -98,6 +98,7 @@ void print_summary(const StatsOptions& options, const TraceStatistics& s) {
               static_cast<unsigned long long>(t.lines));
   if (t.bad_lines) std::printf(", %llu bad lines skipped", static_cast<unsigned long long>(t.bad_lines));
   std::printf("\n");
+  if (t.header_detected) std::printf("             its first line holds no number: read as the column names\n");
   for (const auto& e : t.bad_line_examples) std::printf("             skipped: %s\n", e.c_str());
   if (t.kind == Trace::Kind::events) {
     const double span = t.times.back() - t.times.front();

@@ -378,8 +378,11 @@ RunConfig config_from(const YAML::Node& root, const std::string& text, const std
     config.seed_given = true;
   }
   config.backend = parse_backend_choice(top.choice("backend", {"auto", "cpu", "cuda"}).value_or("auto"));
-  config.output = top.require(top.text("output"), "output", "the path of the HDF5 file to write");
-  if (config.output.empty()) throw top.error_at("output", "output must not be empty");
+  // Optional: -o gives it, and --no-output and --dry-run write nothing (run_config checks).
+  if (auto output = top.text("output")) {
+    if (output->empty()) throw top.error_at("output", "output must not be empty");
+    config.output = *output;
+  }
   const auto compression = top.integer("compression").value_or(1);
   require_in_range(top, "compression", static_cast<double>(compression), compression >= 0 && compression <= 9,
                    "deflate level 0 (none) to 9");

@@ -164,7 +164,7 @@ std::string format_plan(const RunPlan& plan, const RunConfig& config) {
     if (!e.job.generation.summary.empty()) text += fmt::format("  {}\n", e.job.generation.summary);
   }
   text += fmt::format("total: {} samples, {} uncompressed, output {}\n", plan.total_samples,
-                      format_bytes(plan.total_bytes), config.output);
+                      format_bytes(plan.total_bytes), config.output.empty() ? "(none given)" : config.output);
   return text;
 }
 

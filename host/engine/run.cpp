@@ -424,7 +424,12 @@ RunOutcome run_config(RunConfig& config, const RunOptions& options) {
                                 config.path));
   if (options.no_output && !config.bursts.empty())
     throw UserError(fmt::format("{}: --no-output leaves nothing for the 'bursts:' analyses to read", config.path));
-  if (!options.no_output) resolve_output_target(config.output, "output");  // before the work, not after
+  if (!options.no_output && !options.dry_run && config.output.empty())
+    throw UserError(fmt::format("{}: no output file: the config has no 'output:' and no -o was given; add one, or "
+                                "run with --no-output or --dry-run",
+                                config.path));
+  if (!options.no_output && !config.output.empty())
+    resolve_output_target(config.output, "output");  // before the work, not after
   RunOutcome outcome;
   InterruptGuard interrupts;
   try {

@@ -180,10 +180,19 @@ void read_columns(const std::string& path, const TraceOptions& options, Trace& t
     if (first) {
       first = false;
       if (columns.delimiter == 0) columns.delimiter = detect_delimiter(line);
-      if (options.header)
-        for (auto name : split_fields(line, columns.delimiter)) columns.header.emplace_back(name);
+      const std::vector<std::string_view> fields = split_fields(line, columns.delimiter);
+      // A first line without a single number is a header, as numpy's genfromtxt(names=True)
+      // users expect (ISO-8601 times are text, so not there); the trace says so.
+      bool header = options.header;
+      if (!header && options.time_unit != TimeUnit::iso8601) {
+        double number = 0;
+        header = std::none_of(fields.begin(), fields.end(), [&](std::string_view f) { return parse_number(f, number); });
+        trace.header_detected = header;
+      }
+      if (header)
+        for (auto name : fields) columns.header.emplace_back(name);
       on_layout(columns);
-      if (options.header) return;
+      if (header) return;
     }
     on_row(line, split_fields(line, columns.delimiter));
   });

@@ -31,6 +31,16 @@ expect_rc 2 "bad --replicas" "$gpusynth" "$tmp/small.yaml" --replicas 0
 expect_rc 2 "missing config" "$gpusynth" "$tmp/none.yaml"
 expect_in "$tmp/stderr" "cannot open the config file" "missing config message"
 
+# A config without output: runs with -o, --no-output or --dry-run; otherwise says what to add.
+grep -v "^output:" "$tmp/small.yaml" >"$tmp/nooutput.yaml"
+expect_rc 0 "no output: with --no-output" "$gpusynth" "$tmp/nooutput.yaml" --no-output -q
+expect_rc 0 "no output: with --dry-run" "$gpusynth" "$tmp/nooutput.yaml" --dry-run
+expect_in "$tmp/stdout" "output (none given)" "the plan says no output was given"
+expect_rc 0 "no output: with -o" "$gpusynth" "$tmp/nooutput.yaml" -o "$tmp/given.h5" -q
+[ -s "$tmp/given.h5" ] || fail "-o without output: wrote nothing"
+expect_rc 2 "no output at all" "$gpusynth" "$tmp/nooutput.yaml"
+expect_in "$tmp/stderr" "no output file: the config has no 'output:' and no -o was given" "missing output message"
+
 # A bad parameter: exit 2, file:line:column and the accepted range, no output.
 sed 's/alpha: 1.2/alpha: 3/' "$tmp/small.yaml" >"$tmp/bad.yaml"
 expect_rc 2 "alpha out of range" "$gpusynth" "$tmp/bad.yaml" -o "$tmp/bad.h5"

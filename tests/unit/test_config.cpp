@@ -114,7 +114,10 @@ TEST(Config, WrongTypesAndMissingKeys) {
   expect_user_error(with_params("stable", "beta: 0.1"), {"missing the required key 'alpha'"});
   expect_user_error("output: o.h5\nensembles:\n  - name: x\n    params: {alpha: 1}\n    replicas: 2\n    length: 8\n",
                     {"test.yaml:3:5:", "missing the required key 'model'", "one of farima, fbm, fgn"});
-  expect_user_error("ensembles: []\n", {"missing the required key 'output'"});
+  EXPECT_TRUE(
+      parse_config("ensembles:\n  - {name: x, model: stable, params: {alpha: 1}, replicas: 2, length: 8}\n", "t.yaml")
+          .output.empty());
+  expect_user_error("output: ''\nensembles: []\n", {"test.yaml:1:", "output must not be empty"});
   expect_user_error("output: o.h5\nensembles: []\n", {"at least one ensemble"});
   expect_user_error("output: o.h5\nensembles: {a: 1}\n", {"test.yaml:2:12:", "ensembles must be a list"});
   expect_user_error("", {"the file is empty"});

@@ -297,6 +297,27 @@ TEST(TraceReaders, Iso8601TimesWithOffsets) {
   EXPECT_NEAR(trace.epoch, 1709164799.5, 1e-3);
 }
 
+// A first line without a number is read as the column names without --header
+// (and said so); a first line with one is data; ISO-8601 times are text, so
+// their first line stays data (the test above).
+TEST(TraceReaders, FirstLineWithoutNumbersIsAHeader) {
+  test::TempDir dir;
+  const std::string path = dir.path("probe.series");
+  test::write_file(path, "time,latency\n0.5,3\n1.5,4\n");
+  const Trace named = read_trace({path}, options_for("series"));
+  EXPECT_TRUE(named.header_detected);
+  EXPECT_EQ(named.series_values, (std::vector<double>{3, 4}));
+  TraceOptions by_name = options_for("series");
+  by_name.value_column = "latency";
+  EXPECT_EQ(read_trace({path}, by_name).series_values, (std::vector<double>{3, 4}));
+  test::write_file(path, "0.5,3\n1.5,4\n");
+  const Trace plain = read_trace({path}, options_for("series"));
+  EXPECT_FALSE(plain.header_detected);
+  EXPECT_EQ(plain.series_values, (std::vector<double>{3, 4}));
+  test::write_file(path, "0.5,three\n1.5,4\n");  // a number in it: data, and its bad value is an error
+  EXPECT_NE(error_of([&] { read_trace({path}, options_for("series")); }).find(":1:"), std::string::npos);
+}
+
 struct Malformed {
   std::string format;
   std::string text;
