@@ -146,6 +146,8 @@ void EnsembleFile::write_dataset(const std::string& name, const std::vector<doub
   h5::write_attributes(group.id(), attributes);
   h5::write_vector(group.id(), "series", series,
                    {{"description", std::string("the real series, as gpusynth stats reads it")}});
+  const h5::Handle values = h5::open_dataset(group.id(), "series");
+  h5::write_dimension(group.id(), "bin", series.size(), {values.id()}, 0, {{"long_name", std::string("bin index")}});
 }
 
 SeriesDataset EnsembleFile::create_series(const std::string& name, StorageType type, std::uint64_t replicas,
@@ -163,6 +165,9 @@ SeriesDataset EnsembleFile::create_series(const std::string& name, StorageType t
   h5::Handle dataset(GS_H5_CHECK(H5Dcreate2(group.id(), "series", file_type(type), space.id(), H5P_DEFAULT,
                                             properties.id(), H5P_DEFAULT)),
                      H5Dclose);
+  h5::write_dimension(group.id(), "replica", replicas, {dataset.id()}, 0,
+                      {{"long_name", std::string("replica index (one independent realization per row)")}});
+  h5::write_dimension(group.id(), "bin", length, {dataset.id()}, 1, {{"long_name", std::string("bin index")}});
   return SeriesDataset(std::move(group), std::move(dataset), type, length, chunk, compression_level);
 }
 

@@ -1,5 +1,7 @@
 #include "io/hdf5.hpp"
 
+#include <hdf5_hl.h>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -171,6 +173,37 @@ void write_matrix(hid_t parent, const std::string& name, std::size_t rows, std::
   if (!values.empty())
     GS_H5_CHECK(H5Dwrite(dataset.id(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()));
   write_attributes(dataset.id(), attributes);
+}
+
+namespace {
+
+void make_dimension(hid_t scale, const std::string& name, const std::vector<hid_t>& datasets, unsigned axis,
+                    const std::vector<Attribute>& attributes) {
+  GS_H5_CHECK(H5DSset_scale(scale, name.c_str()));
+  write_attributes(scale, attributes);
+  for (hid_t dataset : datasets) GS_H5_CHECK(H5DSattach_scale(dataset, scale, axis));
+}
+
+}  // namespace
+
+void write_dimension(hid_t parent, const std::string& name, std::uint64_t n, const std::vector<hid_t>& datasets,
+                     unsigned axis, const std::vector<Attribute>& attributes) {
+  std::vector<std::int64_t> index(n);
+  for (std::uint64_t i = 0; i < n; ++i) index[i] = static_cast<std::int64_t>(i);
+  const hsize_t dims[1] = {n};
+  Handle space(GS_H5_CHECK(H5Screate_simple(1, dims, nullptr)), H5Sclose);
+  Handle scale(GS_H5_CHECK(H5Dcreate2(parent, name.c_str(), H5T_STD_I64LE, space.id(), H5P_DEFAULT, H5P_DEFAULT,
+                                      H5P_DEFAULT)),
+               H5Dclose);
+  if (n > 0) GS_H5_CHECK(H5Dwrite(scale.id(), H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, index.data()));
+  make_dimension(scale.id(), name, datasets, axis, attributes);
+}
+
+void write_dimension(hid_t parent, const std::string& name, const std::vector<double>& values,
+                     const std::vector<hid_t>& datasets, unsigned axis, const std::vector<Attribute>& attributes) {
+  write_vector(parent, name, values, {});
+  Handle scale = open_dataset(parent, name);
+  make_dimension(scale.id(), name, datasets, axis, attributes);
 }
 
 void write_table(hid_t parent, const std::string& name, const std::vector<TableColumn>& columns,

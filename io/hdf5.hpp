@@ -96,6 +96,14 @@ struct TableColumn {
 void write_table(hid_t parent, const std::string& name, const std::vector<TableColumn>& columns,
                  const std::vector<Attribute>& attributes);
 
+// A dimension scale (H5DS, the netCDF-4 convention xarray reads): a 1-D
+// coordinate `name` under `parent` (int64 indices 0 … n − 1, or the given
+// float64 values), attached as axis `axis` of each dataset in `datasets`.
+void write_dimension(hid_t parent, const std::string& name, std::uint64_t n, const std::vector<hid_t>& datasets,
+                     unsigned axis, const std::vector<Attribute>& attributes);
+void write_dimension(hid_t parent, const std::string& name, const std::vector<double>& values,
+                     const std::vector<hid_t>& datasets, unsigned axis, const std::vector<Attribute>& attributes);
+
 void write_attribute(hid_t object, const Attribute& attribute);
 void write_attributes(hid_t object, const std::vector<Attribute>& attributes);
 
