@@ -1,6 +1,7 @@
 #include "host/base/ranks.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <vector>
 
@@ -19,12 +20,6 @@ RankInfo& info() {
 
 int collective_depth = 0;
 
-}  // namespace
-
-#ifdef GPUSYNTH_HAVE_MPI
-
-namespace {
-
 // mpirun (Open MPI, PMIx) and srun (PMI, PMIx) tell their processes so; a
 // process started by hand runs as one rank without MPI.
 bool launched_by_mpi() {
@@ -34,6 +29,8 @@ bool launched_by_mpi() {
 }
 
 }  // namespace
+
+#ifdef GPUSYNTH_HAVE_MPI
 
 void init_ranks(int* argc, char*** argv) {
   int initialised = 0;
@@ -116,7 +113,22 @@ std::string mpi_library_version() {
 
 #else
 
-void init_ranks(int*, char***) {}
+// Started as one of several ranks by a build without MPI, every copy would run
+// the whole job: say so and stop instead.
+void init_ranks(int*, char***) {
+  if (!launched_by_mpi()) return;
+  for (const char* variable : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS"}) {
+    const char* size = std::getenv(variable);
+    if (size && std::atoi(size) > 1) {
+      std::fprintf(stderr,
+                   "gpusynth: error: this gpusynth was built without MPI but started as one of %s ranks; every "
+                   "rank would run the whole job. Build with Open MPI and parallel HDF5 (openmpi-bin, "
+                   "libopenmpi-dev, libhdf5-openmpi-dev; docs/scale-out.md) or run it without mpirun/srun\n",
+                   size);
+      std::exit(2);
+    }
+  }
+}
 void finalize_ranks() {}
 std::string broadcast_from_root(const std::string& text) { return text; }
 std::uint64_t sum_over_ranks(std::uint64_t value) { return value; }
