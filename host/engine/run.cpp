@@ -216,7 +216,8 @@ Study make_study(const RunConfig& config, const std::vector<RunDataset>& dataset
 }
 
 void check_disk_space(const RunPlan& plan, const RunConfig& config, bool quiet) {
-  const std::uint64_t free = free_disk_bytes(config.output);
+  // The file system the file lands on: a symlinked output is written through to its target.
+  const std::uint64_t free = free_disk_bytes(resolve_output_target(config.output, "output"));
   if (free == 0 || plan.total_bytes <= free) return;
   if (config.compression == 0) {
     throw UserError(
