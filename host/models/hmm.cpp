@@ -14,6 +14,7 @@
 #include "host/models/fit.hpp"
 #include "host/models/model.hpp"
 #include "io/line_reader.hpp"
+#include "io/traces/fields.hpp"
 
 namespace gs {
 
@@ -25,8 +26,11 @@ std::vector<double> read_times_file(const std::string& path) {
   std::string line;
   while (reader.next(line)) {
     const int number = static_cast<int>(reader.line_number());
-    if (reader.too_long() || line.find('\0') != std::string::npos)
-      throw located_error(path, number, 1, "not a line of text (a NUL byte or over 1 MiB)");
+    try {
+      check_text_line(line, reader.too_long());  // the trace readers' test for text
+    } catch (const BadLine& bad) {
+      throw located_error(path, number, 1, bad.message);
+    }
     const std::string_view content = trim(std::string_view(line).substr(0, line.find('#')));
     if (content.empty()) continue;
     double t = 0;
