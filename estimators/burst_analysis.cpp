@@ -53,11 +53,15 @@ ScheduleSummary summarize_schedule(std::string decided_by, std::size_t windows, 
 
 }  // namespace
 
+BurstThreshold burst_threshold(const std::vector<double>& series, const BurstAnalysisOptions& options) {
+  return options.k ? burst_threshold_for_k(series, *options.k) : burst_threshold_for_share(series, options.share);
+}
+
 BurstAnalysis analyse_bursts(const BurstChannels& channels, const BurstAnalysisOptions& options,
                              const std::vector<ExtraSeries>& extra, bool parallel) {
   BurstAnalysis a;
   const std::vector<double>& series = channels.bytes;
-  a.threshold = options.k ? burst_threshold_for_k(series, *options.k) : burst_threshold_for_share(series, options.share);
+  a.threshold = burst_threshold(series, options);
   a.severity = burst_severity(series, a.threshold);
   std::size_t bursts = 0;
   for (int s : a.severity) bursts += s > 0;

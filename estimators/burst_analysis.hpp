@@ -29,6 +29,10 @@ struct BurstAnalysisOptions {
   double histogram_step = 0.2, histogram_limit = 10;
 };
 
+// The threshold the options ask for: mean + k·σ when k is given, else the
+// one that makes `share` of the bins bursts.
+BurstThreshold burst_threshold(const std::vector<double>& series, const BurstAnalysisOptions& options);
+
 // Algorithm 1 decided one way over a set of windows: per α the windows'
 // delays, runtimes and totals, their means and (real series) block-bootstrap
 // intervals of the means.

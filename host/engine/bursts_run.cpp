@@ -108,14 +108,10 @@ AugmentationResult augmentation(hid_t file, const std::string& ensemble, const B
     BurstChannels c;
     c.bytes.assign(rows.begin() + static_cast<std::ptrdiff_t>(i * length),
                    rows.begin() + static_cast<std::ptrdiff_t>((i + 1) * length));
-    const BurstThreshold t = options.k ? burst_threshold_for_k(c.bytes, *options.k)
-                                       : burst_threshold_for_share(c.bytes, options.share);
-    extra[i].severity = burst_severity(c.bytes, t);
+    extra[i].severity = burst_severity(c.bytes, burst_threshold(c.bytes, options));
     extra[i].features = burst_features(c, options.features, bin_minutes);
   }
-  const BurstThreshold t = options.k ? burst_threshold_for_k(real.bytes, *options.k)
-                                     : burst_threshold_for_share(real.bytes, options.share);
-  const std::vector<int> severity = burst_severity(real.bytes, t);
+  const std::vector<int> severity = burst_severity(real.bytes, burst_threshold(real.bytes, options));
   const FeatureMatrix features = burst_features(real, options.features, bin_minutes);
   PredictionOptions prediction = options.prediction;
   prediction.resamples = spec.analysis.prediction.resamples;  // intervals of the difference

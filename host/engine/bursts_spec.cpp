@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "host/base/config_map.hpp"
-#include "io/hdf5.hpp"
+#include "host/engine/config.hpp"
 #include "io/series_source.hpp"
 
 namespace gs {
@@ -58,9 +58,7 @@ BurstsSpec parse_bursts(const YAML::Node& node, const std::string& file, std::si
   BurstsSpec spec;
   spec.line = static_cast<int>(node.Mark().line) + 1;
   spec.name = map.require(map.text("name"), "name", "the name of the analysis (under /bursts)");
-  if (!h5::is_group_name(spec.name))
-    throw map.error_at("name", fmt::format("{}.name = '{}' is not accepted; accepted: {}", map.where(), spec.name,
-                                           h5::kGroupNameRule));
+  check_group_name(map, spec.name);
   spec.dataset = map.text("dataset").value_or("");
   spec.operations = map.text("operations").value_or("");
   spec.io_time = map.text("io_time").value_or("");

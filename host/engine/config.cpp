@@ -46,6 +46,12 @@ StorageType EnsembleSpec::storage() const {
   return dtype == Dtype::float64 ? StorageType::float64 : StorageType::float32;
 }
 
+void check_group_name(const ConfigMap& map, const std::string& name) {
+  if (!h5::is_group_name(name))
+    throw map.error_at(
+        "name", fmt::format("{}.name = '{}' is not accepted; accepted: {}", map.where(), name, h5::kGroupNameRule));
+}
+
 namespace {
 
 WorkloadMapping parse_workload(ConfigMap& map, ValueKind& values) {
@@ -67,13 +73,6 @@ const std::vector<std::string> kDatasetKeys = {"name",           "trace",       
                                                "delimiter",      "time_unit",    "modules",     "blk_event",   "sort",
                                                "skip_bad_lines", "read_values",  "write_values", "spread",
                                                "align",          "trace_list"};
-
-// Ensemble and dataset names become HDF5 groups.
-void check_group_name(const ConfigMap& map, const std::string& name) {
-  if (!h5::is_group_name(name))
-    throw map.error_at(
-        "name", fmt::format("{}.name = '{}' is not accepted; accepted: {}", map.where(), name, h5::kGroupNameRule));
-}
 
 bool parse_flag(ConfigMap& map, const std::string& key) {
   return map.choice(key, {"true", "false"}).value_or("false") == "true";

@@ -83,6 +83,11 @@ struct RunConfig {
   std::vector<BurstsSpec> bursts;      // burst analyses (docs/bursts.md)
 };
 
+class ConfigMap;
+// The names that become HDF5 groups (ensembles, datasets, requests, bursts):
+// a UserError at the mapping's key `name` otherwise.
+void check_group_name(const ConfigMap& map, const std::string& name);
+
 RunConfig load_config(const std::string& path);
 RunConfig parse_config(const std::string& text, const std::string& path);
 

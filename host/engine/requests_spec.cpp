@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "host/base/config_map.hpp"
+#include "host/engine/config.hpp"
 #include "host/base/paths.hpp"
-#include "io/hdf5.hpp"
 #include "io/series_source.hpp"
 
 namespace gs {
@@ -74,9 +74,7 @@ RequestsSpec parse_requests(const YAML::Node& node, const std::string& file, std
   RequestsSpec spec;
   spec.line = static_cast<int>(node.Mark().line) + 1;
   spec.name = map.require(map.text("name"), "name", "the name of the synthesized requests (under /requests)");
-  if (!h5::is_group_name(spec.name))
-    throw map.error_at("name", fmt::format("{}.name = '{}' is not accepted; accepted: {}", map.where(), spec.name,
-                                           h5::kGroupNameRule));
+  check_group_name(map, spec.name);
   const YAML::Node trace = node["trace"];
   if (trace) {
     const auto add = [&](const YAML::Node& item) {
