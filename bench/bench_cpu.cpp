@@ -18,6 +18,7 @@
 #include "estimators/hurst.hpp"
 #include "host/engine/backend.hpp"
 #include "host/engine/config.hpp"
+#include "host/engine/cpu/lanes.hpp"
 #include "host/requests/synthesize.hpp"
 
 namespace {
@@ -49,8 +50,11 @@ int threads_of(const benchmark::State& state) {
   return state.range(1) == 0 ? omp_get_num_procs() : static_cast<int>(state.range(1));
 }
 
+// lanes 0: the CPU's scalar path (C library functions), for the speed-up of
+// the eight-lane path in the same run (host/engine/cpu/lanes.hpp).
 void BM_GpusynthStable(benchmark::State& state) {
   omp_set_num_threads(threads_of(state));
+  const bool lanes = gs::use_cpu_lanes(state.range(2) == 1);
   const auto dtype = state.range(0) == 32 ? gs::Dtype::float32 : gs::Dtype::float64;
   auto e = make_ensemble("stable", "{alpha: 1.5, beta: 0.5}", dtype, 16, 1 << 16);
   std::vector<double> out(16 << 16);
@@ -58,10 +62,15 @@ void BM_GpusynthStable(benchmark::State& state) {
     e->generator->generate(0, 16, out.data());
     benchmark::DoNotOptimize(out.data());
   }
+  gs::use_cpu_lanes(true);
   state.SetItemsProcessed(state.iterations() * (16 << 16));
   state.counters["threads"] = threads_of(state);
+  state.counters["lanes"] = lanes;
 }
-BENCHMARK(BM_GpusynthStable)->ArgsProduct({{32, 64}, {1, 0}})->ArgNames({"float", "threads"})->UseRealTime();
+BENCHMARK(BM_GpusynthStable)
+    ->ArgsProduct({{32, 64}, {1, 0}, {1, 0}})
+    ->ArgNames({"float", "threads", "lanes"})
+    ->UseRealTime();
 
 void BM_GslLevySkew(benchmark::State& state) {
   gsl_rng* rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -79,16 +88,20 @@ BENCHMARK(BM_GslLevySkew)->UseRealTime();
 // The quickstart's LFSN: α 1.5, β 0.5, H 0.8, m 16, K 256, 4096 bins.
 void BM_GpusynthLfsn(benchmark::State& state) {
   omp_set_num_threads(threads_of(state));
+  const bool lanes = gs::use_cpu_lanes(state.range(2) == 1);
   auto e = make_ensemble("lfsn", "{alpha: 1.5, beta: 0.5, H: 0.8, m: 16, K: 256}", gs::Dtype::float32, 8, 4096);
   std::vector<float> out(8 * 4096);
   for (auto _ : state) {
     e->generator->generate(0, 8, out.data());
     benchmark::DoNotOptimize(out.data());
   }
+  gs::use_cpu_lanes(true);
   state.SetItemsProcessed(state.iterations() * 8 * 4096);
   state.counters["threads"] = threads_of(state);
+  state.counters["lanes"] = lanes;
 }
-BENCHMARK(BM_GpusynthLfsn)->ArgsProduct({{32}, {1, 0}})->ArgNames({"float", "threads"})->UseRealTime();
+BENCHMARK(BM_GpusynthLfsn)->ArgsProduct({{32}, {1, 0}, {1}})->ArgNames({"float", "threads", "lanes"})->UseRealTime();
+BENCHMARK(BM_GpusynthLfsn)->ArgsProduct({{32}, {1}, {0}})->ArgNames({"float", "threads", "lanes"})->UseRealTime();
 
 // The comparison models, replicas × length values per second: 16 replicas of
 // 65536 values (float64), the shapes bench/bench_models_numpy.py times with
@@ -116,6 +129,7 @@ const ComparisonModel kComparisonModels[] = {
 
 void BM_GpusynthModel(benchmark::State& state) {
   omp_set_num_threads(threads_of(state));
+  const bool lanes = gs::use_cpu_lanes(state.range(2) == 1);
   const ComparisonModel& model = kComparisonModels[state.range(0)];
   constexpr std::uint64_t replicas = 16, length = 1 << 16;
   auto e = make_ensemble(model.model, model.params, gs::Dtype::float64, replicas, length);
@@ -124,14 +138,18 @@ void BM_GpusynthModel(benchmark::State& state) {
     e->generator->generate(0, replicas, out.data());
     benchmark::DoNotOptimize(out.data());
   }
+  gs::use_cpu_lanes(true);
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(replicas * length));
   state.SetLabel(model.label);
   state.counters["threads"] = threads_of(state);
+  state.counters["lanes"] = lanes;
 }
 BENCHMARK(BM_GpusynthModel)
-    ->ArgsProduct({{0, 1, 2, 3, 4, 5, 6, 7}, {1, 0}})
-    ->ArgNames({"model", "threads"})
+    ->ArgsProduct({{0, 1, 2, 3, 4, 5, 6, 7}, {1, 0}, {1}})
+    ->ArgNames({"model", "threads", "lanes"})
     ->UseRealTime();
+// The models with lanes, on the scalar path, one thread.
+BENCHMARK(BM_GpusynthModel)->ArgsProduct({{0, 3, 4}, {1}, {0}})->ArgNames({"model", "threads", "lanes"})->UseRealTime();
 
 // The Titan HMM's EM (3 states, log-normal emissions) on n = 10^4 observations:
 // seconds per EM iteration (the mixture start included). One distinct Δt
@@ -204,9 +222,9 @@ BENCHMARK(BM_Bootstrap)->Arg(0)->Arg(1)->UseRealTime()->Unit(benchmark::kMillise
 void BM_RequestSynthesis(benchmark::State& state) {
   const bool big = state.range(0) == 1;
   const std::string data = GPUSYNTH_TEST_DATA;
-  const gs::RequestTrace trace = gs::read_request_trace(
-      {data + (big ? "/dxt.dxt.txt.gz" : "/mpi-io-test.dxt.txt.gz")}, "dxt", gs::TraceOptions{},
-      data + (big ? "/dxt.parser.txt.gz" : "/mpi-io-test.parser.txt.gz"));
+  const gs::RequestTrace trace =
+      gs::read_request_trace({data + (big ? "/dxt.dxt.txt.gz" : "/mpi-io-test.dxt.txt.gz")}, "dxt", gs::TraceOptions{},
+                             data + (big ? "/dxt.parser.txt.gz" : "/mpi-io-test.parser.txt.gz"));
   const gs::TraceCharacterization c = gs::characterize_requests(trace);
   const auto processes = static_cast<std::int32_t>(state.range(1));
   gs::SynthesisOptions options;

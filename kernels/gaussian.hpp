@@ -11,11 +11,14 @@
 
 namespace gs {
 
-template <class Real>
-GS_HD GS_INLINE ValuePair<Real> normal_pair(std::uint32_t radius_hi, std::uint32_t radius_lo, std::uint32_t angle) {
-  const Real radius = gs::sqrt(Real(2) * standard_exponential64<Real>(radius_hi, radius_lo));
-  const Real turns = Real(2) * static_cast<Real>(uniform_open(angle));  // angle / π, in (0, 2)
-  return {radius * gs::cospi(turns), radius * gs::sinpi(turns)};
+// Generic in the word type (kernels/lanes.hpp).
+template <class Real, class Word>
+GS_HD GS_INLINE ValuePair<typename Lanes<Word, Real>::real> normal_pair(Word radius_hi, Word radius_lo, Word angle) {
+  using R = typename Lanes<Word, Real>::real;
+  const R radius = sqrt(R(2) * standard_exponential64<Real>(radius_hi, radius_lo));
+  const R turns = R(2) * narrow<R>(uniform_open(angle));  // angle / π, in (0, 2)
+  const SinCos<R> direction = sincospi(turns);
+  return {radius * direction.cos, radius * direction.sin};
 }
 
 }  // namespace gs

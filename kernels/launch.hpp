@@ -32,21 +32,30 @@
 
 namespace gs {
 
+// The CPU's eight-lane form of a kernel (host/engine/cpu/lanes_avx2.cpp), set
+// at start-up where the CPU has AVX2 and FMA (host/engine/cpu/lanes.hpp);
+// null otherwise. `parallel`: OpenMP over the rows, else row 0 by the caller.
 template <class Kernel>
-Tally cpu_for_each(std::uint64_t rows, const Kernel& kernel) {
-  constexpr std::int64_t block = 1 << 14;  // columns between interrupt polls
-  const auto columns = static_cast<std::int64_t>(kernel.columns());
-  const std::int64_t blocks = (columns + block - 1) / block;
+struct CpuLanesSlot {
+  static inline Tally (*launch)(std::uint64_t rows, const Kernel& kernel, bool parallel) = nullptr;
+};
+
+// body(row, begin, end, tally) over blocks of columns [begin, end) of every
+// row, in an OpenMP loop; begin is a multiple of kCpuColumnBlock.
+constexpr std::int64_t kCpuColumnBlock = 1 << 14;  // columns between interrupt polls
+template <class Body>
+Tally cpu_for_each_block(std::uint64_t rows, std::uint64_t columns, const Body& body) {
+  const auto column_count = static_cast<std::int64_t>(columns);
+  const std::int64_t blocks = (column_count + kCpuColumnBlock - 1) / kCpuColumnBlock;
   std::uint64_t clipped = 0, saturated = 0;
 #pragma omp parallel for collapse(2) schedule(static) reduction(+ : clipped, saturated)
   for (std::int64_t row = 0; row < static_cast<std::int64_t>(rows); ++row) {
     for (std::int64_t b = 0; b < blocks; ++b) {
       if (pending_interrupt()) continue;
       StoreTally tally;
-      const std::int64_t end = (b + 1) * block < columns ? (b + 1) * block : columns;
-      for (std::int64_t c = b * block; c < end; ++c) {
-        kernel(static_cast<std::uint64_t>(row), static_cast<std::uint64_t>(c), tally);
-      }
+      const std::int64_t end = (b + 1) * kCpuColumnBlock < column_count ? (b + 1) * kCpuColumnBlock : column_count;
+      body(static_cast<std::uint64_t>(row), static_cast<std::uint64_t>(b * kCpuColumnBlock),
+           static_cast<std::uint64_t>(end), tally);
       clipped += tally.clipped;
       saturated += tally.saturated;
     }
@@ -54,10 +63,20 @@ Tally cpu_for_each(std::uint64_t rows, const Kernel& kernel) {
   return Tally{clipped, saturated};
 }
 
+template <class Kernel>
+Tally cpu_for_each(std::uint64_t rows, const Kernel& kernel) {
+  if (const auto lanes = CpuLanesSlot<Kernel>::launch) return lanes(rows, kernel, true);
+  return cpu_for_each_block(rows, kernel.columns(),
+                            [&](std::uint64_t row, std::uint64_t begin, std::uint64_t end, StoreTally& tally) {
+                              for (std::uint64_t c = begin; c < end; ++c) kernel(row, c, tally);
+                            });
+}
+
 // Row 0 of the kernel, run serially by the calling thread (inside a parallel
 // region, with the kernel's buffers pointing at that thread's row).
 template <class Kernel>
 Tally serial_for_each(const Kernel& kernel) {
+  if (const auto lanes = CpuLanesSlot<Kernel>::launch) return lanes(1, kernel, false);
   StoreTally tally;
   const std::uint64_t columns = kernel.columns();
   for (std::uint64_t c = 0; c < columns; ++c) kernel(0, c, tally);

@@ -60,12 +60,19 @@ struct StableInnovation {
 
   GS_HD Real operator()(std::uint32_t replica, std::uint64_t t, std::uint32_t& capped) const {
     const PhiloxBits r = philox_bits(key, replica, t, kDraw);
-    Real z = scale * law(r[kWords], r[kWords + 1]);
-    if (!(gs::fabs(z) <= cap)) {  // also catches NaN, which cannot arise but must not pass
-      ++capped;
-      z = z < Real(0) ? -cap : cap;
-    }
+    bool was_capped;
+    const Real z = from_words(r, was_capped);
+    capped += was_capped;
     return z;
+  }
+
+  // From the call's words (PhiloxBits, or a CPU pack of eight calls).
+  template <class Bits, class Mask>
+  GS_HD GS_INLINE auto from_words(const Bits& r, Mask& was_capped) const {
+    using R = decltype(law(r[0], r[1]));
+    const R z = scale * law(r[kWords], r[kWords + 1]);
+    was_capped = !(fabs(z) <= R(cap));  // also catches NaN, which cannot arise but must not pass
+    return select(was_capped, select(z < R(0), R(-cap), R(cap)), z);
   }
 };
 

@@ -19,9 +19,10 @@ struct NormalDraws {
 
   Real mu = 0, sigma = 1;
 
-  GS_HD ValuePair<Real> operator()(const PhiloxBits& r) const {
-    const ValuePair<Real> z = normal_pair<Real>(r[kRadiusWords], r[kRadiusWords + 1], r[kAngleWord]);
-    return {mu + sigma * z.first, mu + sigma * z.second};
+  template <class Bits>  // PhiloxBits, or a CPU pack of eight calls
+  GS_HD GS_INLINE auto operator()(const Bits& r) const {
+    const auto z = normal_pair<Real>(r[kRadiusWords], r[kRadiusWords + 1], r[kAngleWord]);
+    return decltype(z){mu + sigma * z.first, mu + sigma * z.second};
   }
 };
 

@@ -26,10 +26,17 @@ struct PairsKernel {
   GS_HD void operator()(std::uint64_t row, std::uint64_t pair, StoreTally& tally) const {
     const PhiloxBits r = philox_bits(key, static_cast<std::uint32_t>(first_replica + row), pair, Draws::kDraw);
     const auto values = draws(r);
+    put(row, pair, values.first, values.second, tally);
+  }
+
+  // The pair's two values to bins 2·pair and 2·pair + 1 (the CPU's packs put
+  // each lane's values here too).
+  template <class Real>
+  GS_HD void put(std::uint64_t row, std::uint64_t pair, Real first, Real second, StoreTally& tally) const {
     const std::uint64_t bin = 2 * pair;
     Out* dst = out + row * length + bin;
-    dst[0] = store_workload<Out>(values.first, map, tally);
-    if (bin + 1 < length) dst[1] = store_workload<Out>(values.second, map, tally);
+    dst[0] = store_workload<Out>(first, map, tally);
+    if (bin + 1 < length) dst[1] = store_workload<Out>(second, map, tally);
   }
 };
 

@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "lanes.hpp"
 #include "portability.hpp"
 
 namespace gs {
@@ -67,48 +68,62 @@ GS_HD GS_INLINE PhiloxBits philox_bits(const RngStreamKey& key, std::uint32_t re
   return rng(c, k);
 }
 
+// The helpers below are generic in the word type (kernels/lanes.hpp): one
+// word, or a CPU pack of eight.
+
 // u = (k + 1/2) / 2^32 in double: exact, never 0 or 1.
-GS_HD GS_INLINE double uniform_open(std::uint32_t k) { return (static_cast<double>(k) + 0.5) * 2.3283064365386963e-10; }
+template <class Word>
+GS_HD GS_INLINE auto uniform_open(Word k) {
+  return (word_to_double(k) + 0.5) * 2.3283064365386963e-10;
+}
+
+template <class Word>
+GS_HD GS_INLINE auto in_upper_half(Word k) {
+  return (k >> 31) != Word(0u);
+}
 
 // min(u, 1 - u) for u of the word k, in (0, 1/2], with full relative precision.
 // In float the word is rounded once (to nearest) and then scaled exactly, so
 // both backends get the same bits without double arithmetic.
-template <class Real>
-GS_HD GS_INLINE Real edge_distance(std::uint32_t k) {
-  const std::uint32_t nearer = (k >> 31) ? ~k : k;
-  return static_cast<Real>(nearer) * Real(2.3283064365386963e-10) + Real(1.1641532182693481e-10);
+template <class Real, class Word>
+GS_HD GS_INLINE typename Lanes<Word, Real>::real edge_distance(Word k) {
+  using R = typename Lanes<Word, Real>::real;
+  const Word nearer = select(in_upper_half(k), ~k, k);
+  return word_to_real<R>(nearer) * R(2.3283064365386963e-10) + R(1.1641532182693481e-10);
 }
-
-GS_HD GS_INLINE bool in_upper_half(std::uint32_t k) { return (k >> 31) != 0; }
 
 // -log(u) for the uniform u at distance d ∈ (0, 1/2] from the nearer edge
 // (u = 1 − d in the upper half, else u = d), accurate at both ends. One
 // logarithm and no branch, so a GPU warp with both halves pays for one
 // function: in the upper half, -log1p(-d) = -log(y)·d/(1 − y) for y = 1 − d
 // rounded (Goldberg's correction; 1 − y is exact), and d itself once y = 1.
-template <class Real>
-GS_HD GS_INLINE Real exponential_of_edge_distance(Real d, bool upper) {
-  const Real y = upper ? Real(1) - d : d;
-  const Real minus_log_y = -gs::log(y);
-  const Real upper_value = y == Real(1) ? d : minus_log_y * (d / (Real(1) - y));
-  return upper ? upper_value : minus_log_y;
+template <class Real, class Mask>
+GS_HD GS_INLINE Real exponential_of_edge_distance(Real d, Mask upper) {
+  const Real one = Real(1);
+  const Real y = select(upper, one - d, d);
+  const Real minus_log_y = -log(y);
+  const Real upper_value = select(y == one, d, minus_log_y * (d / (one - y)));
+  return select(upper, upper_value, minus_log_y);
 }
 
 // A standard exponential variate -log(u) that is never 0 or infinite.
-template <class Real>
-GS_HD GS_INLINE Real standard_exponential(std::uint32_t k) {
+template <class Real, class Word>
+GS_HD GS_INLINE typename Lanes<Word, Real>::real standard_exponential(Word k) {
   return exponential_of_edge_distance(edge_distance<Real>(k), in_upper_half(k));
 }
 
 // The same from 64 bits (words hi, lo): u = (k + 1/2) / 2^64, so -log(u)
 // reaches 44.4 (a 32-bit word stops at 22.9). For holding times and the
 // Box–Muller radius, whose tails the 32-bit version would cut.
-template <class Real>
-GS_HD GS_INLINE Real standard_exponential64(std::uint32_t hi, std::uint32_t lo) {
-  const std::uint64_t k = (static_cast<std::uint64_t>(hi) << 32) | lo;
-  const std::uint64_t nearer = (hi >> 31) ? ~k : k;
-  const Real d = static_cast<Real>(nearer) * Real(5.421010862427522e-20) + Real(2.710505431213761e-20);
-  return exponential_of_edge_distance(d, (hi >> 31) != 0);
+template <class Real, class Word>
+GS_HD GS_INLINE typename Lanes<Word, Real>::real standard_exponential64(Word hi, Word lo) {
+  using R = typename Lanes<Word, Real>::real;
+  using Word64 = typename Lanes<Word, Real>::word64;
+  const Word64 k = (widen(hi) << 32) | widen(lo);
+  const auto upper = in_upper_half(hi);
+  const Word64 nearer = select(upper, ~k, k);
+  const R d = word64_to_real<R>(nearer) * R(5.421010862427522e-20) + R(2.710505431213761e-20);
+  return exponential_of_edge_distance(d, upper);
 }
 
 }  // namespace gs

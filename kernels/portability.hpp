@@ -16,10 +16,12 @@
 #define GS_HD
 #endif
 
+// Always inlined: the CPU's packs of eight (host/engine/cpu/simd.hpp) must not
+// cross a call boundary, where they would be passed through memory.
 #if defined(__CUDA_ARCH__)
 #define GS_INLINE __forceinline__
 #else
-#define GS_INLINE inline
+#define GS_INLINE inline __attribute__((always_inline))
 #endif
 
 // GS_DIRECT_KERNEL(Template) at the end of a model's kernel header declares
@@ -67,6 +69,14 @@ GS_HD GS_INLINE double sinpi(double x) { return ::sin(3.14159265358979323846 * x
 GS_HD GS_INLINE float cospi(float x) { return ::cosf(3.14159265358979323846f * x); }
 GS_HD GS_INLINE double cospi(double x) { return ::cos(3.14159265358979323846 * x); }
 #endif
+
+// sin(πx) and cos(πx) together (one call in a CPU pack).
+template <class Real>
+struct SinCos {
+  Real sin, cos;
+};
+GS_HD GS_INLINE SinCos<float> sincospi(float x) { return {gs::sinpi(x), gs::cospi(x)}; }
+GS_HD GS_INLINE SinCos<double> sincospi(double x) { return {gs::sinpi(x), gs::cospi(x)}; }
 
 GS_HD GS_INLINE float copysign(float x, float s) { return ::copysignf(x, s); }
 GS_HD GS_INLINE double copysign(double x, double s) { return ::copysign(x, s); }

@@ -105,11 +105,16 @@ struct CirculantNoiseKernel {
   GS_HD void operator()(std::uint64_t row, std::uint64_t j, StoreTally&) const {
     const PhiloxBits r = philox_bits(key, static_cast<std::uint32_t>(first_replica + row), j, kDraw);
     const ValuePair<double> w = normal_pair<double>(r[kRadiusWords], r[kRadiusWords + 1], r[kAngleWord]);
+    put(row, j, w.first, w.second);
+  }
+
+  // Frequency j from its normal pair (the CPU's packs put each lane's here too).
+  GS_HD void put(std::uint64_t row, std::uint64_t j, double first, double second) const {
     const double a = amplitude[j];
     const bool real_frequency = j == 0 || 2 * j == inverse_length;
     folded[row * columns() + j] =
-        real_frequency ? Complex<double>{a * w.first, 0.0}
-                       : Complex<double>{a * w.first * 0.7071067811865476, a * w.second * 0.7071067811865476};
+        real_frequency ? Complex<double>{a * first, 0.0}
+                       : Complex<double>{a * first * 0.7071067811865476, a * second * 0.7071067811865476};
   }
 };
 

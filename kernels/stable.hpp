@@ -30,6 +30,7 @@
 
 #include <cstdint>
 
+#include "lanes.hpp"
 #include "pairs.hpp"
 #include "philox.hpp"
 #include "portability.hpp"
@@ -66,76 +67,91 @@ struct StableSampler {
   double alpha = 2, delta_a_exact = 0;  // for the one angle formed in double
   Real scale = 1, shift = 0;            // y = scale·z + shift
 
-  // The standard variable (σ = 1, location 0) of the chosen parameterization.
-  GS_HD Real standard(std::uint32_t kv, std::uint32_t kw) const {
+  // The standard variable (σ = 1, location 0) of the chosen parameterization,
+  // for one pair of words or a CPU pack of them (kernels/lanes.hpp).
+  template <class Word>
+  GS_HD GS_INLINE typename Lanes<Word, Real>::real standard(Word kv, Word kw) const {
+    using R = typename Lanes<Word, Real>::real;
     if (reflect) kv = ~kv;
-    const Real pi = Real(kPi);
-    const Real W = standard_exponential<Real>(kw);
-    const Real d = edge_distance<Real>(kv);
-    const bool upper = in_upper_half(kv);
-    const Real sin_w = gs::sinpi(d);
+    const R pi = R(kPi);
+    const R W = standard_exponential<Real>(kw);
+    const R d = edge_distance<Real>(kv);
+    const auto upper = in_upper_half(kv);
+    const R sin_w = sinpi(d);
     // cos w only where a branch needs it (not in the common S1 path).
-    const auto cos_w = [&] { return upper ? -gs::cospi(d) : gs::cospi(d); };
-    Real z;
+    const auto cos_w = [&] {
+      const R c = cospi(d);
+      return select(upper, -c, c);
+    };
+    R z;
     if (kind == kGaussian) {
-      z = Real(-2) * gs::sqrt(W) * cos_w();  // 2√W sin V: Box–Muller on the same words
+      z = R(-2) * sqrt(W) * cos_w();  // 2√W sin V: Box–Muller on the same words
     } else if (kind == kAlphaOne) {
-      const Real w = upper ? pi - pi * d : pi * d;
-      const Real p = half_pi_one_minus_b + b * w;  // π/2 + |β|V > 0
-      z = Real(2 / kPi) * (-p * cos_w() / sin_w -
-                           b * (Real(0.45158270528945486) /* ln(π/2) */ + gs::log(W) + gs::log(sin_w) - gs::log(p)));
+      const R w = select(upper, pi - pi * d, pi * d);
+      const R p = half_pi_one_minus_b + b * w;  // π/2 + |β|V > 0
+      z = R(2 / kPi) *
+          (-p * cos_w() / sin_w - b * (R(0.45158270528945486) /* ln(π/2) */ + log(W) + log(sin_w) - log(p)));
     } else {
       z = general(W, d, upper, sin_w, cos_w, uniform_open(kv));
     }
     return reflect ? -z : z;
   }
 
-  GS_HD Real operator()(std::uint32_t kv, std::uint32_t kw) const { return scale * standard(kv, kw) + shift; }
+  template <class Word>
+  GS_HD GS_INLINE typename Lanes<Word, Real>::real operator()(Word kv, Word kw) const {
+    return scale * standard(kv, kw) + shift;
+  }
 
  private:
   // sin x for a double angle, reduced modulo π in double before rounding to
   // Real, so that angles near π keep the relative precision of their sine.
   // x = απu − δa lies in (−π, 5π/2) for every α ∈ (0, 2]: at most two
   // subtractions (no floor or integer conversion, slow on a GPU).
-  GS_HD static Real sin_reduced(double x) {
-    bool negate = false;
-    if (x > kPi / 2) x -= kPi, negate = !negate;
-    if (x > kPi / 2) x -= kPi, negate = !negate;
-    if (x < -kPi / 2) x += kPi, negate = !negate;
-    const Real s = gs::sin(static_cast<Real>(x));
-    return negate ? -s : s;
+  template <class R, class Wide>
+  GS_HD GS_INLINE static R sin_reduced(Wide x) {
+    const auto above = x > kPi / 2;
+    x = select(above, x - kPi, x);
+    const auto still_above = x > kPi / 2;
+    x = select(still_above, x - kPi, x);
+    const auto below = x < -kPi / 2;
+    x = select(below, x + kPi, x);
+    const R s = sin(narrow<R>(x));
+    return select(above ^ still_above ^ below, -s, s);
   }
 
-  template <class CosW>
-  GS_HD Real general(Real W, Real d, bool upper, Real sin_w, const CosW& cos_w, double u) const {
-    const Real pi = Real(kPi);
-    const Real w = upper ? pi - pi * d : pi * d;
-    const Real delta = eps * w - delta_a;
-    const Real sin_delta = gs::sin(delta);
-    const Real sin_w_plus_delta = sin_reduced(alpha * (kPi * u) - delta_a_exact);
-    const Real log_sin_w = gs::log(sin_w);
+  template <class R, class Mask, class CosW, class Wide>
+  GS_HD GS_INLINE R general(R W, R d, Mask upper, R sin_w, const CosW& cos_w, Wide u) const {
+    const R pi = R(kPi);
+    const R w = select(upper, pi - pi * d, pi * d);
+    const R delta = eps * w - delta_a;
+    const R sin_delta = sin(delta);
+    const R sin_w_plus_delta = sin_reduced<R>(alpha * (kPi * u) - delta_a_exact);
+    const R log_sin_w = log(sin_w);
     // One logarithm for W/|sin δ|: |δ| is 0 or above |α − 1|·π·2^-33 ≥ 4e-26, so
     // the ratio overflows only where ln|sin δ| was −∞ before.
-    const Real log_W_over_sin_delta = gs::log(W / gs::fabs(sin_delta));
-    // ln Q, Q = sin(w)^(−1/α) (|sin δ| / (cos φ · W))^(−(α−1)/α)
-    const Real log_q = -inv_alpha * log_sin_w + eps_over_alpha * (log_W_over_sin_delta + log_cos_phi);
-    if (near_one && sin_w_plus_delta > Real(0)) {
+    const R log_W_over_sin_delta = log(W / fabs(sin_delta));
+    const auto near_one_value = [&] {
       // ln of ratio = sin(w + δ)/sin w = 1 + R; R without cancellation when small.
-      const Real half = gs::sin(Real(0.5) * delta);
-      const Real R = Real(-2) * half * half + (cos_w() / sin_w) * sin_delta;
-      const Real log_ratio = gs::fabs(R) < Real(0.5) ? gs::log1p(R) : gs::log(sin_w_plus_delta / sin_w);
-      const Real L = log_ratio + eps_over_alpha * (log_sin_w + log_W_over_sin_delta + log_cos_phi) + log_sin_phi_inv;
-      return tau * gs::expm1(L);
-    }
-    const Real s = s0_sign * sin_w_plus_delta;  // sin(α(V + ξ))
-    const Real log_mag = log_q - log_cos_phi;   // Z1 = s·Q / cos φ
-    Real z1;
-    if (log_mag > LogFiniteMax<Real>::value) {
-      z1 = s == Real(0) ? Real(0) : gs::copysign(Real(INFINITY), s);
-    } else {
-      z1 = s * gs::exp(log_mag);
-    }
-    return s0 ? z1 - tau : z1;
+      const R half = sin(R(0.5) * delta);
+      const R ratio_minus_one = R(-2) * half * half + (cos_w() / sin_w) * sin_delta;
+      const R log_ratio = select_lazy(
+          fabs(ratio_minus_one) < R(0.5), [&] { return log1p(ratio_minus_one); },
+          [&] { return log(sin_w_plus_delta / sin_w); });
+      const R L = log_ratio + eps_over_alpha * (log_sin_w + log_W_over_sin_delta + log_cos_phi) + log_sin_phi_inv;
+      return tau * expm1(L);
+    };
+    const auto regular_value = [&] {
+      // ln Q, Q = sin(w)^(−1/α) (|sin δ| / (cos φ · W))^(−(α−1)/α)
+      const R log_q = -inv_alpha * log_sin_w + eps_over_alpha * (log_W_over_sin_delta + log_cos_phi);
+      const R s = s0_sign * sin_w_plus_delta;  // sin(α(V + ξ))
+      const R log_mag = log_q - log_cos_phi;   // Z1 = s·Q / cos φ
+      const R overflowed = select(s == R(0), R(0), copysign(R(INFINITY), s));
+      const R z1 = select_lazy(
+          log_mag > R(LogFiniteMax<Real>::value), [&] { return overflowed; }, [&] { return s * exp(log_mag); });
+      return s0 ? z1 - tau : z1;
+    };
+    if (near_one) return select_lazy(sin_w_plus_delta > R(0), near_one_value, regular_value);
+    return regular_value();
   }
 };
 
@@ -198,8 +214,11 @@ struct StableDraws {
 
   StableSampler<Real> law;
 
-  GS_HD ValuePair<Real> operator()(const PhiloxBits& r) const {
-    return {law(r[kFirstValueWords], r[kFirstValueWords + 1]), law(r[kSecondValueWords], r[kSecondValueWords + 1])};
+  template <class Bits>  // PhiloxBits, or a CPU pack of eight calls
+  GS_HD GS_INLINE auto operator()(const Bits& r) const {
+    using R = decltype(law(r[0], r[1]));
+    return ValuePair<R>{law(r[kFirstValueWords], r[kFirstValueWords + 1]),
+                        law(r[kSecondValueWords], r[kSecondValueWords + 1])};
   }
 };
 

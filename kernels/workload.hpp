@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "lanes.hpp"
 #include "portability.hpp"
 
 namespace gs {
@@ -51,13 +52,23 @@ struct Tally {
 
 constexpr double kMaxCount = 4294967295.0;
 
+// A real value stored as its own type (Out = Real, the `real` storage of an
+// ensemble's dtype): v·x + δ, beyond the type's largest value saturated with
+// its sign (NaN: at +max) and flagged. Generic in the lanes (kernels/lanes.hpp).
+template <class Real, class Mask>
+GS_HD GS_INLINE Real real_workload(Real x, const WorkloadMapping& map, Real top, Mask& saturated) {
+  const Real y = Real(map.v) * x + Real(map.delta);
+  saturated = !(fabs(y) <= top);
+  return select(saturated, select(y < Real(0), -top, top), y);
+}
+
 template <class Out, class Real>
 GS_HD GS_INLINE Out store_workload(Real x, const WorkloadMapping& map, StoreTally& tally) {
   using Compute = typename std::conditional<std::is_same<Out, float>::value && std::is_same<Real, float>::value, float,
                                             double>::type;
-  const Compute y = static_cast<Compute>(map.v) * static_cast<Compute>(x) + static_cast<Compute>(map.delta);
   if constexpr (std::is_integral<Out>::value) {  // uint32 counts
-    const double rounded = gs::floor(y + 0.5);   // Compute is double here
+    const Compute y = static_cast<Compute>(map.v) * static_cast<Compute>(x) + static_cast<Compute>(map.delta);
+    const double rounded = gs::floor(y + 0.5);  // Compute is double here
     if (rounded < 0.0) {
       ++tally.clipped;
       return 0;
@@ -68,11 +79,10 @@ GS_HD GS_INLINE Out store_workload(Real x, const WorkloadMapping& map, StoreTall
     }
     return static_cast<Out>(rounded);
   } else {
-    const Compute top = static_cast<Compute>(FiniteMax<Out>::value);
-    if (!(gs::fabs(y) <= top)) {
-      ++tally.saturated;
-      return static_cast<Out>(y < Compute(0) ? -top : top);
-    }
+    bool saturated;
+    const Compute y =
+        real_workload(static_cast<Compute>(x), map, static_cast<Compute>(FiniteMax<Out>::value), saturated);
+    tally.saturated += saturated;
     return static_cast<Out>(y);
   }
 }

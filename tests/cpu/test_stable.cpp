@@ -51,33 +51,35 @@ long double textbook_cms(long double a, long double b, long double V, long doubl
 }
 
 TEST(StableSampler, MatchesLongDoubleTextbookTransform) {
-  double worst_float = 0;
-  for (double a : {0.3, 0.5, 0.8, 0.95, 1.0, 1.05, 1.3, 1.5, 1.9, 1.99}) {
-    for (double b : {-1.0, -0.7, -0.2, 0.0, 0.3, 0.9, 1.0}) {
-      for (auto p : {StableParameterization::S1, StableParameterization::S0}) {
-        const auto sd = make_stable_sampler<double>(law(a, b, p));
-        const auto sf = make_stable_sampler<float>(law(a, b, p));
-        const RngStreamKey key{404, 4};
-        for (std::uint64_t j = 0; j < 500; ++j) {
-          const PhiloxBits words = philox_bits(key, 0, j, 0);
-          // Keep u away from the edges, where the textbook form itself loses precision.
-          const std::uint32_t kv = 0x01000000u + words[0] % 0xfe000000u, kw = 0x00100000u + words[1] % 0xfef00000u;
-          {
-            const long double V = 3.14159265358979323846264338327950288L * ((kv + 0.5L) / 4294967296.0L - 0.5L);
-            const long double W = -std::log((kw + 0.5L) / 4294967296.0L);
-            const double ref = static_cast<double>(textbook_cms(a, b, V, W, p == StableParameterization::S0));
-            const double scale = 1 + std::fabs(ref);
-            ASSERT_NEAR(sd(kv, kw), ref, 1e-10 * scale)
-                << "alpha=" << a << " beta=" << b << " kv=" << kv << " kw=" << kw;
-            ASSERT_NEAR(sf(kv, kw), ref, 2e-5 * scale)
-                << "alpha=" << a << " beta=" << b << " kv=" << kv << " kw=" << kw;
-            worst_float = std::max(worst_float, std::fabs(sf(kv, kw) - ref) / scale);
+  test::on_each_cpu_path([&] {
+    double worst_float = 0;
+    for (double a : {0.3, 0.5, 0.8, 0.95, 1.0, 1.05, 1.3, 1.5, 1.9, 1.99}) {
+      for (double b : {-1.0, -0.7, -0.2, 0.0, 0.3, 0.9, 1.0}) {
+        for (auto p : {StableParameterization::S1, StableParameterization::S0}) {
+          const auto sd = test::on_cpu_path(make_stable_sampler<double>(law(a, b, p)));
+          const auto sf = test::on_cpu_path(make_stable_sampler<float>(law(a, b, p)));
+          const RngStreamKey key{404, 4};
+          for (std::uint64_t j = 0; j < 500; ++j) {
+            const PhiloxBits words = philox_bits(key, 0, j, 0);
+            // Keep u away from the edges, where the textbook form itself loses precision.
+            const std::uint32_t kv = 0x01000000u + words[0] % 0xfe000000u, kw = 0x00100000u + words[1] % 0xfef00000u;
+            {
+              const long double V = 3.14159265358979323846264338327950288L * ((kv + 0.5L) / 4294967296.0L - 0.5L);
+              const long double W = -std::log((kw + 0.5L) / 4294967296.0L);
+              const double ref = static_cast<double>(textbook_cms(a, b, V, W, p == StableParameterization::S0));
+              const double scale = 1 + std::fabs(ref);
+              ASSERT_NEAR(sd(kv, kw), ref, 1e-10 * scale)
+                  << "alpha=" << a << " beta=" << b << " kv=" << kv << " kw=" << kw;
+              ASSERT_NEAR(sf(kv, kw), ref, 2e-5 * scale)
+                  << "alpha=" << a << " beta=" << b << " kv=" << kv << " kw=" << kw;
+              worst_float = std::max(worst_float, std::fabs(sf(kv, kw) - ref) / scale);
+            }
           }
         }
       }
     }
-  }
-  RecordProperty("worst_float_relative_error", std::to_string(worst_float));
+    RecordProperty("worst_float_relative_error", std::to_string(worst_float));
+  });
 }
 
 // Nolan's S1 table: for each (α, β), 10^5 draws; at each tabulated x the
@@ -112,10 +114,18 @@ void check_nolan_s1_table(StableParameterization parameterization) {
   EXPECT_LT(sum_z2 / static_cast<double>(points), 1.5);
 }
 
-TEST(StableSampler, NolanS1TableDouble) { check_nolan_s1_table<double>(StableParameterization::S1); }
-TEST(StableSampler, NolanS1TableFloat) { check_nolan_s1_table<float>(StableParameterization::S1); }
-TEST(StableSampler, NolanS1TableShiftedToS0Double) { check_nolan_s1_table<double>(StableParameterization::S0); }
-TEST(StableSampler, NolanS1TableShiftedToS0Float) { check_nolan_s1_table<float>(StableParameterization::S0); }
+TEST(StableSampler, NolanS1TableDouble) {
+  test::on_each_cpu_path([&] { check_nolan_s1_table<double>(StableParameterization::S1); });
+}
+TEST(StableSampler, NolanS1TableFloat) {
+  test::on_each_cpu_path([&] { check_nolan_s1_table<float>(StableParameterization::S1); });
+}
+TEST(StableSampler, NolanS1TableShiftedToS0Double) {
+  test::on_each_cpu_path([&] { check_nolan_s1_table<double>(StableParameterization::S0); });
+}
+TEST(StableSampler, NolanS1TableShiftedToS0Float) {
+  test::on_each_cpu_path([&] { check_nolan_s1_table<float>(StableParameterization::S0); });
+}
 
 template <class Real>
 void check_loc_scale_table() {
@@ -143,8 +153,12 @@ void check_loc_scale_table() {
   }
 }
 
-TEST(StableSampler, NolanScaleAndLocationBothParameterizationsDouble) { check_loc_scale_table<double>(); }
-TEST(StableSampler, NolanScaleAndLocationBothParameterizationsFloat) { check_loc_scale_table<float>(); }
+TEST(StableSampler, NolanScaleAndLocationBothParameterizationsDouble) {
+  test::on_each_cpu_path([&] { check_loc_scale_table<double>(); });
+}
+TEST(StableSampler, NolanScaleAndLocationBothParameterizationsFloat) {
+  test::on_each_cpu_path([&] { check_loc_scale_table<float>(); });
+}
 
 // Kolmogorov–Smirnov distance to an exact CDF; sqrt(n)·D < 2.69 has
 // probability 1 − 1e-6 under the null hypothesis.
@@ -194,8 +208,12 @@ void check_closed_forms() {
   EXPECT_NEAR(m2 / static_cast<double>(n - 1), 8.0, 5 * 8.0 * std::sqrt(2.0 / static_cast<double>(n)));
 }
 
-TEST(StableSampler, ClosedFormsGaussianCauchyLevyDouble) { check_closed_forms<double>(); }
-TEST(StableSampler, ClosedFormsGaussianCauchyLevyFloat) { check_closed_forms<float>(); }
+TEST(StableSampler, ClosedFormsGaussianCauchyLevyDouble) {
+  test::on_each_cpu_path([&] { check_closed_forms<double>(); });
+}
+TEST(StableSampler, ClosedFormsGaussianCauchyLevyFloat) {
+  test::on_each_cpu_path([&] { check_closed_forms<float>(); });
+}
 
 // Nolan's S0 quantile table out to p = 1e-4 and 1 − 1e-4, for β ∈ {−1, 0, 0.5, 1}
 // (β < 0 by the table's symmetry x(α, −β, p) = −x(α, β, 1 − p)): 2·10^6 draws
@@ -228,15 +246,19 @@ void check_s0_tails() {
   }
 }
 
-TEST(StableSampler, NolanS0TailsDouble) { check_s0_tails<double>(); }
-TEST(StableSampler, NolanS0TailsFloat) { check_s0_tails<float>(); }
+TEST(StableSampler, NolanS0TailsDouble) {
+  test::on_each_cpu_path([&] { check_s0_tails<double>(); });
+}
+TEST(StableSampler, NolanS0TailsFloat) {
+  test::on_each_cpu_path([&] { check_s0_tails<float>(); });
+}
 
 // S0 is continuous in α: with the same words, draws at α = 1 ± ε approach the
 // α = 1 draw at rate ε. (scipy 1.10's sampler is off by 13 at ε = 1e-9.)
 template <class Real>
 double max_jump_at_alpha_one(double eps, double beta) {
-  const auto at_one = make_stable_sampler<Real>(law(1.0, beta, StableParameterization::S0));
-  const auto near_one = make_stable_sampler<Real>(law(1.0 + eps, beta, StableParameterization::S0));
+  const auto at_one = test::on_cpu_path(make_stable_sampler<Real>(law(1.0, beta, StableParameterization::S0)));
+  const auto near_one = test::on_cpu_path(make_stable_sampler<Real>(law(1.0 + eps, beta, StableParameterization::S0)));
   double worst = 0;
   const RngStreamKey key{99, 1};
   for (std::uint64_t j = 0; j < 100000; ++j) {
@@ -251,86 +273,94 @@ double max_jump_at_alpha_one(double eps, double beta) {
 }
 
 TEST(StableSampler, S0IsContinuousThroughAlphaOne) {
-  for (double beta : {-1.0, -0.3, 0.5, 1.0}) {
-    for (double eps : {1e-6, -1e-6, 1e-9, -1e-9, 1e-12, -1e-12}) {
-      // The derivative in α of a draw grows like log² of its size; 200·|ε| covers it.
-      EXPECT_LT(max_jump_at_alpha_one<double>(eps, beta), 200 * std::fabs(eps) + 1e-13)
-          << "beta=" << beta << " eps=" << eps;
+  test::on_each_cpu_path([&] {
+    for (double beta : {-1.0, -0.3, 0.5, 1.0}) {
+      for (double eps : {1e-6, -1e-6, 1e-9, -1e-9, 1e-12, -1e-12}) {
+        // The derivative in α of a draw grows like log² of its size; 200·|ε| covers it.
+        EXPECT_LT(max_jump_at_alpha_one<double>(eps, beta), 200 * std::fabs(eps) + 1e-13)
+            << "beta=" << beta << " eps=" << eps;
+      }
+      for (double eps : {1e-3, -1e-3, 1e-5, -1e-5}) {
+        // float adds its own rounding, ~1e-6 relative (FloatComputeAgreesWithDouble).
+        EXPECT_LT(max_jump_at_alpha_one<float>(eps, beta), 200 * std::fabs(eps) + 1e-5)
+            << "beta=" << beta << " eps=" << eps;
+      }
     }
-    for (double eps : {1e-3, -1e-3, 1e-5, -1e-5}) {
-      // float adds its own rounding, ~1e-6 relative (FloatComputeAgreesWithDouble).
-      EXPECT_LT(max_jump_at_alpha_one<float>(eps, beta), 200 * std::fabs(eps) + 1e-5)
-          << "beta=" << beta << " eps=" << eps;
-    }
-  }
+  });
 }
 
 // float32 ensembles compute in float: the same words must give the double
 // result to float precision everywhere, tails and α → 1 included.
 TEST(StableSampler, FloatComputeAgreesWithDouble) {
-  const RngStreamKey key{77, 3};
-  for (double alpha : {0.3, 0.5, 0.8, 0.999, 1.0, 1.00001, 1.2, 1.5, 1.8, 1.99, 2.0}) {
-    for (double beta : {-1.0, -0.4, 0.0, 0.7, 1.0}) {
-      for (auto p : {StableParameterization::S0, StableParameterization::S1}) {
-        const auto sd = make_stable_sampler<double>(law(alpha, beta, p));
-        const auto sf = make_stable_sampler<float>(law(alpha, beta, p));
-        double worst = 0;
-        for (std::uint64_t j = 0; j < 20000; ++j) {
-          const PhiloxBits w = philox_bits(key, 0, j, 0);
-          for (int h = 0; h < 2; ++h) {
-            const double zd = sd(w[2 * h], w[2 * h + 1]);
-            const double zf = sf(w[2 * h], w[2 * h + 1]);
-            if (std::isinf(zf)) continue;  // float overflow is saturated and counted downstream
-            worst = std::max(worst, std::fabs(zf - zd) / (1 + std::fabs(zd)));
+  test::on_each_cpu_path([&] {
+    const RngStreamKey key{77, 3};
+    for (double alpha : {0.3, 0.5, 0.8, 0.999, 1.0, 1.00001, 1.2, 1.5, 1.8, 1.99, 2.0}) {
+      for (double beta : {-1.0, -0.4, 0.0, 0.7, 1.0}) {
+        for (auto p : {StableParameterization::S0, StableParameterization::S1}) {
+          const auto sd = test::on_cpu_path(make_stable_sampler<double>(law(alpha, beta, p)));
+          const auto sf = test::on_cpu_path(make_stable_sampler<float>(law(alpha, beta, p)));
+          double worst = 0;
+          for (std::uint64_t j = 0; j < 20000; ++j) {
+            const PhiloxBits w = philox_bits(key, 0, j, 0);
+            for (int h = 0; h < 2; ++h) {
+              const double zd = sd(w[2 * h], w[2 * h + 1]);
+              const double zf = sf(w[2 * h], w[2 * h + 1]);
+              if (std::isinf(zf)) continue;  // float overflow is saturated and counted downstream
+              worst = std::max(worst, std::fabs(zf - zd) / (1 + std::fabs(zd)));
+            }
           }
+          EXPECT_LT(worst, 1e-5) << "alpha=" << alpha << " beta=" << beta;
         }
-        EXPECT_LT(worst, 1e-5) << "alpha=" << alpha << " beta=" << beta;
       }
     }
-  }
+  });
 }
 
 TEST(StableSampler, CornersNeverGiveNaN) {
-  const std::uint32_t words[] = {0u,          1u,          2u,          0x3fffffffu, 0x7fffffffu, 0x80000000u,
-                                 0x80000001u, 0xc0000000u, 0xfffffffdu, 0xfffffffeu, 0xffffffffu};
-  for (double alpha : {0.1, 0.5, 0.7, 0.9999, 1.0, 1.0001, 1.3, 1.5, 1.9999, 2.0}) {
-    for (double beta : {-1.0, -0.5, 0.0, 0.5, 1.0}) {
-      for (auto p : {StableParameterization::S0, StableParameterization::S1}) {
-        const auto sd = make_stable_sampler<double>(law(alpha, beta, p));
-        const auto sf = make_stable_sampler<float>(law(alpha, beta, p));
-        for (std::uint32_t kv : words) {
-          for (std::uint32_t kw : words) {
-            const double zd = sd(kv, kw);
-            const float zf = sf(kv, kw);
-            ASSERT_FALSE(std::isnan(zd)) << alpha << " " << beta << " " << kv << " " << kw;
-            ASSERT_FALSE(std::isnan(zf)) << alpha << " " << beta << " " << kv << " " << kw;
-            if (alpha >= 0.5) {
-              ASSERT_TRUE(std::isfinite(zd)) << alpha << " " << beta << " " << kv << " " << kw;
-            }
-            if (alpha >= 1.0) {
-              ASSERT_TRUE(std::isfinite(zf)) << alpha << " " << beta << " " << kv << " " << kw;
+  test::on_each_cpu_path([&] {
+    const std::uint32_t words[] = {0u,          1u,          2u,          0x3fffffffu, 0x7fffffffu, 0x80000000u,
+                                   0x80000001u, 0xc0000000u, 0xfffffffdu, 0xfffffffeu, 0xffffffffu};
+    for (double alpha : {0.1, 0.5, 0.7, 0.9999, 1.0, 1.0001, 1.3, 1.5, 1.9999, 2.0}) {
+      for (double beta : {-1.0, -0.5, 0.0, 0.5, 1.0}) {
+        for (auto p : {StableParameterization::S0, StableParameterization::S1}) {
+          const auto sd = test::on_cpu_path(make_stable_sampler<double>(law(alpha, beta, p)));
+          const auto sf = test::on_cpu_path(make_stable_sampler<float>(law(alpha, beta, p)));
+          for (std::uint32_t kv : words) {
+            for (std::uint32_t kw : words) {
+              const double zd = sd(kv, kw);
+              const float zf = sf(kv, kw);
+              ASSERT_FALSE(std::isnan(zd)) << alpha << " " << beta << " " << kv << " " << kw;
+              ASSERT_FALSE(std::isnan(zf)) << alpha << " " << beta << " " << kv << " " << kw;
+              if (alpha >= 0.5) {
+                ASSERT_TRUE(std::isfinite(zd)) << alpha << " " << beta << " " << kv << " " << kw;
+              }
+              if (alpha >= 1.0) {
+                ASSERT_TRUE(std::isfinite(zf)) << alpha << " " << beta << " " << kv << " " << kw;
+              }
             }
           }
         }
       }
     }
-  }
+  });
 }
 
 TEST(StableSampler, TotallySkewedLawsRespectTheirSupport) {
-  // S1, α < 1, β = 1: support [0, ∞); β = −1: (−∞, 0]. Words at both edges.
-  for (double alpha : {0.3, 0.6, 0.9}) {
-    const auto up = make_stable_sampler<double>(law(alpha, 1.0));
-    const auto down = make_stable_sampler<double>(law(alpha, -1.0));
-    const RngStreamKey key{5, 5};
-    for (std::uint64_t j = 0; j < 20000; ++j) {
-      const PhiloxBits w = philox_bits(key, 0, j, 0);
-      EXPECT_GE(up(w[0], w[1]), 0.0);
-      EXPECT_LE(down(w[0], w[1]), 0.0);
+  test::on_each_cpu_path([&] {
+    // S1, α < 1, β = 1: support [0, ∞); β = −1: (−∞, 0]. Words at both edges.
+    for (double alpha : {0.3, 0.6, 0.9}) {
+      const auto up = test::on_cpu_path(make_stable_sampler<double>(law(alpha, 1.0)));
+      const auto down = test::on_cpu_path(make_stable_sampler<double>(law(alpha, -1.0)));
+      const RngStreamKey key{5, 5};
+      for (std::uint64_t j = 0; j < 20000; ++j) {
+        const PhiloxBits w = philox_bits(key, 0, j, 0);
+        EXPECT_GE(up(w[0], w[1]), 0.0);
+        EXPECT_LE(down(w[0], w[1]), 0.0);
+      }
+      EXPECT_GE(up(0u, 0xffffffffu), 0.0);
+      EXPECT_GE(up(0xffffffffu, 0u), 0.0);
     }
-    EXPECT_GE(up(0u, 0xffffffffu), 0.0);
-    EXPECT_GE(up(0xffffffffu, 0u), 0.0);
-  }
+  });
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "host/engine/backend.hpp"
+#include "host/engine/cpu/lanes.hpp"
 #include "kernels/philox.hpp"
 
 namespace gs::test {
@@ -64,18 +65,19 @@ std::string TempDir::path(const std::string& name) const { return root_ + "/" + 
 
 template <class Real>
 std::vector<double> draw_stable(const StableLawParams& law, std::size_t n, std::uint64_t seed, std::uint32_t stream) {
-  const StableSampler<Real> sampler = make_stable_sampler<Real>(law);
-  const RngStreamKey key{seed, stream};
+  StablePairsKernel<Real, double> kernel;
+  kernel.draws.law = make_stable_sampler<Real>(law);
+  kernel.key = RngStreamKey{seed, stream};
+  kernel.length = n;
+  kernel.pairs_per_row = (n + 1) / 2;
   std::vector<double> out(n);
-#pragma omp parallel for schedule(static)
-  for (std::int64_t j = 0; j < static_cast<std::int64_t>((n + 1) / 2); ++j) {
-    const PhiloxBits bits = philox_bits(key, 0, static_cast<std::uint64_t>(j), 0);
-    const std::size_t i = 2 * static_cast<std::size_t>(j);
-    out[i] = static_cast<double>(sampler(bits[0], bits[1]));
-    if (i + 1 < n) out[i + 1] = static_cast<double>(sampler(bits[2], bits[3]));
-  }
+  kernel.out = out.data();
+  cpu_for_each(1, kernel);  // the CPU's lanes where in use (ScopedCpuLanes)
   return out;
 }
+
+ScopedCpuLanes::ScopedCpuLanes(bool on) : before_(cpu_lanes_in_use()) { on_ = use_cpu_lanes(on); }
+ScopedCpuLanes::~ScopedCpuLanes() { use_cpu_lanes(before_); }
 
 template std::vector<double> draw_stable<float>(const StableLawParams&, std::size_t, std::uint64_t, std::uint32_t);
 template std::vector<double> draw_stable<double>(const StableLawParams&, std::size_t, std::uint64_t, std::uint32_t);

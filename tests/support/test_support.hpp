@@ -4,7 +4,10 @@
 // with standard errors, binomial z-scores, chi-square fits).
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cstdint>
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <string>
@@ -13,6 +16,7 @@
 #include "host/base/errors.hpp"
 #include "host/engine/backend.hpp"
 #include "host/engine/config.hpp"
+#include "host/engine/cpu/lanes.hpp"
 #include "host/models/model.hpp"
 #include "kernels/launch.hpp"
 #include "kernels/stable.hpp"
@@ -55,10 +59,55 @@ class TempDir {
   std::string root_;
 };
 
-// n draws of the law through the shared sampler, in the compute type Real,
-// using Philox words (replica 0, position i/2) of stream `stream`.
+// n draws of the law by the stable model's kernel on the CPU (its lanes where
+// in use), in the compute type Real: replica 0 of stream `stream`, bins 2j and
+// 2j + 1 from the Philox call at position j. Values beyond double saturate.
 template <class Real>
 std::vector<double> draw_stable(const StableLawParams& law, std::size_t n, std::uint64_t seed, std::uint32_t stream);
+
+// The CPU's eight-lane path (host/engine/cpu/lanes.hpp) on or off while in scope;
+// `on()`: whether it is on (false where the CPU has none).
+class ScopedCpuLanes {
+ public:
+  explicit ScopedCpuLanes(bool on);
+  ~ScopedCpuLanes();
+  ScopedCpuLanes(const ScopedCpuLanes&) = delete;
+  ScopedCpuLanes& operator=(const ScopedCpuLanes&) = delete;
+  bool on() const { return on_; }
+
+ private:
+  bool before_, on_;
+};
+
+// Runs `check` on the CPU's scalar path and, where the CPU has them, on its
+// lanes, with the path named in failures.
+template <class Check>
+void on_each_cpu_path(const Check& check) {
+  for (bool lanes : {false, true}) {
+    ScopedCpuLanes path(lanes);
+    if (lanes && !path.on()) {
+      std::printf("note: this CPU has no AVX2 lanes; only the scalar path was checked\n");
+      continue;
+    }
+    SCOPED_TRACE(lanes ? "CPU path: AVX2 lanes" : "CPU path: scalar");
+    check();
+  }
+}
+
+// A law's values on chosen words by the CPU path in use (one word pair at a time).
+template <class Real>
+struct OnCpuPath {
+  StableSampler<Real> law;
+  Real operator()(std::uint32_t kv, std::uint32_t kw) const {
+    Real z;
+    if (cpu_lanes_in_use() && stable_by_lanes(law, &kv, &kw, 1, &z)) return z;
+    return law(kv, kw);
+  }
+};
+template <class Real>
+OnCpuPath<Real> on_cpu_path(const StableSampler<Real>& law) {
+  return {law};
+}
 
 // (F_n(x) − p) / sqrt(p(1 − p)/n): the binomial z-score of an empirical CDF.
 double cdf_z_score(double empirical, double p, std::size_t n);

@@ -14,6 +14,7 @@
 #include "host/base/interrupt.hpp"
 #include "host/base/sysinfo.hpp"
 #include "host/engine/backend.hpp"
+#include "host/engine/cpu/lanes.hpp"
 #include "host/engine/plan.hpp"
 #include "host/engine/spectral_steps.hpp"
 #include "kernels/launch.hpp"
@@ -127,7 +128,8 @@ class CpuBackend final : public BackendDevice {
   Backend kind() const override { return Backend::cpu; }
 
   std::string description() const override {
-    return fmt::format("CPU: {}, {} OpenMP threads", cpu_model(), omp_get_max_threads());
+    return fmt::format("CPU: {}, {} OpenMP threads, math: {}", cpu_model(), omp_get_max_threads(),
+                       cpu_math_description());
   }
 
   std::uint64_t default_memory_budget() const override { return default_host_budget(); }

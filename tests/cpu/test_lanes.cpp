@@ -1,0 +1,256 @@
+// The CPU's eight-lane path (host/engine/cpu/lanes.hpp) against the scalar
+// path and against itself: Philox word for word, the stable and normal values
+// within a stated bound of the scalar formula, and the same bits whatever the
+// thread count, the batches or where a row's last, partial pack falls.
+// (tests/cpu/test_stable.cpp runs the accuracy tests on both paths.)
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "host/engine/cpu/lanes.hpp"
+#include "kernels/gaussian.hpp"
+#include "kernels/spectral.hpp"
+#include "test_support.hpp"
+
+namespace gs {
+namespace {
+
+#define GS_REQUIRE_CPU_LANES() \
+  if (!cpu_lanes_supported()) GTEST_SKIP() << "this CPU has no AVX2 and FMA: the scalar path is the only one"
+
+TEST(CpuLanes, PhiloxMatchesRandom123WordForWord) {
+  GS_REQUIRE_CPU_LANES();
+  const std::uint64_t firsts[] = {0, 1, 7, 12345, (std::uint64_t{1} << 32) - 3, (std::uint64_t{5} << 40) + 99};
+  for (std::uint64_t seed : {std::uint64_t{0}, std::uint64_t{42}, std::uint64_t{0xfedcba9876543210u}}) {
+    for (std::uint32_t stream : {0u, 7u, 0xffffffffu}) {
+      for (std::uint64_t first : firsts) {
+        for (std::uint32_t draw : {0u, 1u, 255u}) {
+          const RngStreamKey key{seed, stream};
+          PhiloxBits lanes[8];
+          ASSERT_TRUE(philox_by_lanes(key, 3 + draw, first, draw, lanes));
+          for (int i = 0; i < 8; ++i) {
+            const PhiloxBits scalar = philox_bits(key, 3 + draw, first + static_cast<std::uint64_t>(i), draw);
+            for (int w = 0; w < 4; ++w) ASSERT_EQ(lanes[i][w], scalar[w]) << "first=" << first << " lane " << i;
+          }
+        }
+      }
+    }
+  }
+}
+
+// Bound. Each elementary function of the lanes (SLEEF, ≤ 1 ulp) and of the C
+// library (≤ 1 ulp) differ by at most 2 ulp, and the CMS sums up to six
+// logarithms, with weights up to 1/α, into ln|Z1| before one exp, so Z1 (the
+// S1 value) differs by about 2ε·max(1, 1/α)·(|ln|Z1|| + the terms' size)
+// relative; the S0 value Z1 − τ carries the same absolute difference. So we
+// measure the difference in ulps of |Z1| = |Z0| + |τ| and allow
+// (16 + 4·|ln|Z1||)·max(1, 1/α) ulp. At α = 1 the value is a sum of terms,
+// (2/π)(−p·cos w/sin w − |β|(ln(π/2) + ln W + ln sin w − ln p)), and at α = 2
+// it is −2√W·cos w; the scalar path's cos(π·x) has an absolute error of
+// ulp(1) (π·x is rounded), so there the difference is measured in ulps of the
+// sum of the terms' sizes with cos w taken as 1. That bounds
+// 11 × 5 × 2 laws below (the worst measured: 0.87 of it in float, 0.63 in
+// double), and fails at once on a real change
+// of the formula (a wrong constant, a lost correction term: 10^3 ulp and more).
+template <class Real>
+double difference_in_ulps(Real lanes, Real scalar, double terms) {
+  const Real magnitude = static_cast<Real>(std::fabs(static_cast<double>(scalar)) + std::fabs(terms));
+  const Real ulp = std::nextafter(magnitude, std::numeric_limits<Real>::infinity()) - magnitude;
+  return static_cast<double>(std::fabs(lanes - scalar)) / static_cast<double>(ulp);
+}
+double cms_bound(double magnitude, double alpha) {
+  return (16 + 4 * std::fabs(std::log(magnitude + 1e-300))) * std::max(1.0, 1 / alpha);
+}
+
+template <class Real>
+void check_stable_within_bound() {
+  const RngStreamKey key{2024, 9};
+  const std::size_t n = 20000;
+  std::vector<std::uint32_t> kv(n), kw(n);
+  for (std::size_t j = 0; j < n / 2; ++j) {
+    const PhiloxBits w = philox_bits(key, 0, j, 0);
+    kv[2 * j] = w[0], kw[2 * j] = w[1], kv[2 * j + 1] = w[2], kw[2 * j + 1] = w[3];
+  }
+  // Both edges of both words.
+  const std::uint32_t edges[] = {0u, 1u, 0x7fffffffu, 0x80000000u, 0xfffffffeu, 0xffffffffu};
+  for (std::uint32_t a : edges)
+    for (std::uint32_t b : edges) kv.push_back(a), kw.push_back(b);
+  double worst = 0;
+  for (double alpha : {0.3, 0.5, 0.8, 0.999, 1.0, 1.00001, 1.2, 1.5, 1.8, 1.99, 2.0}) {
+    for (double beta : {-1.0, -0.4, 0.0, 0.7, 1.0}) {
+      for (auto p : {StableParameterization::S0, StableParameterization::S1}) {
+        StableLawParams law;
+        law.alpha = alpha, law.beta = beta, law.parameterization = p;
+        const StableSampler<Real> sampler = make_stable_sampler<Real>(law);
+        std::vector<Real> lanes(kv.size());
+        ASSERT_TRUE(stable_by_lanes(sampler, kv.data(), kw.data(), kv.size(), lanes.data()));
+        for (std::size_t i = 0; i < kv.size(); ++i) {
+          const Real scalar = sampler(kv[i], kw[i]);
+          ASSERT_FALSE(std::isnan(lanes[i])) << "alpha=" << alpha << " beta=" << beta << " kv=" << kv[i];
+          if (std::isinf(scalar) || std::isinf(lanes[i])) {
+            // Only at the float overflow edge (α < 1), with the same sign.
+            ASSERT_EQ(std::signbit(scalar), std::signbit(lanes[i]));
+            ASSERT_GT(std::fabs(static_cast<double>(std::isinf(scalar) ? lanes[i] : scalar)),
+                      0.5 * static_cast<double>(std::numeric_limits<Real>::max()));
+            continue;
+          }
+          double terms = p == StableParameterization::S0 && alpha != 1 ? beta * std::tan(kPi * alpha / 2) : 0.0;
+          const double u = uniform_open(beta < 0 ? ~kv[i] : kv[i]), W = standard_exponential<double>(kw[i]);
+          if (alpha == 1) {
+            const double w = kPi * u, b = std::fabs(beta), q = kPi / 2 * (1 - b) + b * w;
+            terms = 2 / kPi *
+                    (q / std::sin(w) +
+                     b * (0.46 + std::fabs(std::log(W)) + std::fabs(std::log(std::sin(w))) + std::fabs(std::log(q))));
+          } else if (alpha == 2) {
+            terms = 2 * std::sqrt(W);
+          }
+          const double d = difference_in_ulps(lanes[i], scalar, terms);
+          const double bound = cms_bound(std::fabs(static_cast<double>(scalar)) + std::fabs(terms), alpha);
+          worst = std::max(worst, d / bound);
+          ASSERT_LE(d, bound) << "alpha=" << alpha << " beta=" << beta << " S"
+                              << (p == StableParameterization::S0 ? 0 : 1) << " kv=" << kv[i] << " kw=" << kw[i]
+                              << " lanes=" << lanes[i] << " scalar=" << scalar;
+        }
+      }
+    }
+  }
+  testing::Test::RecordProperty("worst_fraction_of_bound", std::to_string(worst));
+  std::printf("stable lanes vs scalar (%s): worst difference %.3f of the bound\n",
+              sizeof(Real) == 4 ? "float" : "double", worst);
+}
+
+TEST(CpuLanes, StableWithinBoundOfScalarFloat) {
+  GS_REQUIRE_CPU_LANES();
+  check_stable_within_bound<float>();
+}
+TEST(CpuLanes, StableWithinBoundOfScalarDouble) {
+  GS_REQUIRE_CPU_LANES();
+  check_stable_within_bound<double>();
+}
+
+// Raw bytes of replicas [first, first + count) of an ensemble through the CPU
+// backend, with `threads` OpenMP threads, in batches of `batch` replicas.
+std::vector<unsigned char> generate_bytes(const EnsembleSpec& spec, int threads, std::uint64_t batch) {
+  const int before = omp_get_max_threads();
+  omp_set_num_threads(threads);
+  const EnsembleJob job = test::job(spec, 31);
+  const std::size_t bytes_per_value = storage_bytes(job.request.storage);
+  std::vector<unsigned char> out(spec.replicas * spec.length * bytes_per_value);
+  auto generator = make_cpu_backend()->make_generator(job, batch);
+  for (std::uint64_t first = 0; first < spec.replicas; first += batch) {
+    const std::uint64_t count = std::min(batch, spec.replicas - first);
+    generator->generate(first, count, out.data() + first * spec.length * bytes_per_value);
+  }
+  omp_set_num_threads(before);
+  return out;
+}
+
+// Worst |lanes − scalar| of a standard normal ensemble in units of the last
+// place of each pair's radius r = hypot(z0, z1).
+template <class Real>
+double worst_radius_ulps(const std::vector<unsigned char>& lanes_bytes,
+                         const std::vector<unsigned char>& scalar_bytes) {
+  std::vector<Real> lanes(lanes_bytes.size() / sizeof(Real)), scalar(lanes.size());
+  std::memcpy(lanes.data(), lanes_bytes.data(), lanes_bytes.size());
+  std::memcpy(scalar.data(), scalar_bytes.data(), scalar_bytes.size());
+  double worst = 0;
+  for (std::size_t i = 0; i + 1 < lanes.size(); i += 2) {
+    const Real r = std::hypot(scalar[i], scalar[i + 1]);
+    const Real ulp = std::nextafter(r, std::numeric_limits<Real>::infinity()) - r;
+    for (std::size_t k = i; k < i + 2; ++k)
+      worst = std::max(worst, static_cast<double>(std::fabs(lanes[k] - scalar[k]) / ulp));
+  }
+  return worst;
+}
+
+// The normal model's Box–Muller, z = r·(cos, sin)(πt): sqrt, one log and
+// sin/cos of π·t, each within 1 ulp on both paths (the scalar path rounds π·t
+// once more, an absolute error of ulp(1)·r at any angle), so a pair differs by
+// a few ulp of its radius; 8 bounds it.
+TEST(CpuLanes, NormalWithinBoundOfScalar) {
+  GS_REQUIRE_CPU_LANES();
+  for (Dtype dtype : {Dtype::float32, Dtype::float64}) {
+    const EnsembleSpec spec = test::ensemble("normal", "{mu: 0, sigma: 1}", 3, 4100, dtype);
+    std::vector<unsigned char> scalar;
+    {
+      test::ScopedCpuLanes path(false);
+      scalar = generate_bytes(spec, 2, 3);
+    }
+    const std::vector<unsigned char> lanes = generate_bytes(spec, 2, 3);
+    EXPECT_NE(scalar, lanes) << "the scalar switch did not switch";
+    const double worst =
+        dtype == Dtype::float32 ? worst_radius_ulps<float>(lanes, scalar) : worst_radius_ulps<double>(lanes, scalar);
+    std::printf("normal lanes vs scalar (%s): worst %.2f ulp of the radius\n", to_string(dtype), worst);
+    EXPECT_LE(worst, 8.0) << to_string(dtype);
+  }
+}
+
+TEST(CpuLanes, SameBitsOnOneAndThreeThreadsAndAnyBatches) {
+  GS_REQUIRE_CPU_LANES();
+  struct Case {
+    const char* model;
+    const char* params;
+    Dtype dtype;
+  };
+  const Case cases[] = {
+      {"stable", "{alpha: 1.5, beta: 0.5}", Dtype::float32},
+      {"stable", "{alpha: 0.7, beta: -1}", Dtype::float64},
+      {"normal", "{mu: 1, sigma: 2}", Dtype::float32},
+      {"lfsn", "{alpha: 1.4, beta: 0.3, H: 0.8, m: 3, K: 5}", Dtype::float32},
+      {"farima", "{d: 0.2, innovations: stable, alpha: 1.6}", Dtype::float64},
+      {"fgn", "{H: 0.75}", Dtype::float64},
+  };
+  for (const Case& c : cases) {
+    // Odd lengths: every row ends in a partial pack.
+    for (std::uint64_t length : {std::uint64_t{1}, std::uint64_t{13}, std::uint64_t{1001}}) {
+      const EnsembleSpec spec = test::ensemble(c.model, c.params, 7, length, c.dtype);
+      const auto reference = generate_bytes(spec, 1, 7);
+      EXPECT_EQ(generate_bytes(spec, 3, 7), reference) << c.model << " length " << length << ", 3 threads";
+      EXPECT_EQ(generate_bytes(spec, 3, 3), reference) << c.model << " length " << length << ", batches of 3";
+      EXPECT_EQ(generate_bytes(spec, 2, 1), reference) << c.model << " length " << length << ", batches of 1";
+    }
+  }
+}
+
+// A value never depends on where a row's last pack falls: the first bins of a
+// stable or normal replica are the same whatever its length, and so are the
+// first innovations of a spectral replica whatever their number.
+TEST(CpuLanes, ValuesDoNotDependOnWhereTheLastPackFalls) {
+  GS_REQUIRE_CPU_LANES();
+  for (const char* model : {"stable", "normal"}) {
+    const std::string params = std::string(model) == "stable" ? "{alpha: 1.2, beta: 0.9}" : "{}";
+    const auto longest = test::generate_float64(model, params, 2, 64, 5);
+    for (std::uint64_t length :
+         {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{15}, std::uint64_t{17}, std::uint64_t{33}}) {
+      const auto shorter = test::generate_float64(model, params, 2, length, 5);
+      for (std::uint64_t r = 0; r < 2; ++r)
+        for (std::uint64_t k = 0; k < length; ++k)
+          ASSERT_EQ(shorter[r * length + k], longest[r * 64 + k]) << model << " length " << length << " bin " << k;
+    }
+  }
+  StableLawParams law;
+  law.alpha = 1.3, law.beta = -0.2;
+  InnovationsKernel<float> kernel;
+  kernel.innovation.law = make_stable_sampler<float>(law);
+  kernel.innovation.key = {8, 8};
+  kernel.fft_length = 64;
+  kernel.first_replica = 4;
+  std::vector<double> longest(64), shorter(64);
+  kernel.fine_points = 64;
+  kernel.signal = longest.data();
+  serial_for_each(kernel);
+  for (std::uint64_t points : {std::uint64_t{1}, std::uint64_t{9}, std::uint64_t{31}}) {
+    kernel.fine_points = points;
+    kernel.signal = shorter.data();
+    serial_for_each(kernel);
+    for (std::uint64_t t = 0; t < 64; ++t)
+      ASSERT_EQ(shorter[t], t < points ? longest[t] : 0.0) << points << " points, t = " << t;
+  }
+}
+
+}  // namespace
+}  // namespace gs
