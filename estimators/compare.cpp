@@ -82,7 +82,7 @@ SeriesProfile profile_series(std::vector<double> values, const CompareOptions& o
   SeriesProfile p;
   p.values = std::move(values);
   p.sorted = p.values;
-  std::sort(p.sorted.begin(), p.sorted.end());
+  sort_values(p.sorted);
   for (std::size_t i = 0; i < kCurveLevels; ++i)
     p.quantiles.push_back(
         quantile_of_sorted(p.sorted.data(), p.sorted.size(), static_cast<double>(i) / (kCurveLevels - 1)));
@@ -110,13 +110,13 @@ ReplicaComparison compare_replica(const SeriesProfile& real, std::vector<double>
               y.sorted.size() == n ? y.sorted[i] : quantile_of_sorted(y.sorted.data(), y.sorted.size(), p);
           errors[i] = std::fabs(real.sorted[i] - yi);
         }
-        std::sort(errors.begin(), errors.end());
+        sort_values(errors);
         value = trimmed_mean_of_sorted(errors.data(), n, o.trim);
         break;
       case Metric::trimmed_error_aligned:
         if (y.values.size() != n) throw UserError("trimmed_error_aligned needs replicas of the dataset's length");
         for (std::size_t i = 0; i < n; ++i) errors[i] = std::fabs(real.values[i] - y.values[i]);
-        std::sort(errors.begin(), errors.end());
+        sort_values(errors);
         value = trimmed_mean_of_sorted(errors.data(), n, o.trim);
         break;
       case Metric::ks:

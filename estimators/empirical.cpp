@@ -1,18 +1,21 @@
 #include "estimators/empirical.hpp"
 
 #include <algorithm>
+#include <boost/sort/pdqsort/pdqsort.hpp>
 #include <cmath>
 
 #include "host/base/errors.hpp"
 
 namespace gs {
 
+void sort_values(std::vector<double>& values) { boost::sort::pdqsort_branchless(values.begin(), values.end()); }
+
 SortedSample::SortedSample(std::vector<double> values) : values_(std::move(values)) {
   if (values_.empty()) throw UserError("an empirical distribution needs at least one value");
   for (double v : values_) {
     if (std::isnan(v)) throw UserError("an empirical distribution cannot contain NaN");
   }
-  std::sort(values_.begin(), values_.end());
+  sort_values(values_);
 }
 
 double SortedSample::cdf(double x) const {

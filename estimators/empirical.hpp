@@ -12,6 +12,11 @@
 
 namespace gs {
 
+// Sorts values without NaN ascending: Boost's branchless pattern-defeating
+// quicksort, 2× std::sort on continuous values and 4× on counts (replicas
+// are sorted for every comparison metric; bench/results/2026-11-24-*).
+void sort_values(std::vector<double>& values);
+
 class SortedSample {
  public:
   explicit SortedSample(std::vector<double> values);  // NaN is rejected (UserError)

@@ -113,6 +113,7 @@ FarimaShape shape_from_free(const std::vector<double>& y, std::size_t p, std::si
 struct WhittleFrequencies {
   std::vector<std::complex<double>> z;  // e^{−iλ_j}
   std::vector<double> log_two_sin;      // ln(2 sin(λ_j/2))
+  double log_two_sin_sum = 0;           // Σ_j ln(2 sin(λ_j/2))
 };
 
 WhittleFrequencies whittle_frequencies(std::size_t m, std::size_t n) {
@@ -121,13 +122,14 @@ WhittleFrequencies whittle_frequencies(std::size_t m, std::size_t n) {
     const double lambda = 2 * kPi * static_cast<double>(j) / static_cast<double>(n);
     f.z.push_back(std::polar(1.0, -lambda));
     f.log_two_sin.push_back(std::log(2 * std::sin(lambda / 2)));
+    f.log_two_sin_sum += f.log_two_sin.back();
   }
   return f;
 }
 
-// ln k(λ), k = f·2π/σ² the shape of the FARIMA spectral density:
-// k = |θ(z)|²/|φ(z)|² · (2 sin(λ/2))^{−2d} at z = e^{−iλ}.
-double log_farima_spectral_shape(std::complex<double> z, double log_two_sin, const FarimaShape& s) {
+// |θ(z)|²/|φ(z)|², the ARMA part of the FARIMA spectral shape
+// k(λ) = |θ(z)|²/|φ(z)|² · (2 sin(λ/2))^{−2d} at z = e^{−iλ}.
+double arma_shape(std::complex<double> z, const FarimaShape& s) {
   std::complex<double> phi = 1.0, theta = 1.0, power = 1.0;
   const std::size_t order = std::max(s.ar.size(), s.ma.size());
   for (std::size_t j = 1; j <= order; ++j) {
@@ -135,8 +137,7 @@ double log_farima_spectral_shape(std::complex<double> z, double log_two_sin, con
     if (j <= s.ar.size()) phi -= s.ar[j - 1] * power;
     if (j <= s.ma.size()) theta += s.ma[j - 1] * power;
   }
-  const double arma = order > 0 ? std::log(std::norm(theta) / std::norm(phi)) : 0.0;
-  return arma - 2 * s.d * log_two_sin;
+  return std::norm(theta) / std::norm(phi);
 }
 
 struct WhittleTerms {
@@ -144,14 +145,28 @@ struct WhittleTerms {
   double sigma2;
 };
 
+// One exp per frequency: Σ ln k_j is −2d Σ ln(2 sin(λ_j/2)) plus the logarithm
+// of the product of the ARMA parts, kept as mantissa and binary exponent
+// (frexp) so that it never overflows, and taken once.
 WhittleTerms whittle(const std::vector<double>& I, const WhittleFrequencies& f, const FarimaShape& s) {
-  double ratio = 0, log_sum = 0;
+  const bool arma = !s.ar.empty() || !s.ma.empty();
+  double ratio = 0, product = 1;
+  long exponent = 0;
   const double m = static_cast<double>(I.size());
   for (std::size_t j = 0; j < I.size(); ++j) {
-    const double log_k = log_farima_spectral_shape(f.z[j], f.log_two_sin[j], s);
-    ratio += I[j] * std::exp(-log_k);
-    log_sum += log_k;
+    const double power = std::exp(2 * s.d * f.log_two_sin[j]);  // 1/(2 sin(λ/2))^{−2d}
+    if (arma) {
+      const double a = arma_shape(f.z[j], s);
+      ratio += I[j] * power / a;
+      int e;
+      product = std::frexp(product * a, &e);
+      exponent += e;
+    } else {
+      ratio += I[j] * power;
+    }
   }
+  const double log_sum = std::log(product) + static_cast<double>(exponent) * 0.6931471805599453 -
+                         2 * s.d * f.log_two_sin_sum;
   const double sigma2 = 2 * kPi * ratio / m;  // f = σ²k/(2π): Σ I/f = m at the optimum
   return {m * std::log(sigma2) + log_sum + m, sigma2};
 }

@@ -5,6 +5,7 @@
 #include <omp.h>
 
 #include <chrono>
+#include <memory>
 #include <set>
 
 #include "host/base/errors.hpp"
@@ -17,18 +18,23 @@ namespace gs {
 
 namespace {
 
-// Fits config.study.models to every dataset (in parallel, each fit's own loops
-// on the cores left to it) and logs them: what each model became, as YAML text,
-// one entry per dataset and model: {dataset, model, stopped, ensemble}.
+// Fits config.study.models to every dataset and logs them: what each model
+// became, as YAML text, one entry per dataset and model: {dataset, model,
+// stopped, ensemble}. Each (dataset, model) is a task of its own, so that the
+// cores stay busy to the end (one dataset's fits take up to 4× another's); the
+// models of a dataset share its FitData (the stable marginal, Hurst estimates).
 std::string fits_on_root(const RunConfig& config, const std::vector<LoadedSeries>& traces, bool quiet) {
   log_info(quiet, fmt::format("fitting {} to {} datasets ({} threads)", fmt::join(config.study.models, ", "),
                               config.datasets.size(), omp_get_max_threads()));
-  std::vector<std::vector<FittedModel>> fits(config.datasets.size());
-  for_each_in_parallel(config.datasets.size(), [&](std::size_t d) {
-    const LoadedSeries& s = traces[d];
-    FitData data(s.series, s.trace.kind != Trace::Kind::series, s.binned.bin_width, s.trace.series_times,
-                 config.study.fitting, config.seed);
-    fits[d] = fit_models(data, config.study.models);
+  const std::size_t models = config.study.models.size();
+  std::vector<std::unique_ptr<FitData>> data;
+  for (const LoadedSeries& s : traces)
+    data.push_back(std::make_unique<FitData>(s.series, s.trace.kind != Trace::Kind::series, s.binned.bin_width,
+                                             s.trace.series_times, config.study.fitting, config.seed));
+  std::vector<std::vector<FittedModel>> fits(config.datasets.size(), std::vector<FittedModel>(models));
+  for_each_in_parallel(config.datasets.size() * models, [&](std::size_t task) {
+    const std::size_t d = task / models, m = task % models;
+    fits[d][m] = std::move(fit_models(*data[d], {config.study.models[m]}).front());
   });
   YAML::Node outcomes(YAML::NodeType::Sequence);
   for (std::size_t d = 0; d < config.datasets.size(); ++d) {

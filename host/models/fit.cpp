@@ -93,6 +93,7 @@ FitData::FitData(std::vector<double> series, bool binned, double bin_width, std:
       seed_(seed) {}
 
 const HurstEstimate& FitData::hurst(const std::string& estimator) {
+  const std::lock_guard<std::mutex> lock(hurst_mutex_);
   const auto found = hurst_.find(estimator);
   if (found != hurst_.end()) return found->second;
   const NamedHurstEstimator* named = find_hurst_estimator(estimator);
@@ -103,6 +104,7 @@ const HurstEstimate& FitData::hurst(const std::string& estimator) {
 }
 
 const StableFit& FitData::stable_marginal() {
+  const std::lock_guard<std::mutex> lock(stable_mutex_);
   if (!stable_) {
     const bool counts = is_integer_valued(series_);
     const std::vector<double> y = counts ? dithered(series_, seed_) : series_;

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,6 +50,9 @@ class FitData {
   const FitSettings& settings() const { return settings_; }
   std::uint64_t seed() const { return seed_; }  // bootstrap resamples, count dithering, EM starts
 
+  // Both are computed once and kept; several models of one dataset may ask at
+  // once from different threads (the study fits each (dataset, model) as its
+  // own task): the first computes, the others wait for its result.
   // H of the series by an estimator of `gpusynth stats` (UserError for an unknown one).
   const HurstEstimate& hurst(const std::string& estimator);
   // The α-stable law of the values by maximum likelihood (counts dithered
@@ -62,6 +66,7 @@ class FitData {
   std::vector<double> times_;
   FitSettings settings_;
   std::uint64_t seed_;
+  std::mutex hurst_mutex_, stable_mutex_;
   std::map<std::string, HurstEstimate> hurst_;
   std::optional<StableFit> stable_;
 };
