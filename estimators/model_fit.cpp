@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <complex>
 #include <numeric>
 
 #include "estimators/empirical.hpp"
@@ -109,35 +108,40 @@ FarimaShape shape_from_free(const std::vector<double>& y, std::size_t p, std::si
 }
 
 // The Fourier frequencies λ_j = 2πj/n, j = 1..m, as the Whittle sum needs
-// them; they do not change during a fit, so their trigonometry is done once.
+// them; they do not change during a fit, so their trigonometry is done once:
+// cos kλ_j and sin kλ_j for the lags k = 1..order of the ARMA polynomials.
 struct WhittleFrequencies {
-  std::vector<std::complex<double>> z;  // e^{−iλ_j}
-  std::vector<double> log_two_sin;      // ln(2 sin(λ_j/2))
-  double log_two_sin_sum = 0;           // Σ_j ln(2 sin(λ_j/2))
+  std::size_t order = 0;
+  std::vector<double> cos_k, sin_k;  // [j·order + k − 1]
+  std::vector<double> log_two_sin;   // ln(2 sin(λ_j/2))
+  double log_two_sin_sum = 0;        // Σ_j ln(2 sin(λ_j/2))
 };
 
-WhittleFrequencies whittle_frequencies(std::size_t m, std::size_t n) {
+WhittleFrequencies whittle_frequencies(std::size_t m, std::size_t n, std::size_t order) {
   WhittleFrequencies f;
+  f.order = order;
   for (std::size_t j = 1; j <= m; ++j) {
     const double lambda = 2 * kPi * static_cast<double>(j) / static_cast<double>(n);
-    f.z.push_back(std::polar(1.0, -lambda));
+    for (std::size_t k = 1; k <= order; ++k) {
+      f.cos_k.push_back(std::cos(static_cast<double>(k) * lambda));
+      f.sin_k.push_back(std::sin(static_cast<double>(k) * lambda));
+    }
     f.log_two_sin.push_back(std::log(2 * std::sin(lambda / 2)));
     f.log_two_sin_sum += f.log_two_sin.back();
   }
   return f;
 }
 
-// |θ(z)|²/|φ(z)|², the ARMA part of the FARIMA spectral shape
-// k(λ) = |θ(z)|²/|φ(z)|² · (2 sin(λ/2))^{−2d} at z = e^{−iλ}.
-double arma_shape(std::complex<double> z, const FarimaShape& s) {
-  std::complex<double> phi = 1.0, theta = 1.0, power = 1.0;
-  const std::size_t order = std::max(s.ar.size(), s.ma.size());
-  for (std::size_t j = 1; j <= order; ++j) {
-    power *= z;
-    if (j <= s.ar.size()) phi -= s.ar[j - 1] * power;
-    if (j <= s.ma.size()) theta += s.ma[j - 1] * power;
-  }
-  return std::norm(theta) / std::norm(phi);
+// |θ(z)|²/|φ(z)|² at z = e^{−iλ_j}, the ARMA part of the FARIMA spectral shape
+// k(λ) = |θ(z)|²/|φ(z)|² · (2 sin(λ/2))^{−2d}, with φ(z) = 1 − Σ φ_k z^k and
+// θ(z) = 1 + Σ θ_k z^k.
+double arma_shape(const WhittleFrequencies& f, std::size_t j, const FarimaShape& s) {
+  const double* c = f.cos_k.data() + j * f.order;
+  const double* sn = f.sin_k.data() + j * f.order;
+  double phi_re = 1, phi_im = 0, theta_re = 1, theta_im = 0;
+  for (std::size_t k = 0; k < s.ar.size(); ++k) phi_re -= s.ar[k] * c[k], phi_im += s.ar[k] * sn[k];
+  for (std::size_t k = 0; k < s.ma.size(); ++k) theta_re += s.ma[k] * c[k], theta_im -= s.ma[k] * sn[k];
+  return (theta_re * theta_re + theta_im * theta_im) / (phi_re * phi_re + phi_im * phi_im);
 }
 
 struct WhittleTerms {
@@ -156,7 +160,7 @@ WhittleTerms whittle(const std::vector<double>& I, const WhittleFrequencies& f, 
   for (std::size_t j = 0; j < I.size(); ++j) {
     const double power = std::exp(2 * s.d * f.log_two_sin[j]);  // 1/(2 sin(λ/2))^{−2d}
     if (arma) {
-      const double a = arma_shape(f.z[j], s);
+      const double a = arma_shape(f, j, s);
       ratio += I[j] * power / a;
       int e;
       product = std::frexp(product * a, &e);
@@ -179,7 +183,7 @@ FarimaFit fit_farima(const std::vector<double>& x, std::size_t p, std::size_t q)
   if (std::all_of(I.begin(), I.end(), [](double v) { return v == 0; }))
     throw UserError("farima fit: the series is constant");
   const std::size_t n = x.size();
-  const WhittleFrequencies frequencies = whittle_frequencies(I.size(), n);
+  const WhittleFrequencies frequencies = whittle_frequencies(I.size(), n, std::max(p, q));
   const Objective objective = [&](const std::vector<double>& y) {
     return whittle(I, frequencies, shape_from_free(y, p, q)).objective;
   };
