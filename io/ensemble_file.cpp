@@ -139,8 +139,22 @@ void EnsembleFile::write_root_attributes(const std::vector<Attribute>& attribute
   h5::write_attributes(file_.id(), attributes);
 }
 
+namespace {
+
+// time(bin) = k·bin_seconds, CF units and long_name.
+void write_bin_times(hid_t group, hid_t series, std::uint64_t bins, double bin_seconds) {
+  if (!(bin_seconds > 0)) return;
+  std::vector<double> times(bins);
+  for (std::uint64_t k = 0; k < bins; ++k) times[k] = static_cast<double>(k) * bin_seconds;
+  h5::write_coordinate(group, "time", times, "bin", series,
+                       {{"units", std::string("s")},
+                        {"long_name", std::string("start time of the bin, seconds from the start of the series")}});
+}
+
+}  // namespace
+
 void EnsembleFile::write_dataset(const std::string& name, const std::vector<double>& series,
-                                 const std::vector<Attribute>& attributes) {
+                                 const std::vector<Attribute>& attributes, double bin_seconds) {
   if (datasets_.id() < 0) datasets_ = h5::create_group(file_.id(), "datasets");
   const h5::Handle group = h5::create_group(datasets_.id(), name);
   h5::write_attributes(group.id(), attributes);
@@ -148,10 +162,12 @@ void EnsembleFile::write_dataset(const std::string& name, const std::vector<doub
                    {{"description", std::string("the real series, as gpusynth stats reads it")}});
   const h5::Handle values = h5::open_dataset(group.id(), "series");
   h5::write_dimension(group.id(), "bin", series.size(), {values.id()}, 0, {{"long_name", std::string("bin index")}});
+  write_bin_times(group.id(), values.id(), series.size(), bin_seconds);
 }
 
 SeriesDataset EnsembleFile::create_series(const std::string& name, StorageType type, std::uint64_t replicas,
-                                          std::uint64_t length, ChunkShape chunk, int compression_level) {
+                                          std::uint64_t length, ChunkShape chunk, int compression_level,
+                                          double bin_seconds) {
   h5::Handle group = h5::create_group(ensembles_.id(), name);
   const hsize_t dims[2] = {replicas, length};
   h5::Handle space(GS_H5_CHECK(H5Screate_simple(2, dims, nullptr)), H5Sclose);
@@ -168,6 +184,7 @@ SeriesDataset EnsembleFile::create_series(const std::string& name, StorageType t
   h5::write_dimension(group.id(), "replica", replicas, {dataset.id()}, 0,
                       {{"long_name", std::string("replica index (one independent realization per row)")}});
   h5::write_dimension(group.id(), "bin", length, {dataset.id()}, 1, {{"long_name", std::string("bin index")}});
+  write_bin_times(group.id(), dataset.id(), length, bin_seconds);
   return SeriesDataset(std::move(group), std::move(dataset), type, length, chunk, compression_level);
 }
 

@@ -82,11 +82,14 @@ class EnsembleFile {
 
   void write_root_attributes(const std::vector<Attribute>& attributes);
   // /datasets/<name>/series: a real series the ensembles are compared with.
+  // `bin_seconds` > 0 (a binned trace): also the coordinate time(bin) of the
+  // bins' start times, k·bin_seconds from the series' start.
   void write_dataset(const std::string& name, const std::vector<double>& series,
-                     const std::vector<Attribute>& attributes);
-  // Chunked as the plan chose (see series_chunk_shape).
+                     const std::vector<Attribute>& attributes, double bin_seconds = 0);
+  // Chunked as the plan chose (see series_chunk_shape); time(bin) as above
+  // where the ensemble's bins have a width (that of its dataset).
   SeriesDataset create_series(const std::string& name, StorageType type, std::uint64_t replicas, std::uint64_t length,
-                              ChunkShape chunk, int compression_level);
+                              ChunkShape chunk, int compression_level, double bin_seconds = 0);
   // An ensemble's series created before (create_series), for its attributes.
   SeriesDataset open_series(const std::string& name, StorageType type, std::uint64_t length, ChunkShape chunk,
                             int compression_level);

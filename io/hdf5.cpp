@@ -206,6 +206,15 @@ void write_dimension(hid_t parent, const std::string& name, const std::vector<do
   make_dimension(scale.id(), name, datasets, axis, attributes);
 }
 
+void write_coordinate(hid_t parent, const std::string& name, const std::vector<double>& values,
+                      const std::string& dimension, hid_t dataset, const std::vector<Attribute>& attributes) {
+  write_vector(parent, name, values, attributes);
+  Handle coordinate = open_dataset(parent, name);
+  Handle scale = open_dataset(parent, dimension);
+  GS_H5_CHECK(H5DSattach_scale(coordinate.id(), scale.id(), 0));
+  write_attribute(dataset, {"coordinates", name});
+}
+
 void write_table(hid_t parent, const std::string& name, const std::vector<TableColumn>& columns,
                  const std::vector<Attribute>& attributes) {
   const std::size_t rows =

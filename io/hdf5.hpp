@@ -103,6 +103,11 @@ void write_dimension(hid_t parent, const std::string& name, std::uint64_t n, con
                      unsigned axis, const std::vector<Attribute>& attributes);
 void write_dimension(hid_t parent, const std::string& name, const std::vector<double>& values,
                      const std::vector<hid_t>& datasets, unsigned axis, const std::vector<Attribute>& attributes);
+// An auxiliary coordinate (CF): the float64 vector `name` under `parent` along
+// its existing dimension scale `dimension`, named in the `coordinates`
+// attribute of `dataset`, so that xarray reads it as a coordinate of it.
+void write_coordinate(hid_t parent, const std::string& name, const std::vector<double>& values,
+                      const std::string& dimension, hid_t dataset, const std::vector<Attribute>& attributes);
 
 void write_attribute(hid_t object, const Attribute& attribute);
 void write_attributes(hid_t object, const std::vector<Attribute>& attributes);

@@ -44,6 +44,7 @@ struct EnsembleSpec {
   bool stream_given = false;
   int line = 0;                // where the ensemble is declared
   std::string dataset;         // the real trace this ensemble was fitted to (datasets[].name), if any
+  double bin_seconds = 0;      // that trace's bin width (set with the datasets), 0 for none
   std::vector<Attribute> fit;  // what `gpusynth fit` estimated, stored under /ensembles/<name>/fit
 
   // uint32 for counts, else the dtype.

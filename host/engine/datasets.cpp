@@ -124,6 +124,7 @@ void give_models_their_datasets(RunConfig& config, const std::vector<LoadedSerie
     facts.binned = s.trace.kind != Trace::Kind::series;
     facts.length = s.series.size();
     facts.times = s.trace.series_times;
+    spec.bin_seconds = facts.binned ? s.binned.bin_width : 0.0;
     spec.model->use_dataset(&facts, spec.length, where);
   }
 }

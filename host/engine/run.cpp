@@ -133,7 +133,7 @@ EnsembleResult generate_ensemble(const EnsemblePlan& ensemble, BackendDevice& ba
   const std::size_t compared = found.value_or(0);  // the ensemble's index in the study
   std::optional<SeriesDataset> series;
   if (file) {
-    series.emplace(file->create_series(spec.name, storage, stored, spec.length, chunk, compression));
+    series.emplace(file->create_series(spec.name, storage, stored, spec.length, chunk, compression, spec.bin_seconds));
     write_series_attributes(*series, spec);
     for (const SideVector& side : spec.model->side_vectors(spec.length))
       series->write_vector(side.name, side.values, side.attributes);
@@ -249,12 +249,12 @@ void run_ranks(const RunConfig& config, const RunPlan& plan, BackendDevice& back
   if (writing && is_root_rank()) {
     file.emplace(config.output);
     file->write_root_attributes(root_attributes(config, plan, options));
-    for (const RunDataset& d : datasets) file->write_dataset(d.name, d.series, d.attributes);
+    for (const RunDataset& d : datasets) file->write_dataset(d.name, d.series, d.attributes, d.bin_seconds);
     for (const EnsemblePlan& ensemble : plan.ensembles) {
       const EnsembleSpec& spec = *ensemble.job.spec;
       const std::uint64_t stored = stored_replicas_of(config, spec);
       SeriesDataset series = file->create_series(spec.name, ensemble.job.request.storage, stored, spec.length,
-                                                 stored_chunk(ensemble, stored), config.compression);
+                                                 stored_chunk(ensemble, stored), config.compression, spec.bin_seconds);
       write_series_attributes(series, spec);
       for (const SideVector& side : spec.model->side_vectors(spec.length))
         series.write_vector(side.name, side.values, side.attributes);
@@ -395,7 +395,7 @@ RunOutcome run_prepared(RunConfig& config, const RunOptions& options) {
   if (!options.no_output) {
     file.emplace(config.output);
     file->write_root_attributes(root_attributes(config, plan, options));
-    for (const RunDataset& d : prepared.datasets) file->write_dataset(d.name, d.series, d.attributes);
+    for (const RunDataset& d : prepared.datasets) file->write_dataset(d.name, d.series, d.attributes, d.bin_seconds);
   }
   Progress progress(plan.total_samples, options.quiet);
   for (const EnsemblePlan& ensemble : plan.ensembles) {

@@ -2,7 +2,9 @@
 # xarray opens what gpusynth writes with named dimensions and coordinates
 # (HDF5 dimension scales, the netCDF-4 convention; docs/hdf5.md), without
 # phony_dims: /ensembles/<name> as series(replica, bin) and /datasets/<name> as
-# series(bin). Debian's python3-xarray with python3-h5netcdf.
+# series(bin), with the coordinate time(bin) of the bin start times (seconds)
+# where the bins have a width (a binned trace, and the ensembles compared with
+# it). Debian's python3-xarray with python3-h5netcdf.
 set -u
 source "$(dirname "$0")/lib.sh"
 
@@ -13,6 +15,7 @@ datasets:
   - {name: cp, trace: $data/cloudphysics_per_second.counts, format: counts, bin: 1s}
 ensembles:
   - {name: a, model: lfsn, params: {alpha: 1.5, H: 0.7}, replicas: 5, length: 300, workload: {v: 2, delta: 10, values: counts}}
+  - {name: b, model: normal, params: {mu: 40, sigma: 9}, dataset: cp, replicas: 3, length: 120}
 YAML
 expect_rc 0 "run" "$gpusynth" "$tmp/x.yaml" -q
 /usr/bin/python3 - "$tmp/x.h5" >"$tmp/xr" 2>&1 <<'PY' || fail "xarray: $(cat "$tmp/xr")"
@@ -24,11 +27,17 @@ e = xr.open_dataset(path, group="ensembles/a", engine="h5netcdf")
 assert e["series"].dims == ("replica", "bin"), e["series"].dims
 assert list(e["replica"].values) == list(range(5)) and e.sizes["bin"] == 300, e
 assert e.attrs["model"] == "lfsn"
+assert "time" not in e.coords, e  # no bin width: no times
 d = xr.open_dataset(path, group="datasets/cp", engine="h5netcdf")
 assert d["series"].dims == ("bin",) and d.sizes["bin"] == 7201, d
+assert d["time"].dims == ("bin",) and "time" in d["series"].coords, d
+assert d["time"].attrs["units"] == "s" and float(d["time"][3]) == 3.0, d["time"]
+b = xr.open_dataset(path, group="ensembles/b", engine="h5netcdf")
+assert b["series"].dims == ("replica", "bin") and "time" in b["series"].coords, b
+assert np.array_equal(b["time"].values, np.arange(120, dtype=float)), b["time"].values
 import h5py
 with h5py.File(path) as f:
     assert np.array_equal(f["ensembles/a/series"][()], e["series"].values)
-print("xarray opened both groups with named dimensions")
+print("xarray opened the groups with named dimensions and bin times")
 PY
 finish "xarray"
