@@ -60,6 +60,14 @@ void write_compare(hid_t file, const Study& study) {
                      {{"levels", levels}, {"definition", std::string("type-7 quantiles of the real series")}});
     h5::write_vector(group.id(), "real_acf", dataset.real.acf,
                      {{"definition", std::string("sample ACF of the real series, lags 0..acf_lags")}});
+    // Dimension scales (netCDF-4, xarray): level and lag here and in every model's group.
+    const std::vector<Attribute> level_attributes = {
+        {"long_name", std::string("quantile level p (type-7 quantiles)")}, {"units", std::string("1")}};
+    const std::vector<Attribute> lag_attributes = {{"long_name", std::string("lag in bins")}};
+    h5::write_dimension(group.id(), "level", levels, {h5::open_dataset(group.id(), "real_quantiles").id()}, 0,
+                        level_attributes);
+    h5::write_dimension(group.id(), "lag", dataset.real.acf.size(), {h5::open_dataset(group.id(), "real_acf").id()},
+                        0, lag_attributes);
     for (const std::size_t i : dataset.compared) {
       const Study::Compared& c = study.compared()[i];
       h5::Handle model = h5::create_group(group.id(), c.entry.label);
@@ -96,6 +104,17 @@ void write_compare(hid_t file, const Study& study) {
                        {{"levels", levels}, {"dimensions", std::string("replica, level")}});
       h5::write_matrix(model.id(), "replica_acf", c.entry.replicas, dataset.real.acf.size(), c.acf,
                        {{"dimensions", std::string("replica, lag")}});
+      std::vector<h5::Handle> per_replica;
+      for (Metric metric : options.metrics) per_replica.push_back(h5::open_dataset(model.id(), metric_name(metric)));
+      per_replica.push_back(h5::open_dataset(model.id(), "replica_quantiles"));
+      per_replica.push_back(h5::open_dataset(model.id(), "replica_acf"));
+      std::vector<hid_t> ids;
+      for (const h5::Handle& h : per_replica) ids.push_back(h.id());
+      h5::write_dimension(model.id(), "replica", c.entry.replicas, ids, 0,
+                          {{"long_name", std::string("replica index")}});
+      h5::write_dimension(model.id(), "level", levels, {per_replica[per_replica.size() - 2].id()}, 1,
+                          level_attributes);
+      h5::write_dimension(model.id(), "lag", dataset.real.acf.size(), {per_replica.back().id()}, 1, lag_attributes);
     }
     std::vector<std::string> pa, pb;
     std::vector<double> pp, plo, phi;

@@ -15,11 +15,13 @@ datasets:
   - {name: cp, trace: $data/cloudphysics_per_second.counts, format: counts, bin: 1s}
 ensembles:
   - {name: a, model: lfsn, params: {alpha: 1.5, H: 0.7}, replicas: 5, length: 300, workload: {v: 2, delta: 10, values: counts}}
-  - {name: b, model: normal, params: {mu: 40, sigma: 9}, dataset: cp, replicas: 3, length: 120}
+  - {name: b, model: normal, params: {mu: 40, sigma: 9}, dataset: cp, replicas: 30, length: 120}
+compare: {metrics: [ks, acf, hurst], bootstrap: {resamples: 200}}
 YAML
 expect_rc 0 "run" "$gpusynth" "$tmp/x.yaml" -q
 /usr/bin/python3 - "$tmp/x.h5" >"$tmp/xr" 2>&1 <<'PY' || fail "xarray: $(cat "$tmp/xr")"
 import sys
+import h5py
 import numpy as np
 import xarray as xr
 path = sys.argv[1]
@@ -35,7 +37,13 @@ assert d["time"].attrs["units"] == "s" and float(d["time"][3]) == 3.0, d["time"]
 b = xr.open_dataset(path, group="ensembles/b", engine="h5netcdf")
 assert b["series"].dims == ("replica", "bin") and "time" in b["series"].coords, b
 assert np.array_equal(b["time"].values, np.arange(120, dtype=float)), b["time"].values
-import h5py
+c = xr.open_dataset(path, group="compare/cp/b", engine="h5netcdf")
+assert c["ks"].dims == ("replica",) and c.sizes["replica"] == 30, c
+assert c["replica_quantiles"].dims == ("replica", "level") and float(c["level"][-1]) == 1.0, c
+assert c["replica_acf"].dims == ("replica", "lag") and int(c["lag"][0]) == 0, c
+with h5py.File(path) as f:
+    assert f["compare/cp"]["real_acf"].dims[0].keys() == ["lag"]
+    assert f["compare/cp"]["real_quantiles"].dims[0].keys() == ["level"]
 with h5py.File(path) as f:
     assert np.array_equal(f["ensembles/a/series"][()], e["series"].values)
 print("xarray opened the groups with named dimensions and bin times")
