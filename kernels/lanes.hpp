@@ -40,6 +40,14 @@ GS_HD GS_INLINE auto select_lazy(bool take_first, const First& first, const Seco
   return take_first ? first() : second();
 }
 
+// x where |x| ≤ top, else top with the sign of x (NaN: +top); `beyond` says
+// which. The innovations' cap and the saturation of real storage.
+template <class Real, class Mask>
+GS_HD GS_INLINE Real clamp_magnitude(Real x, Real top, Mask& beyond) {
+  beyond = !(fabs(x) <= top);
+  return select(beyond, select(x < Real(0), -top, top), x);
+}
+
 // Conversions. `word_to_real` takes a word below 2^31 (a distance to the
 // nearer edge), which converts exactly as a signed integer (one instruction
 // in a pack); `word_to_double` any 32-bit word; `word64_to_real` a 64-bit word

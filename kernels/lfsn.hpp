@@ -70,9 +70,8 @@ struct StableInnovation {
   template <class Bits, class Mask>
   GS_HD GS_INLINE auto from_words(const Bits& r, Mask& was_capped) const {
     using R = decltype(law(r[0], r[1]));
-    const R z = scale * law(r[kWords], r[kWords + 1]);
-    was_capped = !(fabs(z) <= R(cap));  // also catches NaN, which cannot arise but must not pass
-    return select(was_capped, select(z < R(0), R(-cap), R(cap)), z);
+    // A NaN, which cannot arise, would be capped too: it must not pass.
+    return clamp_magnitude(scale * law(r[kWords], r[kWords + 1]), R(cap), was_capped);
   }
 };
 

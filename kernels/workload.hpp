@@ -57,9 +57,7 @@ constexpr double kMaxCount = 4294967295.0;
 // its sign (NaN: at +max) and flagged. Generic in the lanes (kernels/lanes.hpp).
 template <class Real, class Mask>
 GS_HD GS_INLINE Real real_workload(Real x, const WorkloadMapping& map, Real top, Mask& saturated) {
-  const Real y = Real(map.v) * x + Real(map.delta);
-  saturated = !(fabs(y) <= top);
-  return select(saturated, select(y < Real(0), -top, top), y);
+  return clamp_magnitude(Real(map.v) * x + Real(map.delta), top, saturated);
 }
 
 template <class Out, class Real>

@@ -1,5 +1,4 @@
 #include "host/engine/run.hpp"
-#include "host/engine/requests_run.hpp"
 
 #include <fmt/format.h>
 
@@ -16,6 +15,7 @@
 #include "host/engine/backend.hpp"
 #include "host/engine/datasets.hpp"
 #include "host/engine/plan.hpp"
+#include "host/engine/requests_run.hpp"
 #include "io/compare_file.hpp"
 #include "io/ensemble_file.hpp"
 #include "io/parallel_series.hpp"
@@ -103,6 +103,19 @@ ChunkShape stored_chunk(const EnsemblePlan& ensemble, std::uint64_t stored) {
              : ensemble.chunk;
 }
 
+// /ensembles/<name>/ laid out for `stored` replicas: the series (not yet
+// written), its dimension scales, attributes and side vectors.
+SeriesDataset create_ensemble_series(EnsembleFile& file, const EnsemblePlan& ensemble, std::uint64_t stored,
+                                     int compression) {
+  const EnsembleSpec& spec = *ensemble.job.spec;
+  SeriesDataset series = file.create_series(spec.name, ensemble.job.request.storage, stored, spec.length,
+                                            stored_chunk(ensemble, stored), compression, spec.bin_seconds);
+  write_series_attributes(series, spec);
+  for (const SideVector& side : spec.model->side_vectors(spec.length))
+    series.write_vector(side.name, side.values, side.attributes);
+  return series;
+}
+
 // What follows the ensembles in the file: /compare, the burst analyses, the
 // requests; then the commit and the requests' text outputs beside it.
 void finish_file(const RunConfig& config, const std::vector<RunDataset>& datasets, EnsembleFile& file,
@@ -127,17 +140,11 @@ EnsembleResult generate_ensemble(const EnsemblePlan& ensemble, BackendDevice& ba
   const EnsembleSpec& spec = *ensemble.job.spec;
   const StorageType storage = ensemble.job.request.storage;
   stored = std::min(stored, spec.replicas);
-  const ChunkShape chunk = stored_chunk(ensemble, stored);
   const std::optional<std::size_t> found = study ? study->find(spec.name) : std::nullopt;
   if (!found) study = nullptr;
   const std::size_t compared = found.value_or(0);  // the ensemble's index in the study
   std::optional<SeriesDataset> series;
-  if (file) {
-    series.emplace(file->create_series(spec.name, storage, stored, spec.length, chunk, compression, spec.bin_seconds));
-    write_series_attributes(*series, spec);
-    for (const SideVector& side : spec.model->side_vectors(spec.length))
-      series->write_vector(side.name, side.values, side.attributes);
-  }
+  if (file) series.emplace(create_ensemble_series(*file, ensemble, stored, compression));
   auto generator = backend.make_generator(ensemble.job, ensemble.batch_replicas);
   // A backend that compares in place (CUDA) keeps the batch where it is unless
   // some of its replicas are stored.
@@ -250,15 +257,8 @@ void run_ranks(const RunConfig& config, const RunPlan& plan, BackendDevice& back
     file.emplace(config.output);
     file->write_root_attributes(root_attributes(config, plan, options));
     for (const RunDataset& d : datasets) file->write_dataset(d.name, d.series, d.attributes, d.bin_seconds);
-    for (const EnsemblePlan& ensemble : plan.ensembles) {
-      const EnsembleSpec& spec = *ensemble.job.spec;
-      const std::uint64_t stored = stored_replicas_of(config, spec);
-      SeriesDataset series = file->create_series(spec.name, ensemble.job.request.storage, stored, spec.length,
-                                                 stored_chunk(ensemble, stored), config.compression, spec.bin_seconds);
-      write_series_attributes(series, spec);
-      for (const SideVector& side : spec.model->side_vectors(spec.length))
-        series.write_vector(side.name, side.values, side.attributes);
-    }
+    for (const EnsemblePlan& ensemble : plan.ensembles)
+      create_ensemble_series(*file, ensemble, stored_replicas_of(config, *ensemble.job.spec), config.compression);
     file->suspend();
     temp_path = file->temp_path();
   }
@@ -420,15 +420,17 @@ RunOutcome run_prepared(RunConfig& config, const RunOptions& options) {
 
 RunOutcome run_config(RunConfig& config, const RunOptions& options) {
   if (options.bursts_required && config.bursts.empty())
-    throw UserError(fmt::format("{}: no 'bursts:' section; `gpusynth bursts` analyses the series it names "
-                                "(docs/bursts.md)",
-                                config.path));
+    throw UserError(
+        fmt::format("{}: no 'bursts:' section; `gpusynth bursts` analyses the series it names "
+                    "(docs/bursts.md)",
+                    config.path));
   if (options.no_output && !config.bursts.empty())
     throw UserError(fmt::format("{}: --no-output leaves nothing for the 'bursts:' analyses to read", config.path));
   if (!options.no_output && !options.dry_run && config.output.empty())
-    throw UserError(fmt::format("{}: no output file: the config has no 'output:' and no -o was given; add one, or "
-                                "run with --no-output or --dry-run",
-                                config.path));
+    throw UserError(
+        fmt::format("{}: no output file: the config has no 'output:' and no -o was given; add one, or "
+                    "run with --no-output or --dry-run",
+                    config.path));
   if (!options.no_output && !config.output.empty())
     resolve_output_target(config.output, "output");  // before the work, not after
   RunOutcome outcome;

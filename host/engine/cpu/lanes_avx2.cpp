@@ -34,27 +34,18 @@ GS_INLINE void lane_group(const PairsKernel<Draws, Out>& k, std::uint64_t row, s
                           const PhiloxPack& words, StoreTally& tally) {
   const auto values = k.draws(words);
   using Real = std::decay_t<decltype(values.first[0])>;
-  if constexpr (std::is_same<Out, Real>::value) {  // real storage: map in the pack, interleave the pairs
-    const Pack<Real> top(FiniteMax<Out>::value);
-    Mask first_saturated, second_saturated;
-    const Pack<Real> a = real_workload(values.first, k.map, top, first_saturated);
-    const Pack<Real> b = real_workload(values.second, k.map, top, second_saturated);
-    const std::uint64_t bin = 2 * first;
-    const int bins = static_cast<int>(std::min<std::uint64_t>(2 * static_cast<std::uint64_t>(valid), k.length - bin));
-    Out* dst = k.out + row * k.length + bin;
-    if (bins == 2 * kPackLanes) {
-      store_interleaved(dst, a, b);
-    } else {
-      for (int i = 0; 2 * i < bins; ++i) {
-        dst[2 * i] = a[i];
-        if (2 * i + 1 < bins) dst[2 * i + 1] = b[i];
-      }
+  if constexpr (std::is_same<Out, Real>::value) {  // real storage, a whole pack: map it and interleave the pairs
+    if (const std::uint64_t bin = 2 * first; bin + 2 * kPackLanes <= k.length) {
+      const Pack<Real> top(FiniteMax<Out>::value);
+      Mask first_saturated, second_saturated;
+      store_interleaved(k.out + row * k.length + bin, real_workload(values.first, k.map, top, first_saturated),
+                        real_workload(values.second, k.map, top, second_saturated));
+      tally.saturated += true_lanes(first_saturated) + true_lanes(second_saturated);
+      return;
     }
-    tally.saturated += true_lanes(first_saturated, (bins + 1) / 2) + true_lanes(second_saturated, bins / 2);
-  } else {
-    for (int i = 0; i < valid; ++i)
-      k.put(row, first + static_cast<std::uint64_t>(i), values.first[i], values.second[i], tally);
   }
+  for (int i = 0; i < valid; ++i)
+    k.put(row, first + static_cast<std::uint64_t>(i), values.first[i], values.second[i], tally);
 }
 
 template <class Real>

@@ -24,6 +24,14 @@ namespace gs {
 
 constexpr int kPackLanes = 8;
 
+// The low 32-bit word of each 64-bit lane of lanes 0–3 and of lanes 4–7, as
+// eight 32-bit lanes in order.
+GS_INLINE __m256i low_words(__m256i lanes_0_to_3, __m256i lanes_4_to_7) {
+  const __m256i pick = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+  return _mm256_permute2x128_si256(_mm256_permutevar8x32_epi32(lanes_0_to_3, pick),
+                                   _mm256_permutevar8x32_epi32(lanes_4_to_7, pick), 0x20);
+}
+
 // The mask of a comparison: eight 32-bit lanes, all ones where true.
 struct Mask {
   __m256i v;
@@ -141,11 +149,8 @@ struct Pack {
     if constexpr (kHalves == 1) {
       return {reinterpret_cast<__m256i>(cmp(a.h[0], b.h[0]))};
     } else {
-      // The low word of each 64-bit result, lanes 0–3 then 4–7.
-      const __m256i pick = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
-      const __m256i lo = _mm256_permutevar8x32_epi32(reinterpret_cast<__m256i>(cmp(a.h[0], b.h[0])), pick);
-      const __m256i hi = _mm256_permutevar8x32_epi32(reinterpret_cast<__m256i>(cmp(a.h[1], b.h[1])), pick);
-      return {_mm256_permute2x128_si256(lo, hi, 0x20)};
+      return {
+          low_words(reinterpret_cast<__m256i>(cmp(a.h[0], b.h[0])), reinterpret_cast<__m256i>(cmp(a.h[1], b.h[1])))};
     }
   }
 };
@@ -201,11 +206,9 @@ GS_INLINE Word64Pack widen(WordPack k) {
 }
 // The low 32 bits of each lane.
 GS_INLINE WordPack truncate(Word64Pack k) {
-  const __m256i pick = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
-  const __m256i lo = _mm256_permutevar8x32_epi32(reinterpret_cast<__m256i>(k.h[0]), pick);
-  const __m256i hi = _mm256_permutevar8x32_epi32(reinterpret_cast<__m256i>(k.h[1]), pick);
   WordPack r;
-  r.h[0] = reinterpret_cast<WordPack::Half>(_mm256_permute2x128_si256(lo, hi, 0x20));
+  r.h[0] =
+      reinterpret_cast<WordPack::Half>(low_words(reinterpret_cast<__m256i>(k.h[0]), reinterpret_cast<__m256i>(k.h[1])));
   return r;
 }
 template <class R>
