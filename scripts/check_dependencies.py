@@ -34,6 +34,7 @@ import subprocess
 import sys
 
 PYTHON = "/usr/bin/python3"
+BUILT_MODULES = {"gpusynth"}  # the project's own extension module (python/), in BUILD_DIR/python
 SCANNED = ("tests", "scripts", "bench")
 OUTSIDE_DPKG = ("/usr/local/",)  # the CUDA toolkit: optional, not from Debian
 SHELL_WORDS = set(
@@ -133,6 +134,8 @@ def imported_modules(source):
                 top = name.split(".")[0]
                 if os.path.exists(os.path.join(os.path.dirname(path), top + ".py")):
                     continue  # the project's own module beside the importer (scripts/report_bursts.py)
+                if top in BUILT_MODULES:
+                    continue
                 modules.setdefault(top, set()).add(path)
     return modules
 

@@ -1,14 +1,15 @@
 #!/usr/bin/python3
 """Checks that the source folders include only downwards (DESIGN.md):
 
-    host/app -> host/engine -> host/models, host/requests -> io -> estimators -> kernels, host/base
+    python, host/app -> host/engine -> host/models, host/requests -> io -> estimators -> kernels, host/base
 
 A file may include headers of its own layer and of the layers below it.
 kernels and host/base are the bottom layer together (the CPU launcher polls
 interrupts; the FFT plans take the kernels' complex type). io may include
-estimators (it writes their results), never the reverse. Every
+estimators (it writes their results), never the reverse. The Python module
+(python/) stands on the CLI's layer, as a second front end. Every
 quoted #include of every .hpp, .cpp, .cu and .cuh under host/, kernels/,
-estimators/ and io/ is resolved (beside the file first, then from the source
+estimators/, io/ and python/ is resolved (beside the file first, then from the source
 root) and each upward one is reported with the file and line. Exit 1 when
 there is one.
 
@@ -19,7 +20,7 @@ import re
 import sys
 
 # Bottom to top, each layer its folders.
-LAYERS = [("host/base", "kernels"), ("estimators",), ("io",), ("host/models", "host/requests"), ("host/engine",), ("host/app",)]
+LAYERS = [("host/base", "kernels"), ("estimators",), ("io",), ("host/models", "host/requests"), ("host/engine",), ("host/app", "python")]
 GENERATED = {"version.hpp": "host/base"}  # written by CMake into the build tree
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 
@@ -38,7 +39,7 @@ def names(layers):
 def main():
     root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), ".."))
     problems, files = [], 0
-    for top in ("host", "kernels", "estimators", "io"):
+    for top in ("host", "kernels", "estimators", "io", "python"):
         for folder, _, entries in os.walk(os.path.join(root, top)):
             for name in sorted(entries):
                 if not name.endswith((".hpp", ".cpp", ".cu", ".cuh")):

@@ -42,14 +42,14 @@ double channel_total(const BinnedSeries& b, const char* name) {
   return s;
 }
 
+}  // namespace
+
 nlohmann::json summary_json(const TraceStatistics& s, const std::vector<std::string>& sha) {
-  using nlohmann::json;
-  json j;
+  nlohmann::json j = statistics_json(s);
   j["source"] = s.loaded.trace.sources;
   j["sha256"] = sha;
   j["format"] = s.loaded.trace.format;
   j["series"] = s.loaded.series_name;
-  j["length"] = s.loaded.series.size();
   j["bin_width"] = number(s.loaded.binned.bin_width > 0 ? s.loaded.binned.bin_width : NAN);
   j["lines"] = s.loaded.trace.lines;
   j["bad_lines"] = s.loaded.trace.bad_lines;
@@ -59,35 +59,10 @@ nlohmann::json summary_json(const TraceStatistics& s, const std::vector<std::str
     j["duration"] = span;
     j["rate"] = number(span > 0 ? static_cast<double>(s.loaded.trace.times.size()) / span : NAN);
   }
-  j["mean"] = number(s.burstiness.mean);
-  j["sd"] = number(s.burstiness.sd);
-  j["cv"] = number(s.burstiness.cv);
-  j["peak"] = number(s.burstiness.peak);
-  j["peak_to_mean"] = number(s.burstiness.peak_to_mean);
-  json idc = json::object();
-  for (std::size_t i = 0; i < s.burstiness.idc.size(); ++i)
-    idc[std::to_string(s.burstiness.idc_scales[i])] = number(s.burstiness.idc[i]);
-  j["idc"] = idc;
-  json acf = json::array();
-  for (double v : s.acf) acf.push_back(number(v));
-  j["acf"] = acf;
-  json hurst = json::object();
-  for (const auto& h : s.hurst) {
-    json e = {{"H", number(h.estimate.H)}, {"se", number(h.estimate.se)}};
-    if (!h.estimate.note.empty()) e["note"] = h.estimate.note;
-    hurst[h.key] = e;
-  }
-  j["hurst"] = hurst;
-  if (!s.loaded.interarrivals.empty()) {
-    const Burstiness& b = s.interarrival_burstiness;
-    json ia = {{"count", s.loaded.interarrivals.size()}, {"mean", number(b.mean)}, {"cv", number(b.cv)}};
-    json iacf = json::array();
-    for (double v : s.interarrival_acf) iacf.push_back(number(v));
-    ia["acf"] = iacf;
-    j["interarrival"] = ia;
-  }
   return j;
 }
+
+namespace {
 
 void print_summary(const StatsOptions& options, const TraceStatistics& s) {
   const Trace& t = s.loaded.trace;
@@ -246,10 +221,15 @@ void write_hdf5(const StatsOptions& options, const TraceStatistics& s, const std
 TraceStatistics compute_statistics(const StatsOptions& options) {
   TraceStatistics s;
   s.loaded = read_series(options.source);
+  compute_statistics(s, options.max_lag);
+  return s;
+}
+
+void compute_statistics(TraceStatistics& s, std::size_t max_lag) {
   const std::vector<double>& series = s.loaded.series;
   const std::vector<double>& gaps = s.loaded.interarrivals;
-  s.acf = autocorrelation(series, std::min(options.max_lag, series.size() - 1));
-  if (gaps.size() >= 2) s.interarrival_acf = autocorrelation(gaps, std::min(options.max_lag, gaps.size() - 1));
+  s.acf = autocorrelation(series, std::min(max_lag, series.size() - 1));
+  if (gaps.size() >= 2) s.interarrival_acf = autocorrelation(gaps, std::min(max_lag, gaps.size() - 1));
   s.burstiness = burstiness(series);
   if (!gaps.empty()) s.interarrival_burstiness = burstiness(gaps);
   const auto& estimators = hurst_estimators();
@@ -257,7 +237,40 @@ TraceStatistics compute_statistics(const StatsOptions& options) {
 #pragma omp parallel for schedule(dynamic)
   for (std::size_t i = 0; i < estimators.size(); ++i)
     s.hurst[i] = NamedHurst{estimators[i].key, estimators[i].estimate(series)};
-  return s;
+}
+
+nlohmann::json statistics_json(const TraceStatistics& s) {
+  using nlohmann::json;
+  json j;
+  j["length"] = s.loaded.series.size();
+  j["mean"] = number(s.burstiness.mean);
+  j["sd"] = number(s.burstiness.sd);
+  j["cv"] = number(s.burstiness.cv);
+  j["peak"] = number(s.burstiness.peak);
+  j["peak_to_mean"] = number(s.burstiness.peak_to_mean);
+  json idc = json::object();
+  for (std::size_t i = 0; i < s.burstiness.idc.size(); ++i)
+    idc[std::to_string(s.burstiness.idc_scales[i])] = number(s.burstiness.idc[i]);
+  j["idc"] = idc;
+  json acf = json::array();
+  for (double v : s.acf) acf.push_back(number(v));
+  j["acf"] = acf;
+  json hurst = json::object();
+  for (const auto& h : s.hurst) {
+    json e = {{"H", number(h.estimate.H)}, {"se", number(h.estimate.se)}};
+    if (!h.estimate.note.empty()) e["note"] = h.estimate.note;
+    hurst[h.key] = e;
+  }
+  j["hurst"] = hurst;
+  if (!s.loaded.interarrivals.empty()) {
+    const Burstiness& b = s.interarrival_burstiness;
+    json ia = {{"count", s.loaded.interarrivals.size()}, {"mean", number(b.mean)}, {"cv", number(b.cv)}};
+    json iacf = json::array();
+    for (double v : s.interarrival_acf) iacf.push_back(number(v));
+    ia["acf"] = iacf;
+    j["interarrival"] = ia;
+  }
+  return j;
 }
 
 int stats_command(const StatsOptions& given) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,15 @@ struct TraceStatistics {
 };
 
 TraceStatistics compute_statistics(const StatsOptions& options);
+// The statistics of s.loaded's series (and of its inter-arrival gaps, events
+// only), ACFs up to max_lag: what `stats` computes once the trace is read.
+void compute_statistics(TraceStatistics& s, std::size_t max_lag);
+// The statistics part of `stats --json` (length, burstiness, IDC, ACF, Hurst,
+// inter-arrivals), without the trace's provenance; NaN as null.
+nlohmann::json statistics_json(const TraceStatistics& s);
+// What `stats --json` prints: the statistics and the trace's provenance
+// (`sha`: the sha256 of each trace file).
+nlohmann::json summary_json(const TraceStatistics& s, const std::vector<std::string>& sha);
 
 int stats_command(const StatsOptions& options);
 

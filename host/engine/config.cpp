@@ -78,8 +78,10 @@ bool parse_flag(ConfigMap& map, const std::string& key) {
   return map.choice(key, {"true", "false"}).value_or("false") == "true";
 }
 
-DatasetSpec parse_dataset(const YAML::Node& node, const std::string& file, std::size_t index) {
-  ConfigMap map(node, file, fmt::format("datasets[{}]", index), kDatasetKeys);
+}  // namespace
+
+DatasetSpec parse_dataset(const YAML::Node& node, const std::string& file, const std::string& where) {
+  ConfigMap map(node, file, where, kDatasetKeys);
   DatasetSpec d;
   d.line = static_cast<int>(node.Mark().line) + 1;
   d.name = map.require(map.text("name"), "name", "the dataset's name (under /datasets)");
@@ -155,6 +157,8 @@ DatasetSpec parse_dataset(const YAML::Node& node, const std::string& file, std::
   if (auto align = map.choice("align", {"start", "epoch"})) r.trace.align = parse_align(*align);
   return d;
 }
+
+namespace {
 
 // A number of a `fit:` entry (YAML writes NaN as .nan), or nothing when it is text.
 std::optional<double> fit_number(const std::string& text) {
@@ -389,7 +393,7 @@ RunConfig config_from(const YAML::Node& root, const std::string& text, const std
   std::map<std::string, std::size_t> dataset_names;
   if (const auto datasets = top.sequence("datasets")) {
     for (std::size_t i = 0; i < datasets->size(); ++i) {
-      DatasetSpec d = parse_dataset((*datasets)[i], path, i);
+      DatasetSpec d = parse_dataset((*datasets)[i], path, fmt::format("datasets[{}]", i));
       if (dataset_names.count(d.name))
         throw located_error_at((*datasets)[i], path,
                                fmt::format("datasets[{}].name = '{}' is already used", i, d.name));

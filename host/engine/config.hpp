@@ -92,6 +92,11 @@ void check_group_name(const ConfigMap& map, const std::string& name);
 RunConfig load_config(const std::string& path);
 RunConfig parse_config(const std::string& text, const std::string& path);
 
+// One `datasets:` entry (also the keywords of the Python module's read_trace);
+// `where` names it in errors ("datasets[0]"), relative traces are taken from
+// the folder of `file`.
+DatasetSpec parse_dataset(const YAML::Node& node, const std::string& file, const std::string& where);
+
 // One `ensembles:` entry (also for the ensembles a study fits); `index` names
 // it in errors.
 EnsembleSpec parse_ensemble(const YAML::Node& node, const std::string& file, std::size_t index);
