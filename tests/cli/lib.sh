@@ -17,6 +17,13 @@ expect_rc() {  # expected-rc description command...
 expect_in() {  # file pattern description
   grep -q -- "$2" "$1" || fail "$3: '$2' not in $(basename "$1"): $(head -c 400 "$1")"
 }
+use_python_module() {  # the built Python module on PYTHONPATH (docs/python.md), or skipped (exit 77)
+  if ! ls "$3"/python/gpusynth*.so >/dev/null 2>&1; then
+    echo "SKIP: the Python module is not built (pybind11-dev, python3-dev; docs/python.md)"
+    exit 77
+  fi
+  export PYTHONPATH=$3/python
+}
 finish() {  # the verdict, as the exit code
   if [ "$failures" -ne 0 ]; then
     echo "$failures failure(s)"

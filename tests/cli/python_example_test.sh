@@ -4,13 +4,9 @@
 # directory. Skipped when the Python module is not built.
 set -u
 source "$(dirname "$0")/lib.sh"
-build_dir=$3
-if ! ls "$build_dir"/python/gpusynth*.so >/dev/null 2>&1; then
-  echo "SKIP: the Python module is not built (pybind11-dev, python3-dev; docs/python.md)"
-  exit 77
-fi
-expect_rc 0 "example" env PYTHONPATH="$build_dir/python" GPUSYNTH_EXAMPLE_REPLICAS=20 \
-  GPUSYNTH_EXAMPLE_FIGURE="$tmp/acf.png" /usr/bin/python3 "$source_dir/docs/examples/python_acf.py"
+use_python_module "$@"
+expect_rc 0 "example" env GPUSYNTH_EXAMPLE_REPLICAS=20 GPUSYNTH_EXAMPLE_FIGURE="$tmp/acf.png" \
+  /usr/bin/python3 "$source_dir/docs/examples/python_acf.py"
 expect_in "$tmp/stdout" "series-lfsn: replicas × bins: (20, 7201), uint32" "the replicas generated"
 [ -s "$tmp/acf.png" ] || fail "no figure at $tmp/acf.png"
 finish "python_example"

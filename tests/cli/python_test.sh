@@ -8,12 +8,7 @@
 # built (no pybind11-dev or python3-dev).
 set -u
 source "$(dirname "$0")/lib.sh"
-build_dir=$3
-if ! ls "$build_dir"/python/gpusynth*.so >/dev/null 2>&1; then
-  echo "SKIP: the Python module is not built (pybind11-dev, python3-dev; docs/python.md)"
-  exit 77
-fi
-export PYTHONPATH=$build_dir/python
+use_python_module "$@"
 
 counts=$data/cloudphysics_per_second.counts
 vscsi=$data/cloudphysics_vscsi.csv.gz
