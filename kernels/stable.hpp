@@ -77,8 +77,10 @@ struct StableSampler {
     const R W = standard_exponential<Real>(kw);
     const R d = edge_distance<Real>(kv);
     const auto upper = in_upper_half(kv);
-    const R sin_w = sinpi(d);
-    // cos w only where a branch needs it (not in the common S1 path).
+    // sin w and cos w only where a branch needs them (neither in the Gaussian
+    // branch, no cos w in the common S1 path): nvcc does not sink an unused
+    // sinpi into the branches, and in the Gaussian branch it cost 12 % of the
+    // kernel's time on an H100 (bench/results/2026-11-24-h100).
     const auto cos_w = [&] {
       const R c = cospi(d);
       return select(upper, -c, c);
@@ -87,12 +89,13 @@ struct StableSampler {
     if (kind == kGaussian) {
       z = R(-2) * sqrt(W) * cos_w();  // 2√W sin V: Box–Muller on the same words
     } else if (kind == kAlphaOne) {
+      const R sin_w = sinpi(d);
       const R w = select(upper, pi - pi * d, pi * d);
       const R p = half_pi_one_minus_b + b * w;  // π/2 + |β|V > 0
       z = R(2 / kPi) *
           (-p * cos_w() / sin_w - b * (R(0.45158270528945486) /* ln(π/2) */ + log(W) + log(sin_w) - log(p)));
     } else {
-      z = general(W, d, upper, sin_w, cos_w, uniform_open(kv));
+      z = general(W, d, upper, sinpi(d), cos_w, uniform_open(kv));
     }
     return reflect ? -z : z;
   }

@@ -15,15 +15,16 @@
 namespace gs {
 
 // tallies[0] += clipped, tallies[1] += saturated. Rows along y, columns along
-// x, both grid-strided.
-template <class Kernel>
-__global__ void for_each_index_kernel(std::uint64_t rows, Kernel kernel, unsigned long long* tallies) {
+// x, both grid-strided, counted in Index: 32 bits wherever the indices fit,
+// since 64-bit integer arithmetic takes several instructions per operation on
+// a GPU and the per-element kernels are bound by their instruction count.
+template <class Index, class Kernel>
+__global__ void for_each_index_kernel(Index rows, Kernel kernel, unsigned long long* tallies) {
   StoreTally tally;
-  const std::uint64_t columns = kernel.columns();
-  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
-  for (std::uint64_t row = blockIdx.y; row < rows; row += gridDim.y) {
-    for (std::uint64_t c = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; c < columns;
-         c += stride) {
+  const Index columns = static_cast<Index>(kernel.columns());
+  const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
+  for (Index row = blockIdx.y; row < rows; row += gridDim.y) {
+    for (Index c = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; c < columns; c += stride) {
       kernel(row, c, tally);
     }
   }
@@ -59,8 +60,15 @@ template <class Kernel>
 void cuda_for_each(std::uint64_t rows, const Kernel& kernel, unsigned long long* tallies, int multiprocessors,
                    cudaStream_t stream) {
   constexpr int threads = 256;
-  for_each_index_kernel<<<launch_grid(rows, kernel.columns(), threads, multiprocessors), threads, 0, stream>>>(
-      rows, kernel, tallies);
+  const std::uint64_t columns = kernel.columns();
+  const dim3 grid = launch_grid(rows, columns, threads, multiprocessors);
+  // 32-bit counters when no index nor its next grid stride can pass 2^32.
+  constexpr std::uint64_t k32 = std::uint64_t{1} << 32;
+  if (rows + grid.y < k32 && columns + std::uint64_t{grid.x} * threads < k32) {
+    for_each_index_kernel<std::uint32_t><<<grid, threads, 0, stream>>>(static_cast<std::uint32_t>(rows), kernel, tallies);
+  } else {
+    for_each_index_kernel<std::uint64_t><<<grid, threads, 0, stream>>>(rows, kernel, tallies);
+  }
   GS_CUDA_CHECK(cudaGetLastError());
 }
 
