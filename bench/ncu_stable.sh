@@ -11,13 +11,13 @@ mkdir -p "$out"
 ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
 sections="--section SpeedOfLight --section LaunchStats --section Occupancy --section MemoryWorkloadAnalysis
   --section ComputeWorkloadAnalysis --section InstructionStats --section WarpStateStats --section SchedulerStats"
-# bench_cuda times each case as 2 warm-ups + 15 runs; the float32 stable cases before α = 2 are 4
-# (17 launches each), so α = 2 is launch 68 of the kernel type, α = 1.5 launch 2.
+# bench_cuda times each case as 2 warm-ups + 15 runs: launch 2 of a kernel type is its first timed
+# one. α = 2 has a kernel type of its own (StableDraws<float, true>).
 profile() {  # label, kernel regex, launches to skip
   "$ncu" --clock-control none --kernel-name-base demangled --kernel-name "regex:$2" --launch-skip "$3" --launch-count 1 $sections \
     "$bin/bench_cuda" "$log2n" >"$out/ncu_$1.txt" 2>&1
   echo "ncu $1: exit $?"
 }
-profile stable_a2 'StableDraws<float>' 68
+profile stable_a2 'StableDraws<float, (true|\(bool\)1)>' 2
 profile stable_a15 'StableDraws<float>' 2
 profile curand_normal 'gen_sequenced|normal' 2

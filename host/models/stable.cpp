@@ -41,9 +41,11 @@ class StableModel final : public Model {
     Generation generation;
     generation.direct = with_value_types(request, [&](auto real, auto out) {
       using Real = decltype(real);
-      StableDraws<Real> draws;
-      draws.law = make_stable_sampler<Real>(law_);
-      return DirectKernel::of(pairs_kernel<StableDraws<Real>, decltype(out)>(draws, request));
+      const StableSampler<Real> law = make_stable_sampler<Real>(law_);
+      if (law.kind == StableSampler<Real>::kGaussian) {
+        return DirectKernel::of(pairs_kernel<StableDraws<Real, true>, decltype(out)>({law}, request));
+      }
+      return DirectKernel::of(pairs_kernel<StableDraws<Real>, decltype(out)>({law}, request));
     });
     generation.rng_positions = (request.length + 1) / 2;
     return generation;

@@ -4,14 +4,19 @@
 // corners where popular samplers fail (α = 1 with β ≠ 0, β = ±1, α → 1 in S0).
 // Tolerances: empirical CDFs are binomial; |z| < 5 per point (about 6e-7
 // two-sided each, so a few thousand points stay below 1e-3 family-wise).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <cstring>
 #include <tuple>
+#include <type_traits>
+#include <vector>
 
 #include "estimators/empirical.hpp"
+#include "host/engine/plan.hpp"
 #include "kernels/stable.hpp"
 #include "test_support.hpp"
 
@@ -361,6 +366,40 @@ TEST(StableSampler, TotallySkewedLawsRespectTheirSupport) {
       EXPECT_GE(up(0xffffffffu, 0u), 0.0);
     }
   });
+}
+
+// α = 2 has a kernel of its own (StableDraws<Real, true>: the GPU compiles it
+// without the other branches); its values are the general kernel's, bit for bit.
+template <class Real>
+void expect_gaussian_kernel_gives_the_general_kernels_values() {
+  const std::uint64_t length = 20001;
+  for (double beta : {0.0, 0.4, -1.0}) {
+    const StableLawParams gaussian = law(2.0, beta, StableParameterization::S1, 1.7, -3.0);
+    const EnsembleJob job = make_job(test::ensemble("stable", fmt::format("{{alpha: 2, beta: {}, sigma: 1.7, mu: -3}}", beta),
+                                                    3, length, std::is_same<Real, float>::value ? Dtype::float32 : Dtype::float64),
+                                     11);
+    using Out = Real;
+    const auto* own = job.generation.direct->template as<PairsKernel<StableDraws<Real, true>, Out>>();
+    ASSERT_NE(own, nullptr) << "the stable model's kernel at alpha = 2 is not the Gaussian one";
+    StablePairsKernel<Real, Out> general;
+    general.draws.law = make_stable_sampler<Real>(gaussian);
+    general.key = own->key;
+    general.map = own->map;
+    general.length = own->length;
+    general.pairs_per_row = own->pairs_per_row;
+    test::on_each_cpu_path([&] {
+      std::vector<Out> expected(3 * length), got(3 * length, Out(-1));
+      general.out = expected.data();
+      cpu_for_each(3, general);
+      job.generation.direct->run_on_host(0, 3, got.data(), nullptr);
+      ASSERT_EQ(std::memcmp(expected.data(), got.data(), expected.size() * sizeof(Out)), 0) << "beta " << beta;
+    });
+  }
+}
+
+TEST(StableSampler, GaussianKernelGivesTheGeneralKernelsValues) {
+  expect_gaussian_kernel_gives_the_general_kernels_values<float>();
+  expect_gaussian_kernel_gives_the_general_kernels_values<double>();
 }
 
 }  // namespace

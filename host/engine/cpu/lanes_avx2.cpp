@@ -95,6 +95,9 @@ void set_slots_of(bool on) {
   set_slot<PairsKernel<StableDraws<Real>, float>>(on);
   set_slot<PairsKernel<StableDraws<Real>, double>>(on);
   set_slot<PairsKernel<StableDraws<Real>, std::uint32_t>>(on);
+  set_slot<PairsKernel<StableDraws<Real, true>, float>>(on);
+  set_slot<PairsKernel<StableDraws<Real, true>, double>>(on);
+  set_slot<PairsKernel<StableDraws<Real, true>, std::uint32_t>>(on);
   set_slot<PairsKernel<NormalDraws<Real>, float>>(on);
   set_slot<PairsKernel<NormalDraws<Real>, double>>(on);
   set_slot<PairsKernel<NormalDraws<Real>, std::uint32_t>>(on);
