@@ -18,6 +18,6 @@ profile() {  # label, kernel regex, launches to skip
     "$bin/bench_cuda" "$log2n" >"$out/ncu_$1.txt" 2>&1
   echo "ncu $1: exit $?"
 }
-profile stable_a2 'StableDraws<float, (true|\(bool\)1)>' 2
+profile stable_a2 'StableDraws<float, (1|true|\(bool\)1)>' 2
 profile stable_a15 'StableDraws<float>' 2
 profile curand_normal 'gen_sequenced|normal' 2

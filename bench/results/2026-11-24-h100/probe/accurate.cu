@@ -1,0 +1,2 @@
+#define PROBE_NS accurate
+#include "variants_impl.cuh"

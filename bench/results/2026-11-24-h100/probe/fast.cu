@@ -1,0 +1,2 @@
+#define PROBE_NS fast
+#include "variants_impl.cuh"
