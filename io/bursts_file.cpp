@@ -16,6 +16,18 @@ std::vector<double> as_doubles(const std::vector<T>& values) {
   return std::vector<double>(values.begin(), values.end());
 }
 
+// The dimensions of the prediction matrices, named on each (xarray reads them
+// through the scales that h5::name_remaining_dimensions attaches by these names).
+const Attribute kPredictorByHorizon{"dimensions", std::string("predictor, horizon_minutes")};
+
+// The coordinates of a prediction group: the predictors' names and the horizons in minutes.
+void write_predictor_and_horizon(hid_t group, const std::vector<std::string>& predictors,
+                                 const std::vector<double>& minutes) {
+  h5::write_dimension(group, "predictor", predictors, {}, 0, {{"long_name", std::string("predictor")}});
+  h5::write_vector(group, "horizon_minutes", minutes, {{"units", std::string("min")}});
+  h5::make_dimension_of(group, "horizon_minutes", {}, 0, {{"long_name", std::string("prediction horizon")}});
+}
+
 void write_prediction(hid_t parent, const BurstAnalysis& a, const BurstAnalysisOptions& o) {
   if (a.horizons.empty()) return;
   const h5::Handle group = h5::create_group(parent, "prediction");
@@ -25,7 +37,7 @@ void write_prediction(hid_t parent, const BurstAnalysis& a, const BurstAnalysisO
   h5::write_attributes(
       group.id(),
       {{"predictors", fmt::format("{}", fmt::join(names, ","))},
-       {"dimensions", std::string("predictor, horizon (the matrices); horizon (the vectors)")},
+       {"dimensions", std::string("predictor, horizon_minutes (the matrices); horizon_minutes (the vectors)")},
        {"label", std::string(to_string(o.prediction.label))},
        {"label_definition",
         std::string(o.prediction.label == BurstLabel::at
@@ -69,16 +81,18 @@ void write_prediction(hid_t parent, const BurstAnalysis& a, const BurstAnalysisO
     test_share.push_back(e.test_burst_share);
     block.push_back(static_cast<double>(e.block));
   }
-  h5::write_vector(group.id(), "horizon_minutes", minutes, {{"units", std::string("min")}});
-  h5::write_vector(group.id(), "train_rows", train_rows, {});
-  h5::write_vector(group.id(), "test_rows", test_rows, {});
-  h5::write_vector(group.id(), "test_burst_share", test_share, {{"definition", std::string("bursts among the scored labels")}});
-  h5::write_vector(group.id(), "bootstrap_block", block, {{"units", std::string("bins")}});
+  write_predictor_and_horizon(group.id(), names, minutes);
+  const Attribute along_horizon{"dimensions", std::string("horizon_minutes")};
+  h5::write_vector(group.id(), "train_rows", train_rows, {along_horizon});
+  h5::write_vector(group.id(), "test_rows", test_rows, {along_horizon});
+  h5::write_vector(group.id(), "test_burst_share", test_share,
+                   {{"definition", std::string("bursts among the scored labels")}, along_horizon});
+  h5::write_vector(group.id(), "bootstrap_block", block, {{"units", std::string("bins")}, along_horizon});
   const auto matrix = [&](const std::string& name, auto value, const std::string& meaning) {
     std::vector<double> values(predictors * horizons);
     for (std::size_t p = 0; p < predictors; ++p)
       for (std::size_t h = 0; h < horizons; ++h) values[p * horizons + h] = value(a.horizons[h].predictors[p]);
-    h5::write_matrix(group.id(), name, predictors, horizons, values, {{"definition", meaning}});
+    h5::write_matrix(group.id(), name, predictors, horizons, values, {{"definition", meaning}, kPredictorByHorizon});
   };
   matrix("f1", [](const ScoredPredictor& p) { return p.scores.f1; }, "binary F1 on the scored rows");
   matrix("f1_low", [](const ScoredPredictor& p) { return p.f1.low; }, "interval of F1");
@@ -110,6 +124,12 @@ void write_prediction(hid_t parent, const BurstAnalysis& a, const BurstAnalysisO
     matrix("severity_macro_f1_high", [](const ScoredPredictor& p) { return p.severity_macro.high; }, "interval");
     matrix("severity_weighted_f1", [](const ScoredPredictor& p) { return p.severity.weighted; }, "see severity_average");
   }
+}
+
+// Algorithm 1's α values as a dimension scale.
+void write_alpha_dimension(hid_t group, const std::vector<double>& alphas) {
+  h5::write_vector(group, "alpha", alphas, {});
+  h5::make_dimension_of(group, "alpha", {}, 0, {{"long_name", std::string("alpha of Algorithm 1")}});
 }
 
 void write_scheduling(hid_t parent, const BurstAnalysis& a, const BurstAnalysisOptions& o) {
@@ -147,12 +167,16 @@ void write_scheduling(hid_t parent, const BurstAnalysis& a, const BurstAnalysisO
   const std::size_t alphas = s.alphas.size(), rows = a.scheduling.size();
   std::vector<double> windows;
   for (const ScheduleSummary& d : a.scheduling) windows.push_back(static_cast<double>(d.windows));
-  h5::write_vector(group.id(), "windows", windows, {{"definition", std::string("windows scheduled per decision")}});
+  h5::write_dimension(group.id(), "decision", decisions, {}, 0, {{"long_name", std::string("decided by")}});
+  write_alpha_dimension(group.id(), s.alphas);
+  h5::write_vector(group.id(), "windows", windows,
+                   {{"definition", std::string("windows scheduled per decision")}, {"dimensions", std::string("decision")}});
   const auto matrix = [&](const std::string& name, auto value) {
     std::vector<double> values(rows * alphas);
     for (std::size_t d = 0; d < rows; ++d)
       for (std::size_t k = 0; k < alphas; ++k) values[d * alphas + k] = value(a.scheduling[d], k);
-    h5::write_matrix(group.id(), name, rows, alphas, values, {{"units", std::string("s")}});
+    h5::write_matrix(group.id(), name, rows, alphas, values,
+                     {{"units", std::string("s")}, {"dimensions", std::string("decision, alpha")}});
   };
   matrix("delay", [](const ScheduleSummary& d, std::size_t k) { return d.delay[k]; });
   matrix("delay_low", [](const ScheduleSummary& d, std::size_t k) { return d.delay_interval[k].low; });
@@ -176,6 +200,7 @@ void write_scheduling(hid_t parent, const BurstAnalysis& a, const BurstAnalysisO
       runtime.insert(runtime.end(), w.runtime.begin(), w.runtime.end());
       total.insert(total.end(), w.total.begin(), w.total.end());
     }
+    write_alpha_dimension(one.id(), s.alphas);
     const std::vector<Attribute> attrs = {{"units", std::string("s")}, {"dimensions", std::string("alpha, window")}};
     h5::write_matrix(one.id(), "delay", alphas, count, delay, attrs);
     h5::write_matrix(one.id(), "runtime", alphas, count, runtime, attrs);
@@ -211,15 +236,30 @@ void write_burst_analysis(hid_t parent, const BurstAnalysis& a, const BurstAnaly
                                                "mean + 10 sigma; 6 above mean + 10 sigma")}});
   h5::write_vector(parent, "run_lengths", as_doubles(a.run_lengths),
                    {{"definition", std::string("lengths of the runs of consecutive burst bins, in order")},
-                    {"units", std::string("bins")}});
+                    {"units", std::string("bins")},
+                    {"dimensions", std::string("run")}});
   h5::write_vector(parent, "run_length_counts", as_doubles(a.run_length_counts),
                    {{"definition", fmt::format("runs of 1, 2, ... bins; the last entry counts runs of {} bins or more",
                                                a.run_length_counts.size())}});
+  std::vector<double> lengths(a.run_length_counts.size());
+  for (std::size_t i = 0; i < lengths.size(); ++i) lengths[i] = static_cast<double>(i + 1);
+  h5::write_dimension(parent, "run_length", lengths, {h5::open_dataset(parent, "run_length_counts").id()}, 0,
+                      {{"units", std::string("bins")}, {"long_name", std::string("run length (the last: or more)")}});
   h5::write_vector(parent, "sigma_histogram", as_doubles(a.sigma_histogram),
                    {{"definition", std::string("bins counted by (value - mean) / sigma; values beyond the limits in "
                                                "the end bins")},
                     {"step_sigma", o.histogram_step},
                     {"first_edge_sigma", -o.histogram_limit}});
+  std::vector<double> edges(a.sigma_histogram.size());
+  for (std::size_t i = 0; i < edges.size(); ++i) edges[i] = -o.histogram_limit + static_cast<double>(i) * o.histogram_step;
+  h5::write_dimension(parent, "sigma", edges, {h5::open_dataset(parent, "sigma_histogram").id()}, 0,
+                      {{"units", std::string("sigma")}, {"long_name", std::string("left edge of the histogram bin")}});
+  std::vector<double> times(a.severity.size());
+  for (std::size_t i = 0; i < times.size(); ++i) times[i] = static_cast<double>(i) * o.bin_seconds;
+  const h5::Handle severity = h5::open_dataset(parent, "severity");
+  h5::write_dimension(parent, "bin", times.size(), {severity.id()}, 0, {{"long_name", std::string("bin index")}});
+  h5::write_coordinate(parent, "time", times, "bin", severity.id(),
+                       {{"units", std::string("s")}, {"long_name", std::string("start of the bin")}});
   write_prediction(parent, a, o);
   write_scheduling(parent, a, o);
 }
@@ -238,17 +278,21 @@ void write_monte_carlo(hid_t parent, const MonteCarloResult& r, const std::vecto
     high.push_back(d.high);
     p.push_back(d.p_value);
   }
+  h5::write_dimension(group.id(), "figure", names, {}, 0, {{"long_name", std::string("figure of the analysis")}});
   h5::write_table(group.id(), "summary",
                   {{"figure", names}, {"real", real}, {"mean", mean}, {"low", low}, {"high", high}, {"p_value", p}},
-                  {{"definition",
+                  {{"dimensions", std::string("figure")},
+                   {"definition",
                     std::string("each figure of the analysis on the real series (the replicas' features and "
                                 "predictors) beside its distribution over the replicas: mean, quantile interval and "
                                 "the two-sided Monte Carlo p-value (1 + #{|x_r - median| >= |real - median|}) / (1 + R)")}});
   if (r.replicas.empty()) return;
   std::vector<double> values;
   for (const BurstFigures& f : r.replicas) values.insert(values.end(), f.values.begin(), f.values.end());
+  h5::write_dimension(group.id(), "replica_figure", r.replicas.front().names, {}, 0,
+                      {{"long_name", std::string("figure of each replica (the rows of summary but the derived last)")}});
   h5::write_matrix(group.id(), "figures", r.replicas.size(), r.replicas.front().names.size(), values,
-                   {{"dimensions", std::string("replica, figure (the rows of summary, in order)")}});
+                   {{"dimensions", std::string("replica, replica_figure (the rows of summary, in order)")}});
 }
 
 void write_augmentation(hid_t parent, const AugmentationResult& r, const std::vector<Attribute>& attributes) {
@@ -256,16 +300,17 @@ void write_augmentation(hid_t parent, const AugmentationResult& r, const std::ve
   h5::write_attributes(group.id(), attributes);
   h5::write_attributes(group.id(), {{"replicas", r.replicas},
                                     {"predictors", fmt::format("{}", fmt::join(r.predictors, ","))},
-                                    {"dimensions", std::string("predictor, horizon")}});
+                                    {"dimensions", std::string("predictor, horizon_minutes")}});
   const std::size_t rows = r.predictors.size(), columns = r.horizon_bins.size();
   std::vector<double> minutes;
   for (std::size_t h : r.horizon_bins) minutes.push_back(static_cast<double>(h) * r.bin_seconds / 60);
-  h5::write_vector(group.id(), "horizon_minutes", minutes, {{"units", std::string("min")}});
-  h5::write_matrix(group.id(), "f1_real_only", rows, columns, r.f1_real_only, {});
-  h5::write_matrix(group.id(), "f1_augmented", rows, columns, r.f1_augmented, {});
+  write_predictor_and_horizon(group.id(), r.predictors, minutes);
+  h5::write_matrix(group.id(), "f1_real_only", rows, columns, r.f1_real_only, {kPredictorByHorizon});
+  h5::write_matrix(group.id(), "f1_augmented", rows, columns, r.f1_augmented, {kPredictorByHorizon});
   h5::write_matrix(group.id(), "difference_low", rows, columns, r.difference_low,
-                   {{"definition", std::string("paired block-bootstrap interval of F1(augmented) - F1(real only)")}});
-  h5::write_matrix(group.id(), "difference_high", rows, columns, r.difference_high, {});
+                   {{"definition", std::string("paired block-bootstrap interval of F1(augmented) - F1(real only)")},
+                    kPredictorByHorizon});
+  h5::write_matrix(group.id(), "difference_high", rows, columns, r.difference_high, {kPredictorByHorizon});
 }
 
 }  // namespace gs

@@ -124,7 +124,7 @@ void write_compare(hid_t file, const Study& study) {
     }
     h5::write_table(group.id(), "paired",
                     {{"model_a", pa}, {"model_b", pb}, {"p_a_below_b", pp}, {"ci_low", plo}, {"ci_high", phi}},
-                    {{"metric", std::string(metric_name(options.rank_by))}});
+                    {{"metric", std::string(metric_name(options.rank_by))}, {"dimensions", std::string("pair")}});
   }
   h5::write_table(root.id(), "summary",
                   {{"dataset", s_dataset},
@@ -144,7 +144,8 @@ void write_compare(hid_t file, const Study& study) {
                    {"separated", s_separated}},
                   {{"description", std::string("one row per dataset, model and metric; ci_* is the interval of "
                                                "/compare's interval_method; matching_degree and separated only on "
-                                               "the rows of the ranking metric (-1 elsewhere)")}});
+                                               "the rows of the ranking metric (-1 elsewhere)")},
+                   {"dimensions", std::string("row")}});
 }
 
 }  // namespace gs

@@ -145,6 +145,7 @@ void PendingFile::resume() {
 }
 
 void PendingFile::commit() {
+  name_remaining_dimensions(file_.id());
   GS_H5_CHECK(H5Fflush(file_.id(), H5F_SCOPE_GLOBAL));
   GS_H5_CHECK(file_.release());
   output_.commit();
@@ -204,6 +205,116 @@ void write_dimension(hid_t parent, const std::string& name, const std::vector<do
   write_vector(parent, name, values, {});
   Handle scale = open_dataset(parent, name);
   make_dimension(scale.id(), name, datasets, axis, attributes);
+}
+
+void write_dimension(hid_t parent, const std::string& name, const std::vector<std::string>& labels,
+                     const std::vector<hid_t>& datasets, unsigned axis, const std::vector<Attribute>& attributes) {
+  std::vector<const char*> texts;
+  for (const std::string& label : labels) texts.push_back(label.c_str());
+  const hsize_t dims[1] = {labels.size()};
+  Handle space(GS_H5_CHECK(H5Screate_simple(1, dims, nullptr)), H5Sclose);
+  Handle type(GS_H5_CHECK(H5Tcopy(H5T_C_S1)), H5Tclose);
+  GS_H5_CHECK(H5Tset_size(type.id(), H5T_VARIABLE));
+  GS_H5_CHECK(H5Tset_cset(type.id(), H5T_CSET_UTF8));
+  Handle scale(
+      GS_H5_CHECK(H5Dcreate2(parent, name.c_str(), type.id(), space.id(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)),
+      H5Dclose);
+  if (!texts.empty()) GS_H5_CHECK(H5Dwrite(scale.id(), type.id(), H5S_ALL, H5S_ALL, H5P_DEFAULT, texts.data()));
+  make_dimension(scale.id(), name, datasets, axis, attributes);
+}
+
+void make_dimension_of(hid_t parent, const std::string& name, const std::vector<hid_t>& datasets, unsigned axis,
+                       const std::vector<Attribute>& attributes) {
+  Handle scale = open_dataset(parent, name);
+  make_dimension(scale.id(), name, datasets, axis, attributes);
+}
+
+namespace {
+
+// The names of a dataset's axes from its `dimensions` attribute ("a, b (note)"),
+// when it names exactly `rank` of them.
+std::vector<std::string> declared_dimensions(hid_t dataset, int rank) {
+  if (!has_attribute(dataset, "dimensions")) return {};
+  const std::string text = read_string_attribute(dataset, "dimensions");
+  std::vector<std::string> names;
+  std::string current;
+  bool in_note = false;
+  for (const char c : text + ",") {
+    if (c == '(') in_note = true;
+    if (c == ')') in_note = false;
+    if (in_note || c == ')') continue;
+    if (c == ',') {
+      while (!current.empty() && current.back() == ' ') current.pop_back();
+      names.push_back(current);
+      current.clear();
+    } else if (c != ' ' || !current.empty()) {
+      current += c;
+    }
+  }
+  const bool usable = static_cast<int>(names.size()) == rank &&
+                      std::all_of(names.begin(), names.end(), [](const std::string& n) { return is_group_name(n); });
+  return usable ? names : std::vector<std::string>{};
+}
+
+herr_t collect_link_name(hid_t, const char* name, const H5L_info_t*, void* names) {
+  static_cast<std::vector<std::string>*>(names)->emplace_back(name);
+  return 0;
+}
+
+// Whether `name` under `group` is a 1-D dimension scale of `length` values.
+bool is_scale_of_length(hid_t group, const std::string& name, hsize_t length) {
+  Handle existing = open_dataset(group, name);
+  if (GS_H5_CHECK(H5DSis_scale(existing.id())) <= 0) return false;
+  Handle space(GS_H5_CHECK(H5Dget_space(existing.id())), H5Sclose);
+  if (GS_H5_CHECK(H5Sget_simple_extent_ndims(space.id())) != 1) return false;
+  hsize_t found = 0;
+  GS_H5_CHECK(H5Sget_simple_extent_dims(space.id(), &found, nullptr));
+  return found == length;
+}
+
+void name_dimensions_in(hid_t group) {
+  std::vector<std::string> links;  // collected first: the loop adds scales to the group
+  GS_H5_CHECK(H5Literate(group, H5_INDEX_NAME, H5_ITER_INC, nullptr, collect_link_name, &links));
+  for (const std::string& name : links) {
+    Handle object(GS_H5_CHECK(H5Oopen(group, name.c_str(), H5P_DEFAULT)), H5Oclose);
+    const H5I_type_t type = H5Iget_type(object.id());
+    if (type == H5I_GROUP) name_dimensions_in(object.id());
+    if (type != H5I_DATASET) continue;
+    const Handle& dataset = object;
+    if (GS_H5_CHECK(H5DSis_scale(dataset.id())) > 0) continue;
+    Handle space(GS_H5_CHECK(H5Dget_space(dataset.id())), H5Sclose);
+    const int rank = GS_H5_CHECK(H5Sget_simple_extent_ndims(space.id()));
+    std::vector<hsize_t> dims(static_cast<std::size_t>(rank));
+    GS_H5_CHECK(H5Sget_simple_extent_dims(space.id(), dims.data(), nullptr));
+    std::vector<std::string> names = declared_dimensions(dataset.id(), rank);
+    if (names.empty()) {
+      if (rank == 1) names = {name + "_index"};
+      if (rank == 2) names = {name + "_row", name + "_column"};
+    }
+    for (int axis = 0; axis < rank && axis < static_cast<int>(names.size()); ++axis) {
+      if (GS_H5_CHECK(H5DSget_num_scales(dataset.id(), static_cast<unsigned>(axis))) > 0) continue;
+      const hsize_t length = dims[static_cast<std::size_t>(axis)];
+      std::string dimension = names[static_cast<std::size_t>(axis)];
+      // A name taken by anything but a scale of this length gets the length appended.
+      if (GS_H5_CHECK(H5Lexists(group, dimension.c_str(), H5P_DEFAULT)) > 0 &&
+          !is_scale_of_length(group, dimension, length))
+        dimension = fmt::format("{}_{}", dimension, length);
+      if (GS_H5_CHECK(H5Lexists(group, dimension.c_str(), H5P_DEFAULT)) > 0) {
+        Handle scale = open_dataset(group, dimension);
+        GS_H5_CHECK(H5DSattach_scale(dataset.id(), scale.id(), static_cast<unsigned>(axis)));
+      } else {
+        write_dimension(group, dimension, length, {dataset.id()}, static_cast<unsigned>(axis),
+                        {{"long_name", std::string("index")}});
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void name_remaining_dimensions(hid_t file) {
+  Handle root(GS_H5_CHECK(H5Gopen2(file, "/", H5P_DEFAULT)), H5Gclose);
+  name_dimensions_in(root.id());
 }
 
 void write_coordinate(hid_t parent, const std::string& name, const std::vector<double>& values,

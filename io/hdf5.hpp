@@ -103,6 +103,20 @@ void write_dimension(hid_t parent, const std::string& name, std::uint64_t n, con
                      unsigned axis, const std::vector<Attribute>& attributes);
 void write_dimension(hid_t parent, const std::string& name, const std::vector<double>& values,
                      const std::vector<hid_t>& datasets, unsigned axis, const std::vector<Attribute>& attributes);
+// The same with text labels (variable-length UTF-8 strings, which xarray reads as str).
+void write_dimension(hid_t parent, const std::string& name, const std::vector<std::string>& labels,
+                     const std::vector<hid_t>& datasets, unsigned axis, const std::vector<Attribute>& attributes);
+// Makes the existing 1-D dataset `name` under `parent` a dimension scale (its
+// values the coordinate) and attaches it as axis `axis` of each of `datasets`.
+void make_dimension_of(hid_t parent, const std::string& name, const std::vector<hid_t>& datasets, unsigned axis,
+                       const std::vector<Attribute>& attributes);
+// Gives every axis of every dataset in the file that has no dimension scale an
+// index scale (0 … n − 1), so that xarray opens every group with named
+// dimensions: the names of the dataset's `dimensions` attribute where it
+// names one per axis, else <dataset>_index (1-D) or <dataset>_row and
+// <dataset>_column. A group's datasets share a name's scale where their
+// lengths agree. Called once before a file is committed.
+void name_remaining_dimensions(hid_t file);
 // An auxiliary coordinate (CF): the float64 vector `name` under `parent` along
 // its existing dimension scale `dimension`, named in the `coordinates`
 // attribute of `dataset`, so that xarray reads it as a coordinate of it.

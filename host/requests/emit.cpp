@@ -68,7 +68,8 @@ void write_characterization(hid_t parent, const TraceCharacterization& character
   h5::write_table(parent, "files", {{"name", names}, {"class", classes}, {"size", sizes}, {"rank_stride", strides},
                                     {"name_on_rank_1", patterns}},
                   {{"meaning", std::string("the generic workload path's files: class, FS, offset stride per rank "
-                                           "(shared), private name pattern")}});
+                                           "(shared), private name pattern")},
+                   {"dimensions", std::string("file")}});
   write_request_tables(h5::create_group(parent, "generic_path").id(), {path},
                        {{"meaning", std::string("the root's requests with seq = global sequence ID; flags bit 0: "
                                                 "root-exclusive, bit 1: inferred open/close")}});
@@ -119,14 +120,15 @@ void write_request_tables(hid_t group, const std::vector<Workload>& replicas, co
                    {"size", size},
                    {"session", session},
                    {"flags", flags}},
-                  {{"time_units", std::string("s")},
+                  {{"dimensions", std::string("request")},
+                   {"time_units", std::string("s")},
                    {"offset_size_units", std::string("bytes (-1: not given)")},
                    {"flags", std::string("bit 0 root-exclusive, 1 inferred open/close, 2 session may read, 3 may "
                                          "write")}});
   std::vector<std::string> classes;
   for (const auto& name : ops) classes.push_back(op_class_name(classify_operation(name)));
-  h5::write_table(group, "ops", {{"name", ops}, {"class", classes}}, {});
-  h5::write_table(group, "files", {{"name", files}}, {});
+  h5::write_table(group, "ops", {{"name", ops}, {"class", classes}}, {{"dimensions", std::string("op")}});
+  h5::write_table(group, "files", {{"name", files}}, {{"dimensions", std::string("file")}});
   h5::write_attributes(group, attributes);
 }
 

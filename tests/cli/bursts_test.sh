@@ -38,6 +38,11 @@ expect_in "$tmp/stdout" "trained with 4 replicas of 'job-markov'" "augmentation"
 expect_in "$tmp/stdout" "Monte Carlo 'job-markov': 5 replicas" "an entry of replicas only"
 /usr/bin/python3 "$source_dir/tests/cli/bursts_check.py" "$tmp/bursts.h5" >"$tmp/check" 2>&1 ||
   fail "bursts output: $(cat "$tmp/check")"
+/usr/bin/python3 "$source_dir/tests/cli/xarray_groups_check.py" "$tmp/bursts.h5" bursts/read=bin,run,run_length,sigma \
+  bursts/read/prediction=predictor,horizon_minutes bursts/read/scheduling=decision,alpha \
+  bursts/read/scheduling/per_window/perfect=alpha,window bursts/read/monte_carlo/job-markov=figure,replica,replica_figure \
+  bursts/read/augment/job-markov=predictor,horizon_minutes >"$tmp/check" 2>&1 ||
+  fail "xarray on the bursts output: $(cat "$tmp/check")"
 
 # Same seed, same threads: the same file contents under /bursts.
 expect_rc 0 "gpusynth bursts again" "$gpusynth" bursts "$tmp/bursts.yaml" -o "$tmp/again.h5" -q

@@ -79,6 +79,8 @@ with h5py.File(sys.argv[1], "r") as f:
     assert (binned == counts[:full]).all(), (binned, counts[:full])
     assert "characterized/characteristics/shared/inter_request_gap" in g
 EOF
+/usr/bin/python3 "$source_dir/tests/cli/xarray_groups_check.py" "$tmp/out/replay.h5" requests/mpiio=request,op,file \
+  requests/mpiio/characterized/sanitized=request,op,file >"$tmp/h5" 2>&1 || fail "xarray on the request tables: $(cat "$tmp/h5")"
 
 expect_rc 0 "the report draws the requests" "$gpusynth" report "$tmp/out/replay.h5" -o "$tmp/report"
 for made in index.html requests_mpiio_rank_time.png requests_mpiio_per_bin.png; do

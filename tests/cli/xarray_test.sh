@@ -48,4 +48,9 @@ with h5py.File(path) as f:
     assert np.array_equal(f["ensembles/a/series"][()], e["series"].values)
 print("xarray opened the groups with named dimensions and bin times")
 PY
+/usr/bin/python3 "$source_dir/tests/cli/xarray_groups_check.py" "$tmp/x.h5" compare=row compare/cp=lag,level,pair \
+  compare/cp/b=replica,lag,level >"$tmp/xr" 2>&1 || fail "every group of a run: $(cat "$tmp/xr")"
+expect_rc 0 "stats -o" "$gpusynth" stats "$data/cloudphysics_per_second.counts" --format counts --bin 1s -o "$tmp/s.h5"
+/usr/bin/python3 "$source_dir/tests/cli/xarray_groups_check.py" "$tmp/s.h5" >"$tmp/xr" 2>&1 ||
+  fail "every group of stats' output: $(cat "$tmp/xr")"
 finish "xarray"
