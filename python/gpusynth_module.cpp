@@ -96,6 +96,11 @@ py::object from_yaml(const YAML::Node& node) {
 
 py::object json_to_python(const nlohmann::json& j) { return py::module_::import("json").attr("loads")(j.dump()); }
 
+[[noreturn]] void raise_keyboard_interrupt() {
+  PyErr_SetNone(PyExc_KeyboardInterrupt);
+  throw py::error_already_set();
+}
+
 // Runs engine work without the GIL under the CLI's interrupt guard: Ctrl-C
 // stops the long loops within a step and becomes KeyboardInterrupt.
 template <class Work>
@@ -108,8 +113,7 @@ auto engine_call(Work&& work) -> decltype(work()) {
     } catch (const Interrupted&) {
     }
   }
-  PyErr_SetNone(PyExc_KeyboardInterrupt);
-  throw py::error_already_set();
+  raise_keyboard_interrupt();
 }
 
 // A 1-D series of finite values, as the trace readers would accept it.
@@ -246,10 +250,7 @@ py::dict generate(const py::object& config_given, std::optional<std::string> bac
   if (backend) options.backend = parse_backend_choice(*backend);
   apply_overrides(config, options);
   const RunOutcome outcome = engine_call([&] { return run_config(config, options); });
-  if (outcome.interrupted_by) {
-    PyErr_SetNone(PyExc_KeyboardInterrupt);
-    throw py::error_already_set();
-  }
+  if (outcome.interrupted_by) raise_keyboard_interrupt();
   py::dict ensembles;
   if (xarray) {
     for (const EnsembleResult& e : outcome.ensembles) {
