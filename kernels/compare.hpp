@@ -71,8 +71,38 @@ GS_HD GS_INLINE double trimmed_mean_of_sorted(const Real* sorted, std::size_t n,
   return sum / static_cast<double>(n - 2 * cut);
 }
 
+// |F_x(v) − F_y(v)| where i of the nx values of x and j of the ny of y are ≤ v.
+GS_HD GS_INLINE double ks_gap(std::size_t i, std::size_t nx, std::size_t j, std::size_t ny) {
+  const double gap = static_cast<double>(i) / static_cast<double>(nx) - static_cast<double>(j) / static_cast<double>(ny);
+  return gap < 0 ? -gap : gap;
+}
+
+// How many of the n sorted values are ≤ v (binary search).
+template <class Real>
+GS_HD GS_INLINE std::size_t count_at_most(const Real* sorted, std::size_t n, double v) {
+  std::size_t low = 0, high = n;
+  while (low < high) {
+    const std::size_t middle = low + (high - low) / 2;
+    if (static_cast<double>(sorted[middle]) <= v) {
+      low = middle + 1;
+    } else {
+      high = middle;
+    }
+  }
+  return low;
+}
+
+// ks_gap at the value v of either sample: the GPU's KS distance is the largest
+// of these over every value of both samples.
+template <class RealX, class RealY>
+GS_HD GS_INLINE double ks_gap_at(const RealX* x, std::size_t nx, const RealY* y, std::size_t ny, double v) {
+  return ks_gap(count_at_most(x, nx, v), nx, count_at_most(y, ny, v), ny);
+}
+
 // Two-sample Kolmogorov–Smirnov distance sup_x |F_x(x) − F_y(x)| of sorted
 // samples, evaluated after every distinct value (ties move both CDFs at once).
+// The GPU takes the same maximum by ks_gap_at over every value of both samples,
+// in parallel (cuda_compare.cu): the same bits.
 template <class RealX, class RealY>
 GS_HD GS_INLINE double ks_distance_of_sorted(const RealX* x, std::size_t nx, const RealY* y, std::size_t ny) {
   std::size_t i = 0, j = 0;
@@ -82,9 +112,8 @@ GS_HD GS_INLINE double ks_distance_of_sorted(const RealX* x, std::size_t nx, con
         static_cast<double>(x[i]) <= static_cast<double>(y[j]) ? static_cast<double>(x[i]) : static_cast<double>(y[j]);
     while (i < nx && static_cast<double>(x[i]) <= value) ++i;
     while (j < ny && static_cast<double>(y[j]) <= value) ++j;
-    const double gap =
-        static_cast<double>(i) / static_cast<double>(nx) - static_cast<double>(j) / static_cast<double>(ny);
-    distance = gap > distance ? gap : (-gap > distance ? -gap : distance);
+    const double gap = ks_gap(i, nx, j, ny);
+    distance = gap > distance ? gap : distance;
   }
   return distance;
 }

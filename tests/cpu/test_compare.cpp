@@ -4,11 +4,14 @@
 // double loop, and the matching degree on the α-stable paper's Table III.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <boost/math/distributions/normal.hpp>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <numeric>
+#include <vector>
 
 #include "estimators/bootstrap.hpp"
 #include "estimators/burstiness.hpp"
@@ -39,6 +42,33 @@ TEST(CompareKernels, KolmogorovSmirnovDistanceWithTies) {
   const double c[2] = {5, 6};
   EXPECT_DOUBLE_EQ(ks_distance_of_sorted(x, 3, c, 2), 1.0);
   EXPECT_DOUBLE_EQ(ks_distance_of_sorted(x, 3, x, 3), 0.0);
+}
+
+// The GPU's KS distance, the largest ks_gap_at over every value of both
+// samples, is the walk's to the bit: counts with many ties, unequal sizes,
+// one sample above the other, and float against double.
+TEST(CompareKernels, KolmogorovSmirnovByBinarySearchEqualsTheWalk) {
+  std::uint64_t state = 12345;
+  const auto next = [&state] {
+    state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+    return state;
+  };
+  for (int trial = 0; trial < 200; ++trial) {
+    const std::size_t nx = 1 + next() % 300, ny = 1 + next() % 300;
+    const double spread = trial % 3 == 0 ? 5 : 1000;  // few distinct values: ties everywhere
+    const double shift = trial % 7 == 0 ? 2000 : 0;    // disjoint samples
+    std::vector<double> x(nx);
+    std::vector<float> y(ny);
+    for (double& v : x) v = std::floor(static_cast<double>(next() % 1000000) / 1000000 * spread);
+    for (float& v : y) v = static_cast<float>(std::floor(static_cast<double>(next() % 1000000) / 1000000 * spread) + shift);
+    std::sort(x.begin(), x.end());
+    std::sort(y.begin(), y.end());
+    double largest = 0;
+    for (double v : x) largest = std::max(largest, ks_gap_at(x.data(), nx, y.data(), ny, v));
+    for (float v : y) largest = std::max(largest, ks_gap_at(x.data(), nx, y.data(), ny, static_cast<double>(v)));
+    const double walk = ks_distance_of_sorted(x.data(), nx, y.data(), ny);
+    ASSERT_EQ(std::memcmp(&largest, &walk, sizeof walk), 0) << "trial " << trial << ": " << largest << " vs " << walk;
+  }
 }
 
 TEST(CompareKernels, UniformIndexCoversTheRangeEvenly) {
