@@ -99,6 +99,18 @@ struct IsSequentialInTime : std::false_type {};
 template <class Kernel>
 struct IsSequentialInTime<Kernel, std::enable_if_t<Kernel::sequential_in_time>> : std::true_type {};
 
+// A finite-state chain (markov) declares `static constexpr bool
+// finite_state_chain = true` and has `states` (at most kMaxStates), `length`,
+// replica_of(row), draw(replica, t) (bin t's Philox words), next_state(words,
+// t, previous) (a map of the states; previous is not read at t = 0) and
+// store(row, t, state, words, tally); its operator() walks t in order. The GPU
+// then composes segments of its time axis in parallel (kernels/cuda/launch.cuh)
+// instead of giving each replica one thread.
+template <class Kernel, class = void>
+struct IsFiniteStateChain : std::false_type {};
+template <class Kernel>
+struct IsFiniteStateChain<Kernel, std::enable_if_t<Kernel::finite_state_chain>> : std::true_type {};
+
 // Points a copy of a direct kernel at one batch: replicas [first, first + count)
 // into `out` (row-major), with the model's table and the batch's scratch in
 // the memory of the backend that runs it.

@@ -6,15 +6,31 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 
+#include "kernels/chains.hpp"
 #include "kernels/cuda/check.hpp"
 #include "kernels/launch.hpp"
 #include "kernels/workload.hpp"
 
 namespace gs {
 
-// tallies[0] += clipped, tallies[1] += saturated. Rows along y, columns along
+// tallies[0] += clipped, tallies[1] += saturated over a block's threads (warp
+// shuffle, one atomic per warp); every thread of the warp calls it.
+__device__ inline void add_tallies(const StoreTally& tally, unsigned long long* tallies) {
+  unsigned clipped = tally.clipped, saturated = tally.saturated;
+  for (int offset = 16; offset > 0; offset /= 2) {
+    clipped += __shfl_down_sync(0xffffffffu, clipped, offset);
+    saturated += __shfl_down_sync(0xffffffffu, saturated, offset);
+  }
+  if ((threadIdx.x & 31) == 0 && (clipped | saturated)) {
+    atomicAdd(&tallies[0], static_cast<unsigned long long>(clipped));
+    atomicAdd(&tallies[1], static_cast<unsigned long long>(saturated));
+  }
+}
+
+// Rows along y, columns along
 // x, both grid-strided, counted in Index: 32 bits wherever the indices fit,
 // since 64-bit integer arithmetic takes several instructions per operation on
 // a GPU and the per-element kernels are bound by their instruction count.
@@ -28,15 +44,7 @@ __global__ void for_each_index_kernel(Index rows, Kernel kernel, unsigned long l
       kernel(row, c, tally);
     }
   }
-  unsigned clipped = tally.clipped, saturated = tally.saturated;
-  for (int offset = 16; offset > 0; offset /= 2) {
-    clipped += __shfl_down_sync(0xffffffffu, clipped, offset);
-    saturated += __shfl_down_sync(0xffffffffu, saturated, offset);
-  }
-  if ((threadIdx.x & 31) == 0 && (clipped | saturated)) {
-    atomicAdd(&tallies[0], static_cast<unsigned long long>(clipped));
-    atomicAdd(&tallies[1], static_cast<unsigned long long>(saturated));
-  }
+  add_tallies(tally, tallies);
 }
 
 // Enough blocks to fill the device several times over (32 per SM); the
@@ -84,6 +92,97 @@ struct ReplicasAsColumns {
   GS_HD void operator()(std::uint64_t, std::uint64_t replica, StoreTally& tally) const { kernel(replica, 0, tally); }
 };
 
+// A finite-state chain (kernels/launch.hpp) with each replica's time axis in
+// segments of `segment` bins, segment i of a batch being segment i % segments
+// of row i / segments. Pass 1 (a thread per segment): the segment's steps
+// composed into a map of the states, map[s] = the state after the segment when
+// the one before it is s. Pass 2 (a thread per row): the maps chained into
+// every segment's entry state. Pass 3 (a thread per segment): the segment
+// walked from its entry state and stored. The states, and so the values, are
+// those of the sequential walk, from the same words.
+struct ChainSegments {
+  std::uint64_t rows, segment, segments;
+  __device__ std::uint64_t row(std::uint64_t i) const { return i / segments; }
+  __device__ std::uint64_t first(std::uint64_t i) const { return (i % segments) * segment; }
+  __device__ std::uint64_t end(std::uint64_t i, std::uint64_t length) const {
+    return first(i) + segment < length ? first(i) + segment : length;
+  }
+};
+
+template <class Kernel>
+__global__ void chain_maps_kernel(Kernel kernel, ChainSegments g, std::uint8_t* maps) {
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < g.rows * g.segments;
+       i += stride) {
+    const std::uint64_t first = g.first(i), end = g.end(i, kernel.length);
+    const std::uint32_t replica = kernel.replica_of(g.row(i));
+    int map[kMaxStates];  // unrolled over kMaxStates, so the map stays in registers
+#pragma unroll
+    for (int s = 0; s < kMaxStates; ++s) map[s] = s;
+    for (std::uint64_t t = first; t < end; ++t) {
+      const auto bits = kernel.draw(replica, t);
+#pragma unroll
+      for (int s = 0; s < kMaxStates; ++s)
+        if (s < kernel.states) map[s] = kernel.next_state(bits, t, map[s]);
+    }
+#pragma unroll
+    for (int s = 0; s < kMaxStates; ++s) maps[i * kMaxStates + s] = static_cast<std::uint8_t>(map[s]);
+  }
+}
+
+template <int kMapSize>
+__global__ void chain_entries_kernel(ChainSegments g, const std::uint8_t* maps, std::uint8_t* entries) {
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  for (std::uint64_t row = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; row < g.rows;
+       row += stride) {
+    std::uint8_t state = 0;  // not read: segment 0 starts with the initial law
+    for (std::uint64_t j = row * g.segments; j < (row + 1) * g.segments; ++j) {
+      entries[j] = state;
+      state = maps[j * kMapSize + state];
+    }
+  }
+}
+
+template <class Kernel>
+__global__ void chain_store_kernel(Kernel kernel, ChainSegments g, const std::uint8_t* entries,
+                                   unsigned long long* tallies) {
+  StoreTally tally;
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < g.rows * g.segments;
+       i += stride) {
+    const std::uint64_t row = g.row(i), first = g.first(i), end = g.end(i, kernel.length);
+    const std::uint32_t replica = kernel.replica_of(row);
+    int state = entries[i];
+    for (std::uint64_t t = first; t < end; ++t) {
+      const auto bits = kernel.draw(replica, t);
+      state = kernel.next_state(bits, t, state);
+      kernel.store(row, t, state, bits, tally);
+    }
+  }
+  add_tallies(tally, tallies);
+}
+
+template <class Kernel>
+void cuda_chain_launch(const Kernel& kernel, std::uint64_t rows, unsigned long long* tallies, cudaStream_t stream) {
+  if (rows == 0 || kernel.length == 0) return;
+  // Segments of at least 64 bins, short enough for about 2^20 of them per batch.
+  const std::uint64_t segment = std::max<std::uint64_t>(64, (rows * kernel.length) >> 20);
+  const ChainSegments g{rows, segment, (kernel.length + segment - 1) / segment};
+  const std::uint64_t count = rows * g.segments;
+  std::uint8_t *maps = nullptr, *entries = nullptr;
+  GS_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&maps), count * kMaxStates, stream));
+  GS_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&entries), count, stream));
+  constexpr unsigned threads = 256;
+  chain_maps_kernel<<<grid_stride_blocks(count, threads), threads, 0, stream>>>(kernel, g, maps);
+  GS_CUDA_CHECK(cudaGetLastError());
+  chain_entries_kernel<kMaxStates><<<grid_stride_blocks(rows, threads), threads, 0, stream>>>(g, maps, entries);
+  GS_CUDA_CHECK(cudaGetLastError());
+  chain_store_kernel<<<grid_stride_blocks(count, threads), threads, 0, stream>>>(kernel, g, entries, tallies);
+  GS_CUDA_CHECK(cudaGetLastError());
+  GS_CUDA_CHECK(cudaFreeAsync(maps, stream));
+  GS_CUDA_CHECK(cudaFreeAsync(entries, stream));
+}
+
 // The CudaDirectLaunch of one direct kernel type: its copy bound to the batch
 // (device memory), run by cuda_for_each on `stream`.
 template <class Kernel>
@@ -92,7 +191,9 @@ void cuda_direct_launch(const void* data, std::uint64_t first, std::uint64_t cou
   Kernel kernel = *static_cast<const Kernel*>(data);
   bind_batch(kernel, first, out, table, scratch);
   const auto on = static_cast<cudaStream_t>(stream);
-  if constexpr (IsSequentialInTime<Kernel>::value) {
+  if constexpr (IsFiniteStateChain<Kernel>::value) {
+    cuda_chain_launch(kernel, count, tallies, on);
+  } else if constexpr (IsSequentialInTime<Kernel>::value) {
     cuda_for_each(1, ReplicasAsColumns<Kernel>{kernel, count}, tallies, multiprocessors, on);
   } else {
     cuda_for_each(count, kernel, tallies, multiprocessors, on);

@@ -210,6 +210,23 @@ TEST(Cuda, EveryModelMatchesCpu) {
   }
 }
 
+// The GPU runs a Markov chain in segments of its time axis whose state maps it
+// composes (kernels/cuda/launch.cuh): without noise a bin is its state's level,
+// so the states must be the sequential walk's exactly, at every length around
+// the 64-bin segment and for one and several replicas.
+TEST(Cuda, MarkovChainInSegmentsGivesTheSequentialStates) {
+  GS_REQUIRE_CUDA_DEVICE();
+  const std::string params =
+      "{levels: [1, 2, 3, 4], transition: [[0.5, 0.3, 0.2, 0], [0.1, 0.6, 0.2, 0.1], [0, 0.3, 0.4, 0.3], "
+      "[0.25, 0.25, 0.25, 0.25]], noise: [0, 0, 0, 0]}";
+  for (const std::uint64_t length : {1, 2, 63, 64, 65, 129, 20011}) {
+    for (const std::uint64_t replicas : {1, 7}) {
+      const Generated g = generate_both(test::ensemble("markov", params, replicas, length, Dtype::float64));
+      ASSERT_EQ(g.cpu, g.gpu) << "length " << length << ", replicas " << replicas;
+    }
+  }
+}
+
 // A study's comparison on the device (CUB segmented sorts, kernels/compare.hpp
 // on the sorted rows, direct autocovariances) against compare_replica on the
 // same rows copied back, for each storage type: the same numbers up to
