@@ -24,8 +24,8 @@ const Attribute kPredictorByHorizon{"dimensions", std::string("predictor, horizo
 void write_predictor_and_horizon(hid_t group, const std::vector<std::string>& predictors,
                                  const std::vector<double>& minutes) {
   h5::write_dimension(group, "predictor", predictors, {}, 0, {{"long_name", std::string("predictor")}});
-  h5::write_vector(group, "horizon_minutes", minutes, {{"units", std::string("min")}});
-  h5::make_dimension_of(group, "horizon_minutes", {}, 0, {{"long_name", std::string("prediction horizon")}});
+  h5::write_dimension(group, "horizon_minutes", minutes, {}, 0,
+                      {{"units", std::string("min")}, {"long_name", std::string("prediction horizon")}});
 }
 
 void write_prediction(hid_t parent, const BurstAnalysis& a, const BurstAnalysisOptions& o) {
@@ -128,8 +128,7 @@ void write_prediction(hid_t parent, const BurstAnalysis& a, const BurstAnalysisO
 
 // Algorithm 1's α values as a dimension scale.
 void write_alpha_dimension(hid_t group, const std::vector<double>& alphas) {
-  h5::write_vector(group, "alpha", alphas, {});
-  h5::make_dimension_of(group, "alpha", {}, 0, {{"long_name", std::string("alpha of Algorithm 1")}});
+  h5::write_dimension(group, "alpha", alphas, {}, 0, {{"long_name", std::string("alpha of Algorithm 1")}});
 }
 
 void write_scheduling(hid_t parent, const BurstAnalysis& a, const BurstAnalysisOptions& o) {

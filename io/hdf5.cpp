@@ -223,12 +223,6 @@ void write_dimension(hid_t parent, const std::string& name, const std::vector<st
   make_dimension(scale.id(), name, datasets, axis, attributes);
 }
 
-void make_dimension_of(hid_t parent, const std::string& name, const std::vector<hid_t>& datasets, unsigned axis,
-                       const std::vector<Attribute>& attributes) {
-  Handle scale = open_dataset(parent, name);
-  make_dimension(scale.id(), name, datasets, axis, attributes);
-}
-
 namespace {
 
 // The names of a dataset's axes from its `dimensions` attribute ("a, b (note)"),

@@ -106,10 +106,6 @@ void write_dimension(hid_t parent, const std::string& name, const std::vector<do
 // The same with text labels (variable-length UTF-8 strings, which xarray reads as str).
 void write_dimension(hid_t parent, const std::string& name, const std::vector<std::string>& labels,
                      const std::vector<hid_t>& datasets, unsigned axis, const std::vector<Attribute>& attributes);
-// Makes the existing 1-D dataset `name` under `parent` a dimension scale (its
-// values the coordinate) and attaches it as axis `axis` of each of `datasets`.
-void make_dimension_of(hid_t parent, const std::string& name, const std::vector<hid_t>& datasets, unsigned axis,
-                       const std::vector<Attribute>& attributes);
 // Gives every axis of every dataset in the file that has no dimension scale an
 // index scale (0 … n − 1), so that xarray opens every group with named
 // dimensions: the names of the dataset's `dimensions` attribute where it

@@ -82,8 +82,8 @@ struct StableSampler {
     const auto upper = in_upper_half(kv);
     // sin w and cos w only where a branch needs them (neither in the Gaussian
     // branch, no cos w in the common S1 path): nvcc does not sink an unused
-    // sinpi into the branches, and in the Gaussian branch it cost 12 % of the
-    // kernel's time on an H100 (bench/results/2026-11-24-h100).
+    // sinpi into the branches (an H100's Gaussian branch ran it for nothing,
+    // bench/results/2026-11-24-h100).
     const auto cos_w = [&] {
       const R c = cospi(d);
       return select(upper, -c, c);
