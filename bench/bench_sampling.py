@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """The Python side of bench/bench_sampling.sh: times scipy's levy_stable.rvs,
-numpy's standard_normal and numpy's vectorised Davies-Harte fGn (one thread
-each, as they run), reads bench_cpu's JSON of the same run and prints the
-per-core ratios the sampling goals are stated in."""
+numpy's standard_normal, numpy's vectorised Davies-Harte fGn and an LFSN as a
+numpy/scipy user would write it (one thread each, as they run), reads
+bench_cpu's JSON of the same run and prints the per-core ratios the sampling
+goals are stated in."""
 import json
 import os
 import sys
@@ -22,6 +23,29 @@ def rates_of(path):
     return {r["name"]: r["items_per_second"] for r in runs if r.get("run_type", "iteration") == "iteration"}
 
 
+def lfsn_numpy(alpha, beta, H, m, K, length, replicas, rng):
+    """LFSN by the same discretisation as gpusynth's (docs/models.md): S1
+    innovations on a grid m times finer (scipy's levy_stable.rvs), convolved
+    with the m*K coefficients h_d(k/m), d = H - 1/alpha, normalised to alpha-norm 1,
+    by one real FFT per replica, every m-th point kept. The same draws, FFT
+    lengths and outputs as bench_cpu's BM_GpusynthLfsn."""
+    d = H - 1 / alpha
+    x = np.arange(1, m * K + 1) / m
+    h = x**d
+    far = x > 1
+    h[far] = -(x[far] ** d) * np.expm1(d * np.log1p(-1 / x[far]))
+    h /= np.sum(np.abs(h) ** alpha) ** (1 / alpha)
+    fine = m * K + m * (length - 1)
+    n = 1 << int(np.ceil(np.log2(fine + m * K)))
+    spectrum = np.fft.rfft(h, n)
+    out = np.empty((replicas, length))
+    for r in range(replicas):
+        z = levy_stable.rvs(alpha, beta, size=fine, random_state=rng)
+        y = np.fft.irfft(np.fft.rfft(z, n) * spectrum, n)
+        out[r] = y[m * K - 1 : m * K - 1 + m * length : m]
+    return out
+
+
 def main():
     rates = rates_of(sys.argv[1])
     rng = np.random.default_rng(1)
@@ -29,10 +53,12 @@ def main():
     scipy_rate = n / best_of(lambda: levy_stable.rvs(1.5, 0.5, size=n, random_state=rng))
     normal_rate = REPLICAS * LENGTH / best_of(lambda: rng.standard_normal((REPLICAS, LENGTH)))
     fgn_rate = REPLICAS * LENGTH / best_of(lambda: fgn_davies_harte(0.8, LENGTH, REPLICAS, rng))
+    lfsn_rate = 8 * 4096 / best_of(lambda: lfsn_numpy(1.5, 0.5, 0.8, 16, 256, 4096, 8, rng), repeats=1)
     print(f"\nnumpy {np.__version__}, scipy {scipy.__version__} (one thread each)")
     print(f"scipy_levy_stable_rvs (alpha 1.5, beta 0.5, S1)  {scipy_rate:.3g} samples/s")
     print(f"numpy_standard_normal (float64)                  {normal_rate:.3g} samples/s")
     print(f"numpy_fgn_davies_harte (H 0.8, float64)          {fgn_rate:.3g} samples/s")
+    print(f"numpy_scipy_lfsn (alpha 1.5, H 0.8, m 16, K 256)  {lfsn_rate:.3g} samples/s")
 
     def rate(name):
         return rates[name + "/real_time"]
@@ -48,8 +74,8 @@ def main():
         ("normal float64, scalar", rate("BM_GpusynthModel/model:4/threads:1/lanes:0"), [("numpy", normal_rate)]),
         ("fgn float64, lanes", rate("BM_GpusynthModel/model:0/threads:1/lanes:1"), [("numpy DH", fgn_rate)]),
         ("fgn float64, scalar", rate("BM_GpusynthModel/model:0/threads:1/lanes:0"), [("numpy DH", fgn_rate)]),
-        ("lfsn float32 (m 16, K 256), lanes", rate("BM_GpusynthLfsn/float:32/threads:1/lanes:1"), [("numpy DH fgn", fgn_rate)]),
-        ("lfsn float32 (m 16, K 256), scalar", rate("BM_GpusynthLfsn/float:32/threads:1/lanes:0"), [("numpy DH fgn", fgn_rate)]),
+        ("lfsn float32 (m 16, K 256), lanes", rate("BM_GpusynthLfsn/float:32/threads:1/lanes:1"), [("numpy/scipy lfsn", lfsn_rate), ("numpy DH fgn", fgn_rate)]),
+        ("lfsn float32 (m 16, K 256), scalar", rate("BM_GpusynthLfsn/float:32/threads:1/lanes:0"), [("numpy/scipy lfsn", lfsn_rate), ("numpy DH fgn", fgn_rate)]),
         ("farima stable float64, lanes", rate("BM_GpusynthModel/model:3/threads:1/lanes:1"), []),
         ("farima stable float64, scalar", rate("BM_GpusynthModel/model:3/threads:1/lanes:0"), []),
     ]
