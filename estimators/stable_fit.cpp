@@ -258,8 +258,9 @@ constexpr double kAlphaMin = 0.4;
 // Where the maximum is at the Gaussian boundary, β has almost no effect just
 // below it, and the simplex crept along α = 2 − 2^−k with β drifting: ~150
 // tables of α within 1e-9 of 2, where Nolan's integrand needs 20–50× the
-// evaluations of any other table (an atlas10k fit took 12 s of the study's
-// 17 s of fitting). α within 1e-6 of 2 is far inside any standard error.
+// evaluations of any other table (the atlas10k fit took 12 of the 17 CPU
+// seconds of the study's lfsn fits). α within 1e-6 of 2 is far inside any
+// standard error.
 double snapped_to_gaussian(double alpha) {
   constexpr double kGaussianSnap = 1e-6;
   return alpha > 2.0 - kGaussianSnap ? 2.0 : alpha;
@@ -286,38 +287,20 @@ void reject_unbounded_likelihood(const std::vector<double>& x) {
         largest, sorted.size(), 100 * share, sorted[at], kAlphaMin / (1 + kAlphaMin), kAlphaMin));
 }
 
-// Tables by (α, β), kept for the whole fit (the Hessian revisits points), and
-// the profiled location and scale at each: the simplex sees a function of the
-// shape alone, not of where the previous Newton iterations started (that moved
-// −ln L by up to ~1e-9, more than the pulls below at α = 2). At α = 2 every β
-// gives the same law, so one table and one profile serve them all.
-class ShapeCache {
+// Tables by (α, β), kept for the whole fit (the Hessian revisits points).
+// At α = 2 every β gives the same law, so one table serves them all.
+class TableCache {
  public:
-  explicit ShapeCache(double reach) : reach_(reach) {}
-  const StableLogDensityTable& table(double alpha, double beta) { return *entry(alpha, beta).table; }
-  // −ln L maximised over μ0 and ln σ, which are set to the maximum; Newton's
-  // method starts from their values on the first visit of (α, β).
-  double profile(const std::vector<double>& x, double alpha, double beta, double& mu, double& log_sigma) {
-    Entry& e = entry(alpha, beta);
-    if (!e.profiled) e.value = profile_location_scale(x, *e.table, mu, log_sigma), e.mu = mu, e.log_sigma = log_sigma;
-    e.profiled = true;
-    mu = e.mu, log_sigma = e.log_sigma;
-    return e.value;
+  explicit TableCache(double reach) : reach_(reach) {}
+  const StableLogDensityTable& get(double alpha, double beta) {
+    auto& slot = tables_[{alpha, alpha == 2.0 ? 0.0 : beta}];
+    if (!slot) slot = std::make_unique<StableLogDensityTable>(alpha, beta, reach_);
+    return *slot;
   }
 
  private:
-  struct Entry {
-    std::unique_ptr<StableLogDensityTable> table;
-    bool profiled = false;
-    double value = 0, mu = 0, log_sigma = 0;
-  };
-  Entry& entry(double alpha, double beta) {
-    Entry& e = entries_[{alpha, alpha == 2.0 ? 0.0 : beta}];
-    if (!e.table) e.table = std::make_unique<StableLogDensityTable>(alpha, beta, reach_);
-    return e;
-  }
   double reach_;
-  std::map<std::pair<double, double>, Entry> entries_;
+  std::map<std::pair<double, double>, std::unique_ptr<StableLogDensityTable>> tables_;
 };
 
 }  // namespace
@@ -329,7 +312,7 @@ StableFit fit_stable_ml(const std::vector<double>& x, const StableFit& start) {
   // The tables cover 3× the standardised range of the data at the start.
   double widest = 0;
   for (double v : x) widest = std::max(widest, std::fabs(v - s0.mu) / s0.sigma);
-  ShapeCache cache(std::clamp(3 * widest, 50.0, 1e4));
+  TableCache cache(std::clamp(3 * widest, 50.0, 1e4));
   double mu = s0.mu, log_sigma = std::log(s0.sigma);
 
   // Outside the domain the shape is clamped and the likelihood penalised, so
@@ -342,7 +325,7 @@ StableFit fit_stable_ml(const std::vector<double>& x, const StableFit& start) {
     // most 1e-3 (a shift of the estimate by under 0.05 SE) towards β = 0, fading
     // out by α = 1.999, breaks the ties the simplex would otherwise cycle on.
     const double flat = 1e-3 * std::max(0.0, 1 - (2.0 - alpha) / 1e-3) * std::fabs(beta);
-    const double value = cache.profile(x, alpha, beta, mu, log_sigma);
+    const double value = profile_location_scale(x, cache.get(alpha, beta), mu, log_sigma);
     return value * (1 + excess * excess) + 1e3 * excess + flat;
   };
   const double alpha0 = std::clamp(s0.alpha, kAlphaMin, 2.0);
@@ -359,7 +342,7 @@ StableFit fit_stable_ml(const std::vector<double>& x, const StableFit& start) {
   profile({fit.s0.alpha, fit.s0.beta});  // location and scale at the final shape
   fit.s0.mu = mu;
   fit.s0.sigma = std::exp(log_sigma);
-  fit.log_likelihood = -negative_log_likelihood(x, cache.table(fit.s0.alpha, fit.s0.beta), fit.s0.mu, fit.s0.sigma);
+  fit.log_likelihood = -negative_log_likelihood(x, cache.get(fit.s0.alpha, fit.s0.beta), fit.s0.mu, fit.s0.sigma);
 
   // Observed information over the parameters that are interior.
   constexpr double kShapeStep = 0.005;
@@ -377,7 +360,7 @@ StableFit fit_stable_ml(const std::vector<double>& x, const StableFit& start) {
   const Objective full = [&](const std::vector<double>& p) {
     auto v = at;
     for (std::size_t i = 0; i < free.size(); ++i) v[free[i]] = p[i];
-    return negative_log_likelihood(x, cache.table(v[0], v[1]), v[3], v[2]);
+    return negative_log_likelihood(x, cache.get(v[0], v[1]), v[3], v[2]);
   };
   const auto cov = covariance(numerical_hessian(full, point, steps));
   if (!cov.empty()) {

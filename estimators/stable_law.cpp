@@ -73,7 +73,8 @@ struct Representation {
   }
 };
 
-// Nolan's θ0 (α ≠ 1).
+// Nolan's ζ (0 at α = 1) and θ0 (α ≠ 1).
+double zeta_of(double alpha, double beta) { return alpha == 1.0 ? 0.0 : -beta * std::tan(kPi * alpha / 2); }
 double theta0_of(double alpha, double beta) { return std::atan(beta * std::tan(kPi * alpha / 2)) / alpha; }
 
 Representation representation(double z, double alpha, double beta) {
@@ -86,15 +87,13 @@ Representation representation(double z, double alpha, double beta) {
     r.hi = kPi / 2;
   } else {
     r.theta0 = theta0_of(alpha, beta);
-    const double log_x = std::log(z + beta * std::tan(kPi * alpha / 2));  // ln(z − ζ)
+    const double log_x = std::log(z - zeta_of(alpha, beta));
     r.constant = alpha / (alpha - 1) * log_x + std::log(std::cos(alpha * r.theta0)) / (alpha - 1);
     r.lo = -r.theta0;
     r.hi = kPi / 2;
   }
   return r;
 }
-
-double zeta_of(double alpha, double beta) { return alpha == 1.0 ? 0.0 : -beta * std::tan(kPi * alpha / 2); }
 
 double gaussian_pdf(double z) { return std::exp(-z * z / 4) / (2 * std::sqrt(kPi)); }
 
@@ -139,14 +138,12 @@ double pdf_direct(double z, double alpha, double beta, double tolerance) {
   if (alpha == 1.0) {
     if (beta < 0) return pdf_direct(-z, alpha, -beta, tolerance);
   } else {
-    const double zeta = zeta_of(alpha, beta);
-    if (std::fabs(z - zeta) <= 1e-9 * (1 + std::fabs(zeta))) {
-      const double theta0 = theta0_of(alpha, beta);
+    const double zeta = zeta_of(alpha, beta), theta0 = theta0_of(alpha, beta);
+    if (std::fabs(z - zeta) <= 1e-9 * (1 + std::fabs(zeta)))
       return std::tgamma(1 + 1 / alpha) * std::cos(theta0) / (kPi * std::pow(1 + zeta * zeta, 1 / (2 * alpha)));
-    }
     if (z < zeta) return pdf_direct(-z, alpha, -beta, tolerance);
     if (z >= kSeriesFrom && z - zeta >= kSeriesFrom)
-      if (const auto f = tail_series(z - zeta, alpha, theta0_of(alpha, beta))) return *f;
+      if (const auto f = tail_series(z - zeta, alpha, theta0)) return *f;
   }
   const Representation r = representation(z, alpha, beta);
   const auto h = [&](double theta) {
