@@ -50,11 +50,21 @@ int threads_of(const benchmark::State& state) {
   return state.range(1) == 0 ? omp_get_num_procs() : static_cast<int>(state.range(1));
 }
 
-// lanes 0: the CPU's scalar path (C library functions), for the speed-up of
-// the eight-lane path in the same run (host/engine/cpu/lanes.hpp).
+// The CPU path of argument `lanes`: 0 the scalar path (C library functions),
+// 1 the eight-lane path (host/engine/cpu/lanes.hpp), 2 the lanes with
+// precision fast (host/engine/precision.hpp), for their speed-ups in one run.
+bool use_path(std::int64_t lanes) {
+  gs::use_math_precision(lanes == 2 ? gs::MathPrecision::fast : gs::MathPrecision::accurate);
+  return gs::use_cpu_lanes(lanes >= 1);
+}
+void restore_default_path() {
+  gs::use_math_precision(gs::MathPrecision::accurate);
+  gs::use_cpu_lanes(true);
+}
+
 void BM_GpusynthStable(benchmark::State& state) {
   omp_set_num_threads(threads_of(state));
-  const bool lanes = gs::use_cpu_lanes(state.range(2) == 1);
+  const bool lanes = use_path(state.range(2));
   const auto dtype = state.range(0) == 32 ? gs::Dtype::float32 : gs::Dtype::float64;
   auto e = make_ensemble("stable", "{alpha: 1.5, beta: 0.5}", dtype, 16, 1 << 16);
   std::vector<double> out(16 << 16);
@@ -62,13 +72,13 @@ void BM_GpusynthStable(benchmark::State& state) {
     e->generator->generate(0, 16, out.data());
     benchmark::DoNotOptimize(out.data());
   }
-  gs::use_cpu_lanes(true);
+  restore_default_path();
   state.SetItemsProcessed(state.iterations() * (16 << 16));
   state.counters["threads"] = threads_of(state);
   state.counters["lanes"] = lanes;
 }
 BENCHMARK(BM_GpusynthStable)
-    ->ArgsProduct({{32, 64}, {1, 0}, {1, 0}})
+    ->ArgsProduct({{32, 64}, {1, 0}, {1, 0, 2}})
     ->ArgNames({"float", "threads", "lanes"})
     ->UseRealTime();
 
@@ -88,20 +98,20 @@ BENCHMARK(BM_GslLevySkew)->UseRealTime();
 // The quickstart's LFSN: α 1.5, β 0.5, H 0.8, m 16, K 256, 4096 bins.
 void BM_GpusynthLfsn(benchmark::State& state) {
   omp_set_num_threads(threads_of(state));
-  const bool lanes = gs::use_cpu_lanes(state.range(2) == 1);
+  const bool lanes = use_path(state.range(2));
   auto e = make_ensemble("lfsn", "{alpha: 1.5, beta: 0.5, H: 0.8, m: 16, K: 256}", gs::Dtype::float32, 8, 4096);
   std::vector<float> out(8 * 4096);
   for (auto _ : state) {
     e->generator->generate(0, 8, out.data());
     benchmark::DoNotOptimize(out.data());
   }
-  gs::use_cpu_lanes(true);
+  restore_default_path();
   state.SetItemsProcessed(state.iterations() * 8 * 4096);
   state.counters["threads"] = threads_of(state);
   state.counters["lanes"] = lanes;
 }
 BENCHMARK(BM_GpusynthLfsn)->ArgsProduct({{32}, {1, 0}, {1}})->ArgNames({"float", "threads", "lanes"})->UseRealTime();
-BENCHMARK(BM_GpusynthLfsn)->ArgsProduct({{32}, {1}, {0}})->ArgNames({"float", "threads", "lanes"})->UseRealTime();
+BENCHMARK(BM_GpusynthLfsn)->ArgsProduct({{32}, {1}, {0, 2}})->ArgNames({"float", "threads", "lanes"})->UseRealTime();
 
 // The comparison models, replicas × length values per second: 16 replicas of
 // 65536 values (float64), the shapes bench/bench_models_numpy.py times with
@@ -129,7 +139,7 @@ const ComparisonModel kComparisonModels[] = {
 
 void BM_GpusynthModel(benchmark::State& state) {
   omp_set_num_threads(threads_of(state));
-  const bool lanes = gs::use_cpu_lanes(state.range(2) == 1);
+  const bool lanes = use_path(state.range(2));
   const ComparisonModel& model = kComparisonModels[state.range(0)];
   constexpr std::uint64_t replicas = 16, length = 1 << 16;
   auto e = make_ensemble(model.model, model.params, gs::Dtype::float64, replicas, length);
@@ -138,7 +148,7 @@ void BM_GpusynthModel(benchmark::State& state) {
     e->generator->generate(0, replicas, out.data());
     benchmark::DoNotOptimize(out.data());
   }
-  gs::use_cpu_lanes(true);
+  restore_default_path();
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(replicas * length));
   state.SetLabel(model.label);
   state.counters["threads"] = threads_of(state);
@@ -148,8 +158,8 @@ BENCHMARK(BM_GpusynthModel)
     ->ArgsProduct({{0, 1, 2, 3, 4, 5, 6, 7}, {1, 0}, {1}})
     ->ArgNames({"model", "threads", "lanes"})
     ->UseRealTime();
-// The models with lanes, on the scalar path, one thread.
-BENCHMARK(BM_GpusynthModel)->ArgsProduct({{0, 3, 4}, {1}, {0}})->ArgNames({"model", "threads", "lanes"})->UseRealTime();
+// The models with lanes, on the scalar path and with precision fast, one thread.
+BENCHMARK(BM_GpusynthModel)->ArgsProduct({{0, 3, 4}, {1}, {0, 2}})->ArgNames({"model", "threads", "lanes"})->UseRealTime();
 
 // The Titan HMM's EM (3 states, log-normal emissions) on n = 10^4 observations:
 // seconds per EM iteration (the mixture start included). One distinct Δt

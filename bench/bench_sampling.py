@@ -68,20 +68,26 @@ def main():
     rows = [
         ("stable float32, lanes", rate("BM_GpusynthStable/float:32/threads:1/lanes:1"), [("GSL", gsl), ("scipy", scipy_rate)]),
         ("stable float64, lanes", rate("BM_GpusynthStable/float:64/threads:1/lanes:1"), [("GSL", gsl), ("scipy", scipy_rate)]),
+        ("stable float32, fast lanes", rate("BM_GpusynthStable/float:32/threads:1/lanes:2"), [("GSL", gsl), ("scipy", scipy_rate)]),
+        ("stable float64, fast lanes", rate("BM_GpusynthStable/float:64/threads:1/lanes:2"), [("GSL", gsl), ("scipy", scipy_rate)]),
         ("stable float32, scalar", rate("BM_GpusynthStable/float:32/threads:1/lanes:0"), [("GSL", gsl), ("scipy", scipy_rate)]),
         ("stable float64, scalar", rate("BM_GpusynthStable/float:64/threads:1/lanes:0"), [("GSL", gsl), ("scipy", scipy_rate)]),
         ("normal float64, lanes", rate("BM_GpusynthModel/model:4/threads:1/lanes:1"), [("numpy", normal_rate)]),
+        ("normal float64, fast lanes", rate("BM_GpusynthModel/model:4/threads:1/lanes:2"), [("numpy", normal_rate)]),
         ("normal float64, scalar", rate("BM_GpusynthModel/model:4/threads:1/lanes:0"), [("numpy", normal_rate)]),
         ("fgn float64, lanes", rate("BM_GpusynthModel/model:0/threads:1/lanes:1"), [("numpy DH", fgn_rate)]),
+        ("fgn float64, fast lanes", rate("BM_GpusynthModel/model:0/threads:1/lanes:2"), [("numpy DH", fgn_rate)]),
         ("fgn float64, scalar", rate("BM_GpusynthModel/model:0/threads:1/lanes:0"), [("numpy DH", fgn_rate)]),
         ("lfsn float32 (m 16, K 256), lanes", rate("BM_GpusynthLfsn/float:32/threads:1/lanes:1"), [("numpy/scipy lfsn", lfsn_rate), ("numpy DH fgn", fgn_rate)]),
+        ("lfsn float32 (m 16, K 256), fast lanes", rate("BM_GpusynthLfsn/float:32/threads:1/lanes:2"), [("numpy/scipy lfsn", lfsn_rate), ("numpy DH fgn", fgn_rate)]),
         ("lfsn float32 (m 16, K 256), scalar", rate("BM_GpusynthLfsn/float:32/threads:1/lanes:0"), [("numpy/scipy lfsn", lfsn_rate), ("numpy DH fgn", fgn_rate)]),
         ("farima stable float64, lanes", rate("BM_GpusynthModel/model:3/threads:1/lanes:1"), []),
+        ("farima stable float64, fast lanes", rate("BM_GpusynthModel/model:3/threads:1/lanes:2"), []),
         ("farima stable float64, scalar", rate("BM_GpusynthModel/model:3/threads:1/lanes:0"), []),
     ]
     for label, value, against in rows:
         ratios = ", ".join(f"{value / other:.2f}x {name}" for name, other in against)
-        print(f"  {label:36s} {value:9.3g} /s  {ratios}")
+        print(f"  {label:40s} {value:9.3g} /s  {ratios}")
 
 
 if __name__ == "__main__":

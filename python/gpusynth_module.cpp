@@ -227,7 +227,7 @@ std::optional<py::module_> import_xarray() {
 
 py::dict generate(const py::object& config_given, std::optional<std::string> backend, std::optional<std::uint64_t> seed,
                   std::optional<std::uint64_t> replicas, std::optional<std::string> output,
-                  std::optional<bool> as_xarray, bool quiet) {
+                  std::optional<bool> as_xarray, bool quiet, std::optional<std::string> precision) {
   RunConfig config = config_from(config_given);
   std::optional<py::module_> xarray;
   if (as_xarray.value_or(true)) {
@@ -248,6 +248,7 @@ py::dict generate(const py::object& config_given, std::optional<std::string> bac
   options.seed = seed;
   options.replicas = replicas;
   if (backend) options.backend = parse_backend_choice(*backend);
+  if (precision) options.precision = parse_math_precision(*precision);
   apply_overrides(config, options);
   const RunOutcome outcome = engine_call([&] { return run_config(config, options); });
   if (outcome.interrupted_by) raise_keyboard_interrupt();
@@ -373,7 +374,7 @@ PYBIND11_MODULE(gpusynth, m) {
   py::register_exception<UserError>(m, "UserError", PyExc_ValueError);
   py::register_exception<InternalError>(m, "InternalError", PyExc_RuntimeError);
   m.def("generate", &generate, "config"_a, "backend"_a = py::none(), "seed"_a = py::none(), "replicas"_a = py::none(),
-        "output"_a = py::none(), "as_xarray"_a = py::none(), "quiet"_a = true,
+        "output"_a = py::none(), "as_xarray"_a = py::none(), "quiet"_a = true, "precision"_a = py::none(),
         "Runs a config as `gpusynth CONFIG` does and returns {ensemble name: replicas x bins}: numpy arrays in the\n"
         "stored type, or xarray Datasets (series(replica, bin)) when xarray and h5netcdf are importable and\n"
         "as_xarray is not False. config: a dict, YAML text, or a config file's path. output: also keep the\n"

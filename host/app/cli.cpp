@@ -144,12 +144,16 @@ int parse_and_run(int argc, char** argv) {
 
   RunOptions options;
   options.command_line = joined(argc, argv);
-  std::string backend, memory_limit;
+  std::string backend, precision, memory_limit;
   // run and bursts take the same options (one is parsed).
   const auto add_run_options = [&](CLI::App* command) {
     command->add_option("config", options.config_path, "ensemble.yaml (schema v1, docs/config.md)")->required();
     command->add_option("--backend", backend, "auto (GPU when present), cpu or cuda; overrides the config")
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+    command->add_option("--precision", precision,
+                        "accurate (default) or fast: 3.5-ulp functions on the CPU's lanes, hardware "
+                        "approximations for float32 on the GPU (docs/engine.md); overrides the config")
+        ->check(CLI::IsMember({"accurate", "fast"}));
     command->add_option("-o,--output", options.output, "output HDF5 path; overrides the config");
     command->add_option("--seed", options.seed, "64-bit seed; overrides the config")->check(whole_number(0, UINT64_MAX));
     command->add_option("--replicas", options.replicas, "replicas of every ensemble; overrides the config")
@@ -296,6 +300,7 @@ int parse_and_run(int argc, char** argv) {
   if (models_command_app->parsed()) return models_command(models_options);
   options.bursts_required = bursts->parsed();
   if (!backend.empty()) options.backend = parse_backend_choice(backend);
+  if (!precision.empty()) options.precision = parse_math_precision(precision);
   if (!memory_limit.empty()) options.memory_limit = parse_memory_size(memory_limit);
   return run_command(options);
 }

@@ -65,9 +65,9 @@ WorkloadMapping parse_workload(ConfigMap& map, ValueKind& values) {
 
 const std::vector<std::string> kEnsembleKeys = {"name",   "model", "params", "workload", "replicas",
                                                 "length", "dtype", "stream", "dataset",  "fit"};
-const std::vector<std::string> kTopKeys = {"version",   "seed",   "backend",  "output",  "compression", "datasets",
-                                           "ensembles", "models", "replicas", "fitting", "compare", "requests",
-                                           "bursts"};
+const std::vector<std::string> kTopKeys = {"version",  "seed",    "backend", "precision", "output",
+                                           "compression", "datasets", "ensembles", "models",  "replicas",
+                                           "fitting",  "compare", "requests", "bursts"};
 const std::vector<std::string> kDatasetKeys = {"name",           "trace",        "format",      "bin",         "series",
                                                "column",         "value_column", "op_column",   "size_column", "header",
                                                "delimiter",      "time_unit",    "modules",     "blk_event",   "sort",
@@ -381,6 +381,7 @@ RunConfig config_from(const YAML::Node& root, const std::string& text, const std
     config.seed_given = true;
   }
   config.backend = parse_backend_choice(top.choice("backend", {"auto", "cpu", "cuda"}).value_or("auto"));
+  config.precision = parse_math_precision(top.choice("precision", {"accurate", "fast"}).value_or("accurate"));
   // Optional: -o gives it, and --no-output and --dry-run write nothing (run_config checks).
   if (auto output = top.text("output")) {
     if (output->empty()) throw top.error_at("output", "output must not be empty");

@@ -14,6 +14,7 @@
 
 #include "estimators/compare.hpp"
 #include "host/engine/bursts_spec.hpp"
+#include "host/engine/precision.hpp"
 #include "host/engine/requests_spec.hpp"
 #include "host/models/fit.hpp"
 #include "host/models/model.hpp"
@@ -75,6 +76,7 @@ struct RunConfig {
   std::uint64_t seed = kDefaultSeed;
   bool seed_given = false;
   BackendChoice backend = BackendChoice::automatic;
+  MathPrecision precision = MathPrecision::accurate;  // the sampling kernels' functions (host/engine/precision.hpp)
   std::string output;
   int compression = 1;  // deflate level 0..9 (0: none)
   std::vector<DatasetSpec> datasets;

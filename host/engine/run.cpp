@@ -40,6 +40,8 @@ std::vector<Attribute> root_attributes(const RunConfig& config, const RunPlan& p
       {"seed", config.seed},
       {"backend", std::string(to_string(plan.backend))},
       {"device", plan.device},
+      {"precision", std::string(to_string(config.precision))},
+      {"precision_note", math_precision_note(config.precision, plan.backend == Backend::cuda)},
       {"host", host_name()},
       {"command_line", options.command_line},
       {"config_path", config.path},
@@ -346,6 +348,7 @@ void apply_overrides(RunConfig& config, const RunOptions& options) {
     config.output = *options.output;
   }
   if (options.backend) config.backend = *options.backend;
+  if (options.precision) config.precision = *options.precision;
   if (options.replicas) {
     if (*options.replicas < 1 || *options.replicas > 0xffffffffull) {
       throw UserError(fmt::format("--replicas {} is out of range; accepted: 1 to 4294967295", *options.replicas));
@@ -363,6 +366,7 @@ RunOutcome run_prepared(RunConfig& config, const RunOptions& options) {
   RunOutcome outcome;
   outcome.fit_seconds = prepared.fit_seconds;
   std::string backend_log;
+  use_math_precision(config.precision);  // before the backend describes its math
   auto backend = open_backend(config.backend, backend_log);
   const RunPlan plan = make_plan(config, *backend, options.memory_limit);
   outcome.total_samples = plan.total_samples;

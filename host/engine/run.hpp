@@ -20,6 +20,7 @@ namespace gs {
 struct RunOptions {
   std::string config_path;
   std::optional<BackendChoice> backend;
+  std::optional<MathPrecision> precision;
   std::optional<std::string> output;
   std::optional<std::uint64_t> seed;
   std::optional<std::uint64_t> replicas;

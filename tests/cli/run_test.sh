@@ -19,12 +19,13 @@ expect_in "$tmp/stdout" "gpusynth 0.1.0" "--version"
 expect_rc 0 "--help" "$gpusynth" --help
 expect_in "$tmp/stdout" "run" "--help lists the run command"
 expect_rc 0 "run --help" "$gpusynth" run --help
-for option in --backend --output --seed --replicas --memory-limit --dry-run --quiet; do
+for option in --backend --precision --output --seed --replicas --memory-limit --dry-run --quiet; do
   expect_in "$tmp/stdout" "$option" "run --help"
 done
 expect_rc 2 "no arguments" "$gpusynth"
 expect_rc 2 "unknown option" "$gpusynth" "$tmp/small.yaml" --bogus
 expect_rc 2 "bad --backend" "$gpusynth" "$tmp/small.yaml" --backend gpu
+expect_rc 2 "bad --precision" "$gpusynth" "$tmp/small.yaml" --precision single
 expect_rc 2 "bad --memory-limit" "$gpusynth" "$tmp/small.yaml" --memory-limit lots
 expect_in "$tmp/stderr" "memory size 'lots' is not accepted" "bad --memory-limit message"
 expect_rc 2 "bad --replicas" "$gpusynth" "$tmp/small.yaml" --replicas 0
@@ -57,6 +58,11 @@ h5diff "$tmp/implicit.h5" "$tmp/explicit.h5" /ensembles/b/series /ensembles/b/se
   fail "implicit and explicit run differ (b)"
 h5dump -d /ensembles/a/series -H "$tmp/implicit.h5" | grep -q "( 3, 200 )" || fail "--replicas 3 not applied"
 h5dump -a /seed "$tmp/implicit.h5" | grep -q "(0): 9" || fail "--seed 9 not recorded"
+h5dump -a /precision "$tmp/implicit.h5" | grep -q '"accurate"' || fail "precision accurate not recorded"
+# precision fast is recorded with what it meant (tests/cpu/test_precision.cpp checks its values).
+expect_rc 0 "fast run" "$gpusynth" "$tmp/small.yaml" -o "$tmp/fast.h5" --seed 9 --replicas 3 --backend cpu --precision fast
+h5dump -a /precision "$tmp/fast.h5" | grep -q '"fast"' || fail "--precision fast not recorded"
+h5dump -a /precision_note "$tmp/fast.h5" | grep -q "fast" || fail "precision_note missing"
 expect_in "$tmp/stderr" "progress:" "plain progress lines when stderr is not a terminal"
 expect_in "$tmp/stderr" "backend cpu (requested)" "the log names the backend"
 

@@ -79,6 +79,11 @@ std::vector<double> draw_stable(const StableLawParams& law, std::size_t n, std::
 ScopedCpuLanes::ScopedCpuLanes(bool on) : before_(cpu_lanes_in_use()) { on_ = use_cpu_lanes(on); }
 ScopedCpuLanes::~ScopedCpuLanes() { use_cpu_lanes(before_); }
 
+ScopedMathPrecision::ScopedMathPrecision(MathPrecision precision) : before_(math_precision()) {
+  use_math_precision(precision);
+}
+ScopedMathPrecision::~ScopedMathPrecision() { use_math_precision(before_); }
+
 template std::vector<double> draw_stable<float>(const StableLawParams&, std::size_t, std::uint64_t, std::uint32_t);
 template std::vector<double> draw_stable<double>(const StableLawParams&, std::size_t, std::uint64_t, std::uint32_t);
 

@@ -79,6 +79,18 @@ class ScopedCpuLanes {
   bool before_, on_;
 };
 
+// The kernels' math precision (host/engine/precision.hpp) while in scope.
+class ScopedMathPrecision {
+ public:
+  explicit ScopedMathPrecision(MathPrecision precision);
+  ~ScopedMathPrecision();
+  ScopedMathPrecision(const ScopedMathPrecision&) = delete;
+  ScopedMathPrecision& operator=(const ScopedMathPrecision&) = delete;
+
+ private:
+  MathPrecision before_;
+};
+
 // Runs `check` on the CPU's scalar path and, where the CPU has them, on its
 // lanes, with the path named in failures.
 template <class Check>

@@ -61,6 +61,7 @@ TEST(Config, ValidFileWithDefaults) {
   EXPECT_EQ(config.seed, 7u);
   EXPECT_TRUE(config.seed_given);
   EXPECT_EQ(config.backend, BackendChoice::cpu);
+  EXPECT_EQ(config.precision, MathPrecision::accurate);
   EXPECT_EQ(config.compression, 1);
   ASSERT_EQ(config.ensembles.size(), 2u);
   const auto& a = config.ensembles[0];
@@ -215,6 +216,8 @@ TEST(Config, WorkloadAndOutputKeys) {
   expect_user_error(base + "    replicas2: 3\n", {"unknown key 'replicas2'"});
   expect_user_error("compression: 12\n" + base, {"compression = 12 is out of range", "0 (none) to 9"});
   expect_user_error("backend: gpu\n" + base, {"'gpu' is not accepted; accepted: auto, cpu, cuda"});
+  expect_user_error("precision: single\n" + base, {"precision", "'single' is not accepted; accepted: accurate, fast"});
+  EXPECT_EQ(parse_config("precision: fast\n" + base, "test.yaml").precision, MathPrecision::fast);
   expect_user_error("version: 2\n" + base, {"version = 2 is not supported"});
   expect_user_error(std::string("output: o.h5\nensembles:\n  - name: x\n    model: stable\n    params: {alpha: 1}\n"
                                 "    replicas: 0\n    length: 8\n"),

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <string>
 
+#include "host/engine/precision.hpp"
 #include "kernels/philox.hpp"
 #include "kernels/stable.hpp"
 
@@ -27,13 +28,17 @@ bool cpu_lanes_supported();
 bool use_cpu_lanes(bool on);
 bool cpu_lanes_in_use();
 
+// Fills the slots with the lanes of this precision from now on (called by
+// use_math_precision).
+void use_cpu_lane_precision(MathPrecision precision);
+
 // "SLEEF 3.5 AVX2 lanes" or "C library (scalar)": what computed the
 // elementary functions, for the output's `device` attribute.
 std::string cpu_math_description();
 
 // The lanes on chosen inputs, for tests and tools (false, nothing written,
 // where the CPU has no lanes): the Philox calls at positions first..first + 7,
-// and a law's values on n given word pairs.
+// and a law's values on n given word pairs (at the precision in use).
 bool philox_by_lanes(const RngStreamKey& key, std::uint32_t replica, std::uint64_t first, std::uint32_t draw,
                      PhiloxBits out[8]);
 template <class Real>

@@ -1,7 +1,9 @@
 // The eight-lane forms of the kernels whose time is in their math (see
 // host/engine/cpu/lanes.hpp). Compiled with -mavx2 -mfma -ffp-contract=off
 // (CMakeLists.txt); entered only through the slots that host/engine/cpu/lanes.cpp
-// fills on a CPU that has both.
+// fills on a CPU that has both. lanes_avx2_fast.cpp compiles this file once
+// more with SLEEF's 3.5-ulp functions (precision: fast): everything here is in
+// simd.hpp's inline namespace of that form.
 #include <algorithm>
 
 #include "host/engine/cpu/simd.hpp"
@@ -11,6 +13,7 @@
 #include "kernels/stable.hpp"
 
 namespace gs {
+inline namespace GS_LANE_MATH {
 
 namespace {
 
@@ -133,4 +136,5 @@ void set_avx2_lane_slots(bool on) {
   set_slot<CirculantNoiseKernel>(on);
 }
 
+}  // namespace GS_LANE_MATH
 }  // namespace gs

@@ -5,7 +5,12 @@
 //
 // Elementary functions are SLEEF's deterministic ones (the Sleef_finz_ family:
 // the same bits on every FMA machine and vector width, 1.0 ulp, sin/cos of π·x
-// 0.506 ulp); sqrt, fabs and copysign are exact. Arithmetic is IEEE
+// 0.506 ulp); sqrt, fabs and copysign are exact. Compiled with
+// GS_FAST_LANE_MATH (precision: fast, host/engine/precision.hpp), log, sin and
+// sin/cos of π·x are SLEEF's 3.5-ulp ones instead (exp, expm1 and log1p have
+// none in SLEEF 3.5 and stay). Each form lives in its own inline namespace, so
+// the two translation units that include this header instantiate the kernels'
+// formulas for different pack types and never clash. Arithmetic is IEEE
 // elementwise and compiled without contraction (-ffp-contract=off), so a lane
 // does what the scalar formula does, up to the library's functions.
 #pragma once
@@ -20,7 +25,16 @@
 #include "kernels/lanes.hpp"
 #include "kernels/philox.hpp"
 
+#if defined(GS_FAST_LANE_MATH)
+#define GS_LANE_MATH fast_lanes
+#define GS_SLEEF_U10_OR_U35(name) name##_u35avx2
+#else
+#define GS_LANE_MATH accurate_lanes
+#define GS_SLEEF_U10_OR_U35(name) name##_u10avx2
+#endif
+
 namespace gs {
+inline namespace GS_LANE_MATH {
 
 constexpr int kPackLanes = 8;
 
@@ -159,6 +173,7 @@ using FloatPack = Pack<float>;
 using DoublePack = Pack<double>;
 using WordPack = Pack<std::uint32_t>;
 using Word64Pack = Pack<std::uint64_t>;
+}  // namespace GS_LANE_MATH
 
 template <class Real>
 struct Lanes<WordPack, Real> {
@@ -167,6 +182,8 @@ struct Lanes<WordPack, Real> {
   using word64 = Word64Pack;
   using mask = Mask;
 };
+
+inline namespace GS_LANE_MATH {
 
 template <class T>
 GS_INLINE Pack<T> select(Mask m, Pack<T> first, Pack<T> second) {
@@ -250,16 +267,30 @@ GS_INLINE DoublePack pack(__m256d lo, __m256d hi) {
 #define GS_SLEEF_UNARY(name, float_function, double_function)                    \
   GS_INLINE FloatPack name(FloatPack x) { return pack(float_function(x.h[0])); } \
   GS_INLINE DoublePack name(DoublePack x) { return pack(double_function(x.h[0]), double_function(x.h[1])); }
-GS_SLEEF_UNARY(log, Sleef_finz_logf8_u10avx2, Sleef_finz_logd4_u10avx2)
+GS_SLEEF_UNARY(log, GS_SLEEF_U10_OR_U35(Sleef_finz_logf8), GS_SLEEF_U10_OR_U35(Sleef_finz_logd4))
 GS_SLEEF_UNARY(log1p, Sleef_finz_log1pf8_u10avx2, Sleef_finz_log1pd4_u10avx2)
 GS_SLEEF_UNARY(exp, Sleef_finz_expf8_u10avx2, Sleef_finz_expd4_u10avx2)
 GS_SLEEF_UNARY(expm1, Sleef_finz_expm1f8_u10avx2, Sleef_finz_expm1d4_u10avx2)
-GS_SLEEF_UNARY(sin, Sleef_finz_sinf8_u10avx2, Sleef_finz_sind4_u10avx2)
+GS_SLEEF_UNARY(sin, GS_SLEEF_U10_OR_U35(Sleef_finz_sinf8), GS_SLEEF_U10_OR_U35(Sleef_finz_sind4))
+GS_SLEEF_UNARY(sqrt, _mm256_sqrt_ps, _mm256_sqrt_pd)
+
+#if defined(GS_FAST_LANE_MATH)
+GS_INLINE SinCos<FloatPack> sincospi(FloatPack x) {
+  const Sleef___m256_2 r = Sleef_finz_sincospif8_u35avx2(x.h[0]);
+  return {pack(r.x), pack(r.y)};
+}
+GS_INLINE SinCos<DoublePack> sincospi(DoublePack x) {
+  const Sleef___m256d_2 lo = Sleef_finz_sincospid4_u35avx2(x.h[0]), hi = Sleef_finz_sincospid4_u35avx2(x.h[1]);
+  return {pack(lo.x, hi.x), pack(lo.y, hi.y)};
+}
+// SLEEF 3.5 has no 3.5-ulp sin or cos of π·x alone; the pair costs half of either 0.506-ulp one.
+GS_INLINE FloatPack sinpi(FloatPack x) { return sincospi(x).sin; }
+GS_INLINE DoublePack sinpi(DoublePack x) { return sincospi(x).sin; }
+GS_INLINE FloatPack cospi(FloatPack x) { return sincospi(x).cos; }
+GS_INLINE DoublePack cospi(DoublePack x) { return sincospi(x).cos; }
+#else
 GS_SLEEF_UNARY(sinpi, Sleef_finz_sinpif8_u05avx2, Sleef_finz_sinpid4_u05avx2)
 GS_SLEEF_UNARY(cospi, Sleef_finz_cospif8_u05avx2, Sleef_finz_cospid4_u05avx2)
-GS_SLEEF_UNARY(sqrt, _mm256_sqrt_ps, _mm256_sqrt_pd)
-#undef GS_SLEEF_UNARY
-
 GS_INLINE SinCos<FloatPack> sincospi(FloatPack x) {
   const Sleef___m256_2 r = Sleef_finz_sincospif8_u05avx2(x.h[0]);
   return {pack(r.x), pack(r.y)};
@@ -268,6 +299,9 @@ GS_INLINE SinCos<DoublePack> sincospi(DoublePack x) {
   const Sleef___m256d_2 lo = Sleef_finz_sincospid4_u05avx2(x.h[0]), hi = Sleef_finz_sincospid4_u05avx2(x.h[1]);
   return {pack(lo.x, hi.x), pack(lo.y, hi.y)};
 }
+#endif
+#undef GS_SLEEF_UNARY
+#undef GS_SLEEF_U10_OR_U35
 
 // fabs and copysign on the sign bit, as the C library's.
 template <class T>
@@ -349,4 +383,5 @@ GS_INLINE PhiloxPack philox_pack(const RngStreamKey& key, std::uint32_t replica,
   return r;
 }
 
+}  // namespace GS_LANE_MATH
 }  // namespace gs

@@ -1,0 +1,31 @@
+// The elementary functions of the sampling kernels: `precision: accurate`
+// (the default) or `precision: fast` (config key and --precision), for the
+// whole process. Fast changes the kernels whose time is in their math (stable,
+// normal, the innovations and circulant noise of the spectral models):
+//   CPU  eight-lane path: SLEEF's 3.5-ulp log, sin and sin/cos of π·x instead
+//        of the 1-ulp and 0.506-ulp ones (host/engine/cpu/simd.hpp); the scalar
+//        path (a CPU without AVX2) has no fast form and stays accurate.
+//   GPU  float32 only: the hardware approximations __logf, __sinf, __expf
+//        (kernels/fast_math.hpp); float64 has none and stays accurate.
+// docs/engine.md and the README give the measured deviations.
+#pragma once
+
+#include <string>
+
+namespace gs {
+
+enum class MathPrecision { accurate, fast };
+
+const char* to_string(MathPrecision precision);
+MathPrecision parse_math_precision(const std::string& text);  // throws UserError naming the accepted values
+
+// Sets the precision of every later generation (the CPU's lanes are switched
+// at once; the GPU picks its launchers per launch).
+void use_math_precision(MathPrecision precision);
+MathPrecision math_precision();
+
+// What `precision` means on this build and backend, with the measured
+// deviations, for the output's root attributes.
+std::string math_precision_note(MathPrecision precision, bool gpu);
+
+}  // namespace gs
