@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sampling speed on the CPU against what a user would otherwise pick, in one
 # run on the same cores: gpusynth's stable, normal, fgn and lfsn (eight-lane
-# path and scalar path) next to GSL's gsl_ran_levy_skew (in bench_cpu),
+# path, the same with precision fast, and scalar path) next to GSL's gsl_ran_levy_skew (in bench_cpu),
 # scipy's levy_stable.rvs, numpy's standard_normal, numpy's vectorised
 # Davies–Harte fGn and a numpy/scipy LFSN; prints the ratios per core.
 # Usage: bench/bench_sampling.sh [build dir] > results.txt

@@ -129,9 +129,12 @@ using CudaDirectLaunch = void (*)(const void* kernel, std::uint64_t first, std::
                                   int multiprocessors, void* stream);
 
 // Set at start-up by the CUDA build of the kernel's header; null without CUDA.
+// `fast_launch`: the same with precision fast (kernels/fast_math.hpp), for the
+// float32 kernels that have it; null for the others.
 template <class Kernel>
 struct CudaDirectLaunchSlot {
   static inline CudaDirectLaunch launch = nullptr;
+  static inline CudaDirectLaunch fast_launch = nullptr;
 };
 
 template <class Kernel>
@@ -156,6 +159,7 @@ class DirectKernel {
     direct.type_ = &typeid(Kernel);
     direct.host_ = &host_direct_launch<Kernel>;
     direct.cuda_slot_ = &CudaDirectLaunchSlot<Kernel>::launch;
+    direct.cuda_fast_slot_ = &CudaDirectLaunchSlot<Kernel>::fast_launch;
     direct.table_ = std::make_shared<const std::vector<double>>(std::move(table));
     direct.scratch_per_replica_ = scratch_per_replica;
     return direct;
@@ -166,8 +170,11 @@ class DirectKernel {
   Tally run_on_host(std::uint64_t first, std::uint64_t count, void* out, double* scratch) const {
     return host_(kernel_.get(), first, count, out, table_->empty() ? nullptr : table_->data(), scratch);
   }
-  // Null when the kernel's header was not built for CUDA.
-  CudaDirectLaunch cuda_launch() const { return *cuda_slot_; }
+  // Null when the kernel's header was not built for CUDA. `fast`: the
+  // precision fast launcher where the kernel has one, else the accurate one.
+  CudaDirectLaunch cuda_launch(bool fast = false) const {
+    return fast && *cuda_fast_slot_ ? *cuda_fast_slot_ : *cuda_slot_;
+  }
   const void* data() const { return kernel_.get(); }
   const std::vector<double>& table() const { return *table_; }
   std::uint64_t scratch_per_replica() const { return scratch_per_replica_; }
@@ -183,6 +190,7 @@ class DirectKernel {
   const std::type_info* type_ = nullptr;
   Tally (*host_)(const void*, std::uint64_t, std::uint64_t, void*, const double*, double*) = nullptr;
   const CudaDirectLaunch* cuda_slot_ = nullptr;
+  const CudaDirectLaunch* cuda_fast_slot_ = nullptr;
   std::shared_ptr<const std::vector<double>> table_;
   std::uint64_t scratch_per_replica_ = 0;
 };

@@ -25,6 +25,7 @@
 
 #include <cstdint>
 
+#include "fast_math.hpp"
 #include "philox.hpp"
 #include "portability.hpp"
 #include "stable.hpp"
@@ -58,10 +59,12 @@ struct StableInnovation {
   Real cap = FiniteMax<Real>::value;
   RngStreamKey key;
 
+  // Words: PhiloxBits, or the GPU's fast lanes (kernels/fast_math.hpp).
+  template <class Words = PhiloxBits>
   GS_HD Real operator()(std::uint32_t replica, std::uint64_t t, std::uint32_t& capped) const {
     const PhiloxBits r = philox_bits(key, replica, t, kDraw);
     bool was_capped;
-    const Real z = from_words(r, was_capped);
+    const Real z = value_of(from_words(Words(r), was_capped));
     capped += was_capped;
     return z;
   }

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "fast_math.hpp"
 #include "philox.hpp"
 #include "workload.hpp"
 
@@ -42,9 +43,15 @@ struct PairsKernel {
   GS_HD std::uint64_t columns() const { return pairs_per_row; }
 
   GS_HD void operator()(std::uint64_t row, std::uint64_t pair, StoreTally& tally) const {
+    at<PhiloxBits>(row, pair, tally);
+  }
+  // With the call's words as Words: PhiloxBits, or the GPU's fast lanes
+  // (kernels/fast_math.hpp).
+  template <class Words>
+  GS_HD void at(std::uint64_t row, std::uint64_t pair, StoreTally& tally) const {
     const PhiloxBits r = philox_bits(key, static_cast<std::uint32_t>(first_replica + row), pair, Draws::kDraw);
-    const auto values = draws(r);
-    put(row, pair, values.first, values.second, tally);
+    const auto values = draws(Words(r));
+    put(row, pair, value_of(values.first), value_of(values.second), tally);
   }
 
   // The pair's two values to bins 2·pair and 2·pair + 1 (the CPU's packs put

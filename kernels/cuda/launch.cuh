@@ -11,6 +11,7 @@
 
 #include "kernels/chains.hpp"
 #include "kernels/cuda/check.hpp"
+#include "kernels/fast_math.hpp"
 #include "kernels/launch.hpp"
 #include "kernels/workload.hpp"
 
@@ -184,8 +185,9 @@ void cuda_chain_launch(const Kernel& kernel, std::uint64_t rows, unsigned long l
 }
 
 // The CudaDirectLaunch of one direct kernel type: its copy bound to the batch
-// (device memory), run by cuda_for_each on `stream`.
-template <class Kernel>
+// (device memory), run by cuda_for_each on `stream`; kFast: with the fast
+// lanes of kernels/fast_math.hpp.
+template <class Kernel, bool kFast = false>
 void cuda_direct_launch(const void* data, std::uint64_t first, std::uint64_t count, void* out, const double* table,
                         double* scratch, unsigned long long* tallies, int multiprocessors, void* stream) {
   Kernel kernel = *static_cast<const Kernel*>(data);
@@ -195,17 +197,33 @@ void cuda_direct_launch(const void* data, std::uint64_t first, std::uint64_t cou
     cuda_chain_launch(kernel, count, tallies, on);
   } else if constexpr (IsSequentialInTime<Kernel>::value) {
     cuda_for_each(1, ReplicasAsColumns<Kernel>{kernel, count}, tallies, multiprocessors, on);
+  } else if constexpr (kFast) {
+    cuda_for_each(count, WithFastMath<Kernel>{kernel}, tallies, multiprocessors, on);
   } else {
     cuda_for_each(count, kernel, tallies, multiprocessors, on);
   }
 }
 
+// Whether a kernel has at<Words> (kernels/fast_math.hpp), so a fast launcher.
+template <class Kernel, class = void>
+struct HasFastMath : std::false_type {};
+template <class Kernel>
+struct HasFastMath<Kernel, std::void_t<decltype(std::declval<const Kernel&>().template at<FastPhiloxWords>(
+                               0, 0, std::declval<StoreTally&>()))>> : std::true_type {};
+
 // Every (compute, storage) pair an ensemble can ask for (see
-// kernels/workload.hpp): float32 or float64 values, or counts from either.
+// kernels/workload.hpp): float32 or float64 values, or counts from either;
+// precision fast for float32 where the kernel has it.
+
 template <template <class, class> class Kernel>
 bool register_cuda_direct_kernel() {
   CudaDirectLaunchSlot<Kernel<float, float>>::launch = &cuda_direct_launch<Kernel<float, float>>;
   CudaDirectLaunchSlot<Kernel<float, std::uint32_t>>::launch = &cuda_direct_launch<Kernel<float, std::uint32_t>>;
+  if constexpr (HasFastMath<Kernel<float, float>>::value) {
+    CudaDirectLaunchSlot<Kernel<float, float>>::fast_launch = &cuda_direct_launch<Kernel<float, float>, true>;
+    CudaDirectLaunchSlot<Kernel<float, std::uint32_t>>::fast_launch =
+        &cuda_direct_launch<Kernel<float, std::uint32_t>, true>;
+  }
   CudaDirectLaunchSlot<Kernel<double, double>>::launch = &cuda_direct_launch<Kernel<double, double>>;
   CudaDirectLaunchSlot<Kernel<double, std::uint32_t>>::launch = &cuda_direct_launch<Kernel<double, std::uint32_t>>;
   return true;

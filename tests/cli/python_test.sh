@@ -71,6 +71,15 @@ kept = os.path.join(tmp, "kept.h5")
 gpusynth.generate(text, seed=11, replicas=6, output=kept, as_xarray=False)
 with h5py.File(kept) as f:
     same_bits(f["ensembles/c/series"][()], cli["c"], "output= file")
+fast_file = os.path.join(tmp, "fast.h5")
+gpusynth.generate(text, seed=11, replicas=6, output=fast_file, as_xarray=False, precision="fast", backend="cpu")
+with h5py.File(fast_file) as f:
+    assert f.attrs["precision"] == "fast" and "fast" in f.attrs["precision_note"], dict(f.attrs)
+after_fast = os.path.join(tmp, "after-fast.h5")
+gpusynth.generate(text, seed=11, replicas=6, output=after_fast, as_xarray=False, backend="cpu")
+with h5py.File(after_fast) as f:
+    assert f.attrs["precision"] == "accurate", "precision fast leaked into the next call's default"
+    same_bits(f["ensembles/c/series"][()], cli["c"], "the call after a fast one")
 other = gpusynth.generate(text, seed=12, replicas=6, as_xarray=False)
 assert other["b"].tobytes() != cli["b"].tobytes(), "another seed gave the same replicas"
 
@@ -164,7 +173,8 @@ else:
 for call, fragment in ((lambda: gpusynth.read_trace(counts, "counts", bin="1x"), "read_trace.bin"),
                        (lambda: gpusynth.read_trace(counts, "counts", bni="1s"), "unknown key 'bni' in read_trace"),
                        (lambda: gpusynth.stats([1.0, float("nan"), 2.0]), "not a finite number"),
-                       (lambda: gpusynth.generate(text, backend="gpu"), "'gpu'")):
+                       (lambda: gpusynth.generate(text, backend="gpu"), "'gpu'"),
+                       (lambda: gpusynth.generate(text, precision="half"), "accepted: accurate, fast")):
     try:
         call()
     except gpusynth.UserError as e:

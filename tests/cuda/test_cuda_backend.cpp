@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <boost/math/distributions/normal.hpp>
 #include <cmath>
 #include <map>
 #include <string>
@@ -90,6 +91,10 @@ TEST(Cuda, EveryDirectKernelHasADeviceLauncher) {
         ++direct;
         EXPECT_NE(job.generation.direct->cuda_launch(), nullptr)
             << name << " " << params << " " << to_string(dtype) << " " << to_string(values);
+        // precision fast has launchers of its own for the float32 stable and normal kernels.
+        const bool has_fast = dtype == Dtype::float32 && (name == "stable" || name == "normal");
+        EXPECT_EQ(job.generation.direct->cuda_launch(true) != job.generation.direct->cuda_launch(), has_fast)
+            << name << " " << params << " " << to_string(dtype) << " " << to_string(values) << ": fast launcher";
       }
     }
   }
@@ -179,6 +184,45 @@ TEST(Cuda, NolanS1TableOnGpuOutput) {
     for (const auto& [x, cdf] : rows) {
       EXPECT_LT(std::fabs(test::cdf_z_score(sample.cdf(x), cdf, n)), 5.0)
           << "alpha=" << ab.first << " beta=" << ab.second << " x=" << x;
+    }
+  }
+}
+
+// precision fast (__logf, __sinf, __expf in float32) against Nolan's S0
+// quantiles and Φ with 10^7 draws per law, as tests/cpu/test_precision.cpp
+// does for the CPU; the largest |z| is printed for the README and the
+// precision_note of host/engine/precision.cpp.
+TEST(Cuda, FastFloatMatchesNolanAndNormalQuantilesAt1e7) {
+  GS_REQUIRE_CUDA_DEVICE();
+  constexpr std::uint64_t n = 10000000;
+  auto backend = make_cuda_backend();
+  const auto draw = [&](const EnsembleSpec& spec, std::uint32_t stream) {
+    EnsembleJob job = make_job(spec, 41);
+    job.request.key.stream = stream;
+    job.generation = spec.model->generation(job.request);
+    std::vector<float> values(n);
+    backend->make_generator(job, 1)->generate(0, 1, values.data());
+    return std::vector<double>(values.begin(), values.end());
+  };
+  for (MathPrecision precision : {MathPrecision::accurate, MathPrecision::fast}) {
+    test::ScopedMathPrecision math(precision);
+    test::CdfDeviation nolan, normal;
+    std::uint32_t stream = 9500;
+    for (const auto& [ab, points] : test::nolan_s0_quantiles()) {
+      test::add_cdf_deviations(draw(stable_spec(ab.first, ab.second, Dtype::float32, 1, n, "S0"), stream++), points,
+                               fmt::format("alpha={} beta={}", ab.first, ab.second), nolan);
+    }
+    std::vector<std::pair<double, double>> standard;
+    const boost::math::normal_distribution<double> phi;
+    for (const auto& point : test::nolan_s0_quantiles().begin()->second)
+      standard.push_back({quantile(phi, point.second), point.second});
+    test::add_cdf_deviations(draw(test::ensemble("normal", "{mu: 0, sigma: 1}", 1, n, Dtype::float32, 77), 9600),
+                             standard, "normal model", normal);
+    for (const auto& [what, deviation] : {std::pair{"Nolan S0 quantiles", nolan}, std::pair{"normal quantiles", normal}}) {
+      std::printf("GPU precision %s, float32, %s, 1e7 draws per law: largest |z| %.2f SE (%s), mean z^2 %.3f\n",
+                  to_string(precision), what, deviation.max_abs_z, deviation.worst.c_str(), deviation.mean_z2());
+      EXPECT_LT(deviation.max_abs_z, 5.0) << to_string(precision) << " " << what << ": " << deviation.worst;
+      EXPECT_LT(deviation.mean_z2(), 1.5) << to_string(precision) << " " << what;
     }
   }
 }

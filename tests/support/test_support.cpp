@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <boost/math/distributions/chi_squared.hpp>
 #include <cmath>
 #include <cstdlib>
@@ -78,6 +81,43 @@ std::vector<double> draw_stable(const StableLawParams& law, std::size_t n, std::
 
 ScopedCpuLanes::ScopedCpuLanes(bool on) : before_(cpu_lanes_in_use()) { on_ = use_cpu_lanes(on); }
 ScopedCpuLanes::~ScopedCpuLanes() { use_cpu_lanes(before_); }
+
+void add_cdf_deviations(const std::vector<double>& values, std::vector<std::pair<double, double>> points,
+                        const std::string& law, CdfDeviation& deviation) {
+  std::sort(points.begin(), points.end());
+  std::vector<double> xs(points.size());
+  for (std::size_t i = 0; i < points.size(); ++i) xs[i] = points[i].first;
+  std::vector<std::size_t> below(points.size() + 1, 0);  // below[k]: values in [x_{k−1}, x_k)
+#pragma omp parallel
+  {
+    std::vector<std::size_t> mine(below.size(), 0);
+#pragma omp for schedule(static)
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(values.size()); ++i)
+      ++mine[static_cast<std::size_t>(std::upper_bound(xs.begin(), xs.end(), values[static_cast<std::size_t>(i)]) -
+                                      xs.begin())];
+#pragma omp critical
+    for (std::size_t k = 0; k < below.size(); ++k) below[k] += mine[k];
+  }
+  std::size_t cumulative = 0;
+  for (std::size_t k = 0; k < points.size(); ++k) {
+    cumulative += below[k];
+    const double empirical = static_cast<double>(cumulative) / static_cast<double>(values.size());
+    deviation.add(cdf_z_score(empirical, points[k].second, values.size()),
+                  fmt::format("{} x={} p={}", law, points[k].first, points[k].second));
+  }
+}
+
+std::map<std::pair<double, double>, std::vector<std::pair<double, double>>> nolan_s0_quantiles() {
+  const auto table = read_csv(data_path("stable_quantiles_S0_tails.csv"));
+  const auto ia = table.column("alpha"), ib = table.column("beta"), ip = table.column("p"), ix = table.column("x");
+  std::map<std::pair<double, double>, std::vector<std::pair<double, double>>> groups;
+  for (const auto& row : table.rows) {
+    const double alpha = std::stod(row[ia]), beta = std::stod(row[ib]), p = std::stod(row[ip]), x = std::stod(row[ix]);
+    if (beta == 0.0 || beta == 0.5 || beta == 1.0) groups[{alpha, beta}].push_back({x, p});
+    if (beta == 1.0) groups[{alpha, -1.0}].push_back({-x, 1 - p});
+  }
+  return groups;
+}
 
 ScopedMathPrecision::ScopedMathPrecision(MathPrecision precision) : before_(math_precision()) {
   use_math_precision(precision);

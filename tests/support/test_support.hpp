@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <map>
@@ -78,6 +79,32 @@ class ScopedCpuLanes {
  private:
   bool before_, on_;
 };
+
+// The binomial z-scores of empirical CDFs at reference points: the largest |z|
+// (and where) and their mean square.
+struct CdfDeviation {
+  double max_abs_z = 0;
+  double sum_z2 = 0;
+  std::size_t points = 0;
+  std::string worst;  // the point of the largest |z|
+
+  void add(double z, const std::string& where) {
+    if (std::fabs(z) > max_abs_z) max_abs_z = std::fabs(z), worst = where;
+    sum_z2 += z * z;
+    ++points;
+  }
+  double mean_z2() const { return points ? sum_z2 / static_cast<double>(points) : 0.0; }
+};
+
+
+// Adds the z-scores of the empirical CDF of `values` at the (x, p) points,
+// named `law` in `worst` (by counting: one binary search per value).
+void add_cdf_deviations(const std::vector<double>& values, std::vector<std::pair<double, double>> points,
+                        const std::string& law, CdfDeviation& deviation);
+
+// Nolan's S0 quantiles (x, p), p from 1e-5 to 1 − 1e-5, grouped by (α, β) for
+// β ∈ {0, 0.5, 1} and β = −1 by the table's symmetry: 8 α × 4 β.
+std::map<std::pair<double, double>, std::vector<std::pair<double, double>>> nolan_s0_quantiles();
 
 // The kernels' math precision (host/engine/precision.hpp) while in scope.
 class ScopedMathPrecision {

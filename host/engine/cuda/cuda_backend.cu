@@ -16,6 +16,7 @@
 #include "host/engine/backend.hpp"
 #include "host/engine/cuda/cuda_bootstrap.hpp"
 #include "host/engine/cuda/cuda_compare.hpp"
+#include "host/engine/precision.hpp"
 #include "host/engine/spectral_steps.hpp"
 #include "kernels/cuda/check.hpp"
 #include "kernels/cuda/device_array.hpp"
@@ -101,7 +102,7 @@ class CudaDirectGenerator final : public CudaGenerator {
   CudaDirectGenerator(const DirectKernel& kernel, std::uint64_t max_batch, const EnsembleJob& job)
       : CudaGenerator(max_batch, job.spec->length * storage_bytes(job.request.storage), job.request.storage),
         kernel_(kernel),
-        launch_(kernel.cuda_launch()),
+        launch_(kernel.cuda_launch(math_precision() == MathPrecision::fast)),
         table_(kernel.table().size()),
         scratch_(max_batch * kernel.scratch_per_replica()) {
     if (!launch_)
@@ -239,7 +240,14 @@ class CudaSpectralGenerator final : public CudaGenerator {
       InnovationsKernel<Real> innovations = innovations_;
       innovations.first_replica = first;
       innovations.signal = signal_.data();
-      cuda_for_each(count, innovations, batch_.tallies(), batch_.multiprocessors(), batch_.stream());
+      bool fast = false;
+      if constexpr (std::is_same<Real, float>::value) {  // float64 has no fast form
+        fast = math_precision() == MathPrecision::fast;
+        if (fast)
+          cuda_for_each(count, WithFastMath<InnovationsKernel<Real>>{innovations}, batch_.tallies(),
+                        batch_.multiprocessors(), batch_.stream());
+      }
+      if (!fast) cuda_for_each(count, innovations, batch_.tallies(), batch_.multiprocessors(), batch_.stream());
       GS_CUFFT_CHECK(cufftExecD2Z(forward, signal_.data(), reinterpret_cast<cufftDoubleComplex*>(spectra_.data())));
       cuda_for_each(count, fold_, batch_.tallies(), batch_.multiprocessors(), batch_.stream());
     } else {
