@@ -90,10 +90,11 @@ struct PhiloxFloorKernel {
   }
 };
 
-// The model's direct kernel through the launcher the engine uses.
-double time_stable(const gs::EnsembleJob& job, void* device_out, unsigned long long* tallies, int sms) {
+// The model's direct kernel through the launcher the engine uses (`fast`:
+// precision fast's, kernels/fast_math.hpp).
+double time_stable(const gs::EnsembleJob& job, void* device_out, unsigned long long* tallies, int sms, bool fast) {
   const gs::DirectKernel& kernel = *job.generation.direct;
-  const gs::CudaDirectLaunch launch = kernel.cuda_launch();
+  const gs::CudaDirectLaunch launch = kernel.cuda_launch(fast);
   return median_ms([&] { launch(kernel.data(), 0, 1, device_out, nullptr, nullptr, tallies, sms, nullptr); });
 }
 
@@ -222,10 +223,15 @@ int main(int argc, char** argv) {
     gs::EnsembleSpec spec = stable_spec(c, n);
     spec.stream = 1;
     const gs::EnsembleJob job = gs::make_job(spec, 42);
-    const double ms = time_stable(job, buffer, tallies, sms);
     const double bytes = static_cast<double>(n) * gs::storage_bytes(job.request.storage);
-    std::printf("%-52s %10.3f ms  %8.3g samples/s  %5.1f%% of write roofline\n", c.label, ms, n / ms * 1e3,
-                100 * (bytes / ms / 1e6) / write_gbs);
+    const bool has_fast = job.generation.direct->cuda_launch(true) != job.generation.direct->cuda_launch();
+    for (bool fast : {false, true}) {
+      if (fast && !has_fast) continue;
+      const double ms = time_stable(job, buffer, tallies, sms, fast);
+      std::printf("%-52s %10.3f ms  %8.3g samples/s  %5.1f%% of write roofline\n",
+                  fmt::format("{}{}", c.label, fast ? ", precision fast" : "").c_str(), ms, n / ms * 1e3,
+                  100 * (bytes / ms / 1e6) / write_gbs);
+    }
   }
   std::printf("\n");
 
@@ -269,6 +275,9 @@ int main(int argc, char** argv) {
   auto innovations = gs::make_innovations_kernel<float>(job);
   innovations.signal = signal;
   const double innovations_ms = median_ms([&] { gs::cuda_for_each(rows, innovations, tallies, sms, nullptr); });
+  const double fast_innovations_ms = median_ms([&] {
+    gs::cuda_for_each(rows, gs::WithFastMath<gs::InnovationsKernel<float>>{innovations}, tallies, sms, nullptr);
+  });
   std::printf(
       "LFSN a=1.5 b=0.5 H=0.8 m=16 K=256, 4096 bins, %llu replicas per batch, FFT length %llu, inverse %llu "
       "(double)\n",
@@ -285,6 +294,8 @@ int main(int argc, char** argv) {
   std::printf("%-52s %10.3f ms  (full-length inverse, for reference)\n", "  bare cuFFT D2Z (L) + Z2D (L)", full_fft_ms);
   std::printf("%-52s %10.3f ms  (%.0f%% of the batch; %.3g innovations/s)\n", "  innovations kernel (1 CMS per point)",
               innovations_ms, 100 * innovations_ms / lfsn_ms, rows * L / innovations_ms * 1e3);
+  std::printf("%-52s %10.3f ms  (%.3g innovations/s)\n", "  the same with precision fast", fast_innovations_ms,
+              rows * L / fast_innovations_ms * 1e3);
   std::printf("%-52s %10.2f x\n", "  batch time / its bare FFT time", lfsn_ms / fft_ms);
   std::printf("%-52s %10.2f x\n", "  batch time / bare full-length D2Z + Z2D", lfsn_ms / full_fft_ms);
   time_hurst();
