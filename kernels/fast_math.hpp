@@ -1,12 +1,16 @@
 // precision: fast on the GPU (host/engine/precision.hpp): the generic formulas
-// of kernels/ run on one lane whose log, sin and exp are the hardware
-// approximations __logf, __sinf and __expf where the lane is a float32 on the
-// device. Everything else (sqrt, sin/cos of π·x, log1p, expm1, the
-// arithmetic) is the accurate scalar path's, and float64 has no hardware
-// approximations, so a float64 lane is the scalar path. On the host a lane
-// calls the scalar path's functions, so it gives the scalar path's bits
-// (tests/unit/test_fast_math.cpp): what the device changes is only those three
-// functions.
+// of kernels/ run on one lane whose exp is the hardware approximation __expf,
+// and whose log is __logf outside [0.5, 2], where a float32 lane is on the
+// device. Both keep a relative error bound there (CUDA: 2 + 1.17·|x| ulp and
+// 3 ulp). Inside [0.5, 2] __logf errs by 2^-21.41 absolutely, which would
+// wreck −ln(1 − d) for small d (the exponential of an upper-half word: W ≤ 0,
+// then NaN), so there it is logf; and __sinf errs absolutely on all of
+// [−π, π], which would flip the sign of sin(α(V + ξ)) near its zeros (values
+// outside a β = ±1 law's support), so sin stays sinf. Everything else (sqrt,
+// sin/cos of π·x, log1p, expm1, the arithmetic) is the scalar path's, and
+// float64 has no hardware approximations, so a float64 lane is the scalar
+// path. On the host a lane calls the scalar path's functions, so it gives the
+// scalar path's bits (tests/unit/test_fast_math.cpp).
 //
 // The lane types are FastWord (a Philox word), FastReal<Real> (a value) and
 // bool (a mask), tied together by Lanes<FastWord, Real> (kernels/lanes.hpp).
@@ -54,18 +58,14 @@ struct FastReal {
   friend GS_HD GS_INLINE bool operator<=(FastReal a, FastReal b) { return a.v <= b.v; }
   friend GS_HD GS_INLINE bool operator==(FastReal a, FastReal b) { return a.v == b.v; }
 
-  // The three functions precision fast changes.
+  // The two functions precision fast changes.
   friend GS_HD GS_INLINE FastReal log(FastReal x) {
 #if defined(__CUDA_ARCH__)
-    if constexpr (std::is_same<Real, float>::value) return FastReal(__logf(x.v));
+    if constexpr (std::is_same<Real, float>::value) {
+      if (!(x.v >= 0.5f && x.v <= 2.0f)) return FastReal(__logf(x.v));
+    }
 #endif
     return FastReal(gs_scalar_log(x.v));
-  }
-  friend GS_HD GS_INLINE FastReal sin(FastReal x) {
-#if defined(__CUDA_ARCH__)
-    if constexpr (std::is_same<Real, float>::value) return FastReal(__sinf(x.v));
-#endif
-    return FastReal(gs_scalar_sin(x.v));
   }
   friend GS_HD GS_INLINE FastReal exp(FastReal x) {
 #if defined(__CUDA_ARCH__)
@@ -74,6 +74,7 @@ struct FastReal {
     return FastReal(gs_scalar_exp(x.v));
   }
   // The rest as the scalar path's.
+  friend GS_HD GS_INLINE FastReal sin(FastReal x) { return FastReal(gs_scalar_sin(x.v)); }
   friend GS_HD GS_INLINE FastReal log1p(FastReal x) { return FastReal(gs_scalar_log1p(x.v)); }
   friend GS_HD GS_INLINE FastReal expm1(FastReal x) { return FastReal(gs_scalar_expm1(x.v)); }
   friend GS_HD GS_INLINE FastReal sqrt(FastReal x) { return FastReal(gs_scalar_sqrt(x.v)); }

@@ -28,13 +28,13 @@ MathPrecision math_precision() { return precision_in_use; }
 
 std::string math_precision_note(MathPrecision precision, bool gpu) {
   if (precision == MathPrecision::accurate) {
-    return "accurate: the sampling kernels' elementary functions are within 1 ulp (CPU lanes: SLEEF's "
-           "deterministic 1-ulp and 0.506-ulp functions; scalar CPU and GPU: the C and CUDA math libraries)";
+    return "accurate: the sampling kernels' elementary functions are SLEEF's deterministic 1-ulp and 0.506-ulp "
+           "functions on the CPU's lanes, the C library's on its scalar path, CUDA's (1 to 2 ulp) on the GPU";
   }
   if (gpu) {
-    return "fast (GPU): float32 kernels use the hardware approximations __logf, __sinf and __expf; float64 "
-           "kernels have none and stay accurate. Its deviation from Nolan's tables has not yet been measured "
-           "on a device (docs/engine.md).";
+    return "fast (GPU): float32 kernels use the hardware approximations __expf, and __logf outside [0.5, 2]; "
+           "float64 kernels have none and stay accurate. Its deviation from Nolan's tables has not yet been "
+           "measured on a device (docs/engine.md).";
   }
   if (!cpu_lanes_in_use()) {
     return "fast requested, but this CPU runs the scalar path, which has no fast form: values are accurate";

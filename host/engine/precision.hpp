@@ -5,8 +5,9 @@
 //   CPU  eight-lane path: SLEEF's 3.5-ulp log, sin and sin/cos of π·x instead
 //        of the 1-ulp and 0.506-ulp ones (host/engine/cpu/simd.hpp); the scalar
 //        path (a CPU without AVX2) has no fast form and stays accurate.
-//   GPU  float32 only: the hardware approximations __logf, __sinf, __expf
-//        (kernels/fast_math.hpp); float64 has none and stays accurate.
+//   GPU  float32 only: the hardware approximations __expf, and __logf outside
+//        [0.5, 2] where its error bound is relative (kernels/fast_math.hpp
+//        says why not __sinf); float64 has none and stays accurate.
 // docs/engine.md and the README give the measured deviations.
 #pragma once
 

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <boost/math/distributions/normal.hpp>
 #include <cmath>
 #include <map>
@@ -188,7 +189,7 @@ TEST(Cuda, NolanS1TableOnGpuOutput) {
   }
 }
 
-// precision fast (__logf, __sinf, __expf in float32) against Nolan's S0
+// precision fast (__expf, and __logf outside [0.5, 2], in float32) against Nolan's S0
 // quantiles and Φ with 10^7 draws per law, as tests/cpu/test_precision.cpp
 // does for the CPU; the largest |z| is printed for the README and the
 // precision_note of host/engine/precision.cpp.
@@ -218,12 +219,45 @@ TEST(Cuda, FastFloatMatchesNolanAndNormalQuantilesAt1e7) {
       standard.push_back({quantile(phi, point.second), point.second});
     test::add_cdf_deviations(draw(test::ensemble("normal", "{mu: 0, sigma: 1}", 1, n, Dtype::float32, 77), 9600),
                              standard, "normal model", normal);
+    // Value by value, what the quantiles cannot see: no NaN, the support of the
+    // totally skewed laws (S1, α < 1, β = ±1), and fast values differing from
+    // accurate ones within 1e-4·max(|value|, 1).
+    for (double alpha : {0.5, 0.8}) {
+      for (double beta : {-1.0, 1.0}) {
+        const auto values = draw(stable_spec(alpha, beta, Dtype::float32, 1, n), 9700);
+        for (std::uint64_t i = 0; i < n; ++i) {
+          ASSERT_FALSE(std::isnan(values[i])) << to_string(precision) << " alpha=" << alpha << " draw " << i;
+          ASSERT_GE(beta * values[i], 0.0) << to_string(precision) << " alpha=" << alpha << " beta=" << beta;
+        }
+      }
+    }
     for (const auto& [what, deviation] : {std::pair{"Nolan S0 quantiles", nolan}, std::pair{"normal quantiles", normal}}) {
       std::printf("GPU precision %s, float32, %s, 1e7 draws per law: largest |z| %.2f SE (%s), mean z^2 %.3f\n",
                   to_string(precision), what, deviation.max_abs_z, deviation.worst.c_str(), deviation.mean_z2());
       EXPECT_LT(deviation.max_abs_z, 5.0) << to_string(precision) << " " << what << ": " << deviation.worst;
       EXPECT_LT(deviation.mean_z2(), 1.5) << to_string(precision) << " " << what;
     }
+  }
+  for (const auto& [label, spec] : {std::pair{"stable", stable_spec(1.5, 0.5, Dtype::float32, 1, n)},
+                                    std::pair{"stable alpha=0.7", stable_spec(0.7, 1.0, Dtype::float32, 1, n)},
+                                    std::pair{"normal", test::ensemble("normal", "{}", 1, n, Dtype::float32, 77)}}) {
+    std::vector<double> accurate, fast;
+    {
+      test::ScopedMathPrecision math(MathPrecision::accurate);
+      accurate = draw(spec, 9800);
+    }
+    {
+      test::ScopedMathPrecision math(MathPrecision::fast);
+      fast = draw(spec, 9800);
+    }
+    std::uint64_t different = 0;
+    for (std::uint64_t i = 0; i < n; ++i) {
+      ASSERT_FALSE(std::isnan(fast[i])) << label << " draw " << i;
+      ASSERT_LE(std::fabs(fast[i] - accurate[i]), 1e-4 * std::max(std::fabs(accurate[i]), 1.0))
+          << label << " draw " << i << ": fast " << fast[i] << ", accurate " << accurate[i];
+      different += fast[i] != accurate[i];
+    }
+    EXPECT_GT(different, n / 100) << label << ": precision fast changed (almost) nothing on the GPU";
   }
 }
 

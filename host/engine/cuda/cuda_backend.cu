@@ -205,6 +205,7 @@ class CudaSpectralGenerator final : public CudaGenerator {
       : CudaGenerator(max_batch, job.spec->length * sizeof(Out), job.request.storage),
         plan_(*job.generation.spectral),
         convolution_(plan_.method == SpectralMethod::convolution),
+        fast_innovations_(std::is_same<Real, float>::value && math_precision() == MathPrecision::fast),
         noise_(make_circulant_noise_kernel(job)),
         store_(make_filtered_store_kernel<Out>(job)),
         signal_(max_batch * plan_.fft_length),
@@ -240,14 +241,13 @@ class CudaSpectralGenerator final : public CudaGenerator {
       InnovationsKernel<Real> innovations = innovations_;
       innovations.first_replica = first;
       innovations.signal = signal_.data();
-      bool fast = false;
       if constexpr (std::is_same<Real, float>::value) {  // float64 has no fast form
-        fast = math_precision() == MathPrecision::fast;
-        if (fast)
+        if (fast_innovations_)
           cuda_for_each(count, WithFastMath<InnovationsKernel<Real>>{innovations}, batch_.tallies(),
                         batch_.multiprocessors(), batch_.stream());
       }
-      if (!fast) cuda_for_each(count, innovations, batch_.tallies(), batch_.multiprocessors(), batch_.stream());
+      if (!fast_innovations_)
+        cuda_for_each(count, innovations, batch_.tallies(), batch_.multiprocessors(), batch_.stream());
       GS_CUFFT_CHECK(cufftExecD2Z(forward, signal_.data(), reinterpret_cast<cufftDoubleComplex*>(spectra_.data())));
       cuda_for_each(count, fold_, batch_.tallies(), batch_.multiprocessors(), batch_.stream());
     } else {
@@ -272,6 +272,7 @@ class CudaSpectralGenerator final : public CudaGenerator {
  private:
   SpectralPlan plan_;
   bool convolution_;
+  bool fast_innovations_;  // precision fast, read once as the direct generator's launcher is
   InnovationsKernel<Real> innovations_;
   SpectrumFoldKernel fold_;
   CirculantNoiseKernel noise_;
