@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -250,7 +251,15 @@ py::dict generate(const py::object& config_given, std::optional<std::string> bac
   if (backend) options.backend = parse_backend_choice(*backend);
   if (precision) options.precision = parse_math_precision(*precision);
   apply_overrides(config, options);
-  const RunOutcome outcome = engine_call([&] { return run_config(config, options); });
+  const RunOutcome outcome = engine_call([&] {
+    // One run at a time in a process: the kernels' precision and the CPU's lane
+    // slots are process-wide (host/engine/precision.hpp), and Debian's HDF5 is
+    // not built thread-safe. Taken without the GIL, so a waiting thread holds
+    // nothing the running one needs.
+    static std::mutex one_run_at_a_time;
+    const std::lock_guard<std::mutex> lock(one_run_at_a_time);
+    return run_config(config, options);
+  });
   if (outcome.interrupted_by) raise_keyboard_interrupt();
   py::dict ensembles;
   if (xarray) {

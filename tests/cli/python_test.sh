@@ -80,6 +80,17 @@ gpusynth.generate(text, seed=11, replicas=6, output=after_fast, as_xarray=False,
 with h5py.File(after_fast) as f:
     assert f.attrs["precision"] == "accurate", "precision fast leaked into the next call's default"
     same_bits(f["ensembles/c/series"][()], cli["c"], "the call after a fast one")
+# Calls from two threads at once, with different precisions: each gets its own (runs are serialised).
+import threading
+results = {}
+def call(precision):
+    results[precision] = gpusynth.generate(text, seed=11, replicas=6, as_xarray=False, backend="cpu",
+                                           precision=precision)
+threads = [threading.Thread(target=call, args=(p,)) for p in ("fast", "accurate", "fast")]
+for t in threads: t.start()
+for t in threads: t.join()
+for name in cli:
+    same_bits(results["accurate"][name], cli[name], f"accurate call beside fast ones [{name}]")
 other = gpusynth.generate(text, seed=12, replicas=6, as_xarray=False)
 assert other["b"].tobytes() != cli["b"].tobytes(), "another seed gave the same replicas"
 
