@@ -20,8 +20,9 @@ MathPrecision parse_math_precision(const std::string& text) {
 }
 
 void use_math_precision(MathPrecision precision) {
+  if (precision == precision_in_use) return;
   precision_in_use = precision;
-  use_cpu_lane_precision(precision);
+  refill_cpu_lane_slots();
 }
 
 MathPrecision math_precision() { return precision_in_use; }
@@ -42,8 +43,8 @@ std::string math_precision_note(MathPrecision precision, bool gpu) {
   return "fast (CPU lanes): SLEEF's 3.5-ulp log, sin and sincospi instead of the 1-ulp and 0.506-ulp ones. "
          "Measured with 1e7 draws per law (tests/cpu/test_precision.cpp), float32 and float64: largest deviation "
          "3.72 standard errors over 5472 points of Nolan's S0 quantiles (32 laws, p from 1e-5 to 1 - 1e-5) and "
-         "2.17 over 342 normal quantiles, the same as precision accurate; values differ from accurate ones by a "
-         "few ulp (tests/cpu/test_lanes.cpp bounds it).";
+         "2.17 over 342 normal quantiles, the same as precision accurate in float32; values differ from accurate "
+         "ones by a few ulp (tests/cpu/test_lanes.cpp bounds it).";
 }
 
 }  // namespace gs

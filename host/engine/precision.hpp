@@ -21,7 +21,7 @@ const char* to_string(MathPrecision precision);
 MathPrecision parse_math_precision(const std::string& text);  // throws UserError naming the accepted values
 
 // Sets the precision of every later generation (the CPU's lanes are switched
-// at once; the GPU picks its launchers per launch).
+// at once; a GPU generator picks its launchers when it is made).
 void use_math_precision(MathPrecision precision);
 MathPrecision math_precision();
 

@@ -16,7 +16,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <boost/math/distributions/normal.hpp>
 #include <cmath>
 #include <cstdint>
 #include <map>
@@ -48,15 +47,6 @@ test::CdfDeviation stable_deviation() {
   return deviation;
 }
 
-// The p of Nolan's table, at the standard normal's quantiles scaled by `sd`.
-std::vector<std::pair<double, double>> normal_points(double sd) {
-  std::vector<std::pair<double, double>> points;
-  const auto groups = test::nolan_s0_quantiles();
-  const boost::math::normal_distribution<double> normal(0.0, sd);
-  for (const auto& point : groups.begin()->second) points.push_back({quantile(normal, point.second), point.second});
-  return points;
-}
-
 template <class Real>
 test::CdfDeviation gaussian_deviation() {
   test::CdfDeviation deviation;
@@ -67,9 +57,9 @@ test::CdfDeviation gaussian_deviation() {
   std::vector<double> values(kDraws);
   normal.out = values.data();
   cpu_for_each(1, normal);
-  test::add_cdf_deviations(values, normal_points(1.0), "normal model", deviation);
+  test::add_cdf_deviations(values, test::normal_quantile_points(1.0), "normal model", deviation);
   StableLawParams two;  // α = 2: N(0, 2) by the stable model's Gaussian branch
-  test::add_cdf_deviations(test::draw_stable<Real>(two, kDraws, 43, 7101), normal_points(std::sqrt(2.0)),
+  test::add_cdf_deviations(test::draw_stable<Real>(two, kDraws, 43, 7101), test::normal_quantile_points(std::sqrt(2.0)),
                      "stable alpha=2", deviation);
   return deviation;
 }

@@ -225,14 +225,13 @@ TEST(StableSampler, ClosedFormsGaussianCauchyLevyFloat) {
 // give ~200 values below the 1e-4 quantile.
 template <class Real>
 void check_s0_tails() {
-  const auto table = test::read_csv(test::data_path("stable_quantiles_S0_tails.csv"));
-  const auto ia = table.column("alpha"), ib = table.column("beta"), ip = table.column("p"), ix = table.column("x");
-  std::map<std::pair<double, double>, std::vector<std::pair<double, double>>> groups;
-  for (const auto& row : table.rows) {
-    const double alpha = std::stod(row[ia]), beta = std::stod(row[ib]), p = std::stod(row[ip]), x = std::stod(row[ix]);
-    if (p < 1e-4 - 1e-12 || p > 1 - 1e-4 + 1e-12) continue;
-    if (beta == 0.0 || beta == 0.5 || beta == 1.0) groups[{alpha, beta}].push_back({x, p});
-    if (beta == 1.0) groups[{alpha, -1.0}].push_back({-x, 1 - p});
+  auto groups = test::nolan_s0_quantiles();
+  for (auto& [ab, points] : groups) {  // p from 1e-4 to 1 − 1e-4 here
+    points.erase(std::remove_if(points.begin(), points.end(),
+                                [](const auto& point) {
+                                  return point.second < 1e-4 - 1e-12 || point.second > 1 - 1e-4 + 1e-12;
+                                }),
+                 points.end());
   }
   ASSERT_EQ(groups.size(), 8u * 4u);
   const std::size_t n = 2000000;

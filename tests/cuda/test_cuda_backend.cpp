@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <boost/math/distributions/normal.hpp>
 #include <cmath>
 #include <map>
 #include <string>
@@ -213,12 +212,8 @@ TEST(Cuda, FastFloatMatchesNolanAndNormalQuantilesAt1e7) {
       test::add_cdf_deviations(draw(stable_spec(ab.first, ab.second, Dtype::float32, 1, n, "S0"), stream++), points,
                                fmt::format("alpha={} beta={}", ab.first, ab.second), nolan);
     }
-    std::vector<std::pair<double, double>> standard;
-    const boost::math::normal_distribution<double> phi;
-    for (const auto& point : test::nolan_s0_quantiles().begin()->second)
-      standard.push_back({quantile(phi, point.second), point.second});
     test::add_cdf_deviations(draw(test::ensemble("normal", "{mu: 0, sigma: 1}", 1, n, Dtype::float32, 77), 9600),
-                             standard, "normal model", normal);
+                             test::normal_quantile_points(1.0), "normal model", normal);
     // Value by value, what the quantiles cannot see: no NaN, the support of the
     // totally skewed laws (S1, α < 1, β = ±1), and fast values differing from
     // accurate ones within 1e-4·max(|value|, 1).

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <boost/math/distributions/chi_squared.hpp>
+#include <boost/math/distributions/normal.hpp>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -117,6 +118,14 @@ std::map<std::pair<double, double>, std::vector<std::pair<double, double>>> nola
     if (beta == 1.0) groups[{alpha, -1.0}].push_back({-x, 1 - p});
   }
   return groups;
+}
+
+std::vector<std::pair<double, double>> normal_quantile_points(double sd) {
+  std::vector<std::pair<double, double>> points;
+  const boost::math::normal_distribution<double> normal(0.0, sd);
+  for (const auto& point : nolan_s0_quantiles().begin()->second)
+    points.push_back({quantile(normal, point.second), point.second});
+  return points;
 }
 
 ScopedMathPrecision::ScopedMathPrecision(MathPrecision precision) : before_(math_precision()) {

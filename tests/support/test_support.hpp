@@ -106,6 +106,9 @@ void add_cdf_deviations(const std::vector<double>& values, std::vector<std::pair
 // β ∈ {0, 0.5, 1} and β = −1 by the table's symmetry: 8 α × 4 β.
 std::map<std::pair<double, double>, std::vector<std::pair<double, double>>> nolan_s0_quantiles();
 
+// The quantiles (x, p) of N(0, sd²) at the p of Nolan's S0 table.
+std::vector<std::pair<double, double>> normal_quantile_points(double sd);
+
 // The kernels' math precision (host/engine/precision.hpp) while in scope.
 class ScopedMathPrecision {
  public:

@@ -22,11 +22,11 @@ GS_DECLARE_LANES_OF(fast_lanes)
 
 namespace {
 bool lanes_on = false;
-MathPrecision lane_precision = MathPrecision::accurate;
 [[maybe_unused]] const bool lanes_at_start = use_cpu_lanes(true);
 
+// The slots of the precision in use (host/engine/precision.hpp).
 void set_lane_slots(bool on) {
-  if (lane_precision == MathPrecision::fast) {
+  if (math_precision() == MathPrecision::fast) {
     fast_lanes::set_avx2_lane_slots(on);
   } else {
     accurate_lanes::set_avx2_lane_slots(on);
@@ -58,9 +58,7 @@ bool use_cpu_lanes(bool on) {
 
 bool cpu_lanes_in_use() { return lanes_on; }
 
-void use_cpu_lane_precision(MathPrecision precision) {
-  if (precision == lane_precision) return;
-  lane_precision = precision;
+void refill_cpu_lane_slots() {
   if (lanes_on) set_lane_slots(true);
 }
 
@@ -75,7 +73,7 @@ template <class Real>
 bool stable_by_lanes(const StableSampler<Real>& law, const std::uint32_t* kv, const std::uint32_t* kw, std::size_t n,
                      Real* out) {
   if (!cpu_lanes_supported()) return false;
-  if (lane_precision == MathPrecision::fast) {
+  if (math_precision() == MathPrecision::fast) {
     fast_lanes::stable_avx2(law, kv, kw, n, out);
   } else {
     accurate_lanes::stable_avx2(law, kv, kw, n, out);
@@ -91,7 +89,7 @@ std::string cpu_math_description() {
   if (!lanes_on) return "C library (scalar)";
   return fmt::format("SLEEF {}.{}.{} AVX2 lanes (deterministic finz functions{})", SLEEF_VERSION_MAJOR,
                      SLEEF_VERSION_MINOR, SLEEF_VERSION_PATCHLEVEL,
-                     lane_precision == MathPrecision::fast ? "; 3.5-ulp log, sin and sincospi: precision fast" : "");
+                     math_precision() == MathPrecision::fast ? "; 3.5-ulp log, sin and sincospi: precision fast" : "");
 }
 
 }  // namespace gs

@@ -28,9 +28,9 @@ bool cpu_lanes_supported();
 bool use_cpu_lanes(bool on);
 bool cpu_lanes_in_use();
 
-// Fills the slots with the lanes of this precision from now on (called by
-// use_math_precision).
-void use_cpu_lane_precision(MathPrecision precision);
+// Fills the slots with the lanes of the precision now in use, where the lanes
+// are on (called by use_math_precision).
+void refill_cpu_lane_slots();
 
 // "SLEEF 3.5 AVX2 lanes" or "C library (scalar)": what computed the
 // elementary functions, for the output's `device` attribute.

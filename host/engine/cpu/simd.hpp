@@ -28,9 +28,11 @@
 #if defined(GS_FAST_LANE_MATH)
 #define GS_LANE_MATH fast_lanes
 #define GS_SLEEF_U10_OR_U35(name) name##_u35avx2
+#define GS_SLEEF_U05_OR_U35(name) name##_u35avx2
 #else
 #define GS_LANE_MATH accurate_lanes
 #define GS_SLEEF_U10_OR_U35(name) name##_u10avx2
+#define GS_SLEEF_U05_OR_U35(name) name##_u05avx2
 #endif
 
 namespace gs {
@@ -274,15 +276,16 @@ GS_SLEEF_UNARY(expm1, Sleef_finz_expm1f8_u10avx2, Sleef_finz_expm1d4_u10avx2)
 GS_SLEEF_UNARY(sin, GS_SLEEF_U10_OR_U35(Sleef_finz_sinf8), GS_SLEEF_U10_OR_U35(Sleef_finz_sind4))
 GS_SLEEF_UNARY(sqrt, _mm256_sqrt_ps, _mm256_sqrt_pd)
 
-#if defined(GS_FAST_LANE_MATH)
 GS_INLINE SinCos<FloatPack> sincospi(FloatPack x) {
-  const Sleef___m256_2 r = Sleef_finz_sincospif8_u35avx2(x.h[0]);
+  const Sleef___m256_2 r = GS_SLEEF_U05_OR_U35(Sleef_finz_sincospif8)(x.h[0]);
   return {pack(r.x), pack(r.y)};
 }
 GS_INLINE SinCos<DoublePack> sincospi(DoublePack x) {
-  const Sleef___m256d_2 lo = Sleef_finz_sincospid4_u35avx2(x.h[0]), hi = Sleef_finz_sincospid4_u35avx2(x.h[1]);
+  const Sleef___m256d_2 lo = GS_SLEEF_U05_OR_U35(Sleef_finz_sincospid4)(x.h[0]),
+                        hi = GS_SLEEF_U05_OR_U35(Sleef_finz_sincospid4)(x.h[1]);
   return {pack(lo.x, hi.x), pack(lo.y, hi.y)};
 }
+#if defined(GS_FAST_LANE_MATH)
 // SLEEF 3.5 has no 3.5-ulp sin or cos of π·x alone; the pair costs half of either 0.506-ulp one.
 GS_INLINE FloatPack sinpi(FloatPack x) { return sincospi(x).sin; }
 GS_INLINE DoublePack sinpi(DoublePack x) { return sincospi(x).sin; }
@@ -291,17 +294,10 @@ GS_INLINE DoublePack cospi(DoublePack x) { return sincospi(x).cos; }
 #else
 GS_SLEEF_UNARY(sinpi, Sleef_finz_sinpif8_u05avx2, Sleef_finz_sinpid4_u05avx2)
 GS_SLEEF_UNARY(cospi, Sleef_finz_cospif8_u05avx2, Sleef_finz_cospid4_u05avx2)
-GS_INLINE SinCos<FloatPack> sincospi(FloatPack x) {
-  const Sleef___m256_2 r = Sleef_finz_sincospif8_u05avx2(x.h[0]);
-  return {pack(r.x), pack(r.y)};
-}
-GS_INLINE SinCos<DoublePack> sincospi(DoublePack x) {
-  const Sleef___m256d_2 lo = Sleef_finz_sincospid4_u05avx2(x.h[0]), hi = Sleef_finz_sincospid4_u05avx2(x.h[1]);
-  return {pack(lo.x, hi.x), pack(lo.y, hi.y)};
-}
 #endif
 #undef GS_SLEEF_UNARY
 #undef GS_SLEEF_U10_OR_U35
+#undef GS_SLEEF_U05_OR_U35
 
 // fabs and copysign on the sign bit, as the C library's.
 template <class T>
