@@ -159,7 +159,10 @@ BENCHMARK(BM_GpusynthModel)
     ->ArgNames({"model", "threads", "lanes"})
     ->UseRealTime();
 // The models with lanes, on the scalar path and with precision fast, one thread.
-BENCHMARK(BM_GpusynthModel)->ArgsProduct({{0, 3, 4}, {1}, {0, 2}})->ArgNames({"model", "threads", "lanes"})->UseRealTime();
+BENCHMARK(BM_GpusynthModel)
+    ->ArgsProduct({{0, 3, 4}, {1}, {0, 2}})
+    ->ArgNames({"model", "threads", "lanes"})
+    ->UseRealTime();
 
 // The Titan HMM's EM (3 states, log-normal emissions) on n = 10^4 observations:
 // seconds per EM iteration (the mixture start included). One distinct Δt

@@ -39,16 +39,14 @@ struct InnovationsKernel {
 
   GS_HD std::uint64_t columns() const { return fft_length; }
 
-  GS_HD void operator()(std::uint64_t row, std::uint64_t t, StoreTally& tally) const {
-    at<PhiloxBits>(row, t, tally);
-  }
+  GS_HD void operator()(std::uint64_t row, std::uint64_t t, StoreTally& tally) const { at<PhiloxBits>(row, t, tally); }
   // With the calls' words as Words (kernels/fast_math.hpp).
   template <class Words>
   GS_HD void at(std::uint64_t row, std::uint64_t t, StoreTally& tally) const {
-    signal[row * fft_length + t] =
-        t < fine_points ? static_cast<double>(innovation.template operator()<Words>(
-                              static_cast<std::uint32_t>(first_replica + row), t, tally.saturated))
-                        : 0.0;
+    signal[row * fft_length + t] = t < fine_points
+                                       ? static_cast<double>(innovation.template operator()<Words>(
+                                             static_cast<std::uint32_t>(first_replica + row), t, tally.saturated))
+                                       : 0.0;
   }
 };
 

@@ -150,9 +150,10 @@ int parse_and_run(int argc, char** argv) {
     command->add_option("config", options.config_path, "ensemble.yaml (schema v1, docs/config.md)")->required();
     command->add_option("--backend", backend, "auto (GPU when present), cpu or cuda; overrides the config")
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
-    command->add_option("--precision", precision,
-                        "accurate (default) or fast: 3.5-ulp functions on the CPU's lanes, hardware "
-                        "approximations for float32 on the GPU (docs/engine.md); overrides the config")
+    command
+        ->add_option("--precision", precision,
+                     "accurate (default) or fast: 3.5-ulp functions on the CPU's lanes, hardware "
+                     "approximations for float32 on the GPU (docs/engine.md); overrides the config")
         ->check(CLI::IsMember({"accurate", "fast"}));
     command->add_option("-o,--output", options.output, "output HDF5 path; overrides the config");
     command->add_option("--seed", options.seed, "64-bit seed; overrides the config")->check(whole_number(0, UINT64_MAX));

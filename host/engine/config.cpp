@@ -65,9 +65,9 @@ WorkloadMapping parse_workload(ConfigMap& map, ValueKind& values) {
 
 const std::vector<std::string> kEnsembleKeys = {"name",   "model", "params", "workload", "replicas",
                                                 "length", "dtype", "stream", "dataset",  "fit"};
-const std::vector<std::string> kTopKeys = {"version",  "seed",    "backend", "precision", "output",
-                                           "compression", "datasets", "ensembles", "models",  "replicas",
-                                           "fitting",  "compare", "requests", "bursts"};
+const std::vector<std::string> kTopKeys = {"version",     "seed",     "backend",   "precision", "output",
+                                           "compression", "datasets", "ensembles", "models",    "replicas",
+                                           "fitting",     "compare",  "requests",  "bursts"};
 const std::vector<std::string> kDatasetKeys = {"name",           "trace",        "format",      "bin",         "series",
                                                "column",         "value_column", "op_column",   "size_column", "header",
                                                "delimiter",      "time_unit",    "modules",     "blk_event",   "sort",

@@ -120,9 +120,8 @@ void check_stable_within_bound(MathPrecision precision) {
           }
           const double d = difference_in_ulps(lanes[i], scalar, terms);
           const double log_sizes = std::fabs(std::log(std::sin(kPi * std::min(u, 1 - u)))) + std::fabs(std::log(W));
-          const double bound =
-              widening * cms_bound(std::fabs(static_cast<double>(scalar)) + std::fabs(terms), alpha) +
-              (precision == MathPrecision::fast ? 9 * std::max(1.0, 1 / alpha) * log_sizes : 0.0);
+          const double bound = widening * cms_bound(std::fabs(static_cast<double>(scalar)) + std::fabs(terms), alpha) +
+                               (precision == MathPrecision::fast ? 9 * std::max(1.0, 1 / alpha) * log_sizes : 0.0);
           worst = std::max(worst, d / bound);
           ASSERT_LE(d, bound) << "alpha=" << alpha << " beta=" << beta << " S"
                               << (p == StableParameterization::S0 ? 0 : 1) << " kv=" << kv[i] << " kw=" << kw[i]
@@ -132,8 +131,8 @@ void check_stable_within_bound(MathPrecision precision) {
     }
   }
   testing::Test::RecordProperty("worst_fraction_of_bound", std::to_string(worst));
-  std::printf("stable lanes (precision %s) vs scalar (%s): worst difference %.3f of the bound\n",
-              to_string(precision), sizeof(Real) == 4 ? "float" : "double", worst);
+  std::printf("stable lanes (precision %s) vs scalar (%s): worst difference %.3f of the bound\n", to_string(precision),
+              sizeof(Real) == 4 ? "float" : "double", worst);
 }
 
 TEST(CpuLanes, StableWithinBoundOfScalarFloat) {
@@ -195,10 +194,9 @@ double worst_radius_ulps(const std::vector<unsigned char>& lanes_bytes,
 // sin/cos of π·t, 2.25 times that, as for the stable values: 18).
 TEST(CpuLanes, NormalWithinBoundOfScalar) {
   GS_REQUIRE_CPU_LANES();
-  for (auto [dtype, precision] : {std::pair{Dtype::float32, MathPrecision::accurate},
-                                  std::pair{Dtype::float64, MathPrecision::accurate},
-                                  std::pair{Dtype::float32, MathPrecision::fast},
-                                  std::pair{Dtype::float64, MathPrecision::fast}}) {
+  for (auto [dtype, precision] :
+       {std::pair{Dtype::float32, MathPrecision::accurate}, std::pair{Dtype::float64, MathPrecision::accurate},
+        std::pair{Dtype::float32, MathPrecision::fast}, std::pair{Dtype::float64, MathPrecision::fast}}) {
     const EnsembleSpec spec = test::ensemble("normal", "{mu: 0, sigma: 1}", 3, 4100, dtype);
     std::vector<unsigned char> scalar;
     {
@@ -278,17 +276,17 @@ TEST(CpuLanes, SameBitsOnOneAndThreeThreadsAndAnyBatches) {
       {"fgn", "{H: 0.75}", Dtype::float64},
   };
   for (const Case& c : cases) {
-   for (MathPrecision precision : {MathPrecision::accurate, MathPrecision::fast}) {
-    test::ScopedMathPrecision math(precision);
-    // Odd lengths: every row ends in a partial pack.
-    for (std::uint64_t length : {std::uint64_t{1}, std::uint64_t{13}, std::uint64_t{1001}}) {
-      const EnsembleSpec spec = test::ensemble(c.model, c.params, 7, length, c.dtype);
-      const auto reference = generate_bytes(spec, 1, 7);
-      EXPECT_EQ(generate_bytes(spec, 3, 7), reference) << c.model << " length " << length << ", 3 threads";
-      EXPECT_EQ(generate_bytes(spec, 3, 3), reference) << c.model << " length " << length << ", batches of 3";
-      EXPECT_EQ(generate_bytes(spec, 2, 1), reference) << c.model << " length " << length << ", batches of 1";
+    for (MathPrecision precision : {MathPrecision::accurate, MathPrecision::fast}) {
+      test::ScopedMathPrecision math(precision);
+      // Odd lengths: every row ends in a partial pack.
+      for (std::uint64_t length : {std::uint64_t{1}, std::uint64_t{13}, std::uint64_t{1001}}) {
+        const EnsembleSpec spec = test::ensemble(c.model, c.params, 7, length, c.dtype);
+        const auto reference = generate_bytes(spec, 1, 7);
+        EXPECT_EQ(generate_bytes(spec, 3, 7), reference) << c.model << " length " << length << ", 3 threads";
+        EXPECT_EQ(generate_bytes(spec, 3, 3), reference) << c.model << " length " << length << ", batches of 3";
+        EXPECT_EQ(generate_bytes(spec, 2, 1), reference) << c.model << " length " << length << ", batches of 1";
+      }
     }
-   }
   }
 }
 

@@ -42,7 +42,7 @@ test::CdfDeviation stable_deviation() {
     StableLawParams law;
     law.alpha = ab.first, law.beta = ab.second, law.parameterization = StableParameterization::S0;
     test::add_cdf_deviations(test::draw_stable<Real>(law, kDraws, 41, stream++), points,
-                       fmt::format("alpha={} beta={}", ab.first, ab.second), deviation);
+                             fmt::format("alpha={} beta={}", ab.first, ab.second), deviation);
   }
   return deviation;
 }
@@ -60,7 +60,7 @@ test::CdfDeviation gaussian_deviation() {
   test::add_cdf_deviations(values, test::normal_quantile_points(1.0), "normal model", deviation);
   StableLawParams two;  // α = 2: N(0, 2) by the stable model's Gaussian branch
   test::add_cdf_deviations(test::draw_stable<Real>(two, kDraws, 43, 7101), test::normal_quantile_points(std::sqrt(2.0)),
-                     "stable alpha=2", deviation);
+                           "stable alpha=2", deviation);
   return deviation;
 }
 

@@ -227,10 +227,9 @@ template <class Real>
 void check_s0_tails() {
   auto groups = test::nolan_s0_quantiles();
   for (auto& [ab, points] : groups) {  // p from 1e-4 to 1 − 1e-4 here
-    points.erase(std::remove_if(points.begin(), points.end(),
-                                [](const auto& point) {
-                                  return point.second < 1e-4 - 1e-12 || point.second > 1 - 1e-4 + 1e-12;
-                                }),
+    points.erase(std::remove_if(
+                     points.begin(), points.end(),
+                     [](const auto& point) { return point.second < 1e-4 - 1e-12 || point.second > 1 - 1e-4 + 1e-12; }),
                  points.end());
   }
   ASSERT_EQ(groups.size(), 8u * 4u);

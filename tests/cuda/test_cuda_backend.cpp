@@ -226,7 +226,8 @@ TEST(Cuda, FastFloatMatchesNolanAndNormalQuantilesAt1e7) {
         }
       }
     }
-    for (const auto& [what, deviation] : {std::pair{"Nolan S0 quantiles", nolan}, std::pair{"normal quantiles", normal}}) {
+    for (const auto& [what, deviation] :
+         {std::pair{"Nolan S0 quantiles", nolan}, std::pair{"normal quantiles", normal}}) {
       std::printf("GPU precision %s, float32, %s, 1e7 draws per law: largest |z| %.2f SE (%s), mean z^2 %.3f\n",
                   to_string(precision), what, deviation.max_abs_z, deviation.worst.c_str(), deviation.mean_z2());
       EXPECT_LT(deviation.max_abs_z, 5.0) << to_string(precision) << " " << what << ": " << deviation.worst;

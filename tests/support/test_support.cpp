@@ -1,9 +1,8 @@
 #include "test_support.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
-
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <boost/math/distributions/chi_squared.hpp>

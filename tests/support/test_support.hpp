@@ -96,7 +96,6 @@ struct CdfDeviation {
   double mean_z2() const { return points ? sum_z2 / static_cast<double>(points) : 0.0; }
 };
 
-
 // Adds the z-scores of the empirical CDF of `values` at the (x, p) points,
 // named `law` in `worst` (by counting: one binary search per value).
 void add_cdf_deviations(const std::vector<double>& values, std::vector<std::pair<double, double>> points,

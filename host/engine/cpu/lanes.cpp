@@ -7,14 +7,14 @@ namespace gs {
 
 // host/engine/cpu/lanes_avx2.cpp (compiled for AVX2), once per precision:
 // fills or clears the slots, and the lanes on chosen inputs.
-#define GS_DECLARE_LANES_OF(precision)                                                                                \
-  namespace precision {                                                                                               \
-  void set_avx2_lane_slots(bool on);                                                                                  \
-  void philox_avx2(const RngStreamKey& key, std::uint32_t replica, std::uint64_t first, std::uint32_t draw,           \
-                   PhiloxBits out[8]);                                                                                \
-  template <class Real>                                                                                               \
+#define GS_DECLARE_LANES_OF(precision)                                                                              \
+  namespace precision {                                                                                             \
+  void set_avx2_lane_slots(bool on);                                                                                \
+  void philox_avx2(const RngStreamKey& key, std::uint32_t replica, std::uint64_t first, std::uint32_t draw,         \
+                   PhiloxBits out[8]);                                                                              \
+  template <class Real>                                                                                             \
   void stable_avx2(const StableSampler<Real>& law, const std::uint32_t* kv, const std::uint32_t* kw, std::size_t n, \
-                   Real* out);                                                                                        \
+                   Real* out);                                                                                      \
   }
 GS_DECLARE_LANES_OF(accurate_lanes)
 GS_DECLARE_LANES_OF(fast_lanes)
@@ -36,10 +36,10 @@ void set_lane_slots(bool on) {
 
 #if defined(GPUSYNTH_NO_LANES)
 bool cpu_lanes_supported() { return false; }
-#define GS_NO_LANES_OF(precision)                                                                                 \
-  void precision::set_avx2_lane_slots(bool) {}                                                                    \
-  void precision::philox_avx2(const RngStreamKey&, std::uint32_t, std::uint64_t, std::uint32_t, PhiloxBits*) {} \
-  template <class Real>                                                                                           \
+#define GS_NO_LANES_OF(precision)                                                                                  \
+  void precision::set_avx2_lane_slots(bool) {}                                                                     \
+  void precision::philox_avx2(const RngStreamKey&, std::uint32_t, std::uint64_t, std::uint32_t, PhiloxBits*) {}    \
+  template <class Real>                                                                                            \
   void precision::stable_avx2(const StableSampler<Real>&, const std::uint32_t*, const std::uint32_t*, std::size_t, \
                               Real*) {}
 GS_NO_LANES_OF(accurate_lanes)
