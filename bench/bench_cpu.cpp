@@ -51,11 +51,15 @@ int threads_of(const benchmark::State& state) {
 }
 
 // The CPU path of argument `lanes`: 0 the scalar path (C library functions),
-// 1 the eight-lane path (host/engine/cpu/lanes.hpp), 2 the lanes with
-// precision fast (host/engine/precision.hpp), for their speed-ups in one run.
-bool use_path(std::int64_t lanes) {
-  gs::use_math_precision(lanes == 2 ? gs::MathPrecision::fast : gs::MathPrecision::accurate);
-  return gs::use_cpu_lanes(lanes >= 1);
+// 1 the widest lanes the CPU has (host/engine/cpu/lanes.hpp), 2 those with
+// precision fast (host/engine/precision.hpp), 3 and 4 the same on AVX2's eight
+// lanes (where the widest are AVX-512's sixteen), for their speed-ups in one
+// run. The counter `lanes` is the lanes' count (1: scalar).
+int use_path(std::int64_t lanes) {
+  const bool fast = lanes == 2 || lanes == 4;
+  gs::use_math_precision(fast ? gs::MathPrecision::fast : gs::MathPrecision::accurate);
+  const gs::CpuLanes width = lanes == 0 ? gs::CpuLanes::none : lanes >= 3 ? gs::CpuLanes::avx2 : gs::CpuLanes::avx512;
+  return gs::lane_count(gs::use_cpu_lanes(width));
 }
 void restore_default_path() {
   gs::use_math_precision(gs::MathPrecision::accurate);
@@ -64,7 +68,7 @@ void restore_default_path() {
 
 void BM_GpusynthStable(benchmark::State& state) {
   omp_set_num_threads(threads_of(state));
-  const bool lanes = use_path(state.range(2));
+  const int lanes = use_path(state.range(2));
   const auto dtype = state.range(0) == 32 ? gs::Dtype::float32 : gs::Dtype::float64;
   auto e = make_ensemble("stable", "{alpha: 1.5, beta: 0.5}", dtype, 16, 1 << 16);
   std::vector<double> out(16 << 16);
@@ -79,6 +83,10 @@ void BM_GpusynthStable(benchmark::State& state) {
 }
 BENCHMARK(BM_GpusynthStable)
     ->ArgsProduct({{32, 64}, {1, 0}, {1, 0, 2}})
+    ->ArgNames({"float", "threads", "lanes"})
+    ->UseRealTime();
+BENCHMARK(BM_GpusynthStable)
+    ->ArgsProduct({{32, 64}, {1}, {3, 4}})
     ->ArgNames({"float", "threads", "lanes"})
     ->UseRealTime();
 
@@ -98,7 +106,7 @@ BENCHMARK(BM_GslLevySkew)->UseRealTime();
 // The quickstart's LFSN: α 1.5, β 0.5, H 0.8, m 16, K 256, 4096 bins.
 void BM_GpusynthLfsn(benchmark::State& state) {
   omp_set_num_threads(threads_of(state));
-  const bool lanes = use_path(state.range(2));
+  const int lanes = use_path(state.range(2));
   auto e = make_ensemble("lfsn", "{alpha: 1.5, beta: 0.5, H: 0.8, m: 16, K: 256}", gs::Dtype::float32, 8, 4096);
   std::vector<float> out(8 * 4096);
   for (auto _ : state) {
@@ -111,7 +119,10 @@ void BM_GpusynthLfsn(benchmark::State& state) {
   state.counters["lanes"] = lanes;
 }
 BENCHMARK(BM_GpusynthLfsn)->ArgsProduct({{32}, {1, 0}, {1}})->ArgNames({"float", "threads", "lanes"})->UseRealTime();
-BENCHMARK(BM_GpusynthLfsn)->ArgsProduct({{32}, {1}, {0, 2}})->ArgNames({"float", "threads", "lanes"})->UseRealTime();
+BENCHMARK(BM_GpusynthLfsn)
+    ->ArgsProduct({{32}, {1}, {0, 2, 3, 4}})
+    ->ArgNames({"float", "threads", "lanes"})
+    ->UseRealTime();
 
 // The comparison models, replicas × length values per second: 16 replicas of
 // 65536 values (float64), the shapes bench/bench_models_numpy.py times with
@@ -139,7 +150,7 @@ const ComparisonModel kComparisonModels[] = {
 
 void BM_GpusynthModel(benchmark::State& state) {
   omp_set_num_threads(threads_of(state));
-  const bool lanes = use_path(state.range(2));
+  const int lanes = use_path(state.range(2));
   const ComparisonModel& model = kComparisonModels[state.range(0)];
   constexpr std::uint64_t replicas = 16, length = 1 << 16;
   auto e = make_ensemble(model.model, model.params, gs::Dtype::float64, replicas, length);
@@ -158,9 +169,9 @@ BENCHMARK(BM_GpusynthModel)
     ->ArgsProduct({{0, 1, 2, 3, 4, 5, 6, 7}, {1, 0}, {1}})
     ->ArgNames({"model", "threads", "lanes"})
     ->UseRealTime();
-// The models with lanes, on the scalar path and with precision fast, one thread.
+// The models with lanes, on the scalar path, with precision fast and on AVX2's lanes, one thread.
 BENCHMARK(BM_GpusynthModel)
-    ->ArgsProduct({{0, 3, 4}, {1}, {0, 2}})
+    ->ArgsProduct({{0, 3, 4}, {1}, {0, 2, 3, 4}})
     ->ArgNames({"model", "threads", "lanes"})
     ->UseRealTime();
 
@@ -289,4 +300,11 @@ void BM_BurstAnalysis(benchmark::State& state) {
 }
 BENCHMARK(BM_BurstAnalysis)->Arg(0)->Arg(1)->ArgName("real_series")->UseRealTime()->Unit(benchmark::kMillisecond);
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::AddCustomContext("widest_cpu_lanes", gs::to_string(gs::widest_cpu_lanes()));
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

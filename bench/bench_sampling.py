@@ -19,8 +19,10 @@ from bench_models_numpy import REPLICAS, LENGTH, best_of, fgn_davies_harte  # no
 
 def rates_of(path):
     with open(path) as f:
-        runs = json.load(f)["benchmarks"]
-    return {r["name"]: r["items_per_second"] for r in runs if r.get("run_type", "iteration") == "iteration"}
+        report = json.load(f)
+    runs = report["benchmarks"]
+    rates = {r["name"]: r["items_per_second"] for r in runs if r.get("run_type", "iteration") == "iteration"}
+    return rates, report["context"].get("widest_cpu_lanes", "?")
 
 
 def lfsn_numpy(alpha, beta, H, m, K, length, replicas, rng):
@@ -47,7 +49,7 @@ def lfsn_numpy(alpha, beta, H, m, K, length, replicas, rng):
 
 
 def main():
-    rates = rates_of(sys.argv[1])
+    rates, widest = rates_of(sys.argv[1])
     rng = np.random.default_rng(1)
     n = 1 << 20
     scipy_rate = n / best_of(lambda: levy_stable.rvs(1.5, 0.5, size=n, random_state=rng))
@@ -64,25 +66,38 @@ def main():
         return rates[name + "/real_time"]
 
     gsl = rate("BM_GslLevySkew")
-    print("\nper core (1 thread), same run:")
+    print(f"\nper core (1 thread), same run; lanes: the widest this CPU has ({widest}), AVX2 lanes: eight")
+    stable_against = [("GSL", gsl), ("scipy", scipy_rate)]
     rows = [
         ("stable float32, lanes", rate("BM_GpusynthStable/float:32/threads:1/lanes:1"), [("GSL", gsl), ("scipy", scipy_rate)]),
         ("stable float64, lanes", rate("BM_GpusynthStable/float:64/threads:1/lanes:1"), [("GSL", gsl), ("scipy", scipy_rate)]),
         ("stable float32, fast lanes", rate("BM_GpusynthStable/float:32/threads:1/lanes:2"), [("GSL", gsl), ("scipy", scipy_rate)]),
+        ("stable float32, AVX2 lanes", rate("BM_GpusynthStable/float:32/threads:1/lanes:3"), [("GSL", gsl), ("scipy", scipy_rate)]),
+        ("stable float32, AVX2 fast lanes", rate("BM_GpusynthStable/float:32/threads:1/lanes:4"), [("GSL", gsl), ("scipy", scipy_rate)]),
         ("stable float64, fast lanes", rate("BM_GpusynthStable/float:64/threads:1/lanes:2"), [("GSL", gsl), ("scipy", scipy_rate)]),
+        ("stable float64, AVX2 lanes", rate("BM_GpusynthStable/float:64/threads:1/lanes:3"), [("GSL", gsl), ("scipy", scipy_rate)]),
+        ("stable float64, AVX2 fast lanes", rate("BM_GpusynthStable/float:64/threads:1/lanes:4"), [("GSL", gsl), ("scipy", scipy_rate)]),
         ("stable float32, scalar", rate("BM_GpusynthStable/float:32/threads:1/lanes:0"), [("GSL", gsl), ("scipy", scipy_rate)]),
         ("stable float64, scalar", rate("BM_GpusynthStable/float:64/threads:1/lanes:0"), [("GSL", gsl), ("scipy", scipy_rate)]),
         ("normal float64, lanes", rate("BM_GpusynthModel/model:4/threads:1/lanes:1"), [("numpy", normal_rate)]),
         ("normal float64, fast lanes", rate("BM_GpusynthModel/model:4/threads:1/lanes:2"), [("numpy", normal_rate)]),
+        ("normal float64, AVX2 lanes", rate("BM_GpusynthModel/model:4/threads:1/lanes:3"), [("numpy", normal_rate)]),
+        ("normal float64, AVX2 fast lanes", rate("BM_GpusynthModel/model:4/threads:1/lanes:4"), [("numpy", normal_rate)]),
         ("normal float64, scalar", rate("BM_GpusynthModel/model:4/threads:1/lanes:0"), [("numpy", normal_rate)]),
         ("fgn float64, lanes", rate("BM_GpusynthModel/model:0/threads:1/lanes:1"), [("numpy DH", fgn_rate)]),
         ("fgn float64, fast lanes", rate("BM_GpusynthModel/model:0/threads:1/lanes:2"), [("numpy DH", fgn_rate)]),
+        ("fgn float64, AVX2 lanes", rate("BM_GpusynthModel/model:0/threads:1/lanes:3"), [("numpy DH", fgn_rate)]),
+        ("fgn float64, AVX2 fast lanes", rate("BM_GpusynthModel/model:0/threads:1/lanes:4"), [("numpy DH", fgn_rate)]),
         ("fgn float64, scalar", rate("BM_GpusynthModel/model:0/threads:1/lanes:0"), [("numpy DH", fgn_rate)]),
         ("lfsn float32 (m 16, K 256), lanes", rate("BM_GpusynthLfsn/float:32/threads:1/lanes:1"), [("numpy/scipy lfsn", lfsn_rate), ("numpy DH fgn", fgn_rate)]),
         ("lfsn float32 (m 16, K 256), fast lanes", rate("BM_GpusynthLfsn/float:32/threads:1/lanes:2"), [("numpy/scipy lfsn", lfsn_rate), ("numpy DH fgn", fgn_rate)]),
+        ("lfsn float32 (m 16, K 256), AVX2 lanes", rate("BM_GpusynthLfsn/float:32/threads:1/lanes:3"), [("numpy/scipy lfsn", lfsn_rate), ("numpy DH fgn", fgn_rate)]),
+        ("lfsn float32 (m 16, K 256), AVX2 fast lanes", rate("BM_GpusynthLfsn/float:32/threads:1/lanes:4"), [("numpy/scipy lfsn", lfsn_rate), ("numpy DH fgn", fgn_rate)]),
         ("lfsn float32 (m 16, K 256), scalar", rate("BM_GpusynthLfsn/float:32/threads:1/lanes:0"), [("numpy/scipy lfsn", lfsn_rate), ("numpy DH fgn", fgn_rate)]),
         ("farima stable float64, lanes", rate("BM_GpusynthModel/model:3/threads:1/lanes:1"), []),
         ("farima stable float64, fast lanes", rate("BM_GpusynthModel/model:3/threads:1/lanes:2"), []),
+        ("farima stable float64, AVX2 lanes", rate("BM_GpusynthModel/model:3/threads:1/lanes:3"), []),
+        ("farima stable float64, AVX2 fast lanes", rate("BM_GpusynthModel/model:3/threads:1/lanes:4"), []),
         ("farima stable float64, scalar", rate("BM_GpusynthModel/model:3/threads:1/lanes:0"), []),
     ]
     for label, value, against in rows:

@@ -37,7 +37,7 @@ std::string math_precision_note(MathPrecision precision, bool gpu) {
            "float64 kernels have none and stay accurate. Its deviation from Nolan's tables has not yet been "
            "measured on a device (docs/engine.md).";
   }
-  if (!cpu_lanes_in_use()) {
+  if (active_cpu_lanes() == CpuLanes::none) {
     return "fast requested, but this CPU runs the scalar path, which has no fast form: values are accurate";
   }
   return "fast (CPU lanes): SLEEF's 3.5-ulp log, sin and sincospi instead of the 1-ulp and 0.506-ulp ones. "

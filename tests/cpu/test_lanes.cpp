@@ -1,7 +1,9 @@
-// The CPU's eight-lane path (host/engine/cpu/lanes.hpp) against the scalar
-// path and against itself: Philox word for word, the stable and normal values
+// The CPU's lanes (host/engine/cpu/lanes.hpp) against the scalar path and
+// against themselves: Philox word for word, the stable and normal values
 // within a stated bound of the scalar formula, and the same bits whatever the
-// thread count, the batches or where a row's last, partial pack falls.
+// thread count, the batches, where a row's last, partial pack falls, or the
+// width (AVX2's eight lanes and AVX-512's sixteen). The tests run on the
+// widest lanes the CPU has; the last one compares the widths.
 // (tests/cpu/test_stable.cpp runs the accuracy tests on both paths.)
 #include <gtest/gtest.h>
 #include <omp.h>
@@ -23,19 +25,33 @@ namespace {
 #define GS_REQUIRE_CPU_LANES() \
   if (!cpu_lanes_supported()) GTEST_SKIP() << "this CPU has no AVX2 and FMA: the scalar path is the only one"
 
+// Every width of lanes this CPU has.
+std::vector<CpuLanes> cpu_lane_widths() {
+  std::vector<CpuLanes> widths;
+  for (CpuLanes lanes : {CpuLanes::avx2, CpuLanes::avx512})
+    if (lanes <= widest_cpu_lanes()) widths.push_back(lanes);
+  return widths;
+}
+
 TEST(CpuLanes, PhiloxMatchesRandom123WordForWord) {
   GS_REQUIRE_CPU_LANES();
   const std::uint64_t firsts[] = {0, 1, 7, 12345, (std::uint64_t{1} << 32) - 3, (std::uint64_t{5} << 40) + 99};
-  for (std::uint64_t seed : {std::uint64_t{0}, std::uint64_t{42}, std::uint64_t{0xfedcba9876543210u}}) {
-    for (std::uint32_t stream : {0u, 7u, 0xffffffffu}) {
-      for (std::uint64_t first : firsts) {
-        for (std::uint32_t draw : {0u, 1u, 255u}) {
-          const RngStreamKey key{seed, stream};
-          PhiloxBits lanes[8];
-          ASSERT_TRUE(philox_by_lanes(key, 3 + draw, first, draw, lanes));
-          for (int i = 0; i < 8; ++i) {
-            const PhiloxBits scalar = philox_bits(key, 3 + draw, first + static_cast<std::uint64_t>(i), draw);
-            for (int w = 0; w < 4; ++w) ASSERT_EQ(lanes[i][w], scalar[w]) << "first=" << first << " lane " << i;
+  for (CpuLanes width : cpu_lane_widths()) {
+    test::ScopedCpuLanes path(width);
+    ASSERT_EQ(path.lanes(), width);
+    for (std::uint64_t seed : {std::uint64_t{0}, std::uint64_t{42}, std::uint64_t{0xfedcba9876543210u}}) {
+      for (std::uint32_t stream : {0u, 7u, 0xffffffffu}) {
+        for (std::uint64_t first : firsts) {
+          for (std::uint32_t draw : {0u, 1u, 255u}) {
+            const RngStreamKey key{seed, stream};
+            PhiloxBits lanes[kMaxCpuLanes];
+            const int count = philox_by_lanes(key, 3 + draw, first, draw, lanes);
+            ASSERT_EQ(count, lane_count(width));
+            for (int i = 0; i < count; ++i) {
+              const PhiloxBits scalar = philox_bits(key, 3 + draw, first + static_cast<std::uint64_t>(i), draw);
+              for (int w = 0; w < 4; ++w)
+                ASSERT_EQ(lanes[i][w], scalar[w]) << to_string(width) << " first=" << first << " lane " << i;
+            }
           }
         }
       }
@@ -246,8 +262,12 @@ void check_fast_against_accurate() {
       ASSERT_FALSE(std::isnan(fast[i])) << "alpha=" << law.alpha << " beta=" << law.beta << " draw " << i;
       ASSERT_LE(std::fabs(fast[i] - accurate[i]), 1e-4 * std::max(std::fabs(accurate[i]), 1.0))
           << "alpha=" << law.alpha << " beta=" << law.beta << " draw " << i << ": " << fast[i] << " vs " << accurate[i];
-      if (law.alpha < 1 && law.beta == 1.0) ASSERT_GE(fast[i], 0.0) << "alpha=" << law.alpha << " draw " << i;
-      if (law.alpha < 1 && law.beta == -1.0) ASSERT_LE(fast[i], 0.0) << "alpha=" << law.alpha << " draw " << i;
+      if (law.alpha < 1 && law.beta == 1.0) {
+        ASSERT_GE(fast[i], 0.0) << "alpha=" << law.alpha << " draw " << i;
+      }
+      if (law.alpha < 1 && law.beta == -1.0) {
+        ASSERT_LE(fast[i], 0.0) << "alpha=" << law.alpha << " draw " << i;
+      }
       different += fast[i] != accurate[i];
     }
     EXPECT_GT(different, n / 100) << "alpha=" << law.alpha << ": precision fast changed (almost) nothing";
@@ -331,6 +351,90 @@ TEST(CpuLanes, ValuesDoNotDependOnWhereTheLastPackFalls) {
     SCOPED_TRACE(to_string(precision));
     test::ScopedMathPrecision math(precision);
     check_values_do_not_depend_on_where_the_last_pack_falls();
+  }
+}
+
+// AVX-512's sixteen lanes give AVX2's eight lanes' bits: SLEEF's finz
+// functions are the same at both widths and the arithmetic is IEEE's, so only
+// the register layers (simd_avx2.hpp, simd_avx512.hpp: masks, selects,
+// conversions, Philox's products, the interleaved stores) could differ, and
+// these cases pass through all of them. The law's values on 20 000 word pairs
+// and the edges, for 9 laws (S0 and S1, float and double), and whole
+// ensembles of every model with lanes (real storage, whose store interleaves
+// pairs, and counts), in both precisions.
+TEST(CpuLanes, Avx512GivesAvx2Bits) {
+  if (widest_cpu_lanes() != CpuLanes::avx512)
+    GTEST_SKIP() << "this CPU has no AVX-512 (F and DQ): the AVX2 lanes are the only ones";
+  const RngStreamKey key{77, 3};
+  std::vector<std::uint32_t> kv, kw;
+  for (std::uint64_t j = 0; j < 10000; ++j) {
+    const PhiloxBits w = philox_bits(key, 0, j, 0);
+    kv.insert(kv.end(), {w[0], w[2]}), kw.insert(kw.end(), {w[1], w[3]});
+  }
+  const std::uint32_t edges[] = {0u, 1u, 0x7fffffffu, 0x80000000u, 0xfffffffeu, 0xffffffffu};
+  for (std::uint32_t a : edges)
+    for (std::uint32_t b : edges) kv.push_back(a), kw.push_back(b);
+  const auto by_width = [&](auto real, CpuLanes width, const StableSampler<decltype(real)>& law) {
+    test::ScopedCpuLanes path(width);
+    EXPECT_EQ(path.lanes(), width);
+    std::vector<decltype(real)> out(kv.size());
+    EXPECT_TRUE(stable_by_lanes(law, kv.data(), kw.data(), kv.size(), out.data()));
+    return out;
+  };
+  struct Case {
+    const char* model;
+    const char* params;
+    Dtype dtype;
+    ValueKind values;
+  };
+  const Case cases[] = {
+      {"stable", "{alpha: 1.5, beta: 0.5}", Dtype::float32, ValueKind::real},
+      {"stable", "{alpha: 0.7, beta: -1}", Dtype::float64, ValueKind::real},
+      {"stable", "{alpha: 1.2, beta: 0.3, mu: 40, sigma: 9}", Dtype::float32, ValueKind::counts},
+      {"stable", "{alpha: 2}", Dtype::float64, ValueKind::real},
+      {"normal", "{mu: 1, sigma: 2}", Dtype::float32, ValueKind::real},
+      {"normal", "{mu: 1, sigma: 2}", Dtype::float64, ValueKind::real},
+      {"normal", "{mu: 30, sigma: 5}", Dtype::float64, ValueKind::counts},
+      {"lfsn", "{alpha: 1.4, beta: 0.3, H: 0.8, m: 3, K: 5}", Dtype::float32, ValueKind::real},
+      {"farima", "{d: 0.2, innovations: stable, alpha: 1.6}", Dtype::float64, ValueKind::real},
+      {"fgn", "{H: 0.75}", Dtype::float64, ValueKind::real},
+  };
+  for (MathPrecision precision : {MathPrecision::accurate, MathPrecision::fast}) {
+    test::ScopedMathPrecision math(precision);
+    for (double alpha : {0.5, 1.0, 1.5, 2.0}) {
+      for (double beta : {-1.0, 0.6}) {
+        for (auto p : {StableParameterization::S0, StableParameterization::S1}) {
+          if (alpha == 2 && beta == 0.6) continue;
+          StableLawParams law;
+          law.alpha = alpha, law.beta = beta, law.parameterization = p;
+          const auto f = make_stable_sampler<float>(law);
+          const auto d = make_stable_sampler<double>(law);
+          const auto f8 = by_width(0.0f, CpuLanes::avx2, f), f16 = by_width(0.0f, CpuLanes::avx512, f);
+          const auto d8 = by_width(0.0, CpuLanes::avx2, d), d16 = by_width(0.0, CpuLanes::avx512, d);
+          ASSERT_EQ(std::memcmp(f8.data(), f16.data(), f8.size() * sizeof(float)), 0)
+              << "float alpha=" << alpha << " beta=" << beta << " " << to_string(precision);
+          ASSERT_EQ(std::memcmp(d8.data(), d16.data(), d8.size() * sizeof(double)), 0)
+              << "double alpha=" << alpha << " beta=" << beta << " " << to_string(precision);
+        }
+      }
+    }
+    for (const Case& c : cases) {
+      // 1001 values: rows end in a partial pack of both widths.
+      EnsembleSpec spec = test::ensemble(c.model, c.params, 5, 1001, c.dtype);
+      spec.values = c.values;
+      std::vector<unsigned char> avx2, avx512;
+      {
+        test::ScopedCpuLanes path(CpuLanes::avx2);
+        avx2 = generate_bytes(spec, 2, 5);
+      }
+      {
+        test::ScopedCpuLanes path(CpuLanes::avx512);
+        EXPECT_NE(cpu_math_description().find("AVX-512"), std::string::npos) << cpu_math_description();
+        avx512 = generate_bytes(spec, 2, 5);
+      }
+      EXPECT_EQ(avx2, avx512) << c.model << " " << c.params << " " << to_string(c.dtype) << " " << to_string(c.values)
+                              << " " << to_string(precision);
+    }
   }
 }
 

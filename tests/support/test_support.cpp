@@ -79,7 +79,8 @@ std::vector<double> draw_stable(const StableLawParams& law, std::size_t n, std::
   return out;
 }
 
-ScopedCpuLanes::ScopedCpuLanes(bool on) : before_(cpu_lanes_in_use()) { on_ = use_cpu_lanes(on); }
+ScopedCpuLanes::ScopedCpuLanes(CpuLanes lanes) : before_(active_cpu_lanes()) { lanes_ = use_cpu_lanes(lanes); }
+ScopedCpuLanes::ScopedCpuLanes(bool on) : ScopedCpuLanes(on ? CpuLanes::avx512 : CpuLanes::none) {}
 ScopedCpuLanes::~ScopedCpuLanes() { use_cpu_lanes(before_); }
 
 void add_cdf_deviations(const std::vector<double>& values, std::vector<std::pair<double, double>> points,

@@ -66,18 +66,21 @@ class TempDir {
 template <class Real>
 std::vector<double> draw_stable(const StableLawParams& law, std::size_t n, std::uint64_t seed, std::uint32_t stream);
 
-// The CPU's eight-lane path (host/engine/cpu/lanes.hpp) on or off while in scope;
-// `on()`: whether it is on (false where the CPU has none).
+// The CPU's lanes (host/engine/cpu/lanes.hpp) on (the widest, or at most
+// `lanes`) or off while in scope; `on()`: whether they are on (false where the
+// CPU has none), `lanes()`: which.
 class ScopedCpuLanes {
  public:
   explicit ScopedCpuLanes(bool on);
+  explicit ScopedCpuLanes(CpuLanes lanes);
   ~ScopedCpuLanes();
   ScopedCpuLanes(const ScopedCpuLanes&) = delete;
   ScopedCpuLanes& operator=(const ScopedCpuLanes&) = delete;
-  bool on() const { return on_; }
+  bool on() const { return lanes_ != CpuLanes::none; }
+  CpuLanes lanes() const { return lanes_; }
 
  private:
-  bool before_, on_;
+  CpuLanes before_, lanes_;
 };
 
 // The binomial z-scores of empirical CDFs at reference points: the largest |z|
@@ -127,10 +130,10 @@ void on_each_cpu_path(const Check& check) {
   for (bool lanes : {false, true}) {
     ScopedCpuLanes path(lanes);
     if (lanes && !path.on()) {
-      std::printf("note: this CPU has no AVX2 lanes; only the scalar path was checked\n");
+      std::printf("note: this CPU has no lanes (AVX2 and FMA); only the scalar path was checked\n");
       continue;
     }
-    SCOPED_TRACE(lanes ? "CPU path: AVX2 lanes" : "CPU path: scalar");
+    SCOPED_TRACE(lanes ? std::string("CPU path: ") + to_string(path.lanes()) + " lanes" : "CPU path: scalar");
     check();
   }
 }
@@ -141,7 +144,7 @@ struct OnCpuPath {
   StableSampler<Real> law;
   Real operator()(std::uint32_t kv, std::uint32_t kw) const {
     Real z;
-    if (cpu_lanes_in_use() && stable_by_lanes(law, &kv, &kw, 1, &z)) return z;
+    if (stable_by_lanes(law, &kv, &kw, 1, &z)) return z;
     return law(kv, kw);
   }
 };

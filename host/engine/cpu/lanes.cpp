@@ -3,80 +3,123 @@
 #include <fmt/format.h>
 #include <sleef.h>
 
+#include <algorithm>
+
 namespace gs {
 
-// host/engine/cpu/lanes_avx2.cpp (compiled for AVX2), once per precision:
+// host/engine/cpu/lane_kernels.inc, once per instruction set and precision:
 // fills or clears the slots, and the lanes on chosen inputs.
-#define GS_DECLARE_LANES_OF(precision)                                                                              \
-  namespace precision {                                                                                             \
-  void set_avx2_lane_slots(bool on);                                                                                \
-  void philox_avx2(const RngStreamKey& key, std::uint32_t replica, std::uint64_t first, std::uint32_t draw,         \
-                   PhiloxBits out[8]);                                                                              \
-  template <class Real>                                                                                             \
-  void stable_avx2(const StableSampler<Real>& law, const std::uint32_t* kv, const std::uint32_t* kw, std::size_t n, \
-                   Real* out);                                                                                      \
+#define GS_DECLARE_LANES_OF(form)                                                                                    \
+  namespace form {                                                                                                   \
+  void set_lane_slots(bool on);                                                                                      \
+  void philox_lanes(const RngStreamKey& key, std::uint32_t replica, std::uint64_t first, std::uint32_t draw,         \
+                    PhiloxBits* out);                                                                                \
+  template <class Real>                                                                                              \
+  void stable_lanes(const StableSampler<Real>& law, const std::uint32_t* kv, const std::uint32_t* kw, std::size_t n, \
+                    Real* out);                                                                                      \
   }
-GS_DECLARE_LANES_OF(accurate_lanes)
-GS_DECLARE_LANES_OF(fast_lanes)
+GS_DECLARE_LANES_OF(avx2_accurate_lanes)
+GS_DECLARE_LANES_OF(avx2_fast_lanes)
+GS_DECLARE_LANES_OF(avx512_accurate_lanes)
+GS_DECLARE_LANES_OF(avx512_fast_lanes)
 #undef GS_DECLARE_LANES_OF
 
-namespace {
-bool lanes_on = false;
-[[maybe_unused]] const bool lanes_at_start = use_cpu_lanes(true);
-
-// The slots of the precision in use (host/engine/precision.hpp).
-void set_lane_slots(bool on) {
-  if (math_precision() == MathPrecision::fast) {
-    fast_lanes::set_avx2_lane_slots(on);
-  } else {
-    accurate_lanes::set_avx2_lane_slots(on);
-  }
-}
-}  // namespace
-
 #if defined(GPUSYNTH_NO_LANES)
-bool cpu_lanes_supported() { return false; }
-#define GS_NO_LANES_OF(precision)                                                                                  \
-  void precision::set_avx2_lane_slots(bool) {}                                                                     \
-  void precision::philox_avx2(const RngStreamKey&, std::uint32_t, std::uint64_t, std::uint32_t, PhiloxBits*) {}    \
-  template <class Real>                                                                                            \
-  void precision::stable_avx2(const StableSampler<Real>&, const std::uint32_t*, const std::uint32_t*, std::size_t, \
-                              Real*) {}
-GS_NO_LANES_OF(accurate_lanes)
-GS_NO_LANES_OF(fast_lanes)
+#define GS_NO_LANES_OF(form)                                                                                   \
+  void form::set_lane_slots(bool) {}                                                                           \
+  void form::philox_lanes(const RngStreamKey&, std::uint32_t, std::uint64_t, std::uint32_t, PhiloxBits*) {}    \
+  template <class Real>                                                                                        \
+  void form::stable_lanes(const StableSampler<Real>&, const std::uint32_t*, const std::uint32_t*, std::size_t, \
+                          Real*) {}
+GS_NO_LANES_OF(avx2_accurate_lanes)
+GS_NO_LANES_OF(avx2_fast_lanes)
+GS_NO_LANES_OF(avx512_accurate_lanes)
+GS_NO_LANES_OF(avx512_fast_lanes)
 #undef GS_NO_LANES_OF
-#else
-bool cpu_lanes_supported() { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }
 #endif
 
-bool use_cpu_lanes(bool on) {
-  on = on && cpu_lanes_supported();
-  if (on || lanes_on) set_lane_slots(on);  // only ever entered on an AVX2 machine
-  lanes_on = on;
-  return on;
+namespace {
+
+// One (instruction set, precision)'s entry points.
+struct LaneForm {
+  void (*set_slots)(bool on);
+  void (*philox)(const RngStreamKey&, std::uint32_t, std::uint64_t, std::uint32_t, PhiloxBits*);
+  void (*stable_float)(const StableSampler<float>&, const std::uint32_t*, const std::uint32_t*, std::size_t, float*);
+  void (*stable_double)(const StableSampler<double>&, const std::uint32_t*, const std::uint32_t*, std::size_t, double*);
+};
+#define GS_LANE_FORM(form) \
+  LaneForm { &form::set_lane_slots, &form::philox_lanes, &form::stable_lanes<float>, &form::stable_lanes<double> }
+
+CpuLanes lanes_now = CpuLanes::none;
+[[maybe_unused]] const bool lanes_at_start = use_cpu_lanes(true);
+
+// The form of `lanes` (not none) at the precision in use (host/engine/precision.hpp).
+LaneForm form_of(CpuLanes lanes) {
+  const bool fast = math_precision() == MathPrecision::fast;
+  if (lanes == CpuLanes::avx512) return fast ? GS_LANE_FORM(avx512_fast_lanes) : GS_LANE_FORM(avx512_accurate_lanes);
+  return fast ? GS_LANE_FORM(avx2_fast_lanes) : GS_LANE_FORM(avx2_accurate_lanes);
+}
+#undef GS_LANE_FORM
+
+}  // namespace
+
+const char* to_string(CpuLanes lanes) {
+  switch (lanes) {
+    case CpuLanes::avx2:
+      return "AVX2";
+    case CpuLanes::avx512:
+      return "AVX-512";
+    default:
+      return "none";
+  }
 }
 
-bool cpu_lanes_in_use() { return lanes_on; }
+int lane_count(CpuLanes lanes) { return lanes == CpuLanes::avx512 ? 16 : lanes == CpuLanes::avx2 ? 8 : 1; }
+
+CpuLanes widest_cpu_lanes() {
+#if defined(GPUSYNTH_NO_LANES)
+  return CpuLanes::none;
+#else
+  if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) return CpuLanes::none;
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")) return CpuLanes::avx512;
+  return CpuLanes::avx2;
+#endif
+}
+
+bool cpu_lanes_supported() { return widest_cpu_lanes() != CpuLanes::none; }
+
+CpuLanes use_cpu_lanes(CpuLanes lanes) {
+  lanes = std::min(lanes, widest_cpu_lanes());
+  // Only ever entered on a CPU that has the lanes being set or cleared.
+  if (lanes_now != CpuLanes::none) form_of(lanes_now).set_slots(false);
+  if (lanes != CpuLanes::none) form_of(lanes).set_slots(true);
+  lanes_now = lanes;
+  return lanes;
+}
+
+bool use_cpu_lanes(bool on) { return use_cpu_lanes(on ? CpuLanes::avx512 : CpuLanes::none) != CpuLanes::none; }
+
+CpuLanes active_cpu_lanes() { return lanes_now; }
 
 void refill_cpu_lane_slots() {
-  if (lanes_on) set_lane_slots(true);
+  if (lanes_now != CpuLanes::none) form_of(lanes_now).set_slots(true);
 }
 
-bool philox_by_lanes(const RngStreamKey& key, std::uint32_t replica, std::uint64_t first, std::uint32_t draw,
-                     PhiloxBits out[8]) {
-  if (!cpu_lanes_supported()) return false;
-  accurate_lanes::philox_avx2(key, replica, first, draw, out);
-  return true;
+int philox_by_lanes(const RngStreamKey& key, std::uint32_t replica, std::uint64_t first, std::uint32_t draw,
+                    PhiloxBits out[kMaxCpuLanes]) {
+  if (lanes_now == CpuLanes::none) return 0;
+  form_of(lanes_now).philox(key, replica, first, draw, out);
+  return lane_count(lanes_now);
 }
 
 template <class Real>
 bool stable_by_lanes(const StableSampler<Real>& law, const std::uint32_t* kv, const std::uint32_t* kw, std::size_t n,
                      Real* out) {
-  if (!cpu_lanes_supported()) return false;
-  if (math_precision() == MathPrecision::fast) {
-    fast_lanes::stable_avx2(law, kv, kw, n, out);
+  if (lanes_now == CpuLanes::none) return false;
+  if constexpr (sizeof(Real) == 4) {
+    form_of(lanes_now).stable_float(law, kv, kw, n, out);
   } else {
-    accurate_lanes::stable_avx2(law, kv, kw, n, out);
+    form_of(lanes_now).stable_double(law, kv, kw, n, out);
   }
   return true;
 }
@@ -86,9 +129,9 @@ template bool stable_by_lanes(const StableSampler<double>&, const std::uint32_t*
                               double*);
 
 std::string cpu_math_description() {
-  if (!lanes_on) return "C library (scalar)";
-  return fmt::format("SLEEF {}.{}.{} AVX2 lanes (deterministic finz functions{})", SLEEF_VERSION_MAJOR,
-                     SLEEF_VERSION_MINOR, SLEEF_VERSION_PATCHLEVEL,
+  if (lanes_now == CpuLanes::none) return "C library (scalar)";
+  return fmt::format("SLEEF {}.{}.{} {} lanes ({} wide; deterministic finz functions{})", SLEEF_VERSION_MAJOR,
+                     SLEEF_VERSION_MINOR, SLEEF_VERSION_PATCHLEVEL, to_string(lanes_now), lane_count(lanes_now),
                      math_precision() == MathPrecision::fast ? "; 3.5-ulp log, sin and sincospi: precision fast" : "");
 }
 

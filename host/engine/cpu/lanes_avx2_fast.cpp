@@ -1,4 +1,4 @@
 // The eight-lane kernels with SLEEF's 3.5-ulp log, sin and sin/cos of π·x
 // (precision: fast; host/engine/cpu/simd.hpp says which functions change).
 #define GS_FAST_LANE_MATH 1
-#include "host/engine/cpu/lanes_avx2.cpp"
+#include "host/engine/cpu/lane_kernels.inc"

@@ -1,18 +1,22 @@
-// Packs of eight lanes for the generic formulas of kernels/ (kernels/lanes.hpp
-// has their one-lane form), on AVX2 with FMA. Only host/engine/cpu/lanes_avx2.cpp
-// includes this header: it is compiled for that instruction set, and nothing
-// in it runs before the CPU was asked whether it has one.
+// Packs of lanes for the generic formulas of kernels/ (kernels/lanes.hpp has
+// their one-lane form): eight lanes on AVX2 with FMA, or sixteen on AVX-512
+// with GS_LANES_AVX512. Only host/engine/cpu/lane_kernels.inc includes this
+// header, in translation units compiled for that instruction set, and nothing
+// in them runs before the CPU was asked whether it has it. The instruction
+// set's own operations (masks, conversions, Philox's products) are in
+// simd_avx2.hpp and simd_avx512.hpp; everything here is written once for both.
 //
 // Elementary functions are SLEEF's deterministic ones (the Sleef_finz_ family:
 // the same bits on every FMA machine and vector width, 1.0 ulp, sin/cos of π·x
 // 0.506 ulp); sqrt, fabs and copysign are exact. Compiled with
 // GS_FAST_LANE_MATH (precision: fast, host/engine/precision.hpp), log, sin and
 // sin/cos of π·x are SLEEF's 3.5-ulp ones instead (exp, expm1 and log1p have
-// none in SLEEF 3.5 and stay). Each form lives in its own inline namespace, so
-// the two translation units that include this header instantiate the kernels'
-// formulas for different pack types and never clash. Arithmetic is IEEE
-// elementwise and compiled without contraction (-ffp-contract=off), so a lane
-// does what the scalar formula does, up to the library's functions.
+// none in SLEEF 3.5 and stay). Each (instruction set, precision) lives in its
+// own inline namespace, so the translation units that include this header
+// instantiate the kernels' formulas for different pack types and never clash.
+// Arithmetic is IEEE elementwise and compiled without contraction
+// (-ffp-contract=off), so a lane does what the scalar formula does, up to the
+// library's functions, and the two widths give the same bits.
 #pragma once
 
 #include <immintrin.h>
@@ -21,59 +25,74 @@
 #include <cstdint>
 #include <limits>
 #include <type_traits>
+#include <utility>
 
 #include "kernels/lanes.hpp"
 #include "kernels/philox.hpp"
 
-#if defined(GS_FAST_LANE_MATH)
-#define GS_LANE_MATH fast_lanes
-#define GS_SLEEF_U10_OR_U35(name) name##_u35avx2
-#define GS_SLEEF_U05_OR_U35(name) name##_u35avx2
+#if defined(GS_LANES_AVX512) && defined(GS_FAST_LANE_MATH)
+#define GS_LANE_MATH avx512_fast_lanes
+#elif defined(GS_LANES_AVX512)
+#define GS_LANE_MATH avx512_accurate_lanes
+#elif defined(GS_FAST_LANE_MATH)
+#define GS_LANE_MATH avx2_fast_lanes
 #else
-#define GS_LANE_MATH accurate_lanes
-#define GS_SLEEF_U10_OR_U35(name) name##_u10avx2
-#define GS_SLEEF_U05_OR_U35(name) name##_u05avx2
+#define GS_LANE_MATH avx2_accurate_lanes
 #endif
 
 namespace gs {
 inline namespace GS_LANE_MATH {
 
-constexpr int kPackLanes = 8;
+enum class Comparison { less, greater, less_equal, equal, not_equal };
 
-// The low 32-bit word of each 64-bit lane of lanes 0–3 and of lanes 4–7, as
-// eight 32-bit lanes in order.
-GS_INLINE __m256i low_words(__m256i lanes_0_to_3, __m256i lanes_4_to_7) {
-  const __m256i pick = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
-  return _mm256_permute2x128_si256(_mm256_permutevar8x32_epi32(lanes_0_to_3, pick),
-                                   _mm256_permutevar8x32_epi32(lanes_4_to_7, pick), 0x20);
+#if defined(GS_LANES_AVX512)
+constexpr int kPackLanes = 16;
+#else
+constexpr int kPackLanes = 8;
+#endif
+// A register of kPackLanes 32-bit lanes (or half as many 64-bit ones).
+constexpr int kRegisterBytes = 4 * kPackLanes;
+template <class T>
+struct RegisterOf {
+  typedef T type __attribute__((vector_size(kRegisterBytes)));
+};
+template <class T>
+using Register = typename RegisterOf<T>::type;
+// The instruction set's SLEEF function `name` at `accuracy`, which may be a
+// macro (expanded before it is pasted into the name).
+#define GS_SLEEF_FLOAT(name, accuracy) GS_SLEEF_FLOAT_NAME(name, accuracy)
+#define GS_SLEEF_DOUBLE(name, accuracy) GS_SLEEF_DOUBLE_NAME(name, accuracy)
+
+#if defined(GS_LANES_AVX512)
+#include "host/engine/cpu/simd_avx512.hpp"
+#else
+#include "host/engine/cpu/simd_avx2.hpp"
+#endif
+
+using IntRegister = Register<long long>;
+template <class V>
+GS_INLINE IntRegister int_register(V v) {
+  return reinterpret_cast<IntRegister>(v);
 }
 
-// The mask of a comparison: eight 32-bit lanes, all ones where true.
-struct Mask {
-  __m256i v;
-  friend GS_INLINE Mask operator&(Mask a, Mask b) { return {_mm256_and_si256(a.v, b.v)}; }
-  friend GS_INLINE Mask operator|(Mask a, Mask b) { return {_mm256_or_si256(a.v, b.v)}; }
-  friend GS_INLINE Mask operator^(Mask a, Mask b) { return {_mm256_xor_si256(a.v, b.v)}; }
-  friend GS_INLINE Mask operator!(Mask a) { return {_mm256_xor_si256(a.v, _mm256_set1_epi32(-1))}; }
-};
-
-GS_INLINE unsigned mask_bits(Mask m) { return static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(m.v))); }
 GS_INLINE bool any(Mask m) { return mask_bits(m) != 0; }
-GS_INLINE bool all(Mask m) { return mask_bits(m) == 0xffu; }
+GS_INLINE bool all(Mask m) { return mask_bits(m) == (1u << kPackLanes) - 1u; }
 // Set lanes among the first `valid`.
 GS_INLINE std::uint32_t true_lanes(Mask m, int valid = kPackLanes) {
   return static_cast<std::uint32_t>(__builtin_popcount(mask_bits(m) & ((1u << valid) - 1u)));
 }
 
-// Eight lanes of T in AVX2 registers: one for 32-bit T, two (lanes 0–3 and
-// 4–7) for 64-bit T, so that every operation is a native one per register.
+// kPackLanes lanes of T in registers: one for 32-bit T, two (the first and the
+// second half of the lanes) for 64-bit T, so that every operation is a native
+// one per register.
 template <class T>
 struct Pack {
   static_assert(std::is_arithmetic<T>::value, "lanes of numbers");
   static constexpr int kHalves = static_cast<int>(sizeof(T)) / 4;
-  typedef T Half __attribute__((vector_size(32)));
-  typedef std::conditional_t<sizeof(T) == 8, std::int64_t, std::int32_t> Int;
-  typedef Int IntHalf __attribute__((vector_size(32)));
+  static constexpr int kLanesPerRegister = kPackLanes / kHalves;
+  using Half = Register<T>;
+  using Int = std::conditional_t<sizeof(T) == 8, std::int64_t, std::int32_t>;
+  using IntHalf = Register<Int>;
   Half h[kHalves];
 
   Pack() = default;
@@ -82,7 +101,7 @@ struct Pack {
     for (int i = 0; i < kHalves; ++i) h[i] = Half{} + static_cast<T>(x);
   }
 
-  GS_INLINE T operator[](int lane) const { return h[lane / (8 / kHalves)][lane % (8 / kHalves)]; }
+  GS_INLINE T operator[](int lane) const { return h[lane / kLanesPerRegister][lane % kLanesPerRegister]; }
 
   template <class Op>
   friend GS_INLINE Pack each(Pack a, Pack b, Op op) {
@@ -131,44 +150,13 @@ struct Pack {
     return each(a, a, [s](Half x, Half) { return x << s; });
   }
 
-  friend GS_INLINE Mask operator<(Pack a, Pack b) {
-    return compare(a, b, [](Half x, Half y) { return x < y; });
-  }
-  friend GS_INLINE Mask operator>(Pack a, Pack b) {
-    return compare(a, b, [](Half x, Half y) { return x > y; });
-  }
-  friend GS_INLINE Mask operator<=(Pack a, Pack b) {
-    return compare(a, b, [](Half x, Half y) { return x <= y; });
-  }
-  friend GS_INLINE Mask operator==(Pack a, Pack b) {
-    return compare(a, b, [](Half x, Half y) { return x == y; });
-  }
-  friend GS_INLINE Mask operator!=(Pack a, Pack b) {
-    return compare(a, b, [](Half x, Half y) { return x != y; });
-  }
+  friend GS_INLINE Mask operator<(Pack a, Pack b) { return compare_registers<Comparison::less, T>(a.h, b.h); }
+  friend GS_INLINE Mask operator>(Pack a, Pack b) { return compare_registers<Comparison::greater, T>(a.h, b.h); }
+  friend GS_INLINE Mask operator<=(Pack a, Pack b) { return compare_registers<Comparison::less_equal, T>(a.h, b.h); }
+  friend GS_INLINE Mask operator==(Pack a, Pack b) { return compare_registers<Comparison::equal, T>(a.h, b.h); }
+  friend GS_INLINE Mask operator!=(Pack a, Pack b) { return compare_registers<Comparison::not_equal, T>(a.h, b.h); }
   friend GS_INLINE Mask operator<(Pack a, T b) { return a < Pack(b); }
   friend GS_INLINE Mask operator>(Pack a, T b) { return a > Pack(b); }
-
-  // Half i of a mask, as lanes of this pack's width.
-  GS_INLINE static IntHalf mask_half(Mask m, int i) {
-    if constexpr (kHalves == 1) {
-      return reinterpret_cast<IntHalf>(m.v);
-    } else {
-      const __m128i quarter = i == 0 ? _mm256_castsi256_si128(m.v) : _mm256_extracti128_si256(m.v, 1);
-      return reinterpret_cast<IntHalf>(_mm256_cvtepi32_epi64(quarter));
-    }
-  }
-
- private:
-  template <class Cmp>
-  GS_INLINE static Mask compare(Pack a, Pack b, Cmp cmp) {
-    if constexpr (kHalves == 1) {
-      return {reinterpret_cast<__m256i>(cmp(a.h[0], b.h[0]))};
-    } else {
-      return {
-          low_words(reinterpret_cast<__m256i>(cmp(a.h[0], b.h[0])), reinterpret_cast<__m256i>(cmp(a.h[1], b.h[1])))};
-    }
-  }
 };
 
 using FloatPack = Pack<float>;
@@ -190,7 +178,7 @@ inline namespace GS_LANE_MATH {
 template <class T>
 GS_INLINE Pack<T> select(Mask m, Pack<T> first, Pack<T> second) {
   Pack<T> r;
-  for (int i = 0; i < Pack<T>::kHalves; ++i) r.h[i] = Pack<T>::mask_half(m, i) ? first.h[i] : second.h[i];
+  for (int i = 0; i < Pack<T>::kHalves; ++i) r.h[i] = blend<T>(m, i, first.h[i], second.h[i]);
   return r;
 }
 template <class First, class Second>
@@ -199,15 +187,14 @@ GS_INLINE auto select_lazy(Mask m, const First& first, const Second& second) {
 }
 
 // Conversions (kernels/lanes.hpp has their contracts).
-GS_INLINE __m256i bits(WordPack k) { return reinterpret_cast<__m256i>(k.h[0]); }
+GS_INLINE IntRegister bits(WordPack k) { return int_register(k.h[0]); }
 template <class R>
 GS_INLINE R word_to_real(WordPack below_2_31) {
   R r;
   if constexpr (std::is_same<R, FloatPack>::value) {
-    r.h[0] = _mm256_cvtepi32_ps(bits(below_2_31));
+    r.h[0] = int32_to_float(bits(below_2_31));
   } else {
-    r.h[0] = _mm256_cvtepi32_pd(_mm256_castsi256_si128(bits(below_2_31)));
-    r.h[1] = _mm256_cvtepi32_pd(_mm256_extracti128_si256(bits(below_2_31), 1));
+    for (int i = 0; i < 2; ++i) r.h[i] = int32_to_double(bits(below_2_31), i);
   }
   return r;
 }
@@ -219,15 +206,13 @@ GS_INLINE DoublePack word_to_double(WordPack k) {
 }
 GS_INLINE Word64Pack widen(WordPack k) {
   Word64Pack r;
-  r.h[0] = reinterpret_cast<Word64Pack::Half>(_mm256_cvtepu32_epi64(_mm256_castsi256_si128(bits(k))));
-  r.h[1] = reinterpret_cast<Word64Pack::Half>(_mm256_cvtepu32_epi64(_mm256_extracti128_si256(bits(k), 1)));
+  for (int i = 0; i < 2; ++i) r.h[i] = reinterpret_cast<Word64Pack::Half>(widen_words(bits(k), i));
   return r;
 }
 // The low 32 bits of each lane.
 GS_INLINE WordPack truncate(Word64Pack k) {
   WordPack r;
-  r.h[0] =
-      reinterpret_cast<WordPack::Half>(low_words(reinterpret_cast<__m256i>(k.h[0]), reinterpret_cast<__m256i>(k.h[1])));
+  r.h[0] = reinterpret_cast<WordPack::Half>(low_words(int_register(k.h[0]), int_register(k.h[1])));
   return r;
 }
 template <class R>
@@ -236,68 +221,82 @@ GS_INLINE R narrow(DoublePack x) {
     return x;
   } else {
     R r;
-    r.h[0] = _mm256_set_m128(_mm256_cvtpd_ps(x.h[1]), _mm256_cvtpd_ps(x.h[0]));
+    r.h[0] = narrow_doubles(x.h[0], x.h[1]);
     return r;
   }
 }
-
-// AVX2 has no 64-bit integer conversion: hi·2^32 + lo from the two exact
-// halves rounds once, to the double the scalar conversion gives; a float is
-// rounded from that double (twice, so it may differ from the scalar float by
-// the last bit where a value falls half-way).
+// A float is rounded from the double (twice, so it may differ from the scalar
+// float by the last bit where a value falls half-way).
 template <class R>
 GS_INLINE R word64_to_real(Word64Pack below_2_63) {
-  const DoublePack x = word_to_double(truncate(below_2_63 >> 32)) * 4294967296.0 + word_to_double(truncate(below_2_63));
-  if constexpr (std::is_same<R, DoublePack>::value) {
-    return x;
-  } else {
-    return narrow<R>(x);
+  DoublePack x;
+  for (int i = 0; i < 2; ++i) x.h[i] = word64_to_double(int_register(below_2_63.h[i]));
+  return narrow<R>(x);
+}
+
+#define GS_SLEEF_UNARY(name, float_function, double_function)     \
+  GS_INLINE FloatPack name(FloatPack x) {                         \
+    FloatPack r;                                                  \
+    r.h[0] = float_function(x.h[0]);                              \
+    return r;                                                     \
+  }                                                               \
+  GS_INLINE DoublePack name(DoublePack x) {                       \
+    DoublePack r;                                                 \
+    for (int i = 0; i < 2; ++i) r.h[i] = double_function(x.h[i]); \
+    return r;                                                     \
   }
-}
-GS_INLINE __m256 avx(FloatPack x) { return x.h[0]; }
-GS_INLINE FloatPack pack(__m256 x) {
-  FloatPack r;
-  r.h[0] = x;
-  return r;
-}
-GS_INLINE DoublePack pack(__m256d lo, __m256d hi) {
-  DoublePack r;
-  r.h[0] = lo, r.h[1] = hi;
-  return r;
-}
+#if defined(GS_FAST_LANE_MATH)
+#define GS_U10_OR_U35 u35
+#define GS_U05_OR_U35 u35
+#else
+#define GS_U10_OR_U35 u10
+#define GS_U05_OR_U35 u05
+#endif
+#define GS_SLEEF_OF(name, accuracy) \
+  GS_SLEEF_UNARY(name, GS_SLEEF_FLOAT(name, accuracy), GS_SLEEF_DOUBLE(name, accuracy))
+GS_SLEEF_OF(log, GS_U10_OR_U35)
+GS_SLEEF_OF(log1p, u10)
+GS_SLEEF_OF(exp, u10)
+GS_SLEEF_OF(expm1, u10)
+GS_SLEEF_OF(sin, GS_U10_OR_U35)
+GS_SLEEF_UNARY(sqrt, sqrt_register, sqrt_register)
 
-#define GS_SLEEF_UNARY(name, float_function, double_function)                    \
-  GS_INLINE FloatPack name(FloatPack x) { return pack(float_function(x.h[0])); } \
-  GS_INLINE DoublePack name(DoublePack x) { return pack(double_function(x.h[0]), double_function(x.h[1])); }
-GS_SLEEF_UNARY(log, GS_SLEEF_U10_OR_U35(Sleef_finz_logf8), GS_SLEEF_U10_OR_U35(Sleef_finz_logd4))
-GS_SLEEF_UNARY(log1p, Sleef_finz_log1pf8_u10avx2, Sleef_finz_log1pd4_u10avx2)
-GS_SLEEF_UNARY(exp, Sleef_finz_expf8_u10avx2, Sleef_finz_expd4_u10avx2)
-GS_SLEEF_UNARY(expm1, Sleef_finz_expm1f8_u10avx2, Sleef_finz_expm1d4_u10avx2)
-GS_SLEEF_UNARY(sin, GS_SLEEF_U10_OR_U35(Sleef_finz_sinf8), GS_SLEEF_U10_OR_U35(Sleef_finz_sind4))
-GS_SLEEF_UNARY(sqrt, _mm256_sqrt_ps, _mm256_sqrt_pd)
-
-GS_INLINE SinCos<FloatPack> sincospi(FloatPack x) {
-  const Sleef___m256_2 r = GS_SLEEF_U05_OR_U35(Sleef_finz_sincospif8)(x.h[0]);
-  return {pack(r.x), pack(r.y)};
-}
-GS_INLINE SinCos<DoublePack> sincospi(DoublePack x) {
-  const Sleef___m256d_2 lo = GS_SLEEF_U05_OR_U35(Sleef_finz_sincospid4)(x.h[0]),
-                        hi = GS_SLEEF_U05_OR_U35(Sleef_finz_sincospid4)(x.h[1]);
-  return {pack(lo.x, hi.x), pack(lo.y, hi.y)};
+template <class T>
+GS_INLINE SinCos<Pack<T>> sincospi(Pack<T> x) {
+  SinCos<Pack<T>> r;
+  for (int i = 0; i < Pack<T>::kHalves; ++i) {
+    if constexpr (std::is_same<T, float>::value) {
+      const auto pair = GS_SLEEF_FLOAT(sincospi, GS_U05_OR_U35)(x.h[i]);
+      r.sin.h[i] = pair.x, r.cos.h[i] = pair.y;
+    } else {
+      const auto pair = GS_SLEEF_DOUBLE(sincospi, GS_U05_OR_U35)(x.h[i]);
+      r.sin.h[i] = pair.x, r.cos.h[i] = pair.y;
+    }
+  }
+  return r;
 }
 #if defined(GS_FAST_LANE_MATH)
 // SLEEF 3.5 has no 3.5-ulp sin or cos of π·x alone; the pair costs half of either 0.506-ulp one.
-GS_INLINE FloatPack sinpi(FloatPack x) { return sincospi(x).sin; }
-GS_INLINE DoublePack sinpi(DoublePack x) { return sincospi(x).sin; }
-GS_INLINE FloatPack cospi(FloatPack x) { return sincospi(x).cos; }
-GS_INLINE DoublePack cospi(DoublePack x) { return sincospi(x).cos; }
+template <class T>
+GS_INLINE Pack<T> sinpi(Pack<T> x) {
+  return sincospi(x).sin;
+}
+template <class T>
+GS_INLINE Pack<T> cospi(Pack<T> x) {
+  return sincospi(x).cos;
+}
 #else
-GS_SLEEF_UNARY(sinpi, Sleef_finz_sinpif8_u05avx2, Sleef_finz_sinpid4_u05avx2)
-GS_SLEEF_UNARY(cospi, Sleef_finz_cospif8_u05avx2, Sleef_finz_cospid4_u05avx2)
+GS_SLEEF_OF(sinpi, u05)
+GS_SLEEF_OF(cospi, u05)
 #endif
 #undef GS_SLEEF_UNARY
-#undef GS_SLEEF_U10_OR_U35
-#undef GS_SLEEF_U05_OR_U35
+#undef GS_SLEEF_OF
+#undef GS_U10_OR_U35
+#undef GS_U05_OR_U35
+#undef GS_SLEEF_FLOAT
+#undef GS_SLEEF_FLOAT_NAME
+#undef GS_SLEEF_DOUBLE
+#undef GS_SLEEF_DOUBLE_NAME
 
 // fabs and copysign on the sign bit, as the C library's.
 template <class T>
@@ -322,21 +321,14 @@ GS_INLINE Pack<T> copysign(Pack<T> magnitude, Pack<T> sign) {
   return r;
 }
 
-// a0 b0 a1 b1 … a7 b7 to dst (16 values, unaligned).
-GS_INLINE void store_interleaved(float* dst, FloatPack a, FloatPack b) {
-  const __m256 lo = _mm256_unpacklo_ps(a.h[0], b.h[0]), hi = _mm256_unpackhi_ps(a.h[0], b.h[0]);
-  _mm256_storeu_ps(dst, _mm256_permute2f128_ps(lo, hi, 0x20));
-  _mm256_storeu_ps(dst + 8, _mm256_permute2f128_ps(lo, hi, 0x31));
-}
-GS_INLINE void store_interleaved(double* dst, DoublePack a, DoublePack b) {
-  for (int half = 0; half < 2; ++half) {
-    const __m256d lo = _mm256_unpacklo_pd(a.h[half], b.h[half]), hi = _mm256_unpackhi_pd(a.h[half], b.h[half]);
-    _mm256_storeu_pd(dst + 8 * half, _mm256_permute2f128_pd(lo, hi, 0x20));
-    _mm256_storeu_pd(dst + 8 * half + 4, _mm256_permute2f128_pd(lo, hi, 0x31));
-  }
+// a0 b0 a1 b1 … of all lanes to dst (2·kPackLanes values, unaligned).
+template <class T>
+GS_INLINE void store_interleaved(T* dst, Pack<T> a, Pack<T> b) {
+  for (int i = 0; i < Pack<T>::kHalves; ++i)
+    store_interleaved(dst + 2 * i * Pack<T>::kLanesPerRegister, a.h[i], b.h[i]);
 }
 
-// Philox4x32-10 on eight counters at once: lane i is the call at position
+// Philox4x32-10 on kPackLanes counters at once: lane i is the call at position
 // first + i (the scalar philox_bits, word for word; tests/cpu/test_lanes.cpp
 // compares them).
 struct PhiloxPack {
@@ -344,38 +336,33 @@ struct PhiloxPack {
   GS_INLINE const WordPack& operator[](int i) const { return word[i]; }
 };
 
+template <std::size_t... lane>
+GS_INLINE Word64Pack lane_positions(std::uint64_t first, std::index_sequence<lane...>) {
+  constexpr int kPerRegister = Word64Pack::kLanesPerRegister;
+  Word64Pack r;
+  r.h[0] = Word64Pack::Half{lane...} + first;
+  r.h[1] = Word64Pack::Half{(lane + kPerRegister)...} + first;
+  return r;
+}
+
 GS_INLINE PhiloxPack philox_pack(const RngStreamKey& key, std::uint32_t replica, std::uint64_t first,
                                  std::uint32_t draw) {
-  Word64Pack positions;
-  positions.h[0] = Word64Pack::Half{0, 1, 2, 3} + first;
-  positions.h[1] = Word64Pack::Half{4, 5, 6, 7} + first;
-  __m256i c0 = bits(truncate(positions));
-  __m256i c1 = _mm256_or_si256(bits(truncate(positions >> 32)), _mm256_set1_epi32(static_cast<int>(draw << 24)));
-  __m256i c2 = _mm256_set1_epi32(static_cast<int>(replica));
-  __m256i c3 = _mm256_set1_epi32(static_cast<int>(key.stream));
+  using Words = WordPack::Half;
+  const Word64Pack positions =
+      lane_positions(first, std::make_index_sequence<static_cast<std::size_t>(Word64Pack::kLanesPerRegister)>());
+  Words c0 = truncate(positions).h[0], c1 = truncate(positions >> 32).h[0] | (draw << 24), c2 = Words{} + replica,
+        c3 = Words{} + key.stream;
   std::uint32_t k0 = static_cast<std::uint32_t>(key.seed), k1 = static_cast<std::uint32_t>(key.seed >> 32);
-  const __m256i m0 = _mm256_set1_epi64x(0xD2511F53), m1 = _mm256_set1_epi64x(0xCD9E8D57);
-  // 32×32 → 64-bit products of the even and the odd lanes, split into high and low words.
-  const auto mulhilo = [](__m256i a, __m256i m, __m256i& hi, __m256i& lo) {
-    const __m256i even = _mm256_mul_epu32(a, m);
-    const __m256i odd = _mm256_mul_epu32(_mm256_srli_epi64(a, 32), m);
-    lo = _mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0xaa);
-    hi = _mm256_blend_epi32(_mm256_srli_epi64(even, 32), odd, 0xaa);
-  };
   for (int round = 0; round < 10; ++round) {
-    __m256i hi0, lo0, hi1, lo1;
-    mulhilo(c0, m0, hi0, lo0);
-    mulhilo(c2, m1, hi1, lo1);
-    const __m256i n0 = _mm256_xor_si256(_mm256_xor_si256(hi1, c1), _mm256_set1_epi32(static_cast<int>(k0)));
-    const __m256i n2 = _mm256_xor_si256(_mm256_xor_si256(hi0, c3), _mm256_set1_epi32(static_cast<int>(k1)));
-    c0 = n0, c1 = lo1, c2 = n2, c3 = lo0;
+    IntRegister hi0, lo0, hi1, lo1;
+    mulhilo(int_register(c0), 0xD2511F53u, hi0, lo0);
+    mulhilo(int_register(c2), 0xCD9E8D57u, hi1, lo1);
+    const Words n0 = reinterpret_cast<Words>(hi1) ^ c1 ^ k0, n2 = reinterpret_cast<Words>(hi0) ^ c3 ^ k1;
+    c0 = n0, c1 = reinterpret_cast<Words>(lo1), c2 = n2, c3 = reinterpret_cast<Words>(lo0);
     k0 += 0x9E3779B9u, k1 += 0xBB67AE85u;
   }
   PhiloxPack r;
-  r.word[0].h[0] = reinterpret_cast<WordPack::Half>(c0);
-  r.word[1].h[0] = reinterpret_cast<WordPack::Half>(c1);
-  r.word[2].h[0] = reinterpret_cast<WordPack::Half>(c2);
-  r.word[3].h[0] = reinterpret_cast<WordPack::Half>(c3);
+  r.word[0].h[0] = c0, r.word[1].h[0] = c1, r.word[2].h[0] = c2, r.word[3].h[0] = c3;
   return r;
 }
 
