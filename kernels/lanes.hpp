@@ -1,7 +1,7 @@
 // The lane operations the generic formulas of kernels/ are written with, in
 // their one-lane (scalar) form. A formula templated on its word type runs on
-// scalars (CPU fallback, CUDA) and, on the CPU, on packs of eight lanes
-// (host/engine/cpu/simd.hpp, same operation names for packs), so every formula
+// scalars (CPU fallback, CUDA) and, on the CPU, on packs of eight or sixteen
+// lanes (host/engine/cpu/simd.hpp, same operation names for packs), so every formula
 // exists once. Data-dependent choices are selects, not branches: a pack
 // computes both sides.
 #pragma once

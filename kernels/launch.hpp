@@ -32,9 +32,9 @@
 
 namespace gs {
 
-// The CPU's eight-lane form of a kernel (host/engine/cpu/lanes_avx2.cpp), set
-// at start-up where the CPU has AVX2 and FMA (host/engine/cpu/lanes.hpp);
-// null otherwise. `parallel`: OpenMP over the rows, else row 0 by the caller.
+// The CPU's lanes form of a kernel (host/engine/cpu/lane_kernels.inc), set at
+// start-up to the widest the CPU has, AVX2 with FMA or AVX-512
+// (host/engine/cpu/lanes.hpp); null otherwise. `parallel`: OpenMP over the rows, else row 0 by the caller.
 template <class Kernel>
 struct CpuLanesSlot {
   static inline Tally (*launch)(std::uint64_t rows, const Kernel& kernel, bool parallel) = nullptr;

@@ -69,7 +69,7 @@ struct StableInnovation {
     return z;
   }
 
-  // From the call's words (PhiloxBits, or a CPU pack of eight calls).
+  // From the call's words (PhiloxBits, or a CPU pack of calls).
   template <class Bits, class Mask>
   GS_HD GS_INLINE auto from_words(const Bits& r, Mask& was_capped) const {
     using R = decltype(law(r[0], r[1]));

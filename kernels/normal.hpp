@@ -19,7 +19,7 @@ struct NormalDraws {
 
   Real mu = 0, sigma = 1;
 
-  template <class Bits>  // PhiloxBits, or a CPU pack of eight calls
+  template <class Bits>  // PhiloxBits, or a CPU pack of calls
   GS_HD GS_INLINE auto operator()(const Bits& r) const {
     const auto z = normal_pair<Real>(r[kRadiusWords], r[kRadiusWords + 1], r[kAngleWord]);
     return decltype(z){mu + sigma * z.first, mu + sigma * z.second};

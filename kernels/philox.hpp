@@ -69,7 +69,7 @@ GS_HD GS_INLINE PhiloxBits philox_bits(const RngStreamKey& key, std::uint32_t re
 }
 
 // The helpers below are generic in the word type (kernels/lanes.hpp): one
-// word, or a CPU pack of eight.
+// word, or a CPU pack of lanes.
 
 // u = (k + 1/2) / 2^32 in double: exact, never 0 or 1.
 template <class Word>

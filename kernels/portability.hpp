@@ -16,7 +16,7 @@
 #define GS_HD
 #endif
 
-// Always inlined: the CPU's packs of eight (host/engine/cpu/simd.hpp) must not
+// Always inlined: the CPU's packs of lanes (host/engine/cpu/simd.hpp) must not
 // cross a call boundary, where they would be passed through memory.
 #if defined(__CUDA_ARCH__)
 #define GS_INLINE __forceinline__

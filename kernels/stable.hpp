@@ -221,7 +221,7 @@ struct StableDraws {
 
   StableSampler<Real> law;
 
-  template <class Bits>  // PhiloxBits, or a CPU pack of eight calls
+  template <class Bits>  // PhiloxBits, or a CPU pack of calls
   GS_HD GS_INLINE auto operator()(const Bits& r) const {
     using R = decltype(law(r[0], r[1]));
     return ValuePair<R>{law.template operator()<GaussianOnly>(r[kFirstValueWords], r[kFirstValueWords + 1]),

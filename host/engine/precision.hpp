@@ -2,7 +2,7 @@
 // (the default) or `precision: fast` (config key and --precision), for the
 // whole process. Fast changes the kernels whose time is in their math (stable,
 // normal, the innovations and circulant noise of the spectral models):
-//   CPU  eight-lane path: SLEEF's 3.5-ulp log, sin and sin/cos of π·x instead
+//   CPU  lanes (AVX2, AVX-512): SLEEF's 3.5-ulp log, sin and sin/cos of π·x instead
 //        of the 1-ulp and 0.506-ulp ones (host/engine/cpu/simd.hpp); the scalar
 //        path (a CPU without AVX2) has no fast form and stays accurate.
 //   GPU  float32 only: the hardware approximations __expf, and __logf outside
