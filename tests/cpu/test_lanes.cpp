@@ -169,8 +169,10 @@ TEST(CpuLanes, FastStableWithinWiderBoundOfScalarDouble) {
 }
 
 // Raw bytes of replicas [first, first + count) of an ensemble through the CPU
-// backend, with `threads` OpenMP threads, in batches of `batch` replicas.
-std::vector<unsigned char> generate_bytes(const EnsembleSpec& spec, int threads, std::uint64_t batch) {
+// backend, with `threads` OpenMP threads, in batches of `batch` replicas; the
+// clipped and saturated values' counts to `tally` if given.
+std::vector<unsigned char> generate_bytes(const EnsembleSpec& spec, int threads, std::uint64_t batch,
+                                          Tally* tally = nullptr) {
   const int before = omp_get_max_threads();
   omp_set_num_threads(threads);
   const EnsembleJob job = test::job(spec, 31);
@@ -179,7 +181,8 @@ std::vector<unsigned char> generate_bytes(const EnsembleSpec& spec, int threads,
   auto generator = make_cpu_backend()->make_generator(job, batch);
   for (std::uint64_t first = 0; first < spec.replicas; first += batch) {
     const std::uint64_t count = std::min(batch, spec.replicas - first);
-    generator->generate(first, count, out.data() + first * spec.length * bytes_per_value);
+    const Tally counted = generator->generate(first, count, out.data() + first * spec.length * bytes_per_value);
+    if (tally) *tally += counted;
   }
   omp_set_num_threads(before);
   return out;
@@ -359,9 +362,10 @@ TEST(CpuLanes, ValuesDoNotDependOnWhereTheLastPackFalls) {
 // the register layers (simd_avx2.hpp, simd_avx512.hpp: masks, selects,
 // conversions, Philox's products, the interleaved stores) could differ, and
 // these cases pass through all of them. The law's values on 20 000 word pairs
-// and the edges, for 9 laws (S0 and S1, float and double), and whole
+// and the edges, for 7 (α, β) in S0 and S1, float and double, and whole
 // ensembles of every model with lanes (real storage, whose store interleaves
-// pairs, and counts), in both precisions.
+// pairs, and counts; values that saturate and counts that clip, whose tallies
+// go into the file too), in both precisions.
 TEST(CpuLanes, Avx512GivesAvx2Bits) {
   if (widest_cpu_lanes() != CpuLanes::avx512)
     GTEST_SKIP() << "this CPU has no AVX-512 (F and DQ): the AVX2 lanes are the only ones";
@@ -391,6 +395,7 @@ TEST(CpuLanes, Avx512GivesAvx2Bits) {
       {"stable", "{alpha: 1.5, beta: 0.5}", Dtype::float32, ValueKind::real},
       {"stable", "{alpha: 0.7, beta: -1}", Dtype::float64, ValueKind::real},
       {"stable", "{alpha: 1.2, beta: 0.3, mu: 40, sigma: 9}", Dtype::float32, ValueKind::counts},
+      {"stable", "{alpha: 0.5, beta: 1, sigma: 1e36}", Dtype::float32, ValueKind::real},
       {"stable", "{alpha: 2}", Dtype::float64, ValueKind::real},
       {"normal", "{mu: 1, sigma: 2}", Dtype::float32, ValueKind::real},
       {"normal", "{mu: 1, sigma: 2}", Dtype::float64, ValueKind::real},
@@ -399,6 +404,7 @@ TEST(CpuLanes, Avx512GivesAvx2Bits) {
       {"farima", "{d: 0.2, innovations: stable, alpha: 1.6}", Dtype::float64, ValueKind::real},
       {"fgn", "{H: 0.75}", Dtype::float64, ValueKind::real},
   };
+  Tally all;  // over every ensemble: the tallies' checks are not vacuous
   for (MathPrecision precision : {MathPrecision::accurate, MathPrecision::fast}) {
     test::ScopedMathPrecision math(precision);
     for (double alpha : {0.5, 1.0, 1.5, 2.0}) {
@@ -423,19 +429,26 @@ TEST(CpuLanes, Avx512GivesAvx2Bits) {
       EnsembleSpec spec = test::ensemble(c.model, c.params, 5, 1001, c.dtype);
       spec.values = c.values;
       std::vector<unsigned char> avx2, avx512;
+      Tally avx2_tally, avx512_tally;
       {
         test::ScopedCpuLanes path(CpuLanes::avx2);
-        avx2 = generate_bytes(spec, 2, 5);
+        avx2 = generate_bytes(spec, 2, 5, &avx2_tally);
       }
       {
         test::ScopedCpuLanes path(CpuLanes::avx512);
         EXPECT_NE(cpu_math_description().find("AVX-512"), std::string::npos) << cpu_math_description();
-        avx512 = generate_bytes(spec, 2, 5);
+        avx512 = generate_bytes(spec, 2, 5, &avx512_tally);
       }
-      EXPECT_EQ(avx2, avx512) << c.model << " " << c.params << " " << to_string(c.dtype) << " " << to_string(c.values)
-                              << " " << to_string(precision);
+      const std::string which = std::string(c.model) + " " + c.params + " " + to_string(c.dtype) + " " +
+                                to_string(c.values) + " " + to_string(precision);
+      EXPECT_EQ(avx2, avx512) << which;
+      EXPECT_EQ(avx2_tally.clipped, avx512_tally.clipped) << which;
+      EXPECT_EQ(avx2_tally.saturated, avx512_tally.saturated) << which;
+      all += avx512_tally;
     }
   }
+  EXPECT_GT(all.clipped, 0u);
+  EXPECT_GT(all.saturated, 0u);
 }
 
 }  // namespace

@@ -27,6 +27,7 @@ namespace gs {
 enum class CpuLanes { none, avx2, avx512 };
 constexpr int kMaxCpuLanes = 16;
 const char* to_string(CpuLanes lanes);
+// Values computed at once: 8, 16, or 1 for the scalar path.
 int lane_count(CpuLanes lanes);
 
 // The widest lanes this CPU runs, and whether it runs any.

@@ -51,6 +51,11 @@ GS_INLINE Mask compare_registers(const Register<T>* a, const Register<T>* b) {
   }
 }
 
+// The lanes of the first or second half of a register.
+GS_INLINE __m128i register_half(__m256i k, int half) {
+  return half == 0 ? _mm256_castsi256_si128(k) : _mm256_extracti128_si256(k, 1);
+}
+
 // Register `half` of a pack of T: `first` where the mask is set, else `second`.
 template <class T>
 GS_INLINE Register<T> blend(Mask m, int half, Register<T> first, Register<T> second) {
@@ -58,8 +63,7 @@ GS_INLINE Register<T> blend(Mask m, int half, Register<T> first, Register<T> sec
   if constexpr (sizeof(T) == 4) {
     return reinterpret_cast<Register<Int>>(m.v) ? first : second;
   } else {
-    const __m128i quarter = half == 0 ? _mm256_castsi256_si128(m.v) : _mm256_extracti128_si256(m.v, 1);
-    return reinterpret_cast<Register<Int>>(_mm256_cvtepi32_epi64(quarter)) ? first : second;
+    return reinterpret_cast<Register<Int>>(_mm256_cvtepi32_epi64(register_half(m.v, half))) ? first : second;
   }
 }
 
@@ -68,12 +72,8 @@ GS_INLINE __m256d sqrt_register(__m256d x) { return _mm256_sqrt_pd(x); }
 
 // Conversions between registers (simd.hpp has their packs' contracts).
 GS_INLINE __m256 int32_to_float(__m256i k) { return _mm256_cvtepi32_ps(k); }
-GS_INLINE __m256d int32_to_double(__m256i k, int half) {
-  return _mm256_cvtepi32_pd(half == 0 ? _mm256_castsi256_si128(k) : _mm256_extracti128_si256(k, 1));
-}
-GS_INLINE __m256i widen_words(__m256i k, int half) {
-  return _mm256_cvtepu32_epi64(half == 0 ? _mm256_castsi256_si128(k) : _mm256_extracti128_si256(k, 1));
-}
+GS_INLINE __m256d int32_to_double(__m256i k, int half) { return _mm256_cvtepi32_pd(register_half(k, half)); }
+GS_INLINE __m256i widen_words(__m256i k, int half) { return _mm256_cvtepu32_epi64(register_half(k, half)); }
 GS_INLINE __m256 narrow_doubles(__m256d lanes_0_to_3, __m256d lanes_4_to_7) {
   return _mm256_set_m128(_mm256_cvtpd_ps(lanes_4_to_7), _mm256_cvtpd_ps(lanes_0_to_3));
 }
