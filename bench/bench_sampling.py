@@ -68,37 +68,21 @@ def main():
     gsl = rate("BM_GslLevySkew")
     print(f"\nper core (1 thread), same run; lanes: the widest this CPU has ({widest}), AVX2 lanes: eight")
     stable_against = [("GSL", gsl), ("scipy", scipy_rate)]
+    lfsn_against = [("numpy/scipy lfsn", lfsn_rate), ("numpy DH fgn", fgn_rate)]
+    models = [
+        ("stable float32", "BM_GpusynthStable/float:32", stable_against),
+        ("stable float64", "BM_GpusynthStable/float:64", stable_against),
+        ("normal float64", "BM_GpusynthModel/model:4", [("numpy", normal_rate)]),
+        ("fgn float64", "BM_GpusynthModel/model:0", [("numpy DH", fgn_rate)]),
+        ("lfsn float32 (m 16, K 256)", "BM_GpusynthLfsn/float:32", lfsn_against),
+        ("farima stable float64", "BM_GpusynthModel/model:3", []),
+    ]
+    # bench_cpu's `lanes` argument: the path each row ran on.
+    paths = [("lanes", 1), ("fast lanes", 2), ("AVX2 lanes", 3), ("AVX2 fast lanes", 4), ("scalar", 0)]
     rows = [
-        ("stable float32, lanes", rate("BM_GpusynthStable/float:32/threads:1/lanes:1"), [("GSL", gsl), ("scipy", scipy_rate)]),
-        ("stable float64, lanes", rate("BM_GpusynthStable/float:64/threads:1/lanes:1"), [("GSL", gsl), ("scipy", scipy_rate)]),
-        ("stable float32, fast lanes", rate("BM_GpusynthStable/float:32/threads:1/lanes:2"), [("GSL", gsl), ("scipy", scipy_rate)]),
-        ("stable float32, AVX2 lanes", rate("BM_GpusynthStable/float:32/threads:1/lanes:3"), [("GSL", gsl), ("scipy", scipy_rate)]),
-        ("stable float32, AVX2 fast lanes", rate("BM_GpusynthStable/float:32/threads:1/lanes:4"), [("GSL", gsl), ("scipy", scipy_rate)]),
-        ("stable float64, fast lanes", rate("BM_GpusynthStable/float:64/threads:1/lanes:2"), [("GSL", gsl), ("scipy", scipy_rate)]),
-        ("stable float64, AVX2 lanes", rate("BM_GpusynthStable/float:64/threads:1/lanes:3"), [("GSL", gsl), ("scipy", scipy_rate)]),
-        ("stable float64, AVX2 fast lanes", rate("BM_GpusynthStable/float:64/threads:1/lanes:4"), [("GSL", gsl), ("scipy", scipy_rate)]),
-        ("stable float32, scalar", rate("BM_GpusynthStable/float:32/threads:1/lanes:0"), [("GSL", gsl), ("scipy", scipy_rate)]),
-        ("stable float64, scalar", rate("BM_GpusynthStable/float:64/threads:1/lanes:0"), [("GSL", gsl), ("scipy", scipy_rate)]),
-        ("normal float64, lanes", rate("BM_GpusynthModel/model:4/threads:1/lanes:1"), [("numpy", normal_rate)]),
-        ("normal float64, fast lanes", rate("BM_GpusynthModel/model:4/threads:1/lanes:2"), [("numpy", normal_rate)]),
-        ("normal float64, AVX2 lanes", rate("BM_GpusynthModel/model:4/threads:1/lanes:3"), [("numpy", normal_rate)]),
-        ("normal float64, AVX2 fast lanes", rate("BM_GpusynthModel/model:4/threads:1/lanes:4"), [("numpy", normal_rate)]),
-        ("normal float64, scalar", rate("BM_GpusynthModel/model:4/threads:1/lanes:0"), [("numpy", normal_rate)]),
-        ("fgn float64, lanes", rate("BM_GpusynthModel/model:0/threads:1/lanes:1"), [("numpy DH", fgn_rate)]),
-        ("fgn float64, fast lanes", rate("BM_GpusynthModel/model:0/threads:1/lanes:2"), [("numpy DH", fgn_rate)]),
-        ("fgn float64, AVX2 lanes", rate("BM_GpusynthModel/model:0/threads:1/lanes:3"), [("numpy DH", fgn_rate)]),
-        ("fgn float64, AVX2 fast lanes", rate("BM_GpusynthModel/model:0/threads:1/lanes:4"), [("numpy DH", fgn_rate)]),
-        ("fgn float64, scalar", rate("BM_GpusynthModel/model:0/threads:1/lanes:0"), [("numpy DH", fgn_rate)]),
-        ("lfsn float32 (m 16, K 256), lanes", rate("BM_GpusynthLfsn/float:32/threads:1/lanes:1"), [("numpy/scipy lfsn", lfsn_rate), ("numpy DH fgn", fgn_rate)]),
-        ("lfsn float32 (m 16, K 256), fast lanes", rate("BM_GpusynthLfsn/float:32/threads:1/lanes:2"), [("numpy/scipy lfsn", lfsn_rate), ("numpy DH fgn", fgn_rate)]),
-        ("lfsn float32 (m 16, K 256), AVX2 lanes", rate("BM_GpusynthLfsn/float:32/threads:1/lanes:3"), [("numpy/scipy lfsn", lfsn_rate), ("numpy DH fgn", fgn_rate)]),
-        ("lfsn float32 (m 16, K 256), AVX2 fast lanes", rate("BM_GpusynthLfsn/float:32/threads:1/lanes:4"), [("numpy/scipy lfsn", lfsn_rate), ("numpy DH fgn", fgn_rate)]),
-        ("lfsn float32 (m 16, K 256), scalar", rate("BM_GpusynthLfsn/float:32/threads:1/lanes:0"), [("numpy/scipy lfsn", lfsn_rate), ("numpy DH fgn", fgn_rate)]),
-        ("farima stable float64, lanes", rate("BM_GpusynthModel/model:3/threads:1/lanes:1"), []),
-        ("farima stable float64, fast lanes", rate("BM_GpusynthModel/model:3/threads:1/lanes:2"), []),
-        ("farima stable float64, AVX2 lanes", rate("BM_GpusynthModel/model:3/threads:1/lanes:3"), []),
-        ("farima stable float64, AVX2 fast lanes", rate("BM_GpusynthModel/model:3/threads:1/lanes:4"), []),
-        ("farima stable float64, scalar", rate("BM_GpusynthModel/model:3/threads:1/lanes:0"), []),
+        (f"{model}, {path}", rate(f"{benchmark}/threads:1/lanes:{lanes}"), against)
+        for model, benchmark, against in models
+        for path, lanes in paths
     ]
     for label, value, against in rows:
         ratios = ", ".join(f"{value / other:.2f}x {name}" for name, other in against)
