@@ -12,9 +12,17 @@
 
 namespace gs {
 
+// How the likelihood treats each value: its density (continuous data), or,
+// for whole numbers (counts per bin), the probability of the rounding interval,
+// P(k − ½ < X < k + ½), which is exact for rounded data, bounded, and needs no
+// dithering.
+enum class StableLikelihood { density, rounded };
+const char* to_string(StableLikelihood likelihood);
+
 struct StableFit {
-  std::string method;      // "quantiles" (McCulloch) or "ml"
-  StableLawParams s0, s1;  // the estimate in both parameterizations
+  std::string method;                                       // "quantiles" (McCulloch) or "ml"
+  StableLikelihood likelihood = StableLikelihood::density;  // ML only
+  StableLawParams s0, s1;                                   // the estimate in both parameterizations
   static constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
   // Standard errors of α, β, σ, the S0 location μ0 and the S1 location μ1.
   double se_alpha = kNaN, se_beta = kNaN, se_sigma = kNaN, se_mu0 = kNaN, se_mu1 = kNaN;
@@ -22,7 +30,8 @@ struct StableFit {
   std::size_t n = 0;
   int iterations = 0;
   bool converged = true;
-  std::string note;  // boundary estimates, identifiability
+  std::string note;      // identifiability
+  std::string boundary;  // ML: why an estimate is on a bound of the search or lacks standard errors, and what to try
 };
 
 // McCulloch (1986): α and β from ν_α = (x.95 − x.05)/(x.75 − x.25) and
@@ -34,15 +43,19 @@ struct StableFit {
 // deterministic for a given seed.
 StableFit fit_stable_quantiles(const std::vector<double>& x, std::uint64_t seed, int bootstrap = 200);
 
-// Maximum likelihood over (α, β, σ, μ0) starting from `start`: ln f from a
+// Maximum likelihood over (α, β, σ, μ0) starting from `start`, with α ∈ [0.1, 2]
+// and β ∈ [−1, 1]: ln f (or the rounding interval's probability) from a
 // StableLogDensityTable per (α, β), the location and scale profiled out by
-// Newton's method for each (α, β), and (α, β) themselves by Nelder–Mead. Standard
+// Newton's method for each (α, β), and (α, β) themselves by Nelder–Mead. The
+// result depends on the data and the start only (no random numbers). Standard
 // errors from the observed information (central-difference Hessian of the
 // log-likelihood at the maximum); the S1 location's by the delta method.
-// α at the Gaussian boundary 2 leaves β unidentified: its SE is NaN and the
-// note says why. Data with an atom too large for the likelihood to have a
-// maximum (a share above α/(1 + α) at the smallest α searched) are a UserError.
-StableFit fit_stable_ml(const std::vector<double>& x, const StableFit& start);
+// An estimate on a bound (α = 0.1, α = 2, |β| = 1) or without standard errors
+// says so in `boundary`. Data with an atom too large for a density's
+// likelihood to have a maximum (a share above α/(1 + α) at α = 0.1) are a
+// UserError under StableLikelihood::density.
+StableFit fit_stable_ml(const std::vector<double>& x, const StableFit& start,
+                        StableLikelihood likelihood = StableLikelihood::density);
 
 // Σ ln f(x_i) by the integral representation, without tables.
 double stable_log_likelihood(const std::vector<double>& x, const StableLawParams& law);

@@ -76,13 +76,15 @@ int fit_command(const FitOptions& given) {
   const bool counts = s.trace.kind != Trace::Kind::series;
   FitData data(s.series, counts, s.binned.bin_width, s.trace.series_times, o.settings, o.seed);
   const std::vector<FittedModel> fitted = fit_models(data, o.models);
-  for (const FittedModel& r : fitted)
+  for (const FittedModel& r : fitted) {
     if (!r.warning.empty()) std::fprintf(stderr, "warning: %s\n", r.warning.c_str());
+    if (!r.boundary.empty() && r.invalid.empty())
+      std::fprintf(stderr, "warning: %s: %s\n", r.model.c_str(), r.boundary.c_str());
+  }
 
   std::printf("%-8s %-10s %-22s %s\n", "model", "validity", "fit statistic", "estimates ± SE");
   for (const FittedModel& r : fitted)
-    std::printf("%-8s %-10s %-22s %s\n", r.model.c_str(), r.invalid.empty() ? "ok" : "stopped",
-                r.invalid.empty() ? r.statistic.c_str() : "-",
+    std::printf("%-8s %-10s %-22s %s\n", r.model.c_str(), validity_of(r), r.invalid.empty() ? r.statistic.c_str() : "-",
                 r.invalid.empty() ? r.estimates.c_str() : r.invalid.c_str());
   if (o.output.empty()) return kExitOk;
 
@@ -92,16 +94,19 @@ int fit_command(const FitOptions& given) {
   root["datasets"].push_back(dataset_node(read, read.name));
   for (const FittedModel& r : fitted)
     if (r.invalid.empty())
-      root["ensembles"].push_back(
-          fitted_ensemble_node(r, read.name, o.replicas, replicas_as_counts(counts, s.series)));
+      root["ensembles"].push_back(fitted_ensemble_node(r, read.name, o.replicas, replicas_as_counts(counts, s.series)));
   if (!root["ensembles"]) throw UserError("no model could be fitted to this trace; nothing written");
   YAML::Emitter out;
   out.SetDoublePrecision(17);
   out << root;
   const std::vector<std::string> digests = trace_digests(read.traces);
-  const std::string text =
-      fmt::format("# Written by gpusynth {} fit (seed {}) from {} (sha256 {}).\n# Run it with: gpusynth {}\n{}\n",
-                  kVersion, o.seed, fmt::join(read.traces, ", "), fmt::join(digests, ", "), o.output, out.c_str());
+  std::string warnings;  // a boundary fit is written only with its warning beside it
+  for (const FittedModel& r : fitted)
+    if (r.invalid.empty() && !r.boundary.empty())
+      warnings += fmt::format("# WARNING: ensemble {}-{} is a boundary fit: {}\n", read.name, r.model, r.boundary);
+  const std::string text = fmt::format(
+      "# Written by gpusynth {} fit (seed {}) from {} (sha256 {}).\n# Run it with: gpusynth {}\n{}{}\n", kVersion,
+      o.seed, fmt::join(read.traces, ", "), fmt::join(digests, ", "), o.output, warnings, out.c_str());
   write_file_atomically(o.output, text, "-o");
   std::fprintf(stderr, "wrote %s\n", o.output.c_str());
   return kExitOk;

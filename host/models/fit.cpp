@@ -10,7 +10,6 @@
 #include "host/base/interrupt.hpp"
 #include "host/models/model.hpp"
 #include "kernels/lfsn.hpp"
-#include "kernels/philox.hpp"
 
 namespace gs {
 
@@ -28,20 +27,8 @@ const FitOptionSpec& fit_option(const std::string& name) {
   return *option;
 }
 
-// Counts are rounded values: many equal values make the continuous likelihood
-// unbounded (σ → 0). They are spread uniformly over their rounding interval
-// (x + U(−1/2, 1/2), Philox, key = seed), whose density is bounded.
 bool is_integer_valued(const std::vector<double>& x) {
   return std::all_of(x.begin(), x.end(), [](double v) { return v == std::round(v); });
-}
-
-constexpr std::uint32_t kDitherStream = 0xD17Eu;
-
-std::vector<double> dithered(const std::vector<double>& x, std::uint64_t seed) {
-  std::vector<double> y(x.size());
-  for (std::size_t i = 0; i < x.size(); ++i)
-    y[i] = x[i] + uniform_open(philox_bits({seed, kDitherStream}, 0, i, 0)[0]) - 0.5;
-  return y;
 }
 
 }  // namespace
@@ -106,15 +93,29 @@ const HurstEstimate& FitData::hurst(const std::string& estimator) {
 const StableFit& FitData::stable_marginal() {
   const std::lock_guard<std::mutex> lock(stable_mutex_);
   if (!stable_) {
-    const bool counts = is_integer_valued(series_);
-    const std::vector<double> y = counts ? dithered(series_, seed_) : series_;
-    StableFit f = fit_stable_ml(y, fit_stable_quantiles(y, seed_));
-    if (counts)
-      f.note = "integer counts spread uniformly over their rounding interval before the fit" +
-               (f.note.empty() ? std::string() : "; " + f.note);
-    stable_ = std::move(f);
+    stable_ = fit_stable_marginal(series_, seed_);
   }
   return *stable_;
+}
+
+StableFit fit_stable_marginal(const std::vector<double>& series, std::uint64_t seed) {
+  // Whole numbers (counts per bin) are fitted as rounded values: no dither, so
+  // the estimate does not depend on the seed (which only feeds the start's bootstrap SEs).
+  if (!is_integer_valued(series)) return fit_stable_ml(series, fit_stable_quantiles(series, seed));
+  StableFit start;
+  try {
+    start = fit_stable_quantiles(series, seed, 0);
+  } catch (const UserError&) {  // more than half the counts equal: no interquartile range
+    std::vector<double> sorted = series;
+    std::sort(sorted.begin(), sorted.end());
+    start.s0 = {1.0, 0.5, std::max(0.5, (sorted.back() - sorted.front()) / 100), sorted[sorted.size() / 2],
+                StableParameterization::S0};
+  }
+  return fit_stable_ml(series, start, StableLikelihood::rounded);
+}
+
+const char* validity_of(const FittedModel& fitted) {
+  return !fitted.invalid.empty() ? "stopped" : !fitted.boundary.empty() ? "boundary" : "ok";
 }
 
 std::vector<FittedModel> fit_models(FitData& data, const std::vector<std::string>& models) {
@@ -228,6 +229,7 @@ std::string alpha_stable_invalid(const StableLawParams& law, std::optional<doubl
 void record_stable(YAML::Node& fit, const StableFit& f) {
   fit["method"] = f.method == "ml" ? "maximum likelihood (Nolan's density), SEs from the observed information"
                                    : "McCulloch quantiles, bootstrap SEs";
+  if (f.method == "ml") fit["likelihood"] = to_string(f.likelihood);
   record(fit, "alpha", f.s1.alpha, f.se_alpha);
   record(fit, "beta", f.s1.beta, f.se_beta);
   record(fit, "sigma", f.s1.sigma, f.se_sigma);
@@ -236,6 +238,7 @@ void record_stable(YAML::Node& fit, const StableFit& f) {
   fit["log_likelihood"] = f.log_likelihood;
   fit["n"] = f.n;
   if (!f.note.empty()) fit["note"] = f.note;
+  if (!f.boundary.empty()) fit["boundary"] = f.boundary;
 }
 
 }  // namespace gs

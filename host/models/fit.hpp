@@ -79,8 +79,15 @@ struct FittedModel {
   std::string estimates;  // "alpha = 1.52 ± 0.03, …"
   std::string statistic;  // "logL = …" or "BIC = …"
   std::string warning;    // for the log (e.g. lfsn's H from a second-order estimator), else empty
+  // Why an estimate lies on a bound of the search or has no standard errors,
+  // and what to try: the fit runs, but its validity is "boundary", not "ok".
+  std::string boundary;
   std::uint64_t length = 0;
 };
+
+// "ok", "boundary" (an estimate on a bound of the search or without standard
+// errors: usable, with the warning beside it) or "stopped" (not runnable).
+const char* validity_of(const FittedModel& fitted);
 
 // Every model of `models` fitted to `data`, in that order; a model that
 // cannot be fitted comes back with `invalid` set, and the others still fit.
@@ -116,5 +123,11 @@ YAML::Node row_major(const Matrix& m);    // one flat list (HDF5 attributes are 
 std::string alpha_stable_invalid(const StableLawParams& law, std::optional<double> H);
 // The `fit:` entries of an α-stable fit (S1 estimates, S0 location, likelihood).
 void record_stable(YAML::Node& fit, const StableFit& f);
+
+// The α-stable law of a series by maximum likelihood: rounded values when every
+// value is a whole number, else the density; started from McCulloch's
+// quantiles (from a heavy, skewed law when most values are equal and the
+// quantiles cannot tell).
+StableFit fit_stable_marginal(const std::vector<double>& series, std::uint64_t seed);
 
 }  // namespace gs

@@ -140,13 +140,29 @@ FittedModel fit(FitData& data) {
   const HurstEstimate& h = data.hurst(estimator);
   FittedModel r;
   r.invalid = alpha_stable_invalid(marginal.s1, h.H);
+  if (!std::isfinite(h.H)) {
+    // Say why there is no H, and what to try.
+    const auto& x = data.series();
+    const double zeros = static_cast<double>(std::count(x.begin(), x.end(), 0.0)) / static_cast<double>(x.size());
+    r.invalid = fmt::format(
+        "H has no value: the '{}' Hurst estimator {}{}; {}", estimator, h.note.empty() ? "found none" : h.note,
+        zeros > 0.2 ? fmt::format(" ({:.0f} % of the values are 0)", 100 * zeros) : "",
+        estimator == "stable" ? "try a coarser bin (fewer empty bins), or --lfsn-hurst rs (R/S, which under alpha < 2 "
+                                "measures about H - 1/alpha + 1/2)"
+                              : "try a coarser bin or another --lfsn-hurst estimator");
+  }
+  r.boundary = marginal.boundary;
   record_stable(r.fit, marginal);
   record(r.fit, "H", h.H, h.se);
   r.fit["H_estimator"] = estimator;
   if (estimator != "stable" && marginal.s1.alpha < 2) {
     r.fit["H_warning"] = "a second-order estimator: under alpha < 2 it measures about H - 1/alpha + 1/2";
-    r.warning = fmt::format("lfsn H by '{}' measures about H - 1/alpha + 1/2 when alpha < 2 (here {:.3g})", estimator,
-                            h.H - 1 / marginal.s1.alpha + 0.5);
+    r.warning = fmt::format(
+        "lfsn H = {:.3g} comes from '{}', a second-order estimator: for alpha-stable noise it measures about "
+        "H - 1/alpha + 1/2, which at alpha = {:.3g} puts the model's own H near {:.3g}{}; the value is used as "
+        "measured (the 'stable' estimator, the default, estimates H itself)",
+        h.H, estimator, marginal.s1.alpha, h.H + 1 / marginal.s1.alpha - 0.5,
+        h.H + 1 / marginal.s1.alpha - 0.5 < 1 ? "" : ", outside (0, 1)");
   }
   if (!r.invalid.empty()) return r;
   // N(i) of the model is S1(α, β_eff, 1, 0) with β_eff = β·Σ sign(c_k)|c_k|^α: invert for β.

@@ -70,6 +70,7 @@ FittedModel fit(FitData& data) {
   const StableFit& f = data.stable_marginal();
   FittedModel r;
   r.invalid = alpha_stable_invalid(f.s1, std::nullopt);
+  r.boundary = f.boundary;
   r.params = flow_map();
   r.params["alpha"] = f.s1.alpha;
   r.params["beta"] = f.s1.beta;
