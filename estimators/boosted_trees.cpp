@@ -1,11 +1,14 @@
 #include "estimators/boosted_trees.hpp"
 
 #include <fmt/format.h>
+#include <omp.h>
 
+#include <algorithm>
 #include <string>
 
 #include "estimators/bursts.hpp"
 #include "host/base/errors.hpp"
+#include "host/base/interrupt.hpp"
 
 #ifdef GPUSYNTH_HAVE_XGBOOST
 #include <xgboost/c_api.h>
@@ -49,7 +52,7 @@ bool boosted_trees_available() { return true; }
 
 BoostedTrees::BoostedTrees(const FeatureMatrix& features, const std::vector<int>& labels,
                            const std::vector<std::size_t>& rows, int classes, const BoostedTreesOptions& options)
-    : classes_(classes), threads_(std::max(1, options.threads)) {
+    : classes_(classes), threads_(std::clamp(options.threads, 1, omp_get_max_threads())) {
   if (rows.empty()) throw UserError("boosted trees without training rows");
   Matrix train(features, &rows, threads_);
   std::vector<float> y(rows.size());
@@ -71,8 +74,10 @@ BoostedTrees::BoostedTrees(const FeatureMatrix& features, const std::vector<int>
     set("nthread", std::to_string(threads_));
     set("seed", std::to_string(options.seed % 2147483648ull));
     set("verbosity", "0");
-    for (int round = 0; round < options.rounds; ++round)
+    for (int round = 0; round < options.rounds; ++round) {
+      throw_if_interrupted();  // a round takes milliseconds: a signal stops the training at once
       check(XGBoosterUpdateOneIter(booster_, round, train.handle()), "XGBoosterUpdateOneIter");
+    }
   } catch (...) {
     XGBoosterFree(booster_);
     throw;
@@ -85,7 +90,8 @@ BoostedTrees::~BoostedTrees() {
 
 std::vector<double> BoostedTrees::predict(const FeatureMatrix& features) const {
   Matrix all(features, nullptr, threads_);
-  const char* config = R"({"type": 0, "training": false, "iteration_begin": 0, "iteration_end": 0, "strict_shape": false})";
+  const char* config =
+      R"({"type": 0, "training": false, "iteration_begin": 0, "iteration_end": 0, "strict_shape": false})";
   const bst_ulong* shape = nullptr;
   bst_ulong dimensions = 0;
   const float* result = nullptr;
@@ -101,8 +107,9 @@ bool boosted_trees_available() { return false; }
 
 BoostedTrees::BoostedTrees(const FeatureMatrix&, const std::vector<int>&, const std::vector<std::size_t>&, int,
                            const BoostedTreesOptions&) {
-  throw UserError("this gpusynth was built without XGBoost: the predictor 'xgboost' needs Debian's libxgboost-dev "
-                  "and xgboost packages at build time (scripts/install-deps.sh); 'logistic' needs nothing");
+  throw UserError(
+      "this gpusynth was built without XGBoost: the predictor 'xgboost' needs Debian's libxgboost-dev "
+      "and xgboost packages at build time (scripts/install-deps.sh); 'logistic' needs nothing");
 }
 
 BoostedTrees::~BoostedTrees() = default;

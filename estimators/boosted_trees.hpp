@@ -20,7 +20,8 @@ struct BoostedTreesOptions {
   double learning_rate = 0.1;   // eta
   double min_child_weight = 1;  // the smallest hessian sum of a leaf
   double l2 = 1;                // lambda, the leaf weights' ridge
-  int threads = 1;              // XGBoost's nthread
+  int threads = 1;              // XGBoost's nthread, at most the OpenMP threads (more oversubscribe
+                                // spin-waiting threads: on busy cores it spun for minutes)
   std::uint64_t seed = 0;
 };
 

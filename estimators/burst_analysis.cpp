@@ -28,7 +28,8 @@ ScheduleSummary summarize_schedule(std::string decided_by, std::size_t windows, 
   ScheduleSummary s;
   s.decided_by = std::move(decided_by);
   s.windows = windows;
-  const std::size_t block = static_cast<std::size_t>(std::ceil(std::cbrt(static_cast<double>(std::max<std::size_t>(windows, 1)))));
+  const std::size_t block =
+      static_cast<std::size_t>(std::ceil(std::cbrt(static_cast<double>(std::max<std::size_t>(windows, 1)))));
   const std::uint32_t stream = stream_of_name("bursts/scheduling/" + s.decided_by);
   for (const ScheduledWindows& w : per_alpha) {
     s.delay.push_back(mean_of(w.delay));
@@ -171,8 +172,8 @@ BurstFigures burst_figures(const BurstAnalysis& a, const BurstAnalysisOptions& o
   return f;
 }
 
-std::vector<FigureDistribution> figure_distributions(const BurstFigures* real, const std::vector<BurstFigures>& replicas,
-                                                     double confidence) {
+std::vector<FigureDistribution> figure_distributions(const BurstFigures* real,
+                                                     const std::vector<BurstFigures>& replicas, double confidence) {
   std::vector<FigureDistribution> out;
   if (replicas.empty()) return out;
   const std::vector<std::string>& names = real ? real->names : replicas.front().names;
@@ -213,7 +214,8 @@ FigureDistribution run_length_fit(const BurstFigures* real, const std::vector<Bu
     if (replicas.front().names[k].rfind("run_length_share_", 0) == 0) shares.push_back(k);
   std::vector<double> mean(shares.size(), 0.0);
   for (const BurstFigures& r : replicas)
-    for (std::size_t j = 0; j < shares.size(); ++j) mean[j] += r.values[shares[j]] / static_cast<double>(replicas.size());
+    for (std::size_t j = 0; j < shares.size(); ++j)
+      mean[j] += r.values[shares[j]] / static_cast<double>(replicas.size());
   const auto distance = [&](const BurstFigures& f) {
     double sum = 0;
     for (std::size_t j = 0; j < shares.size(); ++j) sum += std::abs(f.values[shares[j]] - mean[j]);
@@ -232,6 +234,37 @@ FigureDistribution run_length_fit(const BurstFigures* real, const std::vector<Bu
     d.p_value = (1 + as_far) / (1 + static_cast<double>(values.size()));
   }
   return d;
+}
+
+std::string prediction_non_finding(const BinaryScores& s) {
+  if (s.true_positives + s.false_negatives == 0)
+    return "the scored bins hold no burst: every F1 is 0 by definition, nothing is learned about prediction";
+  if (s.false_negatives == 0 && s.true_negatives == 0)
+    return fmt::format("a burst predicted in every scored bin: F1 {:.3f} is that of always saying burst, no skill",
+                       s.f1);
+  if (s.true_positives + s.false_positives == 0) return "no burst predicted in any scored bin: F1 0, no skill";
+  return "";
+}
+
+std::vector<std::string> prediction_notes(const BurstAnalysis& analysis, double bin_seconds) {
+  std::vector<std::string> notes;
+  for (const HorizonEvaluation& e : analysis.horizons) {
+    const std::string horizon = horizon_label(e.horizon_bins, bin_seconds);
+    if (e.predictors.front().severity.classes_present == 1)  // computed, over one class
+      notes.push_back(
+          fmt::format("{}: the scored bins hold one severity class: each severity macro F1 is that "
+                      "class's F1 alone, nothing is learned about severity",
+                      horizon));
+    if (e.test_burst_share == 0) {  // the same for every predictor: said once
+      notes.push_back(fmt::format("{}: {}", horizon, prediction_non_finding(e.predictors.front().scores)));
+      continue;
+    }
+    for (const ScoredPredictor& p : e.predictors)
+      if (const std::string why = prediction_non_finding(p.scores);
+          !why.empty() && p.predictor != Predictor::climatology)
+        notes.push_back(fmt::format("{} {}: {}", horizon, to_string(p.predictor), why));
+  }
+  return notes;
 }
 
 }  // namespace gs

@@ -24,7 +24,7 @@ struct BurstAnalysisOptions {
   double bin_seconds = 300;
   std::vector<std::size_t> horizons;  // bins, increasing; empty: no prediction
   PredictionOptions prediction;
-  ScheduleOptions scheduling;  // its bin_seconds is the series'
+  ScheduleOptions scheduling;         // its bin_seconds is the series'
   std::size_t run_length_limit = 12;  // run-length counts of 1 … limit − 1 bins, the last one ≥ limit
   double histogram_step = 0.2, histogram_limit = 10;
 };
@@ -65,6 +65,17 @@ BurstAnalysis analyse_bursts(const BurstChannels& channels, const BurstAnalysisO
 
 // A horizon of `bins` bins as a duration: "5min", or "30s" when not whole minutes.
 std::string horizon_label(std::size_t bins, double bin_seconds);
+
+// What an F1 cannot show (a non-finding presented as a finding): "" when the
+// scores carry information, else why not: the scored rows hold no burst (every
+// F1 is 0 by definition), the predictor says "burst" in every scored row (its
+// F1 is that of always saying so, 2p/(1 + p) with p the bursts' share: no
+// skill) or never.
+std::string prediction_non_finding(const BinaryScores& scores);
+
+// One line per (horizon, predictor) of the real series' prediction whose F1
+// is a non-finding, naming the horizon, the predictor and why.
+std::vector<std::string> prediction_notes(const BurstAnalysis& analysis, double bin_seconds);
 
 // The analysis' figures as one flat row of named numbers, the unit of the
 // Monte Carlo: burst share, k, mean run length, the run-length shares, F1 and

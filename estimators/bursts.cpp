@@ -337,6 +337,7 @@ MulticlassF1 multiclass_f1(const std::vector<int>& truth, const std::vector<int>
     out.weighted += support * out.per_class[c];
   }
   if (present > 0) out.macro /= present;
+  out.classes_present = static_cast<int>(present);
   if (support_total > 0) out.weighted /= support_total;
   return out;
 }

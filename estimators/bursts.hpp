@@ -131,6 +131,7 @@ std::vector<int> severity_labels(const std::vector<int>& severity, std::size_t h
 struct MulticlassF1 {
   std::vector<double> per_class;  // kSeverityClasses entries; 0 for a class never present nor predicted
   double macro = 0, weighted = 0;
+  int classes_present = 0;  // in the truth; with one, macro is that class's F1 and says nothing
 };
 MulticlassF1 multiclass_f1(const std::vector<int>& truth, const std::vector<int>& predicted, int classes,
                            const std::vector<std::size_t>& which = {});

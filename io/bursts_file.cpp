@@ -37,6 +37,7 @@ void write_prediction(hid_t parent, const BurstAnalysis& a, const BurstAnalysisO
   h5::write_attributes(
       group.id(),
       {{"predictors", fmt::format("{}", fmt::join(names, ","))},
+       {"notes", fmt::format("{}", fmt::join(prediction_notes(a, o.bin_seconds), "; "))},
        {"dimensions", std::string("predictor, horizon_minutes (the matrices); horizon_minutes (the vectors)")},
        {"label", std::string(to_string(o.prediction.label))},
        {"label_definition",
@@ -94,35 +95,57 @@ void write_prediction(hid_t parent, const BurstAnalysis& a, const BurstAnalysisO
       for (std::size_t h = 0; h < horizons; ++h) values[p * horizons + h] = value(a.horizons[h].predictors[p]);
     h5::write_matrix(group.id(), name, predictors, horizons, values, {{"definition", meaning}, kPredictorByHorizon});
   };
-  matrix("f1", [](const ScoredPredictor& p) { return p.scores.f1; }, "binary F1 on the scored rows");
-  matrix("f1_low", [](const ScoredPredictor& p) { return p.f1.low; }, "interval of F1");
-  matrix("f1_high", [](const ScoredPredictor& p) { return p.f1.high; }, "interval of F1");
-  matrix("precision", [](const ScoredPredictor& p) { return p.scores.precision; }, "TP / (TP + FP)");
-  matrix("precision_low", [](const ScoredPredictor& p) { return p.precision.low; }, "interval of precision");
-  matrix("precision_high", [](const ScoredPredictor& p) { return p.precision.high; }, "interval of precision");
-  matrix("recall", [](const ScoredPredictor& p) { return p.scores.recall; }, "TP / (TP + FN)");
-  matrix("recall_low", [](const ScoredPredictor& p) { return p.recall.low; }, "interval of recall");
-  matrix("recall_high", [](const ScoredPredictor& p) { return p.recall.high; }, "interval of recall");
-  matrix("average_precision", [](const ScoredPredictor& p) { return p.average_precision; },
-         "area under the precision-recall curve as average precision");
-  matrix("average_precision_low", [](const ScoredPredictor& p) { return p.average_precision_interval.low; },
-         "interval of average precision");
-  matrix("average_precision_high", [](const ScoredPredictor& p) { return p.average_precision_interval.high; },
-         "interval of average precision");
-  matrix("f1_minus_persistence_low", [](const ScoredPredictor& p) { return p.f1_minus_persistence.low; },
-         "paired interval of F1 − F1(persistence)");
-  matrix("f1_minus_persistence_high", [](const ScoredPredictor& p) { return p.f1_minus_persistence.high; },
-         "paired interval of F1 − F1(persistence)");
-  matrix("threshold", [](const ScoredPredictor& p) { return p.threshold; },
-         "models: the decision probability; climatology: the training share of bursts; persistence: 0");
-  matrix("true_positives", [](const ScoredPredictor& p) { return static_cast<double>(p.scores.true_positives); }, "");
-  matrix("false_positives", [](const ScoredPredictor& p) { return static_cast<double>(p.scores.false_positives); }, "");
-  matrix("false_negatives", [](const ScoredPredictor& p) { return static_cast<double>(p.scores.false_negatives); }, "");
+  matrix(
+      "f1", [](const ScoredPredictor& p) { return p.scores.f1; }, "binary F1 on the scored rows");
+  matrix(
+      "f1_low", [](const ScoredPredictor& p) { return p.f1.low; }, "interval of F1");
+  matrix(
+      "f1_high", [](const ScoredPredictor& p) { return p.f1.high; }, "interval of F1");
+  matrix(
+      "precision", [](const ScoredPredictor& p) { return p.scores.precision; }, "TP / (TP + FP)");
+  matrix(
+      "precision_low", [](const ScoredPredictor& p) { return p.precision.low; }, "interval of precision");
+  matrix(
+      "precision_high", [](const ScoredPredictor& p) { return p.precision.high; }, "interval of precision");
+  matrix(
+      "recall", [](const ScoredPredictor& p) { return p.scores.recall; }, "TP / (TP + FN)");
+  matrix(
+      "recall_low", [](const ScoredPredictor& p) { return p.recall.low; }, "interval of recall");
+  matrix(
+      "recall_high", [](const ScoredPredictor& p) { return p.recall.high; }, "interval of recall");
+  matrix(
+      "average_precision", [](const ScoredPredictor& p) { return p.average_precision; },
+      "area under the precision-recall curve as average precision");
+  matrix(
+      "average_precision_low", [](const ScoredPredictor& p) { return p.average_precision_interval.low; },
+      "interval of average precision");
+  matrix(
+      "average_precision_high", [](const ScoredPredictor& p) { return p.average_precision_interval.high; },
+      "interval of average precision");
+  matrix(
+      "f1_minus_persistence_low", [](const ScoredPredictor& p) { return p.f1_minus_persistence.low; },
+      "paired interval of F1 − F1(persistence)");
+  matrix(
+      "f1_minus_persistence_high", [](const ScoredPredictor& p) { return p.f1_minus_persistence.high; },
+      "paired interval of F1 − F1(persistence)");
+  matrix(
+      "threshold", [](const ScoredPredictor& p) { return p.threshold; },
+      "models: the decision probability; climatology: the training share of bursts; persistence: 0");
+  matrix(
+      "true_positives", [](const ScoredPredictor& p) { return static_cast<double>(p.scores.true_positives); }, "");
+  matrix(
+      "false_positives", [](const ScoredPredictor& p) { return static_cast<double>(p.scores.false_positives); }, "");
+  matrix(
+      "false_negatives", [](const ScoredPredictor& p) { return static_cast<double>(p.scores.false_negatives); }, "");
   if (o.prediction.severity) {
-    matrix("severity_macro_f1", [](const ScoredPredictor& p) { return p.severity.macro; }, "see severity_average");
-    matrix("severity_macro_f1_low", [](const ScoredPredictor& p) { return p.severity_macro.low; }, "interval");
-    matrix("severity_macro_f1_high", [](const ScoredPredictor& p) { return p.severity_macro.high; }, "interval");
-    matrix("severity_weighted_f1", [](const ScoredPredictor& p) { return p.severity.weighted; }, "see severity_average");
+    matrix(
+        "severity_macro_f1", [](const ScoredPredictor& p) { return p.severity.macro; }, "see severity_average");
+    matrix(
+        "severity_macro_f1_low", [](const ScoredPredictor& p) { return p.severity_macro.low; }, "interval");
+    matrix(
+        "severity_macro_f1_high", [](const ScoredPredictor& p) { return p.severity_macro.high; }, "interval");
+    matrix(
+        "severity_weighted_f1", [](const ScoredPredictor& p) { return p.severity.weighted; }, "see severity_average");
   }
 }
 
@@ -168,8 +191,9 @@ void write_scheduling(hid_t parent, const BurstAnalysis& a, const BurstAnalysisO
   for (const ScheduleSummary& d : a.scheduling) windows.push_back(static_cast<double>(d.windows));
   h5::write_dimension(group.id(), "decision", decisions, {}, 0, {{"long_name", std::string("decided by")}});
   write_alpha_dimension(group.id(), s.alphas);
-  h5::write_vector(group.id(), "windows", windows,
-                   {{"definition", std::string("windows scheduled per decision")}, {"dimensions", std::string("decision")}});
+  h5::write_vector(
+      group.id(), "windows", windows,
+      {{"definition", std::string("windows scheduled per decision")}, {"dimensions", std::string("decision")}});
   const auto matrix = [&](const std::string& name, auto value) {
     std::vector<double> values(rows * alphas);
     for (std::size_t d = 0; d < rows; ++d)
@@ -213,23 +237,23 @@ void write_burst_analysis(hid_t parent, const BurstAnalysis& a, const BurstAnaly
                           const std::vector<Attribute>& attributes) {
   h5::write_attributes(parent, attributes);
   h5::write_attributes(
-      parent,
-      {{"bin_s", o.bin_seconds},
-       {"bins", static_cast<std::uint64_t>(a.severity.size())},
-       {"detection", std::string(o.k ? "threshold = mean + k * sigma with k given"
-                                     : "threshold = the (floor(share * n) + 1)-th largest value, so that "
-                                       "floor(share * n) bins (distinct values) lie above it")},
-       {"share", o.share},
-       {"k", a.threshold.k},
-       {"threshold", a.threshold.threshold},
-       {"mean", a.threshold.mean},
-       {"sigma", a.threshold.sigma},
-       {"sigma_definition", std::string("population standard deviation (denominator n) of all bins")},
-       {"burst_share", a.burst_share},
-       {"bursts", static_cast<std::uint64_t>(std::count_if(a.severity.begin(), a.severity.end(), [](int s) { return s > 0; }))},
-       {"mean_run_length", a.mean_run_length},
-       {"features", std::string(to_string(o.features))},
-       {"feature_names", fmt::format("{}", fmt::join(a.feature_names, ","))}});
+      parent, {{"bin_s", o.bin_seconds},
+               {"bins", static_cast<std::uint64_t>(a.severity.size())},
+               {"detection", std::string(o.k ? "threshold = mean + k * sigma with k given"
+                                             : "threshold = the (floor(share * n) + 1)-th largest value, so that "
+                                               "floor(share * n) bins (distinct values) lie above it")},
+               {"share", o.share},
+               {"k", a.threshold.k},
+               {"threshold", a.threshold.threshold},
+               {"mean", a.threshold.mean},
+               {"sigma", a.threshold.sigma},
+               {"sigma_definition", std::string("population standard deviation (denominator n) of all bins")},
+               {"burst_share", a.burst_share},
+               {"bursts", static_cast<std::uint64_t>(
+                              std::count_if(a.severity.begin(), a.severity.end(), [](int s) { return s > 0; }))},
+               {"mean_run_length", a.mean_run_length},
+               {"features", std::string(to_string(o.features))},
+               {"feature_names", fmt::format("{}", fmt::join(a.feature_names, ","))}});
   h5::write_vector(parent, "severity", as_doubles(a.severity),
                    {{"definition", std::string("per bin: 0 no burst; 1-5 the five equal ranges from the threshold to "
                                                "mean + 10 sigma; 6 above mean + 10 sigma")}});
@@ -250,7 +274,8 @@ void write_burst_analysis(hid_t parent, const BurstAnalysis& a, const BurstAnaly
                     {"step_sigma", o.histogram_step},
                     {"first_edge_sigma", -o.histogram_limit}});
   std::vector<double> edges(a.sigma_histogram.size());
-  for (std::size_t i = 0; i < edges.size(); ++i) edges[i] = -o.histogram_limit + static_cast<double>(i) * o.histogram_step;
+  for (std::size_t i = 0; i < edges.size(); ++i)
+    edges[i] = -o.histogram_limit + static_cast<double>(i) * o.histogram_step;
   h5::write_dimension(parent, "sigma", edges, {h5::open_dataset(parent, "sigma_histogram").id()}, 0,
                       {{"units", std::string("sigma")}, {"long_name", std::string("left edge of the histogram bin")}});
   std::vector<double> times(a.severity.size());
@@ -278,18 +303,20 @@ void write_monte_carlo(hid_t parent, const MonteCarloResult& r, const std::vecto
     p.push_back(d.p_value);
   }
   h5::write_dimension(group.id(), "figure", names, {}, 0, {{"long_name", std::string("figure of the analysis")}});
-  h5::write_table(group.id(), "summary",
-                  {{"figure", names}, {"real", real}, {"mean", mean}, {"low", low}, {"high", high}, {"p_value", p}},
-                  {{"dimensions", std::string("figure")},
-                   {"definition",
-                    std::string("each figure of the analysis on the real series (the replicas' features and "
-                                "predictors) beside its distribution over the replicas: mean, quantile interval and "
-                                "the two-sided Monte Carlo p-value (1 + #{|x_r - median| >= |real - median|}) / (1 + R)")}});
+  h5::write_table(
+      group.id(), "summary",
+      {{"figure", names}, {"real", real}, {"mean", mean}, {"low", low}, {"high", high}, {"p_value", p}},
+      {{"dimensions", std::string("figure")},
+       {"definition",
+        std::string("each figure of the analysis on the real series (the replicas' features and "
+                    "predictors) beside its distribution over the replicas: mean, quantile interval and "
+                    "the two-sided Monte Carlo p-value (1 + #{|x_r - median| >= |real - median|}) / (1 + R)")}});
   if (r.replicas.empty()) return;
   std::vector<double> values;
   for (const BurstFigures& f : r.replicas) values.insert(values.end(), f.values.begin(), f.values.end());
-  h5::write_dimension(group.id(), "replica_figure", r.replicas.front().names, {}, 0,
-                      {{"long_name", std::string("figure of each replica (the rows of summary but the derived last)")}});
+  h5::write_dimension(
+      group.id(), "replica_figure", r.replicas.front().names, {}, 0,
+      {{"long_name", std::string("figure of each replica (the rows of summary but the derived last)")}});
   h5::write_matrix(group.id(), "figures", r.replicas.size(), r.replicas.front().names.size(), values,
                    {{"dimensions", std::string("replica, replica_figure (the rows of summary, in order)")}});
 }
@@ -299,7 +326,8 @@ void write_augmentation(hid_t parent, const AugmentationResult& r, const std::ve
   h5::write_attributes(group.id(), attributes);
   h5::write_attributes(group.id(), {{"replicas", r.replicas},
                                     {"predictors", fmt::format("{}", fmt::join(r.predictors, ","))},
-                                    {"dimensions", std::string("predictor, horizon_minutes")}});
+                                    {"dimensions", std::string("predictor, horizon_minutes")},
+                                    {"notes", fmt::format("{}", fmt::join(r.notes, "; "))}});
   const std::size_t rows = r.predictors.size(), columns = r.horizon_bins.size();
   std::vector<double> minutes;
   for (std::size_t h : r.horizon_bins) minutes.push_back(static_cast<double>(h) * r.bin_seconds / 60);

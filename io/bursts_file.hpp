@@ -26,6 +26,7 @@ struct AugmentationResult {
   std::vector<std::size_t> horizon_bins;
   std::vector<std::string> predictors;
   std::vector<double> f1_real_only, f1_augmented, difference_low, difference_high;  // predictor-major
+  std::vector<std::string> notes;  // F1 values that are non-findings (prediction_non_finding), named
 };
 
 struct MonteCarloResult {

@@ -15,10 +15,11 @@ std::string interval(double value, const BlockBootstrapInterval& i) {
 
 void detection(std::string& out, const BurstAnalysis& a, const BurstAnalysisOptions& o) {
   const auto bursts = std::count_if(a.severity.begin(), a.severity.end(), [](int s) { return s > 0; });
-  out += fmt::format("  {} bins of {} s; threshold {:.6g} = mean + {:.3f} sigma; {} burst bins ({:.2f} %) in {} runs, "
-                     "mean run {:.2f} bins\n",
-                     a.severity.size(), o.bin_seconds, a.threshold.threshold, a.threshold.k, bursts,
-                     100 * a.burst_share, a.run_lengths.size(), a.mean_run_length);
+  out += fmt::format(
+      "  {} bins of {} s; threshold {:.6g} = mean + {:.3f} sigma; {} burst bins ({:.2f} %) in {} runs, "
+      "mean run {:.2f} bins\n",
+      a.severity.size(), o.bin_seconds, a.threshold.threshold, a.threshold.k, bursts, 100 * a.burst_share,
+      a.run_lengths.size(), a.mean_run_length);
 }
 
 void prediction(std::string& out, const BurstAnalysis& a, const BurstAnalysisOptions& o) {
@@ -35,6 +36,7 @@ void prediction(std::string& out, const BurstAnalysis& a, const BurstAnalysisOpt
     for (const ScoredPredictor& p : e.predictors) out += fmt::format("  {:<24}", interval(p.scores.f1, p.f1));
     out += "\n";
   }
+  for (const std::string& note : prediction_notes(a, o.bin_seconds)) out += "  note: " + note + "\n";
   if (o.prediction.severity) {
     out += "  severity macro F1 (first and last horizon):";
     for (const HorizonEvaluation* e : {&a.horizons.front(), &a.horizons.back()})
@@ -54,28 +56,26 @@ void scheduling(std::string& out, const BurstAnalysis& a, const BurstAnalysisOpt
       const auto cell = [](double v, const BlockBootstrapInterval& i) {
         return fmt::format("{:.0f} [{:.0f}, {:.0f}]", v, i.low, i.high);
       };
-      out += fmt::format("  {:<14} {:>7} {:>5g}  {:<26} {:<26} {:<26}\n", s.decided_by, s.windows,
-                         s.per_alpha[k].alpha, cell(s.delay[k], s.delay_interval[k]),
-                         cell(s.runtime[k], s.runtime_interval[k]), cell(s.total[k], s.total_interval[k]));
+      out += fmt::format("  {:<14} {:>7} {:>5g}  {:<26} {:<26} {:<26}\n", s.decided_by, s.windows, s.per_alpha[k].alpha,
+                         cell(s.delay[k], s.delay_interval[k]), cell(s.runtime[k], s.runtime_interval[k]),
+                         cell(s.total[k], s.total_interval[k]));
     }
   if (!a.scheduling_note.empty()) out += "  note: " + a.scheduling_note + "\n";
 }
 
 void monte_carlo(std::string& out, const MonteCarloResult& r, const BurstAnalysisOptions& o) {
-  out += fmt::format("  Monte Carlo '{}': {} replicas; {}the replicas' mean [interval]\n", r.ensemble,
-                     r.replicas.size(), r.distributions.empty() || std::isnan(r.distributions.front().real)
-                                            ? ""
-                                            : "real series against ");
+  out +=
+      fmt::format("  Monte Carlo '{}': {} replicas; {}the replicas' mean [interval]\n", r.ensemble, r.replicas.size(),
+                  r.distributions.empty() || std::isnan(r.distributions.front().real) ? "" : "real series against ");
   // The figures a reader looks at first: share, k, runs, F1 at the first and last horizon, and the runtime
   // a perfect predictor saves with alpha = 0.
   std::vector<std::string> wanted = {"burst_share", "k", "mean_run_length", "run_length_share_1",
                                      "run_length_distance"};
   if (!o.horizons.empty()) {
     for (std::size_t h : {o.horizons.front(), o.horizons.back()})
-      wanted.push_back(fmt::format("f1/{}/{}",
-                                   to_string(o.prediction.models.empty() ? Predictor::persistence
-                                                                         : o.prediction.models.front()),
-                                   horizon_label(h, o.bin_seconds)));
+      wanted.push_back(fmt::format(
+          "f1/{}/{}", to_string(o.prediction.models.empty() ? Predictor::persistence : o.prediction.models.front()),
+          horizon_label(h, o.bin_seconds)));
   }
   wanted.push_back("runtime/perfect/alpha=0");
   wanted.push_back("runtime/perfect/alpha=1");
@@ -96,6 +96,7 @@ void augmentation(std::string& out, const AugmentationResult& r) {
                          horizon_label(r.horizon_bins[h], r.bin_seconds), r.f1_real_only[k], r.f1_augmented[k],
                          r.difference_low[k], r.difference_high[k]);
     }
+  for (const std::string& note : r.notes) out += "    note: " + note + "\n";
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "host/base/errors.hpp"
+#include "host/base/fault_injection.hpp"
 #include "host/base/interrupt.hpp"
 #include "host/base/parallel.hpp"
 #include "host/base/progress.hpp"
@@ -37,11 +38,11 @@ BurstAnalysisOptions resolved_options(const BurstsSpec& spec, double bin_seconds
     for (std::size_t h = 1; h <= o.scheduling.window; ++h) o.horizons.push_back(h);
   } else {
     for (double seconds : spec.horizon_seconds) {
-      const double bins = seconds / bin_seconds;
-      if (!(bins >= 1 - 1e-9) || std::abs(bins - std::round(bins)) > 1e-6 * bins)
-        throw UserError(fmt::format("{}: horizon {} s is not a whole number (>= 1) of bins of {} s", where, seconds,
-                                    bin_seconds));
-      o.horizons.push_back(static_cast<std::size_t>(std::llround(bins)));
+      const auto bins = horizon_in_bins(seconds, bin_seconds);
+      if (!bins)
+        throw UserError(
+            fmt::format("{}: horizon {} s is not a whole number (>= 1) of bins of {} s", where, seconds, bin_seconds));
+      o.horizons.push_back(*bins);
     }
     std::sort(o.horizons.begin(), o.horizons.end());
     o.horizons.erase(std::unique(o.horizons.begin(), o.horizons.end()), o.horizons.end());
@@ -132,20 +133,52 @@ AugmentationResult augmentation(hid_t file, const std::string& ensemble, const B
       const ScoredPredictor& b = with.of(prediction.models[m]);
       r.f1_real_only[m * horizons + h] = a.scores.f1;
       r.f1_augmented[m * horizons + h] = b.scores.f1;
+      for (const auto& [which, scores] : {std::pair{"real only", &a.scores}, std::pair{"with replicas", &b.scores}})
+        if (const std::string why = prediction_non_finding(*scores); !why.empty()) {
+#pragma omp critical(augmentation_notes)
+          r.notes.push_back(fmt::format("{} {} {}: {}", horizon_label(options.horizons[h], options.bin_seconds),
+                                        r.predictors[m], which, why));
+        }
       const BlockBootstrapInterval d = paired_f1_difference(alone, severity, a.predicted, b.predicted, prediction);
       r.difference_low[m * horizons + h] = d.low;
       r.difference_high[m * horizons + h] = d.high;
     }
   });
+  std::sort(r.notes.begin(), r.notes.end());  // the horizons ran in any order
   return r;
 }
 
 }  // namespace
 
+void check_bursts_replicas(const RunConfig& config) {
+  const std::uint64_t kept =
+      config.study.compare ? config.study.compare->store_replicas.value_or(UINT64_MAX) : UINT64_MAX;
+  // Every ensemble a run will store, with its replicas: the config's and the study's fitted <dataset>-<model>.
+  std::vector<std::tuple<std::string, std::string, std::uint64_t>> stored;  // name, dataset, replicas
+  for (const EnsembleSpec& e : config.ensembles) stored.emplace_back(e.name, e.dataset, std::min(e.replicas, kept));
+  for (const DatasetSpec& d : config.datasets)
+    for (const std::string& model : config.study.models)
+      stored.emplace_back(d.name + "-" + model, d.name, std::min(config.study.replicas, kept));
+  for (const BurstsSpec& spec : config.bursts) {
+    if (!spec.monte_carlo_replicas) continue;
+    for (const auto& [name, dataset, replicas] : stored) {
+      const bool used = spec.ensembles_given
+                            ? std::find(spec.ensembles.begin(), spec.ensembles.end(), name) != spec.ensembles.end()
+                            : !spec.dataset.empty() && dataset == spec.dataset;
+      if (used && spec.monte_carlo_replicas > replicas)
+        throw UserError(
+            fmt::format("{}:{}: bursts '{}': monte_carlo.replicas = {} is more than ensemble '{}' "
+                        "stores ({}); accepted: 1 to {}",
+                        config.path, spec.line, spec.name, spec.monte_carlo_replicas, name, replicas, replicas));
+    }
+  }
+}
+
 std::vector<BurstsOutcome> analyse_run_bursts(const RunConfig& config, const std::vector<RunDataset>& datasets,
                                               hid_t file, bool quiet) {
   std::vector<BurstsOutcome> outcomes;
   if (config.bursts.empty()) return outcomes;
+  fault_point("bursts");
   const h5::Handle top = h5::create_group(file, "bursts");
   for (const BurstsSpec& spec : config.bursts) {
     const auto start = std::chrono::steady_clock::now();
@@ -157,20 +190,20 @@ std::vector<BurstsOutcome> analyse_run_bursts(const RunConfig& config, const std
     if (!spec.dataset.empty()) {
       const RunDataset& d = dataset_named(datasets, spec.dataset);
       if (d.bin_seconds <= 0)
-        throw UserError(fmt::format("{}: dataset '{}' is a (time, value) series without bins; bursts need a binned "
-                                    "series (darshan, counts, …)",
-                                    where, d.name));
+        throw UserError(
+            fmt::format("{}: dataset '{}' is a (time, value) series without bins; bursts need a binned "
+                        "series (darshan, counts, …)",
+                        where, d.name));
       if (bin_seconds > 0 && std::abs(bin_seconds - d.bin_seconds) > 1e-9 * d.bin_seconds)
-        throw UserError(fmt::format("{}: bin {} s differs from dataset '{}''s bins of {} s", where, bin_seconds,
-                                    d.name, d.bin_seconds));
+        throw UserError(fmt::format("{}: bin {} s differs from dataset '{}''s bins of {} s", where, bin_seconds, d.name,
+                                    d.bin_seconds));
       bin_seconds = d.bin_seconds;
       real.bytes = d.series;
       // Operations and I/O time from the same bins: the channels named, or the
       // series' own direction's (bytes_read: count_read, time_read).
       const std::string direction = d.channel.rfind("bytes", 0) == 0 ? d.channel.substr(5) : "";
-      for (auto [given, fallback, channel] :
-           {std::tuple{&spec.operations, "count" + direction, &real.operations},
-            std::tuple{&spec.io_time, "time" + direction, &real.io_time}}) {
+      for (auto [given, fallback, channel] : {std::tuple{&spec.operations, "count" + direction, &real.operations},
+                                              std::tuple{&spec.io_time, "time" + direction, &real.io_time}}) {
         const std::string name = given->empty() ? fallback : *given;
         const auto found = d.channels.find(name);
         if (found != d.channels.end()) {
@@ -214,9 +247,10 @@ std::vector<BurstsOutcome> analyse_run_bursts(const RunConfig& config, const std
       if (!ensembles.empty()) {
         const h5::Handle mc = h5::create_group(group.id(), "monte_carlo");
         std::string predictors;
-        for (Predictor p : replicas.prediction.models) predictors += (predictors.empty() ? "" : ",") + std::string(to_string(p));
-        h5::write_attributes(mc.id(), {{"features", std::string(to_string(replicas.features))},
-                                       {"predictors", predictors}});
+        for (Predictor p : replicas.prediction.models)
+          predictors += (predictors.empty() ? "" : ",") + std::string(to_string(p));
+        h5::write_attributes(mc.id(),
+                             {{"features", std::string(to_string(replicas.features))}, {"predictors", predictors}});
         std::uint64_t total = 0;
         for (const std::string& e : ensembles) {
           const std::uint64_t stored = stored_replicas(file, e, "Monte Carlo");

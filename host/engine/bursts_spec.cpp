@@ -1,21 +1,24 @@
 #include "host/engine/bursts_spec.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "host/base/config_map.hpp"
 #include "host/engine/config.hpp"
 #include "io/series_source.hpp"
+#include "io/trace.hpp"
 
 namespace gs {
 
 namespace {
 
 const std::vector<std::string> kBurstsKeys = {
-    "name",      "dataset",    "operations", "io_time",    "ensembles",        "bin",        "detection",
-    "features",  "horizons",   "label",      "train_share", "validation_share", "predictors", "severity",
-    "xgboost",   "bootstrap",  "scheduling", "monte_carlo", "augment",         "run_length_limit"};
+    "name",       "dataset",     "operations",  "io_time",          "ensembles",  "bin",      "detection", "features",
+    "horizons",   "label",       "train_share", "validation_share", "predictors", "severity", "xgboost",   "bootstrap",
+    "scheduling", "monte_carlo", "augment",     "run_length_limit"};
 
 double duration_at(ConfigMap& map, const std::string& key, const std::string& text) {
   try {
@@ -30,15 +33,26 @@ std::vector<Predictor> predictors_at(ConfigMap& map, const YAML::Node& list, con
   if (!list.IsSequence() || list.size() == 0)
     throw map.error_at(key, fmt::format("{} must list predictors: logistic, xgboost", map.path_of(key)));
   for (const auto& item : list) {
-    if (!item.IsScalar()) throw located_error_at(item, map.file(), fmt::format("{}: a predictor name", map.path_of(key)));
+    if (!item.IsScalar())
+      throw located_error_at(item, map.file(), fmt::format("{}: a predictor name", map.path_of(key)));
+    Predictor predictor;
     try {
-      out.push_back(parse_predictor(item.Scalar()));
+      predictor = parse_predictor(item.Scalar());
     } catch (const UserError& e) {
       throw located_error_at(item, map.file(), fmt::format("{}: {}", map.path_of(key), e.what()));
     }
+    if (std::find(out.begin(), out.end(), predictor) != out.end())
+      throw located_error_at(item, map.file(),
+                             fmt::format("{} lists '{}' twice; each predictor once", map.path_of(key), item.Scalar()));
+    out.push_back(predictor);
   }
   return out;
 }
+
+// The channels a binned trace can have (docs/traces.md); which of them a
+// dataset has depends on its format (darshan alone has the I/O times).
+const std::vector<std::string> kChannels = {"count",       "count_read", "count_write", "bytes",     "bytes_read",
+                                            "bytes_write", "time",       "time_read",   "time_write"};
 
 std::vector<std::string> names_at(ConfigMap& map, const YAML::Node& list, const std::string& key) {
   std::vector<std::string> out;
@@ -71,9 +85,10 @@ BurstsSpec parse_bursts(const YAML::Node& node, const std::string& file, std::si
   if (auto bin = map.text("bin")) {
     spec.bin_seconds = duration_at(map, "bin", *bin);
   } else if (spec.dataset.empty()) {
-    throw map.error_here(fmt::format("{} without a dataset needs 'bin', the width of the ensembles' bins (e.g. "
-                                     "5min)",
-                                     map.where()));
+    throw map.error_here(
+        fmt::format("{} without a dataset needs 'bin', the width of the ensembles' bins (e.g. "
+                    "5min)",
+                    map.where()));
   }
   if (spec.dataset.empty() && spec.ensembles.empty())
     throw map.error_here(fmt::format("{} needs a 'dataset' (the real series) or 'ensembles'", map.where()));
@@ -104,7 +119,8 @@ BurstsSpec parse_bursts(const YAML::Node& node, const std::string& file, std::si
       }
     }
   }
-  a.prediction.label = map.choice("label", {"at", "within"}).value_or("at") == "at" ? BurstLabel::at : BurstLabel::within;
+  a.prediction.label =
+      map.choice("label", {"at", "within"}).value_or("at") == "at" ? BurstLabel::at : BurstLabel::within;
   a.prediction.train_share = map.number("train_share").value_or(0.8);
   require_in_range(map, "train_share", a.prediction.train_share,
                    a.prediction.train_share >= 0.1 && a.prediction.train_share <= 0.95, "0.1 to 0.95");
@@ -114,17 +130,19 @@ BurstsSpec parse_bursts(const YAML::Node& node, const std::string& file, std::si
   a.prediction.models = {Predictor::logistic, Predictor::xgboost};
   if (auto list = map.sequence("predictors")) a.prediction.models = predictors_at(map, *list, "predictors");
   if (auto severity = map.choice("severity", {"true", "false"})) a.prediction.severity = *severity == "true";
-  if (auto trees = map.map("xgboost", {"rounds", "max_depth", "learning_rate", "min_child_weight", "lambda", "threads"})) {
+  if (auto trees =
+          map.map("xgboost", {"rounds", "max_depth", "learning_rate", "min_child_weight", "lambda", "threads"})) {
     BoostedTreesOptions& t = a.prediction.trees;
     t.rounds = static_cast<int>(trees->unsigned_integer("rounds").value_or(100));
     require_in_range(*trees, "rounds", t.rounds, t.rounds >= 1 && t.rounds <= 10000, "1 to 10000");
     t.max_depth = static_cast<int>(trees->unsigned_integer("max_depth").value_or(4));
     require_in_range(*trees, "max_depth", t.max_depth, t.max_depth >= 1 && t.max_depth <= 20, "1 to 20");
     t.learning_rate = trees->number("learning_rate").value_or(0.1);
-    require_in_range(*trees, "learning_rate", t.learning_rate, t.learning_rate > 0 && t.learning_rate <= 1, "0 < eta <= 1");
+    require_in_range(*trees, "learning_rate", t.learning_rate, t.learning_rate > 0 && t.learning_rate <= 1,
+                     "0 < eta <= 1");
     t.min_child_weight = trees->number("min_child_weight").value_or(1);
-    require_in_range(*trees, "min_child_weight", t.min_child_weight, t.min_child_weight >= 0 && t.min_child_weight <= 1e6,
-                     "0 to 10^6");
+    require_in_range(*trees, "min_child_weight", t.min_child_weight,
+                     t.min_child_weight >= 0 && t.min_child_weight <= 1e6, "0 to 10^6");
     t.l2 = trees->number("lambda").value_or(1);
     require_in_range(*trees, "lambda", t.l2, t.l2 >= 0 && t.l2 <= 1e6, "0 to 10^6");
     t.threads = static_cast<int>(trees->unsigned_integer("threads").value_or(1));
@@ -148,7 +166,8 @@ BurstsSpec parse_bursts(const YAML::Node& node, const std::string& file, std::si
     require_in_range(*s, "max_time", o.max_time, o.max_time >= o.min_time && o.min_time > 0,
                      fmt::format("at least min_time ({} s)", o.min_time));
     o.window = s->unsigned_integer("window").value_or(24);
-    require_in_range(*s, "window", static_cast<double>(o.window), o.window >= 1 && o.window <= 10000, "1 to 10000 bins");
+    require_in_range(*s, "window", static_cast<double>(o.window), o.window >= 1 && o.window <= 10000,
+                     "1 to 10000 bins");
     if (auto alphas = s->numbers("alphas")) {
       for (double alpha : *alphas) require_in_range(*s, "alphas", alpha, alpha >= 0 && alpha <= 1, "0 to 1");
       if (alphas->empty()) throw s->error_at("alphas", fmt::format("{}.alphas is empty", s->where()));
@@ -162,7 +181,11 @@ BurstsSpec parse_bursts(const YAML::Node& node, const std::string& file, std::si
   if (auto mc = map.map("monte_carlo", {"predictors", "severity", "replicas"})) {
     if (auto list = mc->sequence("predictors")) spec.monte_carlo_models = predictors_at(*mc, *list, "predictors");
     if (auto severity = mc->choice("severity", {"true", "false"})) spec.monte_carlo_severity = *severity == "true";
-    spec.monte_carlo_replicas = mc->unsigned_integer("replicas").value_or(0);
+    if (auto replicas = mc->unsigned_integer("replicas")) {
+      require_in_range(*mc, "replicas", static_cast<double>(*replicas), *replicas >= 1 && *replicas <= 0xffffffffull,
+                       "1 to 4294967295 (leave it out for every stored replica)");
+      spec.monte_carlo_replicas = *replicas;
+    }
   }
   if (auto augment = map.map("augment", {"replicas"})) {
     spec.augment_replicas = augment->require(augment->unsigned_integer("replicas"), "replicas",
@@ -170,9 +193,49 @@ BurstsSpec parse_bursts(const YAML::Node& node, const std::string& file, std::si
     require_in_range(*augment, "replicas", static_cast<double>(spec.augment_replicas),
                      spec.augment_replicas >= 1 && spec.augment_replicas <= 10000, "1 to 10000");
     if (spec.dataset.empty())
-      throw augment->error_here(fmt::format("{} trains on a real dataset and replicas: give 'dataset'", augment->where()));
+      throw augment->error_here(
+          fmt::format("{} trains on a real dataset and replicas: give 'dataset'", augment->where()));
   }
   return spec;
+}
+
+std::optional<std::size_t> horizon_in_bins(double seconds, double bin_seconds) {
+  const double bins = seconds / bin_seconds;
+  if (!(bins >= 1 - 1e-9) || std::abs(bins - std::round(bins)) > 1e-6 * bins) return std::nullopt;
+  return static_cast<std::size_t>(std::llround(bins));
+}
+
+void check_bursts_with_datasets(const std::vector<BurstsSpec>& bursts, const std::vector<DatasetSpec>& datasets,
+                                const YAML::Node& list, const std::string& file) {
+  for (std::size_t i = 0; i < bursts.size(); ++i) {
+    const BurstsSpec& spec = bursts[i];
+    const YAML::Node node = list[i];
+    const std::string where = fmt::format("bursts[{}]", i);
+    for (const auto& [key, channel] : {std::pair{"operations", &spec.operations}, std::pair{"io_time", &spec.io_time}})
+      if (!channel->empty() && std::find(kChannels.begin(), kChannels.end(), *channel) == kChannels.end())
+        throw located_error_at(node[key], file,
+                               fmt::format("{}.{} = '{}' is not a channel; accepted: {}", where, key, *channel,
+                                           fmt::join(kChannels, ", ")));
+    if (spec.dataset.empty()) continue;
+    const DatasetSpec& dataset =
+        *std::find_if(datasets.begin(), datasets.end(), [&](const DatasetSpec& d) { return d.name == spec.dataset; });
+    if (trace_format(dataset.source.trace.format).kind == Trace::Kind::series || dataset.source.bin.empty())
+      throw located_error_at(node["dataset"], file,
+                             fmt::format("{}.dataset = '{}' is a (time, value) series without bins; bursts need a "
+                                         "binned series (darshan, counts, …)",
+                                         where, spec.dataset));
+    const double bin = parse_duration(dataset.source.bin, ("datasets " + dataset.name + " bin").c_str());
+    if (spec.bin_seconds > 0 && std::abs(spec.bin_seconds - bin) > 1e-9 * bin)
+      throw located_error_at(node["bin"], file,
+                             fmt::format("{}.bin = {} s differs from dataset '{}''s bins of {} s", where,
+                                         spec.bin_seconds, dataset.name, bin));
+    for (std::size_t h = 0; h < spec.horizon_seconds.size(); ++h)
+      if (!horizon_in_bins(spec.horizon_seconds[h], bin))
+        throw located_error_at(node["horizons"][h], file,
+                               fmt::format("{}.horizons: {} s is not a whole number (>= 1) of dataset '{}''s bins "
+                                           "of {} s",
+                                           where, spec.horizon_seconds[h], dataset.name, bin));
+  }
 }
 
 }  // namespace gs

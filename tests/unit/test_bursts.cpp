@@ -341,5 +341,19 @@ TEST(Bursts, MonteCarloDistributionsByHand) {
   EXPECT_TRUE(std::isnan(figure_distributions(nullptr, replicas, 0.5)[0].p_value));
 }
 
+// Non-findings are named (an F1 with no information is not a result): no burst
+// in the scored rows, "burst" said in every row (F1 = 2p/(1 + p), the F1 of
+// always saying burst), "burst" never said; an informative F1 gets no note.
+TEST(Bursts, NonFindingsAreNamed) {
+  const std::vector<int> none = {0, 0, 0, 0}, some = {0, 1, 0, 1}, all = {1, 1, 1, 1}, never = {0, 0, 0, 0};
+  EXPECT_NE(prediction_non_finding(binary_scores(none, some)).find("the scored bins hold no burst"), std::string::npos);
+  const BinaryScores always = binary_scores(some, all);
+  EXPECT_DOUBLE_EQ(always.f1, 2 * 0.5 / (1 + 0.5));
+  EXPECT_NE(prediction_non_finding(always).find("a burst predicted in every scored bin: F1 0.667"), std::string::npos);
+  EXPECT_NE(prediction_non_finding(binary_scores(some, never)).find("no burst predicted"), std::string::npos);
+  EXPECT_EQ(prediction_non_finding(binary_scores(some, {0, 1, 1, 0})), "");
+  EXPECT_EQ(prediction_non_finding(binary_scores(some, some)), "");
+}
+
 }  // namespace
 }  // namespace gs
