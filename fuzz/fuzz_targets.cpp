@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -9,6 +10,7 @@
 
 #include "host/base/errors.hpp"
 #include "host/engine/config.hpp"
+#include "host/requests/emit.hpp"
 #include "host/requests/synthesize.hpp"
 #include "io/series_source.hpp"
 #include "io/trace.hpp"
@@ -30,7 +32,10 @@ const std::string& input_path() {
     if (fd >= 0) close(fd);
     return name;
   }();
-  static const bool removed_at_exit = std::atexit([] { unlink(path.c_str()); }) == 0;
+  static const bool removed_at_exit = std::atexit([] {
+    unlink(path.c_str());
+    unlink((path + ".dxt").c_str());
+  }) == 0;
   (void)removed_at_exit;
   return path;
 }
@@ -77,9 +82,48 @@ void fuzz_requests(const std::string& format, const std::uint8_t* data, std::siz
   }
 }
 
+// A `requests:` entry of given characteristics, as a run takes it on a small
+// scale: at most 3 processes and 8 files per class, 1 MiB of requests (the
+// memory guard), slack and counts timing, the dependency check, and the three
+// texts; the DXT-like text must read back (its blocks' counts included).
+void fuzz_given_requests(const RequestsSpec& spec) {
+  constexpr std::uint64_t kFuzzFiles = 8;
+  SynthesisOptions options = spec.synthesis;
+  options.max_replica_bytes = std::uint64_t{1} << 20;
+  for (int ci = 0; ci < kFileClasses; ++ci) {
+    const auto given = static_cast<std::uint64_t>(spec.given->classes[ci].files);
+    options.files[ci] = std::min(options.files[ci].value_or(given), kFuzzFiles);
+  }
+  const std::int32_t processes = std::min(spec.processes, 3);
+  for (const std::uint32_t replica : {0u, 1u}) {
+    Workload w = synthesize_processes(spec.given_files, *spec.given, options, replica, processes);
+    if (replica == 0)
+      sort_for_issue(w);
+    else
+      time_by_counts(w, {3, 0, 5, 1}, spec.bin_width);
+    check_dependencies(w);
+    disksim_text(w);
+    const std::string dxt = dxt_text(w);
+    const bool data = std::any_of(w.table.requests.begin(), w.table.requests.end(),
+                                  [&](const Request& r) { return is_data(w.table.op_class(r)); });
+    if (!data) continue;
+    std::ofstream(input_path() + ".dxt", std::ios::binary | std::ios::trunc) << dxt;
+    try {
+      read_request_trace({input_path() + ".dxt"}, "dxt", TraceOptions{});
+    } catch (const UserError& e) {
+      std::fprintf(stderr, "the DXT-like text of a synthesis does not read back: %s\n", e.what());
+      std::abort();
+    }
+    const PendingReplayDirectory fio(input_path() + ".fio", "fuzz fio");  // staged, never published
+    stage_fio_replay(fio, w, "fuzz");
+  }
+}
+
 void fuzz_config(const std::uint8_t* data, std::size_t size) {
   try {
-    parse_config(std::string(reinterpret_cast<const char*>(data), size), "fuzz.yaml");
+    const RunConfig config = parse_config(std::string(reinterpret_cast<const char*>(data), size), "fuzz.yaml");
+    for (const RequestsSpec& spec : config.requests)
+      if (spec.given) fuzz_given_requests(spec);
   } catch (const UserError&) {
   }
 }

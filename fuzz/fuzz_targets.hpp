@@ -1,5 +1,7 @@
 // The fuzz targets (issue 25): one per trace format ("trace_<format>"), one
-// for the config reader ("config"), and the request pipeline per request
+// for the config reader ("config": parse_config, then every `requests:` entry
+// of given characteristics synthesized on a small scale, its texts written
+// and its DXT-like text read back), and the request pipeline per request
 // format ("requests_dxt", "requests_pioneer": read, characterize, synthesize,
 // expand, time, check). Each takes arbitrary bytes; a UserError is
 // the expected answer to bad input, anything else (a crash, another exception,

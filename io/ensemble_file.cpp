@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "host/base/errors.hpp"
+#include "host/base/fault_injection.hpp"
+#include "host/base/parallel.hpp"
 
 namespace gs {
 
@@ -94,11 +96,11 @@ void SeriesDataset::write_rows(std::uint64_t first, std::uint64_t count, const v
   if (compression_level_ > 0 && chunk_.columns == length_ && first % chunk_.rows == 0) {
     const std::uint64_t chunks = count / chunk_.rows;
     std::vector<std::vector<unsigned char>> compressed(chunks);
-#pragma omp parallel for schedule(dynamic, 1)
-    for (std::int64_t c = 0; c < static_cast<std::int64_t>(chunks); ++c) {
+    parallel_for(chunks, [&](std::size_t c) {
+      fault_point("deflate");
       compressed[c] = shuffle_and_deflate(bytes + c * chunk_.rows * row_bytes, chunk_.rows * length_, element_bytes,
                                           compression_level_);
-    }
+    });
     for (std::uint64_t c = 0; c < chunks; ++c) {
       const hsize_t offset[2] = {first + c * chunk_.rows, 0};
       GS_H5_CHECK(H5Dwrite_chunk(dataset_.id(), H5P_DEFAULT, 0, offset, compressed[c].size(), compressed[c].data()));
@@ -219,7 +221,8 @@ std::string series_path(const std::string& name) { return fmt::format("ensembles
 
 std::uint64_t stored_replicas(hid_t file, const std::string& name, const std::string& purpose) {
   const std::string path = series_path(name);
-  if (H5Lexists(file, "ensembles", H5P_DEFAULT) <= 0 || H5Lexists(file, ("ensembles/" + name).c_str(), H5P_DEFAULT) <= 0 ||
+  if (H5Lexists(file, "ensembles", H5P_DEFAULT) <= 0 ||
+      H5Lexists(file, ("ensembles/" + name).c_str(), H5P_DEFAULT) <= 0 ||
       H5Lexists(file, path.c_str(), H5P_DEFAULT) <= 0)
     throw UserError(fmt::format("{}: ensemble '{}' has no stored series in this run", purpose, name));
   const h5::Handle dataset = h5::open_dataset(file, path);

@@ -34,6 +34,8 @@ void Handle::reset() {
   id_ = -1;
 }
 
+void Handle::abandon() { id_ = -1; }
+
 herr_t Handle::release() {
   const herr_t status = id_ >= 0 && closer_ ? closer_(id_) : 0;
   id_ = -1;

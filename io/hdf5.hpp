@@ -30,6 +30,7 @@ class Handle {
   hid_t id() const { return id_; }
   void reset();      // closes, ignoring a failure (unwinding)
   herr_t release();  // closes and returns the library's status (a file's last writes happen here)
+  void abandon();    // forgets the id without closing it (the process is about to end every rank)
 
  private:
   hid_t id_ = -1;

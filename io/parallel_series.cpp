@@ -5,11 +5,15 @@
 #include <fmt/format.h>
 #include <mpi.h>
 
+#include <exception>
+
+#include "host/base/ranks.hpp"
 #include "io/ensemble_file.hpp"
 
 namespace gs {
 
-ParallelSeriesFile::ParallelSeriesFile(const std::string& path) {
+ParallelSeriesFile::ParallelSeriesFile(const std::string& path) : path_(path) {
+  remove_if_job_aborts(path_);
   h5::Handle access(GS_H5_CHECK(H5Pcreate(H5P_FILE_ACCESS)), H5Pclose);
   GS_H5_CHECK(H5Pset_fapl_mpio(access.id(), MPI_COMM_WORLD, MPI_INFO_NULL));
   file_ = h5::Handle(GS_H5_CHECK(H5Fopen(path.c_str(), H5F_ACC_RDWR, access.id())), H5Fclose);
@@ -36,6 +40,14 @@ void ParallelSeriesFile::write_rows(std::uint64_t first, std::uint64_t count, co
     GS_H5_CHECK(H5Sselect_none(memory_space.id()));
   }
   GS_H5_CHECK(H5Dwrite(dataset_.id(), native_type(type_), memory_space.id(), file_space.id(), transfer_.id(), rows));
+}
+
+ParallelSeriesFile::~ParallelSeriesFile() {
+  if (std::uncaught_exceptions() > 0) {
+    transfer_.abandon(), dataset_.abandon(), file_.abandon();
+    return;
+  }
+  forget_if_job_aborts(path_);
 }
 
 void ParallelSeriesFile::close() {

@@ -18,6 +18,10 @@ namespace gs {
 class ParallelSeriesFile {
  public:
   explicit ParallelSeriesFile(const std::string& path);  // collective
+  // Closes nothing while an exception unwinds: closing is collective, and the
+  // other ranks are not there to take part (the failing rank ends the job,
+  // host/base/ranks.hpp); without one, as close().
+  ~ParallelSeriesFile();
   ParallelSeriesFile(const ParallelSeriesFile&) = delete;
   ParallelSeriesFile& operator=(const ParallelSeriesFile&) = delete;
 
@@ -28,6 +32,7 @@ class ParallelSeriesFile {
   void close();  // collective: the series, then the file
 
  private:
+  std::string path_;
   h5::Handle file_, dataset_, transfer_;
   StorageType type_ = StorageType::float32;
   std::uint64_t length_ = 0;

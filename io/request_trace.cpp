@@ -6,8 +6,10 @@
 #include <array>
 #include <cmath>
 
+#include "host/base/interrupt.hpp"
 #include "io/line_reader.hpp"
 #include "io/requests.hpp"
+#include "io/traces/dxt_blocks.hpp"
 #include "io/traces/fields.hpp"
 
 namespace gs {
@@ -121,21 +123,26 @@ std::int32_t rank_field(std::string_view field) {
 
 std::int64_t extent_field(std::string_view field, const char* what) { return pioneer_extent(field, what); }
 
-// darshan-dxt-parser: "# DXT, file_id: ID, file_name: NAME" opens a block; " X_POSIX rank op segment offset length start end".
+// darshan-dxt-parser: "# DXT, file_id: ID, file_name: NAME" opens a block; " X_POSIX rank op segment offset length
+// start end". Every block is checked against its counts (io/traces/dxt_blocks.hpp).
 void read_dxt_requests(const std::string& path, const TraceOptions& options, Trace& counts, RequestTable& table) {
   std::int32_t file = -1;
   bool seen_header = false;
+  DxtBlocks blocks(path);
+  const std::uint64_t lines_before = counts.lines;  // counts.lines runs on over the files
   for_each_line(path, options, counts, true, [&](std::string_view line) {
+    if ((counts.lines & 0xffff) == 0) throw_if_interrupted();
     const std::string_view content = trim(line);
     if (content.front() == '#') {
       if (header_value(content, "# start_time:")) seen_header = true;
-      if (const auto at = content.find("file_name: "); starts_with(content, "# DXT, file_id:") && at != content.npos)
-        file = table.file_id(trim(content.substr(at + 11)));
+      if (starts_with(content, "# DXT, file_id:")) file = -1;  // a damaged one, skipped, names no file
+      if (const auto name = blocks.header(content, counts.lines - lines_before)) file = table.file_id(*name);
       return;
     }
     const auto fields = split_fields(line, ' ');
     if (!starts_with(fields[0], "X_"))
       throw BadLine{"expected a DXT operation line (X_POSIX or X_MPIIO ...)", fields[0]};
+    if (fields.size() >= 3) blocks.operation(fields[2] == "write");  // a line of the block, even one skipped
     if (fields.size() < 8)
       throw BadLine{
           fmt::format("expected 8 fields (module rank op segment offset length start end), found {}", fields.size()),
@@ -156,6 +163,7 @@ void read_dxt_requests(const std::string& path, const TraceOptions& options, Tra
     r.duration = end - r.start;
     table.requests.push_back(r);
   });
+  blocks.finish(counts.lines - lines_before);
   if (!seen_header) throw UserError(fmt::format("{}: no '# start_time:' line: not darshan-dxt-parser output", path));
 }
 
@@ -177,6 +185,7 @@ void read_pioneer_requests(const std::string& path, std::int32_t file_rank, cons
   const TimeUnit unit = options.time_unit.value_or(TimeUnit::s);
   double day_offset = 0, previous = -1;
   for_each_line(path, options, counts, false, [&](std::string_view line) {
+    if ((counts.lines & 0xffff) == 0) throw_if_interrupted();
     const PioneerFields fields = split_pioneer_line(line, options.delimiter);
     Request r;
     r.start = time_field(fields.time, unit, true);

@@ -8,22 +8,28 @@
 #include <pybind11/stl.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cmath>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "host/app/stats.hpp"
 #include "host/base/errors.hpp"
 #include "host/base/interrupt.hpp"
 #include "host/engine/config.hpp"
+#include "host/engine/plan.hpp"
 #include "host/engine/run.hpp"
 #include "host/models/fit.hpp"
+#include "io/ensemble_file.hpp"
 #include "io/hdf5.hpp"
 #include "io/series_source.hpp"
 #include "version.hpp"
@@ -39,37 +45,111 @@ namespace {
 // relative trace paths are taken from the working directory.
 constexpr const char* kTextConfig = "<config>";
 
+// How deep dicts and lists may nest in a config (or a keyword) given as
+// Python values: a config is a few levels deep, and the conversion recurses.
+constexpr std::size_t kMaxNesting = 100;
+
 // A Python value as the config reader would read it from a file: mappings,
-// lists and plain scalars (numbers as their shortest exact text).
-YAML::Node to_yaml(const py::handle& value) {
-  if (value.is_none()) return YAML::Node(YAML::NodeType::Null);
-  if (py::isinstance<py::bool_>(value)) return YAML::Node(value.cast<bool>() ? "true" : "false");
-  if (py::isinstance<py::str>(value)) return YAML::Node(value.cast<std::string>());
-  if (py::hasattr(value, "__fspath__"))
-    return YAML::Node(py::module_::import("os").attr("fspath")(value).cast<std::string>());
-  if (py::isinstance<py::dict>(value)) {
-    YAML::Node map(YAML::NodeType::Map);
-    for (const auto& [key, item] : value.cast<py::dict>()) map[py::str(key).cast<std::string>()] = to_yaml(item);
-    return map;
+// lists and plain scalars (numbers as their shortest exact text). A dict or
+// list that contains itself, or nesting deeper than kMaxNesting, is a
+// UserError naming where (`config['x']['x']`), not a stack overflow.
+class ToYaml {
+ public:
+  explicit ToYaml(std::string root) : root_(std::move(root)) {}
+
+  YAML::Node operator()(const py::handle& value) {
+    if (value.is_none()) return YAML::Node(YAML::NodeType::Null);
+    if (py::isinstance<py::bool_>(value)) return YAML::Node(value.cast<bool>() ? "true" : "false");
+    if (py::isinstance<py::str>(value)) return YAML::Node(value.cast<std::string>());
+    if (py::hasattr(value, "__fspath__"))
+      return YAML::Node(py::module_::import("os").attr("fspath")(value).cast<std::string>());
+    if (py::isinstance<py::dict>(value)) {
+      const Level level(*this, value);
+      YAML::Node map(YAML::NodeType::Map);
+      for (const auto& [key, item] : value.cast<py::dict>()) {
+        const std::string name = py::str(key).cast<std::string>();
+        keys_.push_back(fmt::format("[{}]", py::repr(key).cast<std::string>()));
+        map[name] = (*this)(item);
+        keys_.pop_back();
+      }
+      return map;
+    }
+    if (PyIndex_Check(value.ptr()))
+      return YAML::Node(py::str(py::int_(py::reinterpret_borrow<py::object>(value))).cast<std::string>());
+    if (py::isinstance<py::float_>(value) || py::hasattr(value, "__float__")) {
+      const double x = value.cast<double>();
+      if (std::isnan(x)) return YAML::Node(".nan");
+      if (std::isinf(x)) return YAML::Node(x > 0 ? ".inf" : "-.inf");
+      return YAML::Node(fmt::format("{}", x));
+    }
+    if (py::isinstance<py::iterable>(value)) {
+      const Level level(*this, value);
+      YAML::Node list(YAML::NodeType::Sequence);
+      std::size_t index = 0;
+      for (const auto& item : value) {
+        keys_.push_back(fmt::format("[{}]", index++));
+        list.push_back((*this)(item));
+        keys_.pop_back();
+      }
+      return list;
+    }
+    throw UserError(
+        fmt::format("{}: a value of Python type '{}' has no YAML form; accepted: dict, list, str, int, float, bool, "
+                    "None",
+                    where(keys_.size()), type_name(value)));
   }
-  if (PyIndex_Check(value.ptr()))
-    return YAML::Node(py::str(py::int_(py::reinterpret_borrow<py::object>(value))).cast<std::string>());
-  if (py::isinstance<py::float_>(value) || py::hasattr(value, "__float__")) {
-    const double x = value.cast<double>();
-    if (std::isnan(x)) return YAML::Node(".nan");
-    if (std::isinf(x)) return YAML::Node(x > 0 ? ".inf" : "-.inf");
-    return YAML::Node(fmt::format("{}", x));
+
+ private:
+  // A dict or list being converted: refused when it is one of its own
+  // containers (recursion) or one level too deep.
+  class Level {
+   public:
+    Level(ToYaml& outer, const py::handle& value) : outer_(outer) {
+      auto& open = outer_.open_;
+      const auto same = std::find(open.begin(), open.end(), value.ptr());
+      if (same != open.end())
+        throw UserError(
+            fmt::format("{}: this {} contains itself (it is {}); a config is a tree of dicts, lists and values, and a "
+                        "recursive one is not accepted",
+                        outer_.where(outer_.keys_.size()), type_name(value),
+                        outer_.where(static_cast<std::size_t>(same - open.begin()))));
+      if (open.size() == kMaxNesting)
+        throw UserError(
+            fmt::format("{}: dicts and lists nested more than {} deep; accepted: at most {} levels (the depth limit)",
+                        outer_.where(outer_.keys_.size()), kMaxNesting, kMaxNesting));
+      open.push_back(value.ptr());
+    }
+    ~Level() { outer_.open_.pop_back(); }
+    Level(const Level&) = delete;
+    Level& operator=(const Level&) = delete;
+
+   private:
+    ToYaml& outer_;
+  };
+
+  static std::string type_name(const py::handle& value) {
+    return py::str(value.get_type().attr("__name__")).cast<std::string>();
   }
-  if (py::isinstance<py::iterable>(value)) {
-    YAML::Node list(YAML::NodeType::Sequence);
-    for (const auto& item : value) list.push_back(to_yaml(item));
-    return list;
+
+  // `config['a'][0]` for the first `depth` keys; a deep path is shortened.
+  std::string where(std::size_t depth) const {
+    std::string text = root_;
+    for (std::size_t i = 0; i < depth; ++i) {
+      if (depth > 8 && i == 4) {
+        text += fmt::format("…({} more)…", depth - 5);
+        i = depth - 1;
+      }
+      text += keys_[i];
+    }
+    return text;
   }
-  throw UserError(
-      fmt::format("a value of Python type '{}' has no YAML form; accepted: dict, list, str, int, "
-                  "float, bool, None",
-                  py::str(value.get_type().attr("__name__")).cast<std::string>()));
-}
+
+  std::string root_;
+  std::vector<PyObject*> open_;    // the dicts and lists being converted, outermost first
+  std::vector<std::string> keys_;  // the key or index of every level below the root
+};
+
+YAML::Node to_yaml(const py::handle& value, const std::string& root) { return ToYaml(root)(value); }
 
 // YAML as Python: mappings, lists, whole numbers, numbers (.nan, .inf),
 // true/false and text.
@@ -97,24 +177,115 @@ py::object from_yaml(const YAML::Node& node) {
 
 py::object json_to_python(const nlohmann::json& j) { return py::module_::import("json").attr("loads")(j.dump()); }
 
-[[noreturn]] void raise_keyboard_interrupt() {
+// One engine call at a time in a process: generate (its run and the read-back
+// of its file), fit, stats and read_trace. The kernels' precision and the
+// CPU's lane slots are process-wide (host/engine/precision.hpp), Debian's
+// HDF5 is not built thread-safe, and the interrupt guard replaces the
+// process's signal handlers (two guards at once would restore each other's).
+// Waited for without the GIL, so a waiting thread holds nothing the running
+// one needs.
+std::mutex engine_mutex;
+// How many calls an interrupt has stopped; calls that were waiting for their
+// turn when one was stopped stop too (Ctrl-C is meant for all of them).
+std::atomic<std::uint64_t> interrupted_calls{0};
+
+bool in_main_thread() {
+  const py::module_ threading = py::module_::import("threading");
+  return threading.attr("current_thread")().is(threading.attr("main_thread")());
+}
+
+// The running call stopped by SIGINT or SIGTERM: KeyboardInterrupt in its
+// thread. Python gives Ctrl-C to the main thread, so when this is another
+// thread the main thread gets it too (as though the guard had not taken it).
+// Called while the call holds its turn.
+[[noreturn]] void raise_interrupt(int signal) {
+  if (signal == SIGINT && !in_main_thread()) {
+#if PY_VERSION_HEX >= 0x030A0000
+    PyErr_SetInterruptEx(SIGINT);
+#else
+    PyErr_SetInterrupt();
+#endif
+  }
+  interrupted_calls.fetch_add(1);
   PyErr_SetNone(PyExc_KeyboardInterrupt);
   throw py::error_already_set();
 }
 
-// Runs engine work without the GIL under the CLI's interrupt guard: Ctrl-C
-// stops the long loops within a step and becomes KeyboardInterrupt.
+// Whether this thread holds the turn: a call made from inside a call (a
+// config value's __iter__ or __fspath__ calling gpusynth) would wait for
+// itself.
+thread_local bool holding_turn = false;
+
+// A call's turn at the engine (engine_mutex), waited for without the GIL.
+class EngineTurn {
+ public:
+  EngineTurn() {
+    if (holding_turn) throw UserError("gpusynth's functions cannot be called from inside one of its calls");
+    const std::uint64_t seen = interrupted_calls.load();
+    {
+      py::gil_scoped_release unlocked;
+      lock_ = std::unique_lock<std::mutex>(engine_mutex);
+    }
+    if (interrupted_calls.load() == seen) {
+      holding_turn = true;
+      return;
+    }
+    lock_.unlock();
+    // Stopped while waiting. In the main thread the running call has handed
+    // it the Ctrl-C: let Python's handler raise it, once.
+    if (in_main_thread() && PyErr_CheckSignals() != 0) throw py::error_already_set();
+    PyErr_SetNone(PyExc_KeyboardInterrupt);
+    throw py::error_already_set();
+  }
+  ~EngineTurn() { holding_turn = false; }
+  EngineTurn(const EngineTurn&) = delete;
+  EngineTurn& operator=(const EngineTurn&) = delete;
+
+ private:
+  std::unique_lock<std::mutex> lock_;
+};
+
+// The CLI's interrupt guard (SIGINT and SIGTERM recorded, polled by the long
+// loops), with Python's handlers put back whole afterwards: InterruptGuard
+// restores them with std::signal, which adds SA_RESTART, and a blocking read
+// (input(), a pipe) would then no longer stop at Ctrl-C.
+class InterruptScope {
+ public:
+  InterruptScope() {
+    sigaction(SIGINT, nullptr, &int_);
+    sigaction(SIGTERM, nullptr, &term_);
+    guard_.emplace();
+  }
+  ~InterruptScope() {
+    guard_.reset();
+    sigaction(SIGINT, &int_, nullptr);
+    sigaction(SIGTERM, &term_, nullptr);
+  }
+  InterruptScope(const InterruptScope&) = delete;
+  InterruptScope& operator=(const InterruptScope&) = delete;
+
+ private:
+  struct sigaction int_ {};
+  struct sigaction term_ {};
+  std::optional<InterruptGuard> guard_;
+};
+
+// Runs engine work without the GIL under the interrupt guard: Ctrl-C stops
+// the long loops within a step and becomes KeyboardInterrupt. The caller
+// holds its EngineTurn.
 template <class Work>
 auto engine_call(Work&& work) -> decltype(work()) {
+  int signal = 0;
   {
     py::gil_scoped_release unlocked;
-    InterruptGuard interrupts;
+    InterruptScope interrupts;
     try {
       return work();
-    } catch (const Interrupted&) {
+    } catch (const Interrupted& interrupted) {
+      signal = interrupted.signal;
     }
   }
-  raise_keyboard_interrupt();
+  raise_interrupt(signal);
 }
 
 // A 1-D series of finite values, as the trace readers would accept it.
@@ -140,9 +311,9 @@ py::array_t<double> to_numpy(const std::vector<double>& values) {
 // entry, checked by the config's own reader (errors name `function`).
 SeriesSource source_from(const py::object& paths, const py::object& format, const py::dict& keys,
                          const char* function) {
-  YAML::Node node = to_yaml(keys);
-  node["trace"] = to_yaml(paths);
-  if (!format.is_none()) node["format"] = to_yaml(format);
+  YAML::Node node = to_yaml(keys, function);
+  node["trace"] = to_yaml(paths, std::string(function) + (std::string_view(function) == "stats" ? ".series" : ".path"));
+  if (!format.is_none()) node["format"] = to_yaml(format, std::string(function) + ".format");
   if (!node["name"]) {
     const YAML::Node trace = node["trace"];
     const std::string first = trace.IsSequence() && trace.size() > 0 ? trace[0].Scalar() : trace.Scalar();
@@ -153,12 +324,32 @@ SeriesSource source_from(const py::object& paths, const py::object& format, cons
 
 bool is_path(const py::handle& value) { return py::isinstance<py::str>(value) || py::hasattr(value, "__fspath__"); }
 
+// A one-line str that YAML reads as a single plain value, not as a mapping
+// (a config is always one), or that is no YAML but ends with .yaml or .yml:
+// a config file's path.
+bool names_a_file(const std::string& text) {
+  if (text.find_first_of("\r\n") != std::string::npos) return false;
+  std::error_code ec;
+  if (std::filesystem::exists(text, ec)) return true;
+  try {
+    const YAML::Node node = YAML::Load(text);
+    return node.IsScalar() && node.Tag() != "!";
+  } catch (const YAML::Exception&) {
+    const auto ends = [&](const std::string& tail) {
+      return text.size() > tail.size() && text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
+    };
+    return ends(".yaml") || ends(".yml");
+  }
+}
+
 // generate's config: a dict, YAML text, or the path of a config file (a
-// pathlib.Path, or a one-line str naming an existing file).
+// pathlib.Path, or a one-line str that is not the text of a mapping). A path
+// that does not exist is the CLI's error ("x.yaml: cannot open the config
+// file: No such file or directory"), never YAML text of one string.
 RunConfig config_from(const py::object& config) {
   if (py::isinstance<py::dict>(config)) {
     YAML::Emitter text;
-    text << to_yaml(config);
+    text << to_yaml(config, "config");
     return parse_config(text.c_str(), kTextConfig);
   }
   if (py::hasattr(config, "__fspath__"))
@@ -166,8 +357,7 @@ RunConfig config_from(const py::object& config) {
   if (!py::isinstance<py::str>(config))
     throw UserError("config: a dict, YAML text or the path of a config file is needed");
   const std::string text = config.cast<std::string>();
-  std::error_code ec;
-  if (text.find('\n') == std::string::npos && std::filesystem::is_regular_file(text, ec)) return load_config(text);
+  if (names_a_file(text)) return load_config(text);
   return parse_config(text, kTextConfig);
 }
 
@@ -192,27 +382,174 @@ class TemporaryDirectory {
   std::filesystem::path path_;
 };
 
-// /ensembles/<name>/series in its stored type (uint32 counts, float32 or
-// float64): the file's bits, replicas × bins.
-py::array read_ensemble(hid_t file, const std::string& name) {
+// The memory generate's arrays may take: memory_limit (also the run's
+// --memory-limit), or the CLI's default host budget.
+struct MemoryBudget {
+  std::uint64_t bytes = 0;
+  bool given = false;
+
+  std::string describe() const {
+    return given ? fmt::format("{} (memory_limit)", format_bytes(bytes))
+                 : fmt::format("{} (the default: a quarter of the available memory, 64 MiB to 4 GiB)",
+                               format_bytes(bytes));
+  }
+};
+
+MemoryBudget memory_budget_from(const py::object& limit) {
+  if (limit.is_none()) return {default_host_budget(), false};
+  if (py::isinstance<py::str>(limit)) {
+    try {
+      return {parse_memory_size(limit.cast<std::string>()), true};
+    } catch (const UserError& e) {
+      throw UserError(fmt::format("memory_limit: {}", e.what()));
+    }
+  }
+  if (!py::isinstance<py::bool_>(limit) && PyIndex_Check(limit.ptr())) {
+    const py::int_ bytes(py::reinterpret_borrow<py::object>(limit));
+    const unsigned long long value =
+        PyLong_AsUnsignedLongLong(bytes.ptr());  // (unsigned long long)-1: negative or too large
+    if (PyErr_Occurred()) PyErr_Clear();
+    if (value >= 1 && value < 18000000000000000000ull) return {value, true};
+    throw UserError(fmt::format("memory_limit = {} is out of range; accepted: bytes >= 1, or a size such as '2GiB'",
+                                py::str(limit).cast<std::string>()));
+  }
+  throw UserError("memory_limit: bytes (an int) or a size such as '2GiB' is needed");
+}
+
+// An ensemble's stored series: replicas × bins of one type, in chunks of
+// whole replicas.
+struct SeriesShape {
+  std::string name;
+  std::uint64_t replicas = 0, bins = 0, chunk_rows = 1;
+  StorageType storage = StorageType::float32;
+};
+
+// The bytes generate returns for it: the array, and the indexes xarray loads
+// with it (and the file's writer builds): 8 bytes a replica, 16 a bin (bin
+// index and time).
+double result_bytes(const SeriesShape& s) {
+  return static_cast<double>(s.replicas) * (static_cast<double>(s.bins) * storage_bytes(s.storage) + 8.0) +
+         16.0 * static_cast<double>(s.bins);
+}
+
+std::string bytes_text(double bytes) { return format_bytes(static_cast<std::uint64_t>(std::min(bytes, 1.8e19))); }
+
+// generate holds every stored replica in memory: refused before the run (and
+// before the read-back, for a study's fitted ensembles) when that is more than
+// the budget, with the numbers, as the CLI's plan refuses a batch.
+void check_result_memory(const std::vector<SeriesShape>& shapes, const MemoryBudget& budget, const std::string& note) {
+  double total = 0;
+  for (const SeriesShape& s : shapes) total += result_bytes(s);
+  if (total <= static_cast<double>(budget.bytes)) return;
+  std::string parts;
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    if (i == 4) {
+      parts += fmt::format(", and {} more", shapes.size() - i);
+      break;
+    }
+    const SeriesShape& s = shapes[i];
+    parts += fmt::format("{}'{}' {} replicas × {} bins of {}: {}", i ? ", " : "", s.name, s.replicas, s.bins,
+                         to_string(s.storage), bytes_text(result_bytes(s)));
+  }
+  throw UserError(fmt::format(
+      "generate returns every replica in memory and they need {} with their replica and bin indexes ({}), more "
+      "than the memory budget {}; lower replicas, raise memory_limit, or run the config with the CLI (gpusynth "
+      "CONFIG), which streams the replicas to its file{}",
+      bytes_text(total), parts, budget.describe(), note));
+}
+
+// The replicas a run stores (run.cpp's rule): all, or a study's first store_replicas.
+std::uint64_t stored_replicas(const RunConfig& config, const EnsembleSpec& spec) {
+  return std::min(config.study.compare ? config.study.compare->store_replicas.value_or(UINT64_MAX) : UINT64_MAX,
+                  spec.replicas);
+}
+
+py::dtype numpy_type(StorageType storage) {
+  return storage == StorageType::uint32    ? py::dtype::of<std::uint32_t>()
+         : storage == StorageType::float32 ? py::dtype::of<float>()
+                                           : py::dtype::of<double>();
+}
+
+// /ensembles/<name>/series as stored: uint32 counts, float32 or float64.
+SeriesShape stored_shape(hid_t file, const std::string& name) {
   const h5::Handle data = h5::open_dataset(file, "ensembles/" + name + "/series");
   const h5::Handle type(GS_H5_CHECK(H5Dget_type(data.id())), H5Tclose);
   const h5::Handle space(GS_H5_CHECK(H5Dget_space(data.id())), H5Sclose);
-  std::vector<hsize_t> dims(2);
-  GS_H5_CHECK(H5Sget_simple_extent_dims(space.id(), dims.data(), nullptr));
-  const bool counts = H5Tget_class(type.id()) == H5T_INTEGER;
-  const bool single = !counts && H5Tget_size(type.id()) == 4;
-  py::array out(counts   ? py::dtype::of<std::uint32_t>()
-                : single ? py::dtype::of<float>()
-                         : py::dtype::of<double>(),
-                std::vector<py::ssize_t>{static_cast<py::ssize_t>(dims[0]), static_cast<py::ssize_t>(dims[1])});
-  if (out.size() > 0)
-    GS_H5_CHECK(H5Dread(data.id(),
-                        counts   ? H5T_NATIVE_UINT32
-                        : single ? H5T_NATIVE_FLOAT
-                                 : H5T_NATIVE_DOUBLE,
-                        H5S_ALL, H5S_ALL, H5P_DEFAULT, out.mutable_data()));
+  hsize_t dims[2] = {0, 0};
+  GS_H5_CHECK(H5Sget_simple_extent_dims(space.id(), dims, nullptr));
+  SeriesShape s;
+  s.name = name;
+  s.replicas = dims[0];
+  s.bins = dims[1];
+  s.storage = H5Tget_class(type.id()) == H5T_INTEGER ? StorageType::uint32
+              : H5Tget_size(type.id()) == 4          ? StorageType::float32
+                                                     : StorageType::float64;
+  const h5::Handle create(GS_H5_CHECK(H5Dget_create_plist(data.id())), H5Pclose);
+  hsize_t chunk[2] = {1, 1};
+  if (H5Pget_layout(create.id()) == H5D_CHUNKED && H5Pget_chunk(create.id(), 2, chunk) == 2 && chunk[0] > 0)
+    s.chunk_rows = chunk[0];
+  return s;
+}
+
+// Rows read at a time: whole chunks, about 16 MiB, so that an interrupt is
+// seen between reads well within a second.
+std::uint64_t slab_rows(const SeriesShape& s) {
+  constexpr std::uint64_t kSlabBytes = 16ull << 20;
+  const std::uint64_t row_bytes = std::max<std::uint64_t>(1, s.bins * storage_bytes(s.storage));
+  const std::uint64_t rows = std::max<std::uint64_t>(1, kSlabBytes / row_bytes);
+  return std::max(s.chunk_rows, rows / s.chunk_rows * s.chunk_rows);
+}
+
+// Rows [first, first + count) of /ensembles/<name>/series into `out`, in the
+// stored type: the file's bits.
+void read_rows(hid_t data, const SeriesShape& s, std::uint64_t first, std::uint64_t count, void* out) {
+  const h5::Handle file_space(GS_H5_CHECK(H5Dget_space(data)), H5Sclose);
+  const hsize_t start[2] = {first, 0}, size[2] = {count, s.bins};
+  GS_H5_CHECK(H5Sselect_hyperslab(file_space.id(), H5S_SELECT_SET, start, nullptr, size, nullptr));
+  const h5::Handle memory_space(GS_H5_CHECK(H5Screate_simple(2, size, nullptr)), H5Sclose);
+  GS_H5_CHECK(H5Dread(data, native_type(s.storage), memory_space.id(), file_space.id(), H5P_DEFAULT, out));
+}
+
+// The series as a numpy array, read slab by slab without the GIL; an
+// interrupt between slabs throws Interrupted.
+py::array read_numpy(hid_t file, const SeriesShape& s) {
+  py::array out(numpy_type(s.storage),
+                std::vector<py::ssize_t>{static_cast<py::ssize_t>(s.replicas), static_cast<py::ssize_t>(s.bins)});
+  if (out.size() == 0) return out;
+  const h5::Handle data = h5::open_dataset(file, "ensembles/" + s.name + "/series");
+  auto* base = static_cast<unsigned char*>(out.mutable_data());
+  const std::uint64_t row_bytes = s.bins * storage_bytes(s.storage), step = slab_rows(s);
+  {
+    py::gil_scoped_release unlocked;
+    for (std::uint64_t first = 0; first < s.replicas; first += step) {
+      throw_if_interrupted();
+      read_rows(data.id(), s, first, std::min(step, s.replicas - first), base + first * row_bytes);
+    }
+    throw_if_interrupted();
+  }
   return out;
+}
+
+// The series as xr.open_dataset(file, group="ensembles/<name>",
+// engine="h5netcdf") gives it, loaded: the series slab by slab (an interrupt
+// between slabs throws Interrupted), then the rest.
+py::object read_xarray(const py::module_& xarray, const std::string& path, const SeriesShape& s) {
+  py::object dataset = xarray.attr("open_dataset")(path, "group"_a = "ensembles/" + s.name, "engine"_a = "h5netcdf");
+  const py::object series = dataset["series"];
+  py::array values(py::dtype::from_args(series.attr("dtype")),
+                   std::vector<py::ssize_t>{static_cast<py::ssize_t>(s.replicas), static_cast<py::ssize_t>(s.bins)});
+  const std::uint64_t step = slab_rows(s);
+  for (std::uint64_t first = 0; first < s.replicas; first += step) {
+    throw_if_interrupted();
+    const py::slice rows(static_cast<py::ssize_t>(first), static_cast<py::ssize_t>(std::min(first + step, s.replicas)),
+                         1);
+    values[rows] = series[rows].attr("values");
+  }
+  throw_if_interrupted();
+  dataset["series"] = series.attr("copy")("deep"_a = false, "data"_a = values);
+  dataset.attr("load")();
+  dataset.attr("close")();
+  return dataset;
 }
 
 // xarray with its h5netcdf engine, or nothing when either is missing.
@@ -228,7 +565,9 @@ std::optional<py::module_> import_xarray() {
 
 py::dict generate(const py::object& config_given, std::optional<std::string> backend, std::optional<std::uint64_t> seed,
                   std::optional<std::uint64_t> replicas, std::optional<std::string> output,
-                  std::optional<bool> as_xarray, bool quiet, std::optional<std::string> precision) {
+                  std::optional<bool> as_xarray, bool quiet, std::optional<std::string> precision,
+                  const py::object& memory_limit) {
+  const EngineTurn turn;
   RunConfig config = config_from(config_given);
   std::optional<py::module_> xarray;
   if (as_xarray.value_or(true)) {
@@ -236,6 +575,8 @@ py::dict generate(const py::object& config_given, std::optional<std::string> bac
     if (as_xarray.value_or(false) && !xarray)
       throw py::import_error("as_xarray=True needs xarray and h5netcdf (Debian: python3-xarray python3-h5netcdf)");
   }
+  const MemoryBudget budget = memory_budget_from(memory_limit);
+  const bool kept = output.has_value();
   std::optional<TemporaryDirectory> scratch;
   if (!output) {
     scratch.emplace();
@@ -248,36 +589,51 @@ py::dict generate(const py::object& config_given, std::optional<std::string> bac
   options.output = output;
   options.seed = seed;
   options.replicas = replicas;
+  if (budget.given) options.memory_limit = budget.bytes;
   if (backend) options.backend = parse_backend_choice(*backend);
   if (precision) options.precision = parse_math_precision(*precision);
   apply_overrides(config, options);
-  const RunOutcome outcome = engine_call([&] {
-    // One run at a time in a process: the kernels' precision and the CPU's lane
-    // slots are process-wide (host/engine/precision.hpp), and Debian's HDF5 is
-    // not built thread-safe. Taken without the GIL, so a waiting thread holds
-    // nothing the running one needs.
-    static std::mutex one_run_at_a_time;
-    const std::lock_guard<std::mutex> lock(one_run_at_a_time);
+  std::vector<SeriesShape> planned;
+  for (const EnsembleSpec& spec : config.ensembles)
+    planned.push_back({spec.name, stored_replicas(config, spec), spec.length, 1, spec.storage()});
+  check_result_memory(planned, budget, "");
+  // From the run to the last array read back, Ctrl-C (SIGINT) and SIGTERM are
+  // recorded and polled: the run stops within a step, the read-back between
+  // slabs.
+  std::optional<InterruptScope> interrupts(std::in_place);
+  const RunOutcome outcome = [&] {
+    py::gil_scoped_release unlocked;
     return run_config(config, options);
-  });
-  if (outcome.interrupted_by) raise_keyboard_interrupt();
+  }();
+  int signal = outcome.interrupted_by;
   py::dict ensembles;
-  if (xarray) {
-    for (const EnsembleResult& e : outcome.ensembles) {
-      py::object dataset =
-          xarray->attr("open_dataset")(*output, "group"_a = "ensembles/" + e.name, "engine"_a = "h5netcdf");
-      ensembles[py::str(e.name)] = dataset.attr("load")();
-      dataset.attr("close")();
+  if (!signal) {
+    try {
+      std::vector<SeriesShape> shapes;
+      {
+        const h5::Handle file = h5::open_file_read(*output);
+        for (const EnsembleResult& e : outcome.ensembles) shapes.push_back(stored_shape(file.id(), e.name));
+      }
+      check_result_memory(shapes, budget, kept ? fmt::format("; the run's file '{}' is complete", *output) : "");
+      if (xarray) {
+        for (const SeriesShape& s : shapes) ensembles[py::str(s.name)] = read_xarray(*xarray, *output, s);
+      } else {
+        const h5::Handle file = h5::open_file_read(*output);
+        for (const SeriesShape& s : shapes) ensembles[py::str(s.name)] = read_numpy(file.id(), s);
+      }
+    } catch (const Interrupted& interrupted) {
+      signal = interrupted.signal;
     }
-    return ensembles;
   }
-  const h5::Handle file = h5::open_file_read(*output);
-  for (const EnsembleResult& e : outcome.ensembles) ensembles[py::str(e.name)] = read_ensemble(file.id(), e.name);
+  interrupts.reset();
+  if (!signal) signal = pending_interrupt();  // one that came after the last slab
+  if (signal) raise_interrupt(signal);
   return ensembles;
 }
 
 py::dict fitted_dict(const FittedModel& r, const std::string& name, std::uint64_t replicas, bool counts) {
-  py::dict d("model"_a = r.model, "valid"_a = r.invalid.empty(),
+  py::dict d("model"_a = r.model, "valid"_a = r.invalid.empty(), "validity"_a = validity_of(r),
+             "boundary"_a = r.boundary.empty() ? py::object(py::none()) : py::object(py::str(r.boundary)),
              "invalid"_a = r.invalid.empty() ? py::object(py::none()) : py::object(py::str(r.invalid)),
              "params"_a = from_yaml(r.params), "workload"_a = from_yaml(r.workload), "fit"_a = from_yaml(r.fit),
              "estimates"_a = r.estimates, "statistic"_a = r.statistic,
@@ -294,6 +650,7 @@ py::dict fitted_dict(const FittedModel& r, const std::string& name, std::uint64_
 
 py::object fit(const py::object& series_given, const py::object& model, double bin_width, const py::object& times_given,
                std::uint64_t seed, std::uint64_t replicas, const std::string& name, const py::kwargs& fit_options) {
+  const EngineTurn turn;
   std::vector<double> series = series_from(series_given, "series");
   const bool binned = times_given.is_none();
   std::vector<double> times;
@@ -310,13 +667,16 @@ py::object fit(const py::object& series_given, const py::object& model, double b
     models.push_back(model.cast<std::string>());
   else
     for (const auto& m : model) models.push_back(py::str(m).cast<std::string>());
+  if (models.empty())
+    throw UserError(fmt::format("model: the list of models is empty; accepted: a model or a list of them, from {}",
+                                fmt::join(fittable_model_names(), ", ")));
   check_fittable(models, "model");
   if (!h5::is_group_name(name))
     throw UserError(fmt::format("name '{}' is not accepted; accepted: {}", name, h5::kGroupNameRule));
   FitSettings settings;
   for (const auto& [key, value] : fit_options) {
     const std::string option = py::str(key).cast<std::string>();
-    settings.set(option, to_yaml(value).Scalar(), option);
+    settings.set(option, to_yaml(value, option).Scalar(), option);
   }
   const bool counts = replicas_as_counts(binned, series);
   const std::vector<FittedModel> fitted = engine_call([&] {
@@ -330,6 +690,7 @@ py::object fit(const py::object& series_given, const py::object& model, double b
 }
 
 py::object stats(const py::object& series, long long max_lag, const py::object& format, const py::kwargs& keys) {
+  const EngineTurn turn;
   if (max_lag < 1 || max_lag > 100000000)
     throw UserError(fmt::format("max_lag = {} is out of range; accepted: a whole number from 1 to 100000000", max_lag));
   if (is_path(series) ||
@@ -353,6 +714,7 @@ py::object stats(const py::object& series, long long max_lag, const py::object& 
 }
 
 py::dict read_trace_series(const py::object& paths, const py::object& format, const py::kwargs& keys) {
+  const EngineTurn turn;
   const SeriesSource source = source_from(paths, format, keys, "read_trace");
   const LoadedSeries s = engine_call([&] { return read_series(source); });
   py::dict channels;
@@ -384,10 +746,13 @@ PYBIND11_MODULE(gpusynth, m) {
   py::register_exception<InternalError>(m, "InternalError", PyExc_RuntimeError);
   m.def("generate", &generate, "config"_a, "backend"_a = py::none(), "seed"_a = py::none(), "replicas"_a = py::none(),
         "output"_a = py::none(), "as_xarray"_a = py::none(), "quiet"_a = true, "precision"_a = py::none(),
+        "memory_limit"_a = py::none(),
         "Runs a config as `gpusynth CONFIG` does and returns {ensemble name: replicas x bins}: numpy arrays in the\n"
         "stored type, or xarray Datasets (series(replica, bin)) when xarray and h5netcdf are importable and\n"
         "as_xarray is not False. config: a dict, YAML text, or a config file's path. output: also keep the\n"
-        "HDF5 file there (else a private temporary file, removed).");
+        "HDF5 file there (else a private temporary file, removed). memory_limit: bytes or '2GiB', the budget of\n"
+        "the returned arrays and the run's --memory-limit (default: a quarter of the available memory, at most\n"
+        "4 GiB). Calls from several threads run one at a time.");
   m.def("fit", &fit, "series"_a, "model"_a, py::kw_only(), "bin_width"_a = 1.0, "times"_a = py::none(), "seed"_a = 1,
         "replicas"_a = 100, "name"_a = "series",
         "Fits a model (or a list of models) to a 1-D series as `gpusynth fit` does: params, fit (estimates,\n"

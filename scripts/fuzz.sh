@@ -2,7 +2,9 @@
 # Builds the libFuzzer targets (fuzz/) with clang under AddressSanitizer and
 # UBSan in build-fuzz/ and runs each for a fixed number of executions from its
 # seed corpus (tests/fuzz/corpus/<target>/, tests/fuzz/regressions/<target>/,
-# configs/ for the config target). Prints runs, seconds and corpus size per target.
+# configs/ for the config target) with the dictionary fuzz/<target>.dict where
+# there is one (the config's keys, requests: included). Prints runs, seconds
+# and corpus size per target.
 #   scripts/fuzz.sh [--runs N] [--seed S] [--jobs J] [TARGET...]
 # (default: 1000000 runs, a random libFuzzer seed, every target; CI gives --seed so that its runs
 # are the same every time).
@@ -39,9 +41,11 @@ for target in "${targets[@]}"; do
   [ -d tests/fuzz/regressions/"$target" ] && cp -r tests/fuzz/regressions/"$target"/. "$corpus"/
   [ "$target" = config ] && cp configs/*.yaml "$corpus"/
   log=build-fuzz/$target.log
+  dict=()
+  [ -f fuzz/"$target".dict ] && dict=(-dict=fuzz/"$target".dict)
   start=$(date +%s%N)
   if build-fuzz/fuzz_"$target" -runs="$runs" -seed="$seed" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-    -artifact_prefix="$artifacts"/ "$corpus" >"$log" 2>&1; then
+    "${dict[@]}" -artifact_prefix="$artifacts"/ "$corpus" >"$log" 2>&1; then
     result=ok
   else
     result="FAILED (see $log, input in $artifacts)"

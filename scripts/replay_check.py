@@ -27,64 +27,197 @@ job's start, latency in ns, direction, size, offset) and checks, per process:
    differs from the synthesized count by no more than the number of requests
    within D of its edges.
 
-Exit 0 when every check passes, 1 otherwise (each failure printed).
+Exit status: 0 when every check passes; 1 when a check fails (each failure
+printed as "FAIL: ..."; fio exiting with a status other than 0 is one); 2 when
+the command line or an input is wrong, before anything is checked or run: one
+line "replay_check: error: ..." naming the option or file and what is accepted
+(an option out of range: --bin, --pace-ms and --tolerance-ms must be positive
+numbers; a RESULTS.h5 that is missing, not HDF5, without /requests/NAME or with
+request tables that lack their fields or are damaged; a replica that
+/requests/NAME does not hold, that replay.fio does not hold, or without data
+requests; a FIO_DIR without replay.fio; no latency logs without --run; a
+latency log line that is not fio's; with --run, no create_files.sh, sh or fio,
+or a create_files.sh that fails); 130 when interrupted (SIGINT, SIGTERM).
 """
 import argparse
 import collections
 import glob
+import math
 import os
 import re
+import shutil
+import signal
 import subprocess
 import sys
 
 import h5py
 import numpy as np
 
+from request_table_checks import request_table_problem
 
-def requests_of(path, name, replica):
-    with h5py.File(path, "r") as f:
-        group = f["requests"][name]
-        table = group["requests"][:]
-        classes = [c.decode() for c in group["ops"]["class"][:]]
-        bin_width = float(group.attrs["bin_width"]) if "bin_width" in group.attrs else None
+# The fields of a request table that the checks read (docs/requests.md, docs/hdf5.md).
+REQUEST_FIELDS = ("replica", "rank", "time", "op", "file", "offset", "size")
+
+
+class InputError(Exception):
+    """A wrong option or input: exit 2, before anything is checked."""
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):  # argparse's own mistakes, as one line and exit 2 like ours
+        raise InputError(f"{message} (replay_check.py --help lists the options)")
+
+
+def requests_of(path, name):
+    """The request table of /requests/NAME, its operation classes, bin width and replicas, checked."""
+    if not os.path.isfile(path):
+        raise InputError(f"{path}: {'is not a regular file' if os.path.exists(path) else 'no such file'}; "
+                         "give the HDF5 file written by a run of a config with `requests:`")
+    try:
+        f = h5py.File(path, "r")
+    except OSError as e:
+        raise InputError(f"{path}: cannot open as an HDF5 file ({e}); give the file written by a run of a "
+                         "config with `requests:`") from None
+    with f:
+        where = f"{path}: /requests/{name}"
+        names = sorted(f["requests"]) if isinstance(f.get("requests"), h5py.Group) else []
+        if name not in names:
+            accepted = ", ".join(f"'{n}'" for n in names) if names else "none (no /requests group of gpusynth's)"
+            raise InputError(f"{path} has no /requests/{name}; the request syntheses it holds: {accepted}")
+        tables = {}
+        try:
+            group = f["requests"][name]
+            if not isinstance(group, h5py.Group):
+                raise InputError(f"{where} is not a group; gpusynth writes the tables 'requests' and 'ops' in it")
+            for key in ("requests", "ops"):
+                if key not in group:
+                    raise InputError(f"{where} has no '{key}' table; gpusynth writes 'requests' and 'ops' there")
+                table = group[key]
+                if not isinstance(table, h5py.Dataset):
+                    raise InputError(f"{where}/{key} is not a table")
+                tables[key] = table[()]
+            bin_width = group.attrs.get("bin_width")
+            replicas = group.attrs.get("replicas")
+        except (KeyError, OSError, ValueError, TypeError) as e:
+            raise InputError(f"{where}: cannot read it ({e}); the file is damaged") from None
+        table, ops = tables["requests"], tables["ops"]
+        missing = [k for k in REQUEST_FIELDS if k not in (table.dtype.names or ())]
+        if missing:
+            raise InputError(f"{where}/requests has no field{'s' if len(missing) > 1 else ''} "
+                             f"{', '.join(missing)}; expected a table of {', '.join(REQUEST_FIELDS)}")
+        if table.ndim != 1:
+            raise InputError(f"{where}/requests has {table.ndim} dimensions; expected a table (1)")
+        if "class" not in (ops.dtype.names or ()):
+            raise InputError(f"{where}/ops has no field 'class'; expected a table of (name, class)")
+    classes = [c.decode() if isinstance(c, bytes) else str(c) for c in ops["class"]]
+    problem = request_table_problem(table, REQUEST_FIELDS, classes, where)
+    if problem:
+        raise InputError(problem)
+    if bin_width is not None:  # the timing bins, the default of --bin
+        try:
+            bin_width = float(bin_width)
+        except (TypeError, ValueError):
+            bin_width = float("nan")
+        if not (math.isfinite(bin_width) and bin_width > 0):
+            bin_width = InputError(f"{where}: attribute 'bin_width' = {bin_width:g} is not a positive width in "
+                                   "seconds; give --bin")
+    try:
+        accepted = range(int(replicas))
+    except (TypeError, ValueError):  # not written by gpusynth: the replicas the table holds
+        accepted = sorted(set(table["replica"].tolist()))
+    return table, classes, bin_width, accepted
+
+
+def data_requests(table, classes, replica):
+    """The data requests of a replica fio replays, and their directions (0 read, 1 write)."""
     rows = table[table["replica"] == replica]
     data = np.array([classes[o] in ("read", "write") for o in rows["op"]], dtype=bool)
     keep = data & (rows["file"] >= 0) & (rows["offset"] >= 0) & (rows["size"] > 0)
     rows = rows[keep]
     direction = np.array([0 if classes[o] == "read" else 1 for o in rows["op"]], dtype=int)
-    return rows, direction, bin_width
+    return rows, direction
 
 
-def emitted_replica(fio_dir):
-    """The replica replay.fio says it holds (its first line: "# requests 'NAME' of CONFIG, replica R, ...")."""
-    with open(os.path.join(fio_dir, "replay.fio")) as f:
-        match = re.search(r", replica (\d+),", f.readline())
-    return int(match.group(1)) if match else 0
+def describe(accepted):
+    values = list(accepted)
+    if not values:
+        return "none"
+    if values == list(range(values[0], values[-1] + 1)):
+        return f"{values[0]} to {values[-1]}" if len(values) > 1 else f"{values[0]}"
+    return ", ".join(str(v) for v in values)
 
 
-def start_delays(fio_dir):
-    """rank -> startdelay in seconds, from replay.fio."""
+def read_replay_fio(fio_dir):
+    """(replica named on its first line or None, {rank: startdelay in s}), from FIO_DIR/replay.fio."""
+    if not os.path.isdir(fio_dir):
+        raise InputError(f"FIO_DIR {fio_dir}: {'is not a directory' if os.path.exists(fio_dir) else 'no such directory'}"
+                         "; give the directory the config's `emit: {fio: DIR}` wrote")
+    path = os.path.join(fio_dir, "replay.fio")
+    try:
+        with open(path, errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError as e:
+        raise InputError(f"{path}: cannot read it ({e.strerror}); FIO_DIR must be the directory the config's "
+                         "`emit: {fio: DIR}` wrote") from None
+    # Its first line: "# requests 'NAME' of CONFIG, replica R, ...".
+    match = re.search(r", replica (\d+),", lines[0]) if lines else None
     delays, rank = {}, None
-    with open(os.path.join(fio_dir, "replay.fio")) as f:
-        for line in f:
-            line = line.strip()
-            if line.startswith("[rank_"):
-                rank = int(line[6:-1])
-            elif line.startswith("startdelay=") and rank is not None:
-                delays[rank] = float(line.split("=")[1].rstrip("us")) / 1e6
-    return delays
+    for number, line in enumerate(lines, 1):
+        line = line.strip()
+        if line.startswith("[rank_"):
+            if not re.fullmatch(r"\[rank_\d+\]", line):
+                raise InputError(f"{path}:{number}: '{line}' is not a job of gpusynth's replay ([rank_N])")
+            rank = int(line[6:-1])
+        elif line.startswith("startdelay=") and rank is not None:
+            value = line.split("=", 1)[1]
+            if not re.fullmatch(r"\d+us", value):
+                raise InputError(f"{path}:{number}: startdelay '{value}' is not gpusynth's (microseconds, e.g. 32143us)")
+            delays[rank] = float(value[:-2]) / 1e6
+    return (int(match.group(1)) if match else None), delays
 
 
-def latency_log(fio_dir, rank):
-    paths = glob.glob(os.path.join(fio_dir, "lat", f"rank_{rank}_lat.*.log"))
-    if not paths:
-        return np.zeros((0, 5))
-    rows = np.loadtxt(paths[0], delimiter=",", ndmin=2)
-    return rows[:, :5] if rows.size else np.zeros((0, 5))
+def latency_logs(fio_dir):
+    """rank -> path of its latency log (lat/rank_N_lat.*.log)."""
+    logs = {}
+    for path in sorted(glob.glob(os.path.join(fio_dir, "lat", "rank_*_lat.*.log"))):
+        match = re.fullmatch(r"rank_(\d+)_lat\.\d+\.log", os.path.basename(path))
+        if match:
+            logs.setdefault(int(match.group(1)), path)
+    return logs
+
+
+def latency_log(path):
+    """The rows (completion ms, latency ns, direction, size, offset) of one of fio's latency logs."""
+    try:
+        with open(path, errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError as e:
+        raise InputError(f"{path}: cannot read it ({e.strerror})") from None
+    rows = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        fields = [v.strip() for v in line.split(",")]
+        try:
+            values = [float(v) for v in fields[:5]] if len(fields) >= 5 else None
+        except ValueError:
+            values = None
+        if values is None or not all(math.isfinite(v) for v in values) or values[2] not in (0, 1, 2) \
+                or min(values[1], values[3], values[4]) < 0:
+            raise InputError(f"{path}:{number}: '{line[:80]}' is not a line of fio's latency log (time in ms, latency "
+                             "in ns, direction 0/1/2, size, offset: numbers >= 0, comma-separated); the log is damaged, "
+                             "run fio again (--run)")
+        rows.append(values)
+    return np.array(rows, dtype=float).reshape(-1, 5)
+
+
+def positive(option, value, what):
+    if value is not None and not (math.isfinite(value) and value > 0):
+        raise InputError(f"{option} {value:g}: {what}")
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = Parser(prog="replay_check.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("results")
     parser.add_argument("name")
     parser.add_argument("fio_dir")
@@ -97,33 +230,70 @@ def main():
                         help="passed to fio with --run, e.g. --fio-option=--replay_no_stall=1")
     args = parser.parse_args()
 
+    # Every input is checked before fio runs.
+    positive("--bin", args.bin, "the bin width must be a positive number of seconds (e.g. 0.05); leave it out for "
+                                "the run's timing bins")
+    positive("--tolerance-ms", args.tolerance_ms, "the tolerance must be a positive number of milliseconds (default 25)")
+    positive("--pace-ms", args.pace_ms, "the pace allowance must be a positive number of milliseconds (default 10)")
+    table, classes, bin_width, accepted = requests_of(args.results, args.name)
+    if args.bin is None and isinstance(bin_width, InputError):
+        raise bin_width
+    emitted, delays = read_replay_fio(args.fio_dir)
+    replica = args.replica if args.replica is not None else (emitted if emitted is not None else 0)
+    option = f"--replica {replica}" if args.replica is not None else f"replica {replica} (of replay.fio)"
+    if replica not in accepted:
+        raise InputError(f"{option}: /requests/{args.name} in {args.results} holds replicas {describe(accepted)}")
+    if emitted is not None and replica != emitted:
+        raise InputError(f"{option}: {os.path.join(args.fio_dir, 'replay.fio')} holds replica {emitted}; give "
+                         f"--replica {emitted} or leave it out")
+    rows, direction = data_requests(table, classes, replica)
+    if rows.size == 0:
+        raise InputError(f"replica {replica} of /requests/{args.name} in {args.results} holds no data requests "
+                         "(reads and writes with a file, an offset and a size): nothing to check")
+    if args.run:
+        script = os.path.join(args.fio_dir, "create_files.sh")
+        if not os.path.isfile(script):
+            raise InputError(f"--run: {script} is missing; FIO_DIR must be the directory the config's "
+                             "`emit: {fio: DIR}` wrote")
+        for program, package in (("sh", "dash"), ("fio", "fio")):
+            if shutil.which(program) is None:
+                raise InputError(f"--run: '{program}' is not on PATH; install it (apt-get install {package}) or run "
+                                 "fio in FIO_DIR yourself and leave out --run")
+    elif not os.path.isdir(os.path.join(args.fio_dir, "lat")) or not latency_logs(args.fio_dir):
+        raise InputError(f"{os.path.join(args.fio_dir, 'lat')}: no latency logs (rank_N_lat.*.log); run fio in "
+                         f"{args.fio_dir} first (fio replay.fio), or pass --run")
+
     failures = []
     if args.run:
-        subprocess.run(["sh", os.path.join(args.fio_dir, "create_files.sh")], check=True)
+        created = subprocess.run(["sh", script])
+        if created.returncode != 0:
+            raise InputError(f"--run: {script} exited with {created.returncode}; no file was replayed")
         done = subprocess.run(["fio", "--output=fio-output.txt", *args.fio_options, "replay.fio"], cwd=args.fio_dir)
         if done.returncode != 0:
             failures.append(f"fio exited with {done.returncode}")
 
-    replica = emitted_replica(args.fio_dir) if args.replica is None else args.replica
-    rows, direction, bin_width = requests_of(args.results, args.name, replica)
     bin_width = args.bin or bin_width or 0.1
-    delays = start_delays(args.fio_dir)
     tolerance, pace = args.tolerance_ms / 1e3, args.pace_ms / 1e3
+    logs = latency_logs(args.fio_dir)
     intended, observed, relative, start_skew = [], [], [], []
     mismatched = 0
-    for rank in sorted(set(rows["rank"].tolist())):
+    # Every rank of the requests, and every job of replay.fio (a log of requests the synthesis lacks fails too).
+    for rank in sorted(set(rows["rank"].tolist()) | set(delays)):
         mine = rows["rank"] == rank
         expected = collections.Counter(zip(direction[mine].tolist(), rows["offset"][mine].tolist(),
                                            rows["size"][mine].tolist()))
-        log = latency_log(args.fio_dir, rank)
+        log = latency_log(logs[rank]) if rank in logs else np.zeros((0, 5))
         seen = collections.Counter(zip(log[:, 2].astype(int).tolist(), log[:, 4].astype(np.int64).tolist(),
                                        log[:, 3].astype(np.int64).tolist()))
         if seen != expected:
             mismatched += 1
             if mismatched <= 3:
-                failures.append(f"rank {rank}: fio did {sum(seen.values())} requests, the log holds "
+                failures.append(f"rank {rank}: fio did {sum(seen.values())} requests"
+                                f"{'' if rank in logs else ' (no latency log)'}, the log holds "
                                 f"{sum(expected.values())}; (direction, offset, size) differ: "
                                 f"{list((expected - seen).items())[:2]} missing, {list((seen - expected).items())[:2]} extra")
+            continue
+        if not expected:
             continue
         # psync, one request at a time: fio's log is in the iolog's order.
         times = np.sort(rows["time"][mine])
@@ -183,5 +353,17 @@ def main():
     return 1 if failures else 0
 
 
+def terminate(number, frame):
+    raise KeyboardInterrupt
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    signal.signal(signal.SIGTERM, terminate)
+    try:
+        sys.exit(main())
+    except InputError as e:
+        print(f"replay_check: error: {e}", file=sys.stderr)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        print("replay_check: interrupted", file=sys.stderr)
+        sys.exit(130)

@@ -8,14 +8,47 @@ the burst paper's figures with intervals), and writes DIR/index.html (tables and
 embedded, so the one file stands alone), DIR/report.md and the plots as PNGs:
 CDFs of real vs synthetic with a replica band (the alpha-stable paper's
 Fig. 5-6), QQ plots (Fig. 3-4), ACFs (Fig. 2), sample paths and the
-per-replica error distributions. Written beside DIR and renamed on success.
+per-replica error distributions.
+
+    report.py --staged RESULTS.h5 EMPTY_DIR   # what gpusynth report runs: it made EMPTY_DIR beside the
+                                              # target, renames it into place on exit 0 and removes it otherwise
+    report.py RESULTS.h5 DIR                  # by hand: the same, with the staging and renaming done here
+
+Exit status: 0 written (warnings, if any, on stderr and at the top of the page: a part of /bursts that
+is missing or damaged); 2 a user error, one line "gpusynth report: error: ..." naming the file and the
+object in it that is missing or wrong (request tables are checked before anything is drawn), or a
+file of the report that cannot be written; 130 interrupted by SIGINT or SIGTERM, nothing written.
 """
-import base64
-import html
-import os
-import shutil
+import signal
 import sys
-import tempfile
+
+
+class Interrupted(SystemExit):
+    """SIGINT or SIGTERM: exit 130, after the unwinding removed what was being written."""
+
+    def __init__(self, number):
+        super().__init__(130)
+        self.signal = number
+
+
+def interrupted(number, frame):
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # one is enough: the clean-up must not be interrupted
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise Interrupted(number)
+
+
+signal.signal(signal.SIGINT, interrupted)  # first, so that even the imports below stop without a traceback
+signal.signal(signal.SIGTERM, interrupted)
+# gpusynth starts the script with both blocked: one that came before the handlers comes now, to them.
+signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+
+import base64  # noqa: E402
+import html  # noqa: E402
+import os  # noqa: E402
+import re  # noqa: E402
+import shutil  # noqa: E402
+import socket  # noqa: E402
+import stat  # noqa: E402
 
 
 def fail(message):
@@ -26,26 +59,26 @@ def fail(message):
 
 # The Debian packages of the modules the report draws with (scripts/debian-packages.txt).
 REPORT_PACKAGES = {"h5py": "python3-h5py", "matplotlib": "python3-matplotlib", "numpy": "python3-numpy"}
-try:
-    import h5py
-    import matplotlib
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    import numpy as np
-except ImportError as missing:
-    module = (missing.name or "").split(".")[0]
+
+def fail_missing(module):
     package = REPORT_PACKAGES.get(module, "the package that provides it")
     fail(f"the report needs the Python module '{module}' for {sys.executable}, which is not installed; "
          f"install {package} (apt-get install {package})")
 
-from report_bursts import burst_sections  # noqa: E402 (after the check that matplotlib is there)
+
+try:
+    import h5py
+    import numpy as np
+except ImportError as missing:
+    fail_missing((missing.name or "").split(".")[0])
+
+# matplotlib loads at the first figure (report_bursts.LazyPyplot), after the file's checks; without it, MissingModule.
+from request_table_checks import request_table_problem  # noqa: E402
+from report_bursts import (InputError, MissingModule, WriteError, attribute, burst_sections, member,  # noqa: E402
+                           plt, save, text, values)
 
 BAND = (5, 95)  # percentiles of the replicas drawn as a band
-
-
-def text(value):
-    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 def cell(row):
@@ -83,13 +116,6 @@ def table_rows(study, metric, render):
 
 def degree_cell(row):
     return f"{row['matching_degree']}" + ("" if row["separated"] == 1 else "?")
-
-
-def save(fig, directory, name):
-    path = os.path.join(directory, name)
-    fig.savefig(path, dpi=110, bbox_inches="tight")
-    plt.close(fig)
-    return name
 
 
 def replica_band(group, model, name):
@@ -193,28 +219,62 @@ def plot_dataset(f, study, dataset, directory):
     return plots
 
 
-def request_rows(group, replica=None):
-    """(rank, time, is_write) of the data requests of a request table group."""
-    table = group["requests"][()]
-    classes = [text(c) for c in group["ops"]["class"][()]]
-    data = np.array([classes[o] in ("read", "write") for o in table["op"]], dtype=bool)
+REQUEST_FIELDS = ("replica", "rank", "time", "op")  # what the plots read of a request table (docs/requests.md)
+
+
+def request_table(group):
+    """The request table of a group of gpusynth's (/requests/NAME or its characterized/sanitized) and its operation
+    classes, checked: an InputError names what is missing or wrong."""
+    table = values(group, "requests", REQUEST_FIELDS, ndim=1)
+    classes = [text(c) for c in values(group, "ops", ("class",), ndim=1)["class"]]
+    problem = request_table_problem(table, REQUEST_FIELDS, classes, group.name)
+    if problem:
+        raise InputError(problem)
+    return table, classes
+
+
+def request_rows(table, classes, replica=None):
+    """(rank, time, is_write) of the data requests of a request table."""
+    is_data = np.array([c in ("read", "write") for c in classes], dtype=bool)
+    is_write = np.array([c == "write" for c in classes], dtype=bool)
+    data = is_data[table["op"]]
     if replica is not None:
         data &= table["replica"] == replica
     rows = table[data]
-    writes = np.array([classes[o] == "write" for o in rows["op"]], dtype=bool)
-    return rows["rank"], rows["time"], writes
+    return rows["rank"], rows["time"], is_write[rows["op"]]
 
 
-def plot_requests(f, name, directory):
+def load_requests(f):
+    """[(name, attributes, panels, bin width)] of every synthesis under /requests, read and checked before anything
+    is drawn: panels are (title, ranks, times, writes) of the trace (when stored) and of replica 0."""
+    top = member(f, "requests", h5py.Group)
+    if len(top) == 0:
+        raise InputError("/requests holds no request synthesis")
+    syntheses = []
+    for name in top:
+        group = member(top, name, h5py.Group)
+        try:
+            attrs = {k: (text(v) if isinstance(v, (bytes, str)) else v) for k, v in group.attrs.items()}
+        except (OSError, TypeError, RuntimeError) as e:
+            raise InputError(f"{group.name}: its attributes cannot be read ({e}): the file is damaged") from None
+        panels = [("synthetic, replica 0", *request_rows(*request_table(group), 0))]
+        if "characterized" in group and "sanitized" in member(group, "characterized", h5py.Group):
+            sanitized = member(group["characterized"], "sanitized", h5py.Group)
+            panels.insert(0, ("trace", *request_rows(*request_table(sanitized))))
+        times = panels[-1][2]
+        width = attribute(group, "bin_width") if "bin_width" in attrs else 0.0
+        span = float(times.max() - min(times.min(), 0.0)) if times.size else 0.0
+        if width < 0 or (width > 0 and span / width > 1e7):
+            raise InputError(f"{group.name}: attribute 'bin_width' = {width:g} s is not a positive width that gives at "
+                             f"most 10^7 bins over the {span:g} s of replica 0's requests")
+        syntheses.append((name, attrs, panels, width))
+    return syntheses
+
+
+def plot_requests(name, attrs, panels, width, directory):
     """Rank x time of replica 0 beside the trace's requests, and data requests per bin."""
-    group = f["requests"][name]
-    attrs = {k: (text(v) if isinstance(v, (bytes, str)) else v) for k, v in group.attrs.items()}
-    panels = [("synthetic, replica 0", group, 0)]
-    if "characterized" in group and "sanitized" in group["characterized"]:
-        panels.insert(0, ("trace", group["characterized"]["sanitized"], None))
     fig, axes = plt.subplots(1, len(panels), figsize=(6 * len(panels), 4.2), squeeze=False)
-    for axis, (title, g, replica) in zip(axes[0], panels):
-        ranks, times, writes = request_rows(g, replica)
+    for axis, (title, ranks, times, writes) in zip(axes[0], panels):
         axis.scatter(times[~writes], ranks[~writes], s=4, marker="|", color="tab:blue", label="read")
         axis.scatter(times[writes], ranks[writes], s=4, marker="|", color="tab:red", label="write")
         axis.set_xlabel("time (s)")
@@ -222,10 +282,11 @@ def plot_requests(f, name, directory):
         axis.set_title(f"{name}: {title} ({len(times)} data requests)")
         axis.legend(loc="upper right", markerscale=3)
     images = {f"{name}: data requests by rank and time": save(fig, directory, f"requests_{name}_rank_time.png")}
-    ranks, times, _ = request_rows(group, 0)
-    width = float(attrs.get("bin_width", 0)) or max(times.max() / 100, 1e-3)
+    _, _, times, _ = panels[-1]
+    first, last = (min(float(times.min()), 0.0), float(times.max())) if times.size else (0.0, 0.0)
+    width = width or max((last - first) / 100, 1e-3)
     fig, axis = plt.subplots(figsize=(8, 3.2))
-    edges = np.arange(0, times.max() + 2 * width, width)
+    edges = np.arange(np.floor(first / width) * width, last + 2 * width, width)
     axis.step(edges[:-1], np.histogram(times, edges)[0], where="post", label="synthetic, replica 0")
     axis.set_xlabel("time (s)")
     axis.set_ylabel(f"data requests per {width:g} s")
@@ -251,19 +312,51 @@ def md_table(header, rows):
 
 
 def write_report(results, directory):
-    with h5py.File(results, "r") as f:
+    """Draws the report of RESULTS.h5 into directory and returns its warnings: the parts of /bursts that are missing
+    or damaged, said on stderr and at the top of the page. What the report cannot do without is an error (exit 2):
+    a file that is not HDF5, request tables missing or damaged (checked before anything is drawn), nothing at all
+    to show."""
+    try:
+        f = h5py.File(results, "r")
+    except OSError as e:
+        fail(f"{results}: cannot open as an HDF5 file ({e})")
+    warnings, sections = [], []  # sections: (title, paragraphs, tables [(caption, header, rows)], images [(caption, file)])
+    with f:
         if "compare" not in f and "requests" not in f and "bursts" not in f:
             fail(f"{results}: no /compare, /requests or /bursts group; run a config with a 'compare:', 'requests:' or "
                  "'bursts:' block first")
-        sections = []  # (title, paragraphs, tables [(header, rows)], images [(caption, file)])
-        if "compare" in f:
-            study_sections(f, results, directory, sections)
-        for name in f.get("requests", {}):
-            rows, images = plot_requests(f, name, directory)
-            sections.append((f"Requests {name}", [], [("Synthesis", ["key", "value"], rows)], list(images.items())))
-        if "bursts" in f:
-            sections += burst_sections(f, directory)
-    write_pages(sections, directory)
+        try:
+            syntheses = load_requests(f) if "requests" in f else []
+        except InputError as e:
+            fail(f"{results}: {e}; the report draws the request tables gpusynth writes (docs/requests.md)")
+        try:
+            if "compare" in f:
+                try:
+                    study_sections(f, results, directory, sections)
+                except (InputError, KeyError, OSError) as e:
+                    fail(f"{results}: the study under /compare cannot be drawn: {e}; the file is damaged or was not "
+                         "written by gpusynth")
+            for name, attrs, panels, width in syntheses:
+                rows, images = plot_requests(name, attrs, panels, width, directory)
+                sections.append((f"Requests {name}", [], [("Synthesis", ["key", "value"], rows)], list(images.items())))
+            if "bursts" in f:
+                try:
+                    sections += burst_sections(f, directory, warnings.append)
+                except InputError as e:
+                    warnings.append(f"the burst analyses are left out: {e}")
+        except WriteError as e:
+            fail(str(e))
+        except MissingModule as e:
+            fail_missing(e.module)
+    if not any(tables or images for _, _, tables, images in sections):
+        fail(f"{results}: nothing to report: {'; '.join(warnings)}")
+    for warning in warnings:
+        print(f"gpusynth report: warning: {results}: {warning}", file=sys.stderr)
+    try:
+        write_pages(sections, warnings, results, directory)
+    except OSError as e:
+        fail(str(WriteError(e.filename or directory, e)))
+    return warnings
 
 
 def study_sections(f, results, directory, sections):
@@ -303,8 +396,13 @@ def study_sections(f, results, directory, sections):
         sections.append((f"Dataset {d}", [], [], list(plots.items())))
 
 
-def write_pages(sections, directory):
+def write_pages(sections, warnings, results, directory):
     md, body = ["# gpusynth report", ""], []
+    if warnings:  # at the top, where a reader sees that something is missing before looking for it
+        heading = f"Warnings: parts of {results} are missing or damaged and are left out of this report"
+        md += [f"## {heading}", ""] + [f"- **warning**: {w}" for w in warnings] + [""]
+        body.append(f"<div class='warnings'><h2>{html.escape(heading)}</h2><ul>"
+                    + "".join(f"<li>warning: {html.escape(w)}</li>" for w in warnings) + "</ul></div>")
     for title, paragraphs, tabs, images in sections:
         md += [f"## {title}", ""]
         body.append(f"<h2>{html.escape(title)}</h2>")
@@ -323,33 +421,79 @@ def write_pages(sections, directory):
     with open(os.path.join(directory, "report.md"), "w") as out:
         out.write("\n".join(md))
     style = ("body{font-family:sans-serif;max-width:1200px;margin:auto} table{border-collapse:collapse;font-size:12px}"
-             " td,th{border:1px solid #ccc;padding:3px 6px;text-align:right} img{max-width:100%}")
+             " td,th{border:1px solid #ccc;padding:3px 6px;text-align:right} img{max-width:100%}"
+             " .warnings{border:2px solid #c00;background:#fee;padding:0 1em;margin:1em 0}")
     with open(os.path.join(directory, "index.html"), "w") as out:
         out.write(f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>gpusynth report</title>"
                   f"<style>{style}</style></head><body><h1>gpusynth report</h1>{''.join(body)}</body></html>")
 
 
-def main():
-    if len(sys.argv) != 3:
-        fail("usage: report.py RESULTS.h5 DIR")
-    results, target = sys.argv[1], os.path.abspath(sys.argv[2])
-    parent = os.path.dirname(target)
+def file_kind(path):
+    mode = os.stat(path).st_mode
+    for test, kind in ((stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"), (stat.S_ISREG, "a file")):
+        if test(mode):
+            return kind
+    return "not a directory"
+
+
+def staging_directory(path):
+    """By hand (without gpusynth): the target (links followed), checked as gpusynth checks it (report.cpp), and a
+    new empty directory beside it, .NAME.tmp-HOST-PID, to draw into."""
+    target = os.path.realpath(path)
+    parent, name = os.path.split(target)
+    if not name:
+        fail(f"-o {path}: give a directory path, e.g. out/report")
     if not os.path.isdir(parent):
-        fail(f"-o {sys.argv[2]}: the directory '{parent}' does not exist")
-    if os.path.exists(target) and not os.path.isfile(os.path.join(target, "index.html")) and os.listdir(target):
-        fail(f"-o {sys.argv[2]}: exists and is not a gpusynth report; choose another directory")
-    temp = tempfile.mkdtemp(prefix=f".{os.path.basename(target)}.tmp-", dir=parent)
+        fail(f"-o {path}: the directory '{parent}' does not exist; create it first or choose another path")
+    if os.path.exists(target):
+        if not os.path.isdir(target):
+            fail(f"-o {path} is {file_kind(target)}; the report is a directory: give a new path or a directory that "
+                 "holds a report")
+        if os.listdir(target) and not os.path.isfile(os.path.join(target, "index.html")):
+            fail(f"-o {path}: exists and is not a gpusynth report (no index.html); choose another directory")
+    host = re.sub(r"[^A-Za-z0-9.-]", "_", socket.gethostname()) or "localhost"
+    staging = os.path.join(parent, f".{name}.tmp-{host}-{os.getpid()}")
     try:
-        write_report(results, temp)
-        if os.path.exists(target):
-            shutil.rmtree(target)
-        os.rename(temp, target)
-        os.chmod(target, 0o755)
+        os.mkdir(staging)
+    except OSError as e:
+        fail(f"-o {path}: cannot create a directory in '{parent}': {e.strerror}")
+    return target, staging
+
+
+def main():
+    arguments = sys.argv[1:]
+    staged = arguments[:1] == ["--staged"]
+    if staged:
+        arguments = arguments[1:]
+    if len(arguments) != 2:
+        fail("usage: report.py RESULTS.h5 DIR, or report.py --staged RESULTS.h5 EMPTY_DIR (as gpusynth report runs it)")
+    results, path = arguments
+    if staged:  # gpusynth renames the directory into place on exit 0 and removes it otherwise
+        write_report(results, path)
+        return
+    target, staging = staging_directory(path)
+    try:
+        warnings = write_report(results, staging)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # complete: a signal from here on no longer cancels it
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        if os.path.isdir(target):
+            os.rename(target, staging + ".old")
+            os.rename(staging, target)
+            shutil.rmtree(staging + ".old")
+        else:
+            os.rename(staging, target)
     except BaseException:
-        shutil.rmtree(temp, ignore_errors=True)
+        shutil.rmtree(staging, ignore_errors=True)
         raise
-    print(f"wrote {target}/index.html ({len(os.listdir(target))} files)")
+    print(f"wrote {path}/index.html ({len(os.listdir(target))} files"
+          f"{f'; {len(warnings)} warning(s), at the top of the page' if warnings else ''})")
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except Interrupted as e:
+        if sys.argv[1:2] != ["--staged"]:  # gpusynth says it for the script it runs
+            print(f"gpusynth report: interrupted by signal {e.signal}: nothing was written", file=sys.stderr)
+        raise

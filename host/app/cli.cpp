@@ -47,8 +47,9 @@ void add_trace_options(CLI::App* app, SeriesSource& o, TraceArguments& a) {
                   "thousands of darshan logs");
   app->add_option("--format", a.format, fmt::format("{} (docs/traces.md)", fmt::join(trace_format_names(), ", ")))
       ->required();
-  app->add_option("--bin", o.bin, "bin width: 1s, 250ms, 10us, 5min, … (all formats but series)");
-  app->add_option("--column", o.trace.time_column, "timestamps/series: the time column, 1-based or a header name");
+  app->add_option("--bin", o.bin, "bin width: 1s, 250ms, 10us, 5min, … (all formats but series and values)");
+  app->add_option("--column", o.trace.time_column,
+                  "timestamps/series: the time column, 1-based or a header name (series: row, the row index)");
   app->add_option("--value-column", o.trace.value_column, "series (default 2) / counts (default 1): the value column");
   app->add_option("--op-column", o.trace.op_column, "timestamps: the operation column (read/write)");
   app->add_option("--size-column", o.trace.size_column, "timestamps: the request size column, in bytes");
@@ -315,23 +316,21 @@ int main_cli(int argc, char** argv) {
   H5dont_atexit();
   h5::quiet_library_errors();
   InterruptGuard interrupts;  // SIGINT/SIGTERM end every command cleanly, with nothing written
-  // Every rank meets the same config errors: rank 0 reports them. A failure
-  // while the ranks write together ends them all, naming the rank.
+  // Under several ranks, the same config errors on every rank: rank 0 reports
+  // them. A rank's own failure once the job has begun ends every rank, naming
+  // the rank (host/base/ranks.hpp).
   const auto fail = [](const char* kind, const std::string& message, int code) {
-    if (in_collective_phase()) {
-      std::fprintf(stderr, "gpusynth: rank %d of %d: %s%s\n", ranks().rank, ranks().size, kind, message.c_str());
-      std::fflush(stderr);
-      abort_ranks(code);
-    }
+    if (failure_ends_job()) abort_job(code, kind + message);
     if (is_root_rank()) std::fprintf(stderr, "gpusynth: %s%s\n", kind, message.c_str());
     return code;
   };
   try {
     return parse_and_run(argc, argv);
   } catch (const Interrupted& interrupted) {
+    if (failure_ends_job())
+      abort_job(kExitInterrupted, fmt::format("interrupted by signal {}: nothing was written", interrupted.signal));
     if (is_root_rank())
       std::fprintf(stderr, "\ngpusynth: interrupted by signal %d: nothing was written\n", interrupted.signal);
-    if (in_collective_phase()) abort_ranks(kExitInterrupted);
     return kExitInterrupted;
   } catch (const UserError& e) {
     return fail("error: ", e.what(), kExitUser);

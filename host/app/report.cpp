@@ -1,24 +1,161 @@
 #include "host/app/report.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <ctime>
 #include <filesystem>
+#include <system_error>
 
 #include "host/base/errors.hpp"
 #include "host/base/interrupt.hpp"
+#include "host/base/output_file.hpp"
 #include "io/hdf5.hpp"
 
 namespace gs {
 
 namespace {
 
+namespace fs = std::filesystem;
+
+constexpr int kMaxSymlinkHops = 40;        // as the kernel's ELOOP limit
+constexpr double kChildGraceSeconds = 10;  // after a forwarded signal, before SIGKILL
+
 std::string environment_or(const char* name, const std::string& fallback) {
   const char* value = std::getenv(name);
   return value && *value ? value : fallback;
+}
+
+// The directory that `-o PATH` names, links followed (the directory a link
+// points to is replaced, the link stays, as for files): nothing there, an
+// empty directory or a directory holding a report (index.html). Anything else
+// is refused before any work, as output_file.hpp refuses what is not a file.
+std::string resolve_report_target(const std::string& path) {
+  if (path.empty()) throw UserError("-o must not be empty");
+  fs::path target = fs::absolute(path).lexically_normal();
+  if (!target.has_filename()) target = target.parent_path();  // "out/report/"
+  if (!target.has_filename() || target.filename() == "..")
+    throw UserError(fmt::format("-o '{}': give the path of a directory to write the report to, e.g. out/report", path));
+  const fs::path given = target;
+  for (int hop = 0;; ++hop) {
+    struct stat info {};
+    if (lstat(target.c_str(), &info) != 0) {
+      if (errno != ENOENT)
+        throw UserError(fmt::format("-o '{}': cannot inspect '{}': {}", path, target.string(), std::strerror(errno)));
+      break;  // a new directory
+    }
+    if (S_ISDIR(info.st_mode)) {
+      std::error_code ec;
+      const bool empty = fs::is_empty(target, ec);
+      if (ec) throw UserError(fmt::format("-o '{}': cannot list '{}': {}", path, target.string(), ec.message()));
+      if (!empty && !fs::is_regular_file(target / "index.html"))
+        throw UserError(
+            fmt::format("-o '{}' is a directory that holds no report (no index.html); gpusynth replaces "
+                        "only a report: choose another directory",
+                        path));
+      if (access(target.c_str(), W_OK) != 0)
+        throw UserError(fmt::format("-o '{}': the report there is read-only; it is left as it is", path));
+      break;
+    }
+    if (!S_ISLNK(info.st_mode))
+      throw UserError(
+          fmt::format("-o '{}' is {}; the report is a directory: give a new path or a directory that "
+                      "holds a report",
+                      target == given ? path : path + "' -> '" + target.string(), file_kind(info.st_mode)));
+    if (hop == kMaxSymlinkHops)
+      throw UserError(fmt::format("-o '{}': more than {} symbolic links in a chain", path, kMaxSymlinkHops));
+    std::error_code ec;
+    const fs::path link = fs::read_symlink(target, ec);
+    if (ec) throw UserError(fmt::format("-o '{}': cannot read the link '{}': {}", path, target.string(), ec.message()));
+    target = (link.is_absolute() ? link : target.parent_path() / link).lexically_normal();
+  }
+  const fs::path directory = target.parent_path();
+  struct stat info {};
+  if (stat(directory.c_str(), &info) != 0 || !S_ISDIR(info.st_mode))
+    throw UserError(fmt::format("-o '{}': the directory '{}' does not exist; create it first or choose another path",
+                                path, directory.string()));
+  if (access(directory.c_str(), W_OK) != 0)
+    throw UserError(fmt::format("-o '{}': the directory '{}' is not writable", path, directory.string()));
+  return target.string();
+}
+
+// The report's directory while it is drawn: ".NAME.tmp-HOST-PID" beside the
+// target, removed with what is in it unless committed. commit() puts it in
+// place of the target in one rename (exchanged with an old report, which is
+// then removed), so the target is the old report or the new one, never part
+// of one.
+class StagingDirectory {
+ public:
+  StagingDirectory(std::string path, std::string target) : path_(std::move(path)), target_(std::move(target)) {
+    remove_stale_temporaries_of(target_);  // and their ".old" twins
+    staging_ = (fs::path(target_).parent_path() / (temporary_prefix(target_) + std::to_string(getpid()))).string();
+    if (mkdir(staging_.c_str(), 0777) != 0)
+      throw UserError(fmt::format("-o '{}': cannot create a directory in '{}': {}", path_,
+                                  fs::path(target_).parent_path().string(), std::strerror(errno)));
+  }
+  StagingDirectory(const StagingDirectory&) = delete;
+  StagingDirectory& operator=(const StagingDirectory&) = delete;
+  ~StagingDirectory() {
+    std::error_code ignored;
+    if (!committed_) fs::remove_all(staging_, ignored);
+    fs::remove_all(staging_ + ".old", ignored);
+  }
+
+  const std::string& path() const { return staging_; }
+
+  void commit() {
+    throw_if_interrupted();  // a signal while the report was drawn cancels it
+    struct stat info {};
+    const bool replace = lstat(target_.c_str(), &info) == 0;
+    if (replace && !S_ISDIR(info.st_mode))
+      throw UserError(
+          fmt::format("-o '{}' became {} while the report was drawn; it is left as it is and nothing was "
+                      "written",
+                      path_, file_kind(info.st_mode)));
+    if (!replace_directory(staging_, target_)) rename_failed();
+    committed_ = true;
+  }
+
+ private:
+  [[noreturn]] void rename_failed() const {
+    throw UserError(
+        fmt::format("-o '{}': cannot rename the finished report onto '{}': {}", path_, target_, std::strerror(errno)));
+  }
+
+  std::string path_, target_, staging_;
+  bool committed_ = false;
+};
+
+// Waits for the report script. A SIGINT or SIGTERM that gpusynth records is
+// passed on to the script (a terminal's ^C reaches both; `kill PID` only
+// gpusynth), which then has kChildGraceSeconds to stop before SIGKILL.
+// signal() restarts waitpid after our handler, so the wait polls.
+int wait_for(pid_t child) {
+  constexpr long kStepNs = 20'000'000;
+  long steps_since_signal = -1;  // -1: no signal passed on yet
+  for (;;) {
+    int status = 0;
+    const pid_t done = waitpid(child, &status, WNOHANG);
+    if (done == child) return status;
+    if (done < 0 && errno != EINTR) throw InternalError("waitpid", "lost the report script", __FILE__, __LINE__);
+    if (steps_since_signal < 0 && pending_interrupt() != 0) {
+      kill(child, pending_interrupt());
+      steps_since_signal = 0;
+    }
+    if (steps_since_signal >= 0 && ++steps_since_signal == static_cast<long>(kChildGraceSeconds * 1e9 / kStepNs))
+      kill(child, SIGKILL);
+    const timespec step{0, kStepNs};
+    nanosleep(&step, nullptr);
+  }
 }
 
 }  // namespace
@@ -27,35 +164,62 @@ int report_command(const ReportOptions& o) {
   {
     const h5::Handle file = h5::open_file_read(o.results);
     bool found = false;
-    for (const char* group : {"compare", "requests", "bursts"}) found = found || H5Lexists(file.id(), group, H5P_DEFAULT) > 0;
+    for (const char* group : {"compare", "requests", "bursts"})
+      found = found || H5Lexists(file.id(), group, H5P_DEFAULT) > 0;
     if (!found)
-      throw UserError(fmt::format("{}: no /compare, /requests or /bursts group; run a config with a 'compare:', "
-                                  "'requests:' or 'bursts:' block first",
-                                  o.results));
+      throw UserError(
+          fmt::format("{}: no /compare, /requests or /bursts group; run a config with a 'compare:', "
+                      "'requests:' or 'bursts:' block first",
+                      o.results));
   }
+  const std::string target = resolve_report_target(o.output);
   // Debian's matplotlib and h5py belong to /usr/bin/python3 (a python3 earlier on PATH may lack them).
   const std::string python = environment_or("GPUSYNTH_PYTHON", "/usr/bin/python3");
   const std::string script = environment_or("GPUSYNTH_REPORT_SCRIPT", GPUSYNTH_REPORT_SCRIPT);
-  if (!std::filesystem::is_regular_file(script))
+  if (!fs::is_regular_file(script))
     throw UserError(
         fmt::format("the report script '{}' is missing; set GPUSYNTH_REPORT_SCRIPT to scripts/report.py "
                     "of the gpusynth sources",
                     script));
+  throw_if_interrupted();
+  StagingDirectory staging(o.output, target);
+  std::fflush(nullptr);
+  const pid_t parent = getpid();
   const pid_t child = fork();
   if (child < 0) throw InternalError("fork", "cannot start the report script", __FILE__, __LINE__);
   if (child == 0) {
-    execl(python.c_str(), python.c_str(), script.c_str(), o.results.c_str(), o.output.c_str(),
+    prctl(PR_SET_PDEATHSIG, SIGKILL);  // gpusynth killed (SIGKILL): the script goes too
+    if (getppid() != parent) _exit(kExitInterrupted);
+    // SIGINT and SIGTERM wait, blocked through exec, until report.py has its handlers (it unblocks them):
+    // one that comes while Python starts ends the script like one that comes later, without a traceback.
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    sigprocmask(SIG_BLOCK, &stop, nullptr);
+    execl(python.c_str(), python.c_str(), script.c_str(), "--staged", o.results.c_str(), staging.path().c_str(),
           static_cast<char*>(nullptr));
     std::fprintf(stderr, "gpusynth: error: cannot run %s (python3-matplotlib and python3-h5py are needed)\n",
                  python.c_str());
     _exit(kExitUser);
   }
-  int status = 0;
-  while (waitpid(child, &status, 0) < 0)
-    if (errno != EINTR) throw InternalError("waitpid", "lost the report script", __FILE__, __LINE__);
-  throw_if_interrupted();  // the script had the same signal (one process group)
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  return kExitInternal;
+  const int status = wait_for(child);
+  throw_if_interrupted();  // the staging directory goes with the unwinding: nothing was written
+  if (WIFSIGNALED(status))
+    throw InternalError(script + ":", fmt::format("killed by signal {}; nothing was written", WTERMSIG(status)),
+                        __FILE__, __LINE__);
+  if (WEXITSTATUS(status) != 0) {
+    // The script said why on stderr (a user error, exit 2, is one line); say what became of the output.
+    if (WEXITSTATUS(status) != kExitUser)
+      std::fprintf(stderr, "gpusynth: error: the report script exited with %d; nothing was written\n",
+                   WEXITSTATUS(status));
+    return WEXITSTATUS(status) == kExitUser ? kExitUser : kExitInternal;
+  }
+  std::size_t files = 0;
+  for ([[maybe_unused]] const auto& entry : fs::directory_iterator(staging.path())) ++files;
+  staging.commit();
+  std::printf("wrote %s (%zu files)\n", (fs::path(o.output) / "index.html").c_str(), files);
+  return kExitOk;
 }
 
 }  // namespace gs

@@ -13,6 +13,7 @@
 #include "estimators/series.hpp"
 #include "host/base/errors.hpp"
 #include "host/base/output_file.hpp"
+#include "host/base/parallel.hpp"
 #include "io/hdf5.hpp"
 #include "io/line_reader.hpp"
 #include "version.hpp"
@@ -234,9 +235,9 @@ void compute_statistics(TraceStatistics& s, std::size_t max_lag) {
   if (!gaps.empty()) s.interarrival_burstiness = burstiness(gaps);
   const auto& estimators = hurst_estimators();
   s.hurst.resize(estimators.size());
-#pragma omp parallel for schedule(dynamic)
-  for (std::size_t i = 0; i < estimators.size(); ++i)
+  parallel_for(estimators.size(), [&](std::size_t i) {
     s.hurst[i] = NamedHurst{estimators[i].key, estimators[i].estimate(series)};
+  });
 }
 
 nlohmann::json statistics_json(const TraceStatistics& s) {

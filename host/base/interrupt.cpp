@@ -8,21 +8,38 @@ namespace gs {
 namespace {
 
 std::atomic<int> recorded_signal{0};
+std::atomic<void (*)()> signal_cleanup{nullptr};
 
-extern "C" void record_signal(int signal) { recorded_signal.store(signal, std::memory_order_relaxed); }
+extern "C" void record_signal(int signal) {
+  recorded_signal.store(signal, std::memory_order_relaxed);
+  if (const auto cleanup = signal_cleanup.load()) cleanup();
+}
+
+// Guards nest (main_cli's, then run_config's): only the outermost clears the
+// recorded signal and installs the handler, so a signal between the two is
+// kept, and the handlers are restored with their flags (sigaction).
+std::atomic<int> guard_depth{0};
+struct sigaction previous_int, previous_term;
 
 }  // namespace
 
 InterruptGuard::InterruptGuard() {
+  if (guard_depth.fetch_add(1) > 0) return;
   recorded_signal.store(0);
-  previous_int_ = std::signal(SIGINT, record_signal);
-  previous_term_ = std::signal(SIGTERM, record_signal);
+  struct sigaction record {};
+  record.sa_handler = record_signal;
+  sigemptyset(&record.sa_mask);
+  sigaction(SIGINT, &record, &previous_int);
+  sigaction(SIGTERM, &record, &previous_term);
 }
 
 InterruptGuard::~InterruptGuard() {
-  std::signal(SIGINT, previous_int_);
-  std::signal(SIGTERM, previous_term_);
+  if (guard_depth.fetch_sub(1) > 1) return;
+  sigaction(SIGINT, &previous_int, nullptr);
+  sigaction(SIGTERM, &previous_term, nullptr);
 }
+
+void set_signal_cleanup(void (*cleanup)()) { signal_cleanup.store(cleanup); }
 
 int pending_interrupt() { return recorded_signal.load(std::memory_order_relaxed); }
 

@@ -13,14 +13,16 @@ class InterruptGuard {
   ~InterruptGuard();
   InterruptGuard(const InterruptGuard&) = delete;
   InterruptGuard& operator=(const InterruptGuard&) = delete;
-
- private:
-  void (*previous_int_)(int);
-  void (*previous_term_)(int);
 };
 
 // The recorded signal number, 0 when none.
 int pending_interrupt();
+
+// Called from the signal handler itself, after the signal is recorded (so it
+// must be async-signal-safe): an MPI job's ranks remove their shared
+// temporary output there, as mpirun follows its SIGTERM with a SIGKILL that
+// comes before a long batch polls. nullptr: none.
+void set_signal_cleanup(void (*cleanup)());
 
 // What throw_if_interrupted throws; the commands turn it into exit code 130.
 struct Interrupted {

@@ -25,15 +25,6 @@ namespace fs = std::filesystem;
 
 constexpr int kMaxSymlinkHops = 40;  // as the kernel's ELOOP limit
 
-const char* file_kind(mode_t mode) {
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "not a regular file";
-}
-
 std::string parent_of(const std::string& path) {
   const fs::path parent = fs::path(path).parent_path();
   return parent.empty() ? std::string(".") : parent.string();
@@ -64,7 +55,8 @@ void remove_stale_temporaries(const std::string& directory, const std::string& p
     const auto pid = static_cast<pid_t>(std::stol(digits));
     if (pid == getpid() || kill(pid, 0) == 0 || errno != ESRCH) continue;
     const std::string path = (fs::path(directory) / file).string();
-    if (unlink(path.c_str()) == 0)
+    std::error_code ec;  // a staged directory (the fio replay folder) goes with what is in it
+    if (fs::remove_all(path, ec) > 0 && !ec)
       std::fprintf(stderr, "gpusynth: removed '%s', left by process %d of this host, which no longer runs\n",
                    path.c_str(), static_cast<int>(pid));
   }
@@ -145,6 +137,11 @@ PendingOutput::~PendingOutput() {
 
 void PendingOutput::commit() {
   throw_if_interrupted();  // a signal during the work cancels the output
+  sync();
+  publish();
+}
+
+void PendingOutput::sync() {
   const int fd = open(temp_path_.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0 || fsync(fd) != 0) {  // delayed write errors (NFS, quotas) surface here
     const int error = errno;
@@ -156,6 +153,9 @@ void PendingOutput::commit() {
   if (lstat(target_.c_str(), &info) == 0 && !S_ISREG(info.st_mode))
     throw UserError(fmt::format("{} '{}' became {} while gpusynth ran; it is left as it is and nothing was written",
                                 option_, path_, file_kind(info.st_mode)));
+}
+
+void PendingOutput::publish() {
   if (std::rename(temp_path_.c_str(), target_.c_str()) != 0)
     throw UserError(fmt::format("{} '{}': cannot rename the finished file onto '{}': {}", option_, path_, target_,
                                 std::strerror(errno)));
@@ -169,6 +169,48 @@ void PendingOutput::commit() {
 
 void write_file_atomically(const std::string& path, const std::string& text, const std::string& option) {
   PendingOutput output(path, option);
+  write_pending_text(output, text);
+  output.commit();
+}
+
+const char* file_kind(mode_t mode) {
+  if (S_ISREG(mode)) return "a regular file";
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISLNK(mode)) return "a symbolic link";
+  return "a special file";
+}
+
+bool replace_directory(const std::string& staged, const std::string& target) {
+  struct stat info {};
+  if (lstat(target.c_str(), &info) != 0) return rename(staged.c_str(), target.c_str()) == 0;
+  std::error_code ignored;
+  if (renameat2(AT_FDCWD, staged.c_str(), AT_FDCWD, target.c_str(), RENAME_EXCHANGE) == 0) {
+    fs::remove_all(staged, ignored);  // the old directory, under the staged name now
+    return true;
+  }
+  if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP) return false;
+  const std::string old = staged + ".old";
+  if (rename(target.c_str(), old.c_str()) != 0) return false;
+  if (rename(staged.c_str(), target.c_str()) != 0) {
+    const int error = errno;
+    rename(old.c_str(), target.c_str());
+    errno = error;
+    return false;
+  }
+  fs::remove_all(old, ignored);
+  return true;
+}
+
+void remove_stale_temporaries_of(const std::string& path) {
+  remove_stale_temporaries(parent_of(path), temporary_prefix(path));
+}
+
+void write_pending_text(const PendingOutput& output, const std::string& text) {
+  const std::string& path = output.path();
   const int fd = open(output.temp_path().c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW);
   if (fd < 0) throw_write_error(path, errno);
   std::size_t written = 0;
@@ -183,7 +225,6 @@ void write_file_atomically(const std::string& path, const std::string& text, con
     written += static_cast<std::size_t>(n);
   }
   if (close(fd) != 0) throw_write_error(path, errno);
-  output.commit();
 }
 
 }  // namespace gs

@@ -7,6 +7,8 @@
 // again just before the rename.
 #pragma once
 
+#include <sys/types.h>
+
 #include <string>
 
 namespace gs {
@@ -35,7 +37,14 @@ class PendingOutput {
 
   // Makes the temporary file durable (fsync), checks the target once more and
   // renames the temporary file over it. The temporary file must be closed.
+  // The same as sync() then publish(), after a check for interrupts.
   void commit();
+  // The two halves of commit(), for outputs committed together (a run's HDF5
+  // file and its text outputs, docs/requests.md): sync() makes the temporary
+  // file durable and checks the target again (this is where a full disk or a
+  // quota shows); publish() is the rename alone, and polls no interrupt.
+  void sync();
+  void publish();
 
  private:
   std::string path_, option_, target_, temp_path_;
@@ -44,6 +53,25 @@ class PendingOutput {
 
 // `text` written to `path` through a PendingOutput.
 void write_file_atomically(const std::string& path, const std::string& text, const std::string& option);
+
+// `text` written to the temporary file of `output` (not yet synced or published).
+void write_pending_text(const PendingOutput& output, const std::string& text);
+
+// Removes the temporary files and directories of `path` (".NAME.tmp-HOST-PID…")
+// that a process of this host that no longer runs left, as PendingOutput does
+// for its own; for outputs staged as directories (the fio replay folder).
+void remove_stale_temporaries_of(const std::string& path);
+
+// What a file of this st_mode is, for messages: "a FIFO (named pipe)", "a directory", ….
+const char* file_kind(mode_t mode);
+
+// Puts the finished directory `staged` where `target` is (a report, a fio
+// replay folder): a plain rename where there is no target; else the two names
+// exchanged at once (renameat2 RENAME_EXCHANGE) and the old directory removed,
+// or, on a file system that cannot exchange, the old one moved aside to
+// `staged`.old, the new one renamed in and the old removed (put back when the
+// second rename fails). False, with errno set, when a rename fails.
+bool replace_directory(const std::string& staged, const std::string& target);
 
 // The temporary name pattern's prefix for `path` (".NAME.tmp-"), for tests and docs.
 std::string temporary_prefix(const std::string& path);

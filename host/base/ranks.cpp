@@ -1,9 +1,18 @@
 #include "host/base/ranks.hpp"
 
+#include <fmt/format.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <string>
 #include <vector>
+
+#include "host/base/errors.hpp"
+#include "host/base/interrupt.hpp"
 
 #ifdef GPUSYNTH_HAVE_MPI
 #include <mpi.h>
@@ -18,7 +27,30 @@ RankInfo& info() {
   return r;
 }
 
-int collective_depth = 0;
+bool job = false, shared = false;
+std::vector<std::string>& shared_outputs() {
+  static std::vector<std::string> paths;
+  return paths;
+}
+
+// The shared outputs again, for the signal handler: fixed storage it may read.
+constexpr std::size_t kSignalPaths = 4, kSignalPathBytes = 4096;
+char signal_paths[kSignalPaths][kSignalPathBytes];
+std::atomic<std::size_t> signal_path_count{0};
+
+void publish_for_signals() {
+  signal_path_count.store(0);
+  std::size_t n = 0;
+  for (const std::string& path : shared_outputs())
+    if (n < kSignalPaths && path.size() < kSignalPathBytes)
+      std::memcpy(signal_paths[n++], path.c_str(), path.size() + 1);
+  signal_path_count.store(n);
+}
+
+extern "C" void unlink_shared_outputs() {
+  const std::size_t n = signal_path_count.load();
+  for (std::size_t i = 0; i < n; ++i) unlink(signal_paths[i]);
+}
 
 // mpirun (Open MPI, PMIx) and srun (PMI, PMIx) tell their processes so; a
 // process started by hand runs as one rank without MPI.
@@ -37,9 +69,16 @@ void init_ranks(int* argc, char*** argv) {
   MPI_Initialized(&initialised);
   if (initialised || !launched_by_mpi()) return;
   int provided = 0;
-  MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided);
+  MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
   RankInfo& r = info();
   r.mpi = true;
+  if (provided < MPI_THREAD_FUNNELED) {
+    std::fprintf(stderr,
+                 "gpusynth: error: the MPI library gives thread level %d, below MPI_THREAD_FUNNELED (%d), which "
+                 "gpusynth needs (OpenMP threads beside the main thread, which alone calls MPI)\n",
+                 provided, MPI_THREAD_FUNNELED);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
   MPI_Comm_rank(MPI_COMM_WORLD, &r.rank);
   MPI_Comm_size(MPI_COMM_WORLD, &r.size);
   MPI_Comm node;
@@ -55,13 +94,20 @@ void finalize_ranks() {
   if (info().mpi && !finalized) MPI_Finalize();
 }
 
+namespace {
+// Messages of at most this many elements: MPI counts are ints.
+constexpr std::uint64_t kMessageElements = std::uint64_t{1} << 28;
+}  // namespace
+
 std::string broadcast_from_root(const std::string& text) {
   if (info().size == 1) return text;
   unsigned long long length = text.size();
   MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
   std::string out = text;
   out.resize(length);
-  MPI_Bcast(out.data(), static_cast<int>(length), MPI_CHAR, 0, MPI_COMM_WORLD);
+  for (std::uint64_t at = 0; at < length; at += kMessageElements)
+    MPI_Bcast(out.data() + at, static_cast<int>(std::min<std::uint64_t>(kMessageElements, length - at)), MPI_CHAR, 0,
+              MPI_COMM_WORLD);
   return out;
 }
 
@@ -83,23 +129,75 @@ void barrier() {
   if (info().size > 1) MPI_Barrier(MPI_COMM_WORLD);
 }
 
-void abort_ranks(int code) {
-  if (info().size > 1) MPI_Abort(MPI_COMM_WORLD, code);
+void abort_job(int code, const std::string& message) {
+  std::fprintf(stderr, "gpusynth: rank %d of %d: %s; ending every rank\n", info().rank, info().size, message.c_str());
+  std::fflush(stderr);
+  for (const std::string& path : shared_outputs()) std::remove(path.c_str());
+  MPI_Abort(MPI_COMM_WORLD, code);
+  std::_Exit(code);  // MPI_Abort does not return
+}
+
+namespace {
+
+// What kind of failure, for settle_failures to rethrow it alike on every rank.
+enum FailureKind : int { kUser = 0, kInternal = 1, kInterrupted = 2 };
+
+std::pair<int, std::string> describe(std::exception_ptr failure) {
+  try {
+    std::rethrow_exception(failure);
+  } catch (const Interrupted& interrupted) {
+    return {kInterrupted, std::to_string(interrupted.signal)};
+  } catch (const UserError& e) {
+    return {kUser, e.what()};
+  } catch (const std::exception& e) {
+    return {kInternal, e.what()};
+  } catch (...) {
+    return {kInternal, "unknown failure"};
+  }
+}
+
+}  // namespace
+
+void settle_failures(std::exception_ptr failure) {
+  const RankInfo& r = info();
+  if (r.size == 1) {
+    if (failure) std::rethrow_exception(failure);
+    return;
+  }
+  int mine = failure ? r.rank : r.size, first = r.size;
+  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (first == r.size) return;
+  auto [kind, text] = failure && r.rank == first ? describe(failure) : std::pair<int, std::string>{0, ""};
+  MPI_Bcast(&kind, 1, MPI_INT, first, MPI_COMM_WORLD);
+  unsigned long long length = text.size();
+  MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, first, MPI_COMM_WORLD);
+  text.resize(length);
+  MPI_Bcast(text.data(), static_cast<int>(std::min<unsigned long long>(length, kMessageElements)), MPI_CHAR, first,
+            MPI_COMM_WORLD);
+  mark_failure_shared();
+  if (r.rank == first) std::rethrow_exception(failure);
+  if (kind == kInterrupted) throw Interrupted{std::stoi(text)};
+  const std::string from = first == 0 ? text : fmt::format("rank {} of {}: {}", first, r.size, text);
+  if (kind == kUser) throw UserError(from);
+  throw std::runtime_error(from);
 }
 
 void gather_rows_to_root(double* rows, std::uint64_t replicas, std::uint64_t stride) {
   const RankInfo& r = info();
   if (r.size == 1 || stride == 0) return;
-  std::vector<int> counts(static_cast<std::size_t>(r.size)), offsets(counts.size());
-  for (int k = 0; k < r.size; ++k) {
+  for (int k = 1; k < r.size; ++k) {
+    if (r.rank != 0 && r.rank != k) continue;
     const ReplicaRange range = replica_range(replicas, k, r.size);
-    counts[static_cast<std::size_t>(k)] = static_cast<int>(range.count * stride);
-    offsets[static_cast<std::size_t>(k)] = static_cast<int>(range.first * stride);
+    double* block = rows + range.first * stride;
+    const std::uint64_t total = range.count * stride;
+    for (std::uint64_t at = 0; at < total; at += kMessageElements) {
+      const int count = static_cast<int>(std::min(kMessageElements, total - at));
+      if (r.rank == 0)
+        MPI_Recv(block + at, count, MPI_DOUBLE, k, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      else
+        MPI_Send(block + at, count, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD);
+    }
   }
-  const ReplicaRange mine = replica_range(replicas, r.rank, r.size);
-  double* own = rows + mine.first * stride;
-  MPI_Gatherv(r.rank == 0 ? MPI_IN_PLACE : own, static_cast<int>(mine.count * stride), MPI_DOUBLE, rows,
-              counts.data(), offsets.data(), MPI_DOUBLE, 0, MPI_COMM_WORLD);
 }
 
 std::string mpi_library_version() {
@@ -134,7 +232,10 @@ std::string broadcast_from_root(const std::string& text) { return text; }
 std::uint64_t sum_over_ranks(std::uint64_t value) { return value; }
 std::uint64_t max_over_ranks(std::uint64_t value) { return value; }
 void barrier() {}
-void abort_ranks(int) {}
+void settle_failures(std::exception_ptr failure) {
+  if (failure) std::rethrow_exception(failure);
+}
+void abort_job(int code, const std::string&) { std::_Exit(code); }  // never called on one rank
 void gather_rows_to_root(double*, std::uint64_t, std::uint64_t) {}
 std::string mpi_library_version() { return ""; }
 
@@ -142,9 +243,22 @@ std::string mpi_library_version() { return ""; }
 
 const RankInfo& ranks() { return info(); }
 
-CollectivePhase::CollectivePhase() { ++collective_depth; }
-CollectivePhase::~CollectivePhase() { --collective_depth; }
-bool in_collective_phase() { return collective_depth > 0 && info().size > 1; }
+void begin_job() { job = true; }
+bool job_begun() { return job; }
+void mark_failure_shared() { shared = true; }
+bool failure_shared() { return shared; }
+bool failure_ends_job() { return info().size > 1 && job && !shared; }
+
+void remove_if_job_aborts(const std::string& path) {
+  shared_outputs().push_back(path);
+  publish_for_signals();
+  if (info().size > 1) set_signal_cleanup(unlink_shared_outputs);
+}
+void forget_if_job_aborts(const std::string& path) {
+  auto& paths = shared_outputs();
+  paths.erase(std::remove(paths.begin(), paths.end(), path), paths.end());
+  publish_for_signals();
+}
 
 ReplicaRange replica_range(std::uint64_t replicas, int rank, int size) {
   const auto r = static_cast<std::uint64_t>(rank), n = static_cast<std::uint64_t>(size);

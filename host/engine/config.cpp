@@ -465,6 +465,7 @@ RunConfig config_from(const YAML::Node& root, const std::string& text, const std
       for (const auto& m : config.study.models) fitted = fitted || name == d.name + "-" + m;
     return fitted || names.count(name) > 0;
   };
+  if (!config.bursts.empty()) check_bursts_with_datasets(config.bursts, config.datasets, *top.sequence("bursts"), path);
   for (std::size_t i = 0; i < config.bursts.size(); ++i)
     for (const std::string& ensemble : config.bursts[i].ensembles)
       if (!known_ensemble(ensemble))

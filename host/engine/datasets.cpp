@@ -68,7 +68,7 @@ std::string fitted_models_text(const RunConfig& config, const std::vector<Loaded
     try {
       text = fits_on_root(config, traces, quiet);
     } catch (const std::exception& e) {
-      broadcast_from_root(std::string(1, '\0') + e.what());
+      if (several_ranks()) broadcast_from_root(std::string(1, '\0') + e.what());
       throw;
     }
   }
@@ -98,9 +98,10 @@ std::vector<StoppedModel> add_fitted_ensembles(RunConfig& config, const std::vec
           fmt::format("{}: the fitted ensemble '{}' has the name of an ensemble under 'ensembles'; rename that one",
                       config.path, spec.name));
     if (!streams.insert(spec.stream).second)
-      throw UserError(fmt::format("{}: the fitted ensemble '{}' has the Philox stream of an ensemble under "
-                                  "'ensembles'; give that one another 'stream'",
-                                  config.path, spec.name));
+      throw UserError(
+          fmt::format("{}: the fitted ensemble '{}' has the Philox stream of an ensemble under "
+                      "'ensembles'; give that one another 'stream'",
+                      config.path, spec.name));
     config.ensembles.push_back(std::move(spec));
   }
   if (config.ensembles.empty())
@@ -147,8 +148,12 @@ PreparedDatasets prepare_datasets(RunConfig& config, bool quiet) {
   prepared.fit_seconds = seconds_since(fit_start);
   give_models_their_datasets(config, traces);
   for (std::size_t i = 0; i < traces.size(); ++i) {
-    RunDataset dataset{
-        config.datasets[i].name, {}, 0.0, {}, {}, dataset_attributes(traces[i], trace_digests(config.datasets[i].source.traces))};
+    RunDataset dataset{config.datasets[i].name,
+                       {},
+                       0.0,
+                       {},
+                       {},
+                       dataset_attributes(traces[i], trace_digests(config.datasets[i].source.traces))};
     dataset.attributes.push_back({"length", static_cast<std::uint64_t>(traces[i].series.size())});
     dataset.series = std::move(traces[i].series);
     if (traces[i].trace.kind != Trace::Kind::series) {

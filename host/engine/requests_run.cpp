@@ -1,116 +1,455 @@
 #include "host/engine/requests_run.hpp"
 
 #include <fmt/format.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <map>
+#include <new>
 
 #include "host/base/errors.hpp"
+#include "host/base/fault_injection.hpp"
 #include "host/base/interrupt.hpp"
 #include "host/base/progress.hpp"
+#include "host/base/sysinfo.hpp"
+#include "host/engine/plan.hpp"
 #include "io/ensemble_file.hpp"
 #include "io/hdf5.hpp"
 
 namespace gs {
 
+namespace {
+
+namespace fs = std::filesystem;
+
+// Bytes of the text outputs per request of the emitted replica, at least
+// (fio: a log line; DiskSim and DXT: a line per data request): for the
+// free-space check before any work, which refuses only what cannot fit.
+constexpr double kFioBytesPerRequest = 24, kDisksimBytesPerRequest = 8, kDxtBytesPerRequest = 30;
+// A row of the HDF5 request table (11 columns of 8 bytes).
+constexpr double kTableBytesPerRequest = 88;
+
+// Where the entry's error messages point: "c.yaml:12: requests[0] ('name')".
+std::string located(const RunConfig& config, const RequestsSpec& spec) {
+  return fmt::format("{}:{}: {}", config.path, spec.line, spec.where);
+}
+
+// The kB of /proc/self/status's `key` ("VmSize:"), 0 when it cannot be read.
+std::uint64_t own_memory(const std::string& key) {
+  std::ifstream in("/proc/self/status");
+  std::string name, unit;
+  std::uint64_t value = 0;
+  while (in >> name) {
+    if (name == key && in >> value >> unit) return value * 1024;
+    in.ignore(1 << 20, '\n');
+  }
+  return 0;
+}
+
+// Free bytes on the file system holding `directory` (as this user may use
+// them); nothing when it cannot be told.
+std::optional<std::uint64_t> free_bytes(const std::string& directory) {
+  struct statvfs info {};
+  if (statvfs(directory.c_str(), &info) != 0) return std::nullopt;
+  const auto blocks = geteuid() == 0 ? info.f_bfree : info.f_bavail;
+  return static_cast<std::uint64_t>(blocks) * info.f_frsize;
+}
+
+std::string directory_of(const std::string& path) {
+  const fs::path parent = fs::path(path).parent_path();
+  return parent.empty() ? std::string(".") : parent.string();
+}
+
+// One path a run reads or writes, for the checks that no two are the same.
+struct RunPath {
+  std::string what;     // "output 'x.h5'", "requests[0] ('io').emit.fio 'f'", "requests[0] ('io').trace 't.dxt'"
+  std::string at;       // "c.yaml:12:20: " or ""
+  std::string target;   // symbolic links followed
+  fs::path identity;    // weakly canonical
+  bool folder = false;  // a fio replay folder: nothing else may be inside
+  bool output = true;
+  std::string device;  // st_dev of its folder, for the free-space check
+  double bytes = 0;    // what it needs there, at least
+};
+
+fs::path identity_of(const std::string& path) {
+  std::error_code ec;
+  fs::path absolute = fs::absolute(path, ec);
+  if (ec) absolute = path;
+  fs::path canonical = fs::weakly_canonical(absolute, ec);
+  return ec ? absolute.lexically_normal() : canonical;
+}
+
+bool same_file(const RunPath& a, const RunPath& b) {
+  if (a.identity == b.identity) return true;
+  struct stat x {
+  }, y{};  // hard links, bind mounts
+  return stat(a.target.c_str(), &x) == 0 && stat(b.target.c_str(), &y) == 0 && x.st_dev == y.st_dev &&
+         x.st_ino == y.st_ino;
+}
+
+bool inside(const fs::path& path, const fs::path& folder) {
+  const std::string p = path.string(), f = folder.string();
+  return p.size() > f.size() && p.compare(0, f.size(), f) == 0 && (f.back() == '/' || p[f.size()] == '/');
+}
+
+void check_run_paths(const std::vector<RunPath>& paths) {
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    for (std::size_t j = 0; j < paths.size(); ++j) {
+      if (i == j) continue;
+      const RunPath &a = paths[i], &b = paths[j];
+      if (!a.output) continue;
+      const RunPath& shown = a.at.empty() && !b.at.empty() ? b : a;
+      if (j > i && same_file(a, b))
+        throw UserError(fmt::format("{}{} and {} are the same {}; {}", shown.at, a.what, b.what,
+                                    a.folder || b.folder ? "path" : "file",
+                                    b.output ? "every output of a run needs a path of its own"
+                                             : "an output may not replace an input of its own run"));
+      if (a.folder && inside(b.identity, a.identity))
+        throw UserError(fmt::format("{}{} is inside {}, which the run replaces as a whole; choose a path outside it",
+                                    shown.at, b.what, a.what));
+    }
+  }
+}
+
+}  // namespace
+
+std::uint64_t default_requests_budget(std::string& source) {
+  const std::uint64_t available = available_memory();
+  std::uint64_t budget = available > 0 ? available / 4 * 3 : UINT64_MAX;
+  source = available > 0 ? fmt::format("default: 3/4 of the {} available", format_bytes(available))
+                         : "default: no limit (the available memory is unknown)";
+  // Under `ulimit -v` or `ulimit -d`, what the limit leaves (glibc maps large blocks).
+  const std::pair<int, const char*> limits[] = {{RLIMIT_AS, "VmSize:"}, {RLIMIT_DATA, "VmData:"}};
+  for (const auto& [resource, key] : limits) {
+    struct rlimit limit {};
+    if (getrlimit(resource, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) continue;
+    const std::uint64_t used = own_memory(key);
+    const std::uint64_t left = limit.rlim_cur > used ? limit.rlim_cur - used : 0;
+    if (left / 4 * 3 < budget) {
+      budget = left / 4 * 3;
+      source = fmt::format("default: 3/4 of the {} that `ulimit -{}` leaves", format_bytes(left),
+                           resource == RLIMIT_AS ? 'v' : 'd');
+    }
+  }
+  return budget;
+}
+
+std::string emit_path(const RunConfig& config, const std::string& path) {
+  // Beside the HDF5 output unless absolute: `-o elsewhere/x.h5` takes them along.
+  if (path.empty() || fs::path(path).is_absolute()) return path;
+  return (fs::path(h5::output_directory(config.output)) / path).lexically_normal().string();
+}
+
+std::string RequestsPlan::text() const {
+  std::string text;
+  for (const Entry& e : entries)
+    text += fmt::format(
+        "requests '{}': about {:.3g} requests and {:.3g} files per replica ({} processes), {} "
+        "replica(s) held until written: about {} of memory\n",
+        e.name, e.size.replica_requests, e.size.replica_files, e.processes, e.replicas, format_bytes(e.bytes));
+  if (!entries.empty())
+    text += fmt::format("requests' memory budget {} ({})\n",
+                        budget == UINT64_MAX ? std::string("unlimited") : format_bytes(budget), budget_source);
+  return text;
+}
+
+RequestsPlan prepare_requests(RunConfig& config, std::optional<std::uint64_t> memory_limit, bool check_outputs) {
+  RequestsPlan plan;
+  if (config.requests.empty()) return plan;
+  plan.budget = memory_limit ? *memory_limit : default_requests_budget(plan.budget_source);
+  if (memory_limit) plan.budget_source = "--memory-limit";
+  std::uint64_t held = 0;  // the texts' replicas of the entries before
+  for (RequestsSpec& spec : config.requests) {
+    throw_if_interrupted();
+    spec.memory_budget = plan.budget;
+    spec.budget_source = plan.budget_source;
+    if (!spec.given && !spec.characterized) {
+      try {  // now, so that a typo in a trace's name fails in seconds, not after the ensembles
+        spec.characterized = std::make_shared<const TraceCharacterization>(
+            characterize_requests(read_request_trace(spec.traces, spec.format, spec.trace, spec.counters)));
+      } catch (const UserError& e) {
+        throw UserError(fmt::format("{}: {}", located(config, spec), e.what()));
+      }
+    }
+    const Workload& path = spec.given ? spec.given_files : spec.characterized->path;
+    const Characteristics& characteristics = spec.given ? *spec.given : spec.characterized->characteristics;
+    RequestsPlan::Entry entry;
+    entry.name = spec.name;
+    entry.replicas = spec.replicas;
+    entry.processes = spec.processes > 0 ? spec.processes : path.processes;
+    entry.size = expected_synthesis_size(path, characteristics, spec.synthesis, entry.processes);
+    const std::uint64_t one = replica_bytes(entry.size.replica_requests, entry.size.replica_files);
+    const double all = static_cast<double>(one) * spec.replicas + static_cast<double>(held);
+    entry.bytes = all >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(all);
+    if (entry.bytes > plan.budget)
+      throw UserError(fmt::format(
+          "{}: about {:.3g} requests and {:.3g} files in each of {} replica(s) of {} processes, all held until "
+          "they are written: about {} of memory ({} per request, {} per file{}), more than the budget of {} ({}); "
+          "lower processes or replicas, or raise --memory-limit",
+          located(config, spec), entry.size.replica_requests, entry.size.replica_files, spec.replicas, entry.processes,
+          format_bytes(entry.bytes), format_bytes(kBytesPerRequest), format_bytes(kBytesPerFile),
+          held > 0 ? fmt::format(", with {} for the text outputs of the entries before", format_bytes(held)) : "",
+          format_bytes(plan.budget), plan.budget_source));
+    if (!spec.emit.fio.empty() || !spec.emit.disksim.empty() || !spec.emit.dxt.empty()) held += one;
+    plan.entries.push_back(entry);
+  }
+  if (!check_outputs || config.output.empty()) return plan;
+
+  // Every path of the run: the outputs, then the inputs they may not replace.
+  std::vector<RunPath> paths;
+  const auto device_of = [](const std::string& target) {
+    struct stat info {};
+    return stat(directory_of(target).c_str(), &info) == 0 ? std::to_string(info.st_dev) : std::string();
+  };
+  RunPath hdf5;
+  hdf5.what = fmt::format("output '{}'", config.output);
+  hdf5.target = resolve_output_target(config.output, "output");
+  for (const RequestsPlan::Entry& e : plan.entries)
+    hdf5.bytes += e.size.replica_requests * kTableBytesPerRequest * e.replicas;
+  paths.push_back(hdf5);
+  for (std::size_t i = 0; i < config.requests.size(); ++i) {
+    const RequestsSpec& spec = config.requests[i];
+    const double requests = plan.entries[i].size.replica_requests;
+    const std::tuple<const char*, const std::string*, const std::string*, double> emits[] = {
+        {"fio", &spec.emit.fio, &spec.emit.fio_at, requests * kFioBytesPerRequest},
+        {"disksim", &spec.emit.disksim, &spec.emit.disksim_at, requests * kDisksimBytesPerRequest},
+        {"dxt", &spec.emit.dxt, &spec.emit.dxt_at, requests * kDxtBytesPerRequest}};
+    for (const auto& [key, given, at, bytes] : emits) {
+      if (given->empty()) continue;
+      RunPath p;
+      const std::string where = emit_path(config, *given);
+      const std::string option = fmt::format("{}.emit.{}", spec.where, key);
+      p.what = fmt::format("{} '{}'", option, where);
+      p.at = *at + ": ";
+      p.folder = std::string(key) == "fio";
+      p.bytes = bytes;
+      try {
+        p.target = p.folder ? resolve_replay_directory(where, option) : resolve_output_target(where, option);
+      } catch (const UserError& e) {
+        throw UserError(p.at + e.what());
+      }
+      paths.push_back(p);
+    }
+  }
+  const auto add_input = [&](const std::string& what, const std::string& path) {
+    RunPath p;
+    p.what = fmt::format("{} '{}'", what, path);
+    p.target = path;
+    p.output = false;
+    paths.push_back(p);
+  };
+  add_input("the config", config.path);
+  for (const RequestsSpec& spec : config.requests) {
+    for (const std::string& trace : spec.traces) add_input(spec.where + ".trace", trace);
+    if (!spec.counters.empty()) add_input(spec.where + ".counters", spec.counters);
+  }
+  for (const DatasetSpec& d : config.datasets)
+    for (const std::string& trace : d.source.traces) add_input(fmt::format("dataset '{}' trace", d.name), trace);
+  for (RunPath& p : paths) {
+    p.identity = identity_of(p.target);
+    if (p.output) p.device = device_of(p.target);
+  }
+  check_run_paths(paths);
+
+  // A full file system is refused now, not after the work.
+  std::map<std::string, std::pair<double, std::vector<const RunPath*>>> needs;
+  for (const RunPath& p : paths)
+    if (p.output && !p.device.empty() && p.bytes > 0) {
+      needs[p.device].first += p.bytes;
+      needs[p.device].second.push_back(&p);
+    }
+  for (const auto& [device, need] : needs) {
+    const RunPath& first = *need.second.front();
+    const auto free = free_bytes(directory_of(first.target));
+    if (!free || static_cast<double>(*free) >= need.first) continue;
+    std::string what;
+    for (const RunPath* p : need.second) what += (what.empty() ? "" : ", ") + p->what;
+    throw UserError(
+        fmt::format("{}{}: the requests need at least {} there but only {} is free on that file system; "
+                    "free some space or choose another path",
+                    first.at, what, format_bytes(static_cast<std::uint64_t>(need.first)), format_bytes(*free)));
+  }
+  return plan;
+}
+
 std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, hid_t file, bool quiet) {
   std::vector<RequestsOutcome> outcomes;
   if (config.requests.empty()) return outcomes;
+  fault_point("requests");
   const h5::Handle top = h5::create_group(file, "requests");
+  std::uint64_t held = 0;  // the texts' replicas of the entries before
   for (const RequestsSpec& spec : config.requests) {
     const auto start = std::chrono::steady_clock::now();
     RequestsOutcome outcome;
     outcome.name = spec.name;
-    TraceCharacterization characterized_trace;
-    const Workload* path = &spec.given_files;
-    const Characteristics* characteristics = spec.given ? &*spec.given : nullptr;
-    if (!spec.given) {
-      const RequestTrace trace = read_request_trace(spec.traces, spec.format, spec.trace, spec.counters);
-      characterized_trace = characterize_requests(trace);
-      path = &characterized_trace.path;
-      characteristics = &characterized_trace.characteristics;
-    }
-    const std::int32_t processes = spec.processes > 0 ? spec.processes : path->processes;
-    SynthesisOptions options = spec.synthesis;
-    options.key.seed = config.seed;
-    std::vector<Workload> replicas;
-    for (std::uint32_t replica = 0; replica < spec.replicas; ++replica) {
-      throw_if_interrupted();
-      Workload workload = synthesize_processes(*path, *characteristics, options, replica, processes);
-      if (!spec.timing_ensemble.empty()) {
-        const std::vector<double> counts = read_ensemble_row(file, spec.timing_ensemble, replica);
-        const std::uint64_t filled = time_by_counts(workload, counts, spec.bin_width);
-        if (replica == 0) {
-          outcome.filled_bins = filled;
-          outcome.counted_bins = counts.size();
+    const bool emits = !spec.emit.fio.empty() || !spec.emit.disksim.empty() || !spec.emit.dxt.empty();
+    std::int32_t processes = spec.processes;
+    try {
+      std::shared_ptr<const TraceCharacterization> characterized = spec.characterized;
+      if (!spec.given && !characterized)
+        characterized = std::make_shared<const TraceCharacterization>(
+            characterize_requests(read_request_trace(spec.traces, spec.format, spec.trace, spec.counters)));
+      const Workload& path = spec.given ? spec.given_files : characterized->path;
+      const Characteristics& characteristics = spec.given ? *spec.given : characterized->characteristics;
+      if (processes <= 0) processes = path.processes;
+      SynthesisOptions options = spec.synthesis;
+      options.key.seed = config.seed;
+      std::vector<Workload> replicas;
+      std::uint64_t used = held;
+      for (std::uint32_t replica = 0; replica < spec.replicas; ++replica) {
+        throw_if_interrupted();
+        // The guard inside the synthesis: what the budget leaves for this replica.
+        options.max_replica_bytes = spec.memory_budget > used ? spec.memory_budget - used : 0;
+        options.limit_note = fmt::format(
+            "the memory budget {} ({}) leaves {} for replica {} ({} per request, {} per file, all {} replicas held "
+            "until they are written); lower processes or replicas, or raise --memory-limit",
+            spec.memory_budget == UINT64_MAX ? std::string("unlimited") : format_bytes(spec.memory_budget),
+            spec.budget_source, format_bytes(options.max_replica_bytes), replica, format_bytes(kBytesPerRequest),
+            format_bytes(kBytesPerFile), spec.replicas);
+        Workload workload = synthesize_processes(path, characteristics, options, replica, processes);
+        if (!spec.timing_ensemble.empty()) {
+          const std::vector<double> counts = read_ensemble_row(file, spec.timing_ensemble, replica);
+          std::uint64_t filled = 0;
+          try {
+            filled = time_by_counts(workload, counts, spec.bin_width);
+          } catch (const UserError& e) {
+            throw UserError(fmt::format("timing: ensemble '{}', the row of replica {}: {}", spec.timing_ensemble,
+                                        replica, e.what()));
+          }
+          if (replica == 0) {
+            outcome.filled_bins = filled;
+            outcome.counted_bins = counts.size();
+          }
+        } else {
+          sort_for_issue(workload);
         }
-      } else {
-        sort_for_issue(workload);
+        outcome.violations += check_dependencies(workload).total();
+        outcome.requests += workload.table.requests.size();
+        used += replica_bytes(static_cast<double>(workload.table.requests.size()),
+                              static_cast<double>(workload.table.files.size()));
+        replicas.push_back(std::move(workload));
       }
-      outcome.violations += check_dependencies(workload).total();
-      outcome.requests += workload.table.requests.size();
-      replicas.push_back(std::move(workload));
+      const h5::Handle group = h5::create_group(top.id(), spec.name);
+      std::vector<Attribute> attributes = {
+          {"mode", std::string(spec.synthesis.template_mode ? "template" : "sample")},
+          {"processes", static_cast<std::int64_t>(processes)},
+          {"replicas", static_cast<std::int64_t>(spec.replicas)},
+          {"seed", static_cast<std::uint64_t>(config.seed)},
+          {"stream", static_cast<std::uint64_t>(options.key.stream)},
+          {"timing", spec.timing_ensemble.empty()
+                         ? std::string("slack")
+                         : fmt::format("ensemble {} (bins of {} s)", spec.timing_ensemble, spec.bin_width)},
+          {"source", spec.given ? std::string("characteristics given in the config")
+                                : fmt::format("{} ({})", fmt::join(spec.traces, ", "), spec.format)},
+          {"dependency_violations", static_cast<std::int64_t>(outcome.violations)}};
+      if (!spec.timing_ensemble.empty()) {
+        attributes.push_back({"bin_width", spec.bin_width});
+        attributes.push_back({"filled_bins", static_cast<std::int64_t>(outcome.filled_bins)});
+      }
+      write_request_tables(group.id(), replicas, attributes);
+      if (!spec.given) write_characterization(h5::create_group(group.id(), "characterized").id(), *characterized);
+      if (emits) {
+        outcome.emitted = std::move(replicas[spec.emit.replica]);
+        held += replica_bytes(static_cast<double>(outcome.emitted.table.requests.size()),
+                              static_cast<double>(outcome.emitted.table.files.size()));
+      }
+    } catch (const std::bad_alloc&) {
+      // A workload of the user's size: the estimate above missed it, the machine had less than it said.
+      throw UserError(
+          fmt::format("{}: out of memory while synthesizing (the budget was {}, {}); lower processes or "
+                      "replicas, or give a smaller --memory-limit so that the plan refuses it before any "
+                      "work",
+                      located(config, spec),
+                      spec.memory_budget == UINT64_MAX ? std::string("unlimited") : format_bytes(spec.memory_budget),
+                      spec.budget_source));
+    } catch (const UserError& e) {
+      throw UserError(fmt::format("{}: {}", located(config, spec), e.what()));
     }
-    const h5::Handle group = h5::create_group(top.id(), spec.name);
-    std::vector<Attribute> attributes = {
-        {"mode", std::string(spec.synthesis.template_mode ? "template" : "sample")},
-        {"processes", static_cast<std::int64_t>(processes)},
-        {"replicas", static_cast<std::int64_t>(spec.replicas)},
-        {"seed", static_cast<std::uint64_t>(config.seed)},
-        {"stream", static_cast<std::uint64_t>(options.key.stream)},
-        {"timing", spec.timing_ensemble.empty() ? std::string("slack")
-                                                : fmt::format("ensemble {} (bins of {} s)", spec.timing_ensemble,
-                                                              spec.bin_width)},
-        {"source", spec.given ? std::string("characteristics given in the config")
-                              : fmt::format("{} ({})", fmt::join(spec.traces, ", "), spec.format)},
-        {"dependency_violations", static_cast<std::int64_t>(outcome.violations)}};
-    if (!spec.timing_ensemble.empty()) {
-      attributes.push_back({"bin_width", spec.bin_width});
-      attributes.push_back({"filled_bins", static_cast<std::int64_t>(outcome.filled_bins)});
-    }
-    write_request_tables(group.id(), replicas, attributes);
-    if (!spec.given) write_characterization(h5::create_group(group.id(), "characterized").id(), characterized_trace);
-    outcome.emitted = std::move(replicas[spec.emit.replica]);
     outcome.seconds = seconds_since(start);
-    log_info(quiet, fmt::format("requests '{}': {} requests in {} replica(s) of {} processes, {} dependency "
-                                "violations, {:.2f} s{}",
-                                spec.name, outcome.requests, spec.replicas, processes, outcome.violations,
-                                outcome.seconds,
-                                spec.timing_ensemble.empty()
-                                    ? ""
-                                    : fmt::format("; replica 0 fills {} of the {} bins of '{}'", outcome.filled_bins,
-                                                  outcome.counted_bins, spec.timing_ensemble)));
+    log_info(quiet,
+             fmt::format("requests '{}': {} requests in {} replica(s) of {} processes, {} dependency "
+                         "violations, {:.2f} s{}",
+                         spec.name, outcome.requests, spec.replicas, processes, outcome.violations, outcome.seconds,
+                         spec.timing_ensemble.empty()
+                             ? ""
+                             : fmt::format("; replica 0 fills {} of the {} bins of '{}'", outcome.filled_bins,
+                                           outcome.counted_bins, spec.timing_ensemble)));
     outcomes.push_back(std::move(outcome));
   }
   return outcomes;
 }
 
-void emit_request_texts(const RunConfig& config, const std::vector<RequestsOutcome>& outcomes, bool quiet) {
+RequestTexts::RequestTexts(const RunConfig& config, std::vector<RequestsOutcome>& outcomes, bool quiet)
+    : quiet_(quiet) {
   for (std::size_t i = 0; i < outcomes.size(); ++i) {
-    RequestsSpec spec = config.requests[i];
-    // Beside the HDF5 output unless absolute: `-o elsewhere/x.h5` takes them along.
-    for (std::string* path : {&spec.emit.fio, &spec.emit.disksim, &spec.emit.dxt})
-      if (!path->empty() && std::filesystem::path(*path).is_relative())
-        *path = (std::filesystem::path(h5::output_directory(config.output)) / *path).lexically_normal().string();
-    const Workload& w = outcomes[i].emitted;
+    const RequestsSpec& spec = config.requests[i];
+    Workload& w = outcomes[i].emitted;
     const std::string title = fmt::format("requests '{}' of {}, replica {}, {} processes, seed {}", spec.name,
                                           config.path, spec.emit.replica, w.processes, config.seed);
-    if (!spec.emit.fio.empty()) {
-      const FioSummary s = write_fio_replay(spec.emit.fio, w, title);
-      log_info(quiet, fmt::format("wrote {}: fio iologs of {} processes, {} entries ({} metadata operations fio "
-                                  "cannot issue, {} data requests without offset, empty or of 4 GiB or more, and {} "
-                                  "processes without I/O left out)",
-                                  spec.emit.fio, s.processes - s.processes_without_io, s.logged, s.skipped_metadata,
-                                  s.skipped_empty, s.processes_without_io));
+    const std::string where = spec.where + ".emit.";
+    try {
+      if (!spec.emit.fio.empty()) {
+        Staged staged;
+        staged.path = emit_path(config, spec.emit.fio);
+        staged.directory = std::make_unique<PendingReplayDirectory>(staged.path, where + "fio");
+        const FioSummary s = stage_fio_replay(*staged.directory, w, title);
+        staged.log = fmt::format(
+            "wrote {}: fio iologs of {} processes, {} entries ({} metadata operations fio "
+            "cannot issue, {} data requests without offset, empty or of 4 GiB or more, and {} "
+            "processes without I/O left out)",
+            staged.path, s.processes - s.processes_without_io, s.logged, s.skipped_metadata, s.skipped_empty,
+            s.processes_without_io);
+        staged_.push_back(std::move(staged));
+      }
+      const std::pair<const std::string*, const char*> texts[] = {{&spec.emit.disksim, "disksim"},
+                                                                  {&spec.emit.dxt, "dxt"}};
+      for (const auto& [given, key] : texts) {
+        if (given->empty()) continue;
+        throw_if_interrupted();
+        Staged staged;
+        staged.path = emit_path(config, *given);
+        staged.file = std::make_unique<PendingOutput>(staged.path, where + key);
+        write_pending_text(*staged.file, std::string(key) == std::string("dxt") ? dxt_text(w) : disksim_text(w));
+        staged.log = fmt::format("wrote {} ({})", staged.path,
+                                 std::string(key) == std::string("dxt") ? "DXT-like text" : "DiskSim ASCII");
+        staged_.push_back(std::move(staged));
+      }
+    } catch (const UserError& e) {
+      throw UserError(fmt::format("{}: {}", located(config, spec), e.what()));
     }
-    if (!spec.emit.disksim.empty()) {
-      write_disksim(spec.emit.disksim, w);
-      log_info(quiet, fmt::format("wrote {} (DiskSim ASCII)", spec.emit.disksim));
+    w = Workload{};  // staged: its memory is free for the next
+  }
+  for (Staged& s : staged_) {  // a full disk, a quota: shown here, before anything is in place
+    throw_if_interrupted();
+    if (s.directory)
+      s.directory->sync();
+    else
+      s.file->sync();
+  }
+}
+
+RequestTexts::~RequestTexts() = default;
+
+void RequestTexts::publish(const std::string& committed) {
+  for (std::size_t i = 0; i < staged_.size(); ++i) {
+    try {
+      if (staged_[i].directory)
+        staged_[i].directory->publish();
+      else
+        staged_[i].file->publish();
+    } catch (const UserError& e) {
+      std::vector<std::string> in_place = {committed}, not_written;
+      for (std::size_t j = 0; j < staged_.size(); ++j) (j < i ? in_place : not_written).push_back(staged_[j].path);
+      throw UserError(fmt::format("{}; the outputs of this run are not all in place: written {}; not written {}",
+                                  e.what(), fmt::join(in_place, ", "), fmt::join(not_written, ", ")));
     }
-    if (!spec.emit.dxt.empty()) {
-      write_dxt_text(spec.emit.dxt, w);
-      log_info(quiet, fmt::format("wrote {} (DXT-like text)", spec.emit.dxt));
-    }
+    log_info(quiet_, staged_[i].log);
   }
 }
 

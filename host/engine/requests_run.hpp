@@ -1,20 +1,60 @@
-// The `requests:` of a run (docs/requests.md): each trace characterized (or
-// the user's characteristics taken), `replicas` synthetic paths drawn and
-// expanded to the processes, timed by slack or by the counts of an ensemble
-// already written to the run's file, checked for dependency violations and
-// written under /requests/<name>/; the fio, DiskSim and DXT-like text of one
-// replica follow once the HDF5 file is in place.
+// The `requests:` of a run (docs/requests.md). Before any work
+// (prepare_requests, called by run_config): each trace read and
+// characterized, the memory every entry's replicas will take planned against
+// the budget, and every output path of the run checked. Then, once the
+// ensembles are in the run's file: `replicas` synthetic paths drawn and
+// expanded to the processes, timed by slack or by the counts of an ensemble,
+// checked for dependency violations and written under /requests/<name>/; the
+// fio, DiskSim and DXT-like text of one replica are staged beside their
+// targets and published with the HDF5 file, as one unit.
 #pragma once
 
 #include <hdf5.h>
 
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "host/base/output_file.hpp"
 #include "host/engine/config.hpp"
 #include "host/requests/emit.hpp"
 
 namespace gs {
+
+// What the requests are expected to take in memory, against the budget:
+// --memory-limit, or 3/4 of the available memory (and of what `ulimit -v` or
+// `ulimit -d` leaves), since every replica of an entry is held until it is
+// written.
+struct RequestsPlan {
+  std::uint64_t budget = UINT64_MAX;
+  std::string budget_source;
+  struct Entry {
+    std::string name;
+    SynthesisSize size;  // one replica, expected
+    std::uint32_t replicas = 1;
+    std::int32_t processes = 1;
+    std::uint64_t bytes = 0;  // the entry's replicas, with the texts' replica of the entries before
+  };
+  std::vector<Entry> entries;
+  std::string text() const;  // the lines --dry-run prints
+};
+
+// The requests' default memory budget and where it comes from.
+std::uint64_t default_requests_budget(std::string& source);
+
+// Before any work: every entry's trace read and characterized (kept in its
+// spec; errors name the config's line and the entry), the memory planned
+// (an entry beyond the budget is a UserError with the numbers) and, with
+// `check_outputs`, every output path checked: each emit path as `output:` is
+// (a new path or a regular file in an existing, writable folder; a fio folder
+// gpusynth wrote), no two outputs of the run the same file, no output an input
+// (the config, a trace, counters) or inside a fio folder, and the free space of
+// each file system against what the request tables and texts need.
+RequestsPlan prepare_requests(RunConfig& config, std::optional<std::uint64_t> memory_limit, bool check_outputs);
+
+// Where an emit path lands: relative ones beside the HDF5 output.
+std::string emit_path(const RunConfig& config, const std::string& path);
 
 struct RequestsOutcome {
   std::string name;
@@ -23,13 +63,37 @@ struct RequestsOutcome {
   std::uint64_t filled_bins = 0;   // counts timing: bins whose counts the requests met, replica 0
   std::uint64_t counted_bins = 0;  // the ensemble's length
   double seconds = 0;
-  Workload emitted;  // the replica the text outputs come from
+  Workload emitted;  // the replica the text outputs come from (empty when the entry emits none)
 };
 
 // Synthesizes every entry into `file` (open, the ensembles written already).
 std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, hid_t file, bool quiet);
 
-// The fio directory, DiskSim and DXT-like files of each entry that asks for them.
-void emit_request_texts(const RunConfig& config, const std::vector<RequestsOutcome>& outcomes, bool quiet);
+// The fio directory, DiskSim and DXT-like files of every entry that asks for
+// them, written to temporaries beside their targets and synced (a full disk
+// shows here); the emitted replicas are released. publish() renames them into
+// place (call it after the HDF5 file's commit: it polls no interrupt); the
+// destructor removes what was not published.
+class RequestTexts {
+ public:
+  RequestTexts(const RunConfig& config, std::vector<RequestsOutcome>& outcomes, bool quiet);
+  RequestTexts(const RequestTexts&) = delete;
+  RequestTexts& operator=(const RequestTexts&) = delete;
+  ~RequestTexts();
+
+  // `committed`: what is in place already (the HDF5 file), for the message
+  // when a rename fails and the outputs are not all in place.
+  void publish(const std::string& committed);
+
+ private:
+  struct Staged {
+    std::string path;  // as the user sees it
+    std::string log;   // the line logged once it is in place
+    std::unique_ptr<PendingOutput> file;
+    std::unique_ptr<PendingReplayDirectory> directory;
+  };
+  std::vector<Staged> staged_;
+  bool quiet_;
+};
 
 }  // namespace gs

@@ -26,7 +26,18 @@ Frequencies frequencies(ConfigMap& map, const std::string& key, const YAML::Node
   Frequencies f;
   if (!node.IsMap()) throw map.error_at(key, fmt::format("{} must map names to counts", map.path_of(key)));
   std::vector<std::string> names;
-  for (const auto& item : node) names.push_back(item.first.as<std::string>());
+  for (const auto& item : node) {
+    // A mapping or a list as a key ({{write: 5}: 1}) names no operation.
+    if (!item.first.IsScalar() || item.first.Scalar().empty())
+      throw located_error_at(item.first, map.file(),
+                             fmt::format("{} has a key that is {}; accepted: operation names with their counts "
+                                         "(e.g. {{write: 5, read: 2}})",
+                                         map.path_of(key),
+                                         item.first.IsMap()        ? "a mapping"
+                                         : item.first.IsSequence() ? "a list"
+                                                                   : "empty"));
+    names.push_back(item.first.Scalar());
+  }
   ConfigMap counts(node, map.file(), map.path_of(key), names);
   for (const auto& name : names) {
     const double count = *counts.number(name);
@@ -36,8 +47,23 @@ Frequencies frequencies(ConfigMap& map, const std::string& key, const YAML::Node
   return f;
 }
 
+// The largest sample of a given characteristic, and the range as the errors
+// state it: sequence IDs, counts and requests within the 10^8 IDs of a path,
+// bytes below 2^62 (offset + size stays in range), times within 10^6 s (a
+// synthetic time beyond 10^9 s is refused; host/requests/synthesize.hpp).
+std::pair<double, std::string> sample_range(const std::string& key) {
+  if (key == "SEQ") return {1, "numbers from 0 to 1"};
+  if (key == "FS" || key == "OFF" || key == "SIZE") return {kMaxRequestBytes, "bytes from 0 to 2^62"};
+  if (key == "ST" || key == "data_execution_time" || key == "metadata_execution_time")
+    return {1e6, "seconds from 0 to 10^6"};
+  return {1e8, key == "D"    ? "requests from 0 to 10^8"
+               : key == "OT" ? "sessions from 0 to 10^8"
+                             : "sequence IDs from 0 to 10^8"};
+}
+
 // A user's characteristics of one class: samples of each Table III characteristic.
-void parse_given_class(ConfigMap& map, FileClass file_class, ClassCharacteristics& c, Workload& files) {
+void parse_given_class(ConfigMap& map, const YAML::Node& map_node, FileClass file_class, ClassCharacteristics& c,
+                       Workload& files) {
   static const std::vector<std::pair<const char*, const char*>> numeric = {
       {"ISG", "inter_session_gap"}, {"IRG", "inter_request_gap"}, {"D", "session_requests"},
       {"OT", "file_open_times"},   {"FS", "file_size"},          {"OFF", "offset"},
@@ -48,9 +74,14 @@ void parse_given_class(ConfigMap& map, FileClass file_class, ClassCharacteristic
   require_in_range(map, "files", c.files, c.files >= 1 && c.files <= 1e7, "1 to 10^7");
   for (const auto& [key, name] : numeric) {
     if (auto values = map.numbers(key)) {
-      const bool ratio = std::string(key) == "SEQ";
-      for (double v : *values)
-        require_in_range(map, key, v, v >= 0 && (!ratio || v <= 1), ratio ? "numbers from 0 to 1" : "numbers >= 0");
+      const auto [most, accepted] = sample_range(key);
+      for (std::size_t i = 0; i < values->size(); ++i) {
+        const double v = (*values)[i];
+        if (!(v >= 0 && v <= most))
+          throw located_error_at(
+              map_node[key][i], map.file(),
+              fmt::format("{}[{}] = {} is out of range; accepted: {}", map.path_of(key), i, v, accepted));
+      }
       *numeric_characteristic(c, name) = *values;
     }
   }
@@ -75,6 +106,7 @@ RequestsSpec parse_requests(const YAML::Node& node, const std::string& file, std
   spec.line = static_cast<int>(node.Mark().line) + 1;
   spec.name = map.require(map.text("name"), "name", "the name of the synthesized requests (under /requests)");
   check_group_name(map, spec.name);
+  spec.where = fmt::format("requests[{}] ('{}')", index, spec.name);
   const YAML::Node trace = node["trace"];
   if (trace) {
     const auto add = [&](const YAML::Node& item) {
@@ -102,7 +134,7 @@ RequestsSpec parse_requests(const YAML::Node& node, const std::string& file, std
                                       "metadata_execution_time"});
       const FileClass file_class = class_named(key);
       ClassCharacteristics& k = spec.given->of(file_class);
-      parse_given_class(c, file_class, k, spec.given_files);
+      parse_given_class(c, node["characteristics"][key], file_class, k, spec.given_files);
       if (c.has("RT1")) k.types_in_sessions = frequencies(c, "RT1", node["characteristics"][key]["RT1"]);
       if (c.has("RT2")) k.types_outside = frequencies(c, "RT2", node["characteristics"][key]["RT2"]);
       if (c.has("AM")) k.access_mode = frequencies(c, "AM", node["characteristics"][key]["AM"]);
@@ -153,6 +185,11 @@ RequestsSpec parse_requests(const YAML::Node& node, const std::string& file, std
       } catch (const UserError& e) {
         throw t.error_at("bin", e.what());
       }
+      // Wider bins put requests beyond the 10^9 s the outputs take (host/requests/synthesize.hpp).
+      if (!(spec.bin_width >= 1e-9 && spec.bin_width <= 1e6))
+        throw t.error_at("bin", fmt::format("{}.bin = '{}' is out of range; accepted: 1ns to 10^6 s (about 11.6 "
+                                            "days)",
+                                            t.where(), bin));
     }
   }
   if (auto overrides = map.map("overrides", overridable_characteristics())) {
@@ -163,7 +200,14 @@ RequestsSpec parse_requests(const YAML::Node& node, const std::string& file, std
       change.scale = o.number("scale").value_or(1);
       change.shift = o.number("shift").value_or(0);
       require_in_range(o, "scale", change.scale, change.scale >= 0 && change.scale <= 1e6, "0 to 10^6");
-      require_in_range(o, "shift", change.shift, std::abs(change.shift) <= 1e15, "-10^15 to 10^15");
+      const bool seconds = key == "ST";  // ST is in seconds: a shift as large as the samples may be
+      require_in_range(o, "shift", change.shift, std::abs(change.shift) <= (seconds ? 1e6 : 1e15),
+                       seconds ? "-10^6 to 10^6 (seconds)" : "-10^15 to 10^15");
+      if (key == "SIZE" && change.scale == 0 && change.shift < 1)
+        throw o.error_at("scale", fmt::format("{}.scale = 0 makes every request {} bytes: nothing to read or write; "
+                                              "accepted: scale > 0, or scale 0 with shift >= 1 (every request of "
+                                              "that size)",
+                                              o.where(), std::max(0.0, std::round(change.shift))));
       spec.synthesis.overrides[key] = change;
     }
   }
@@ -176,9 +220,19 @@ RequestsSpec parse_requests(const YAML::Node& node, const std::string& file, std
     }
   }
   if (auto emit = map.map("emit", {"fio", "disksim", "dxt", "replica"})) {
-    spec.emit.fio = emit->text("fio").value_or("");
-    spec.emit.disksim = emit->text("disksim").value_or("");
-    spec.emit.dxt = emit->text("dxt").value_or("");
+    const YAML::Node emit_node = node["emit"];
+    const auto path_of = [&](const char* key, std::string& path, std::string& at) {
+      if (!emit->has(key)) return;
+      path = *emit->text(key);
+      const YAML::Mark mark = emit_node[key].Mark();
+      at = fmt::format("{}:{}:{}", file, mark.line + 1, mark.column + 1);
+      if (path.empty())
+        throw emit->error_at(key, fmt::format("{}.{} is empty; give a path, or leave the key out to write no {} output",
+                                              emit->where(), key, key));
+    };
+    path_of("fio", spec.emit.fio, spec.emit.fio_at);
+    path_of("disksim", spec.emit.disksim, spec.emit.disksim_at);
+    path_of("dxt", spec.emit.dxt, spec.emit.dxt_at);
     const std::uint64_t replica = emit->unsigned_integer("replica").value_or(0);
     require_in_range(*emit, "replica", static_cast<double>(replica), replica < spec.replicas,
                      fmt::format("0 to replicas - 1 = {}", spec.replicas - 1));

@@ -7,6 +7,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,11 +20,17 @@ namespace gs {
 struct RequestsSpec {
   std::string name;
   int line = 0;
+  std::string where;  // "requests[i] ('name')", for the errors found after parsing
   // From a trace ...
   std::vector<std::string> traces;  // resolved against the config's folder
   std::string format;               // dxt or pioneer
   std::string counters;             // darshan-parser text: opens per file
   TraceOptions trace;
+  // The trace read and characterized before any work, and the memory budget
+  // the synthesis keeps to (prepare_requests, host/engine/requests_run.hpp).
+  std::shared_ptr<const TraceCharacterization> characterized;
+  std::uint64_t memory_budget = UINT64_MAX;
+  std::string budget_source;
   // ... or from the user's characteristics (a path of template files only).
   std::optional<Characteristics> given;
   Workload given_files;
@@ -34,10 +41,13 @@ struct RequestsSpec {
   double bin_width = 1;         // s, the ensemble's bins
   struct Emit {
     std::string fio, disksim, dxt;  // relative ones beside the HDF5 output; empty: not written
+    std::string fio_at, disksim_at, dxt_at;  // "file:line:column" of each in the config
     std::uint32_t replica = 0;
   } emit;
 };
 
+// Every key checked, with its accepted range (docs/config.md); the trace is
+// read later, before any work (host/engine/requests_run.hpp).
 RequestsSpec parse_requests(const YAML::Node& node, const std::string& file, std::size_t index);
 
 }  // namespace gs

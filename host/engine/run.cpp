@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "host/base/errors.hpp"
+#include "host/base/fault_injection.hpp"
 #include "host/base/interrupt.hpp"
 #include "host/base/output_file.hpp"
 #include "host/base/progress.hpp"
@@ -119,16 +120,20 @@ SeriesDataset create_ensemble_series(EnsembleFile& file, const EnsemblePlan& ens
 }
 
 // What follows the ensembles in the file: /compare, the burst analyses, the
-// requests; then the commit and the requests' text outputs beside it.
+// requests; then the requests' text outputs, staged beside their targets and
+// synced, and the commit of the run's outputs as one unit: the HDF5 file
+// (the last interrupt check, its fsync) and then the texts' renames. A
+// failure or a signal before the HDF5 rename leaves none of them.
 void finish_file(const RunConfig& config, const std::vector<RunDataset>& datasets, EnsembleFile& file,
                  const std::optional<Study>& study, const RunOptions& options, RunOutcome& outcome) {
   if (study) write_compare(file.id(), *study);
   const auto bursts_start = std::chrono::steady_clock::now();
   outcome.bursts = analyse_run_bursts(config, datasets, file.id(), options.quiet);
   outcome.bursts_seconds = seconds_since(bursts_start);
-  const std::vector<RequestsOutcome> requests = synthesize_requests(config, file.id(), options.quiet);
+  std::vector<RequestsOutcome> requests = synthesize_requests(config, file.id(), options.quiet);
+  RequestTexts texts(config, requests, options.quiet);
   file.commit();
-  emit_request_texts(config, requests, options.quiet);
+  texts.publish(config.output);
 }
 
 // Generates one ensemble batch by batch; the write of batch k runs on a
@@ -162,6 +167,7 @@ EnsembleResult generate_ensemble(const EnsemblePlan& ensemble, BackendDevice& ba
   try {
     for (std::uint64_t b = 0; b < ensemble.batches; ++b) {
       throw_if_interrupted();
+      fault_point("generate");
       const std::uint64_t first = b * ensemble.batch_replicas;
       const std::uint64_t count = std::min(ensemble.batch_replicas, spec.replicas - first);
       const bool stored_here = series && first < stored;
@@ -251,7 +257,6 @@ void check_disk_space(const RunPlan& plan, const RunConfig& config, bool quiet) 
 void run_ranks(const RunConfig& config, const RunPlan& plan, BackendDevice& backend,
                const std::vector<RunDataset>& datasets, const RunOptions& options, std::optional<Study>& study,
                RunOutcome& outcome) {
-  const CollectivePhase collective;
   const bool writing = !options.no_output;
   std::optional<EnsembleFile> file;
   std::string temp_path;
@@ -283,6 +288,7 @@ void run_ranks(const RunConfig& config, const RunPlan& plan, BackendDevice& back
     progress.begin(spec.name);
     for (std::uint64_t b = 0; b < rounds; ++b) {
       throw_if_interrupted();
+      fault_point("generate");
       const std::uint64_t first = mine.first + b * ensemble.batch_replicas;
       const std::uint64_t end = mine.first + mine.count;
       const std::uint64_t count = first < end ? std::min(ensemble.batch_replicas, end - first) : 0;
@@ -361,14 +367,44 @@ void apply_overrides(RunConfig& config, const RunOptions& options) {
 namespace {
 
 // The run after the output check, under the interrupt guard.
+// What every rank prepares alike before the work: the datasets (and fits),
+// the backend and the plan.
+struct PreparedRun {
+  PreparedDatasets prepared;
+  std::unique_ptr<BackendDevice> backend;
+  std::string backend_log;
+  RunPlan plan;
+};
+
+PreparedRun prepare_run(RunConfig& config, const RunOptions& options) {
+  PreparedRun run;
+  run.prepared = prepare_datasets(config, options.quiet);
+  use_math_precision(config.precision);  // before the backend describes its math
+  run.backend = open_backend(config.backend, run.backend_log);
+  run.plan = make_plan(config, *run.backend, options.memory_limit);
+  if (!options.dry_run && !options.no_output) check_disk_space(run.plan, config, options.quiet);
+  return run;
+}
+
 RunOutcome run_prepared(RunConfig& config, const RunOptions& options) {
-  PreparedDatasets prepared = prepare_datasets(config, options.quiet);
+  // Every rank prepares the same run from the same config: a failure there is
+  // agreed on (every rank fails with the first failing rank's error, rank 0
+  // reports it); from begin_job() on, a rank's failure ends every rank.
+  PreparedRun run;
+  std::exception_ptr failure;
+  try {
+    run = prepare_run(config, options);
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  settle_failures(failure);
+  begin_job();
+  PreparedDatasets& prepared = run.prepared;
+  const RunPlan& plan = run.plan;
+  auto& backend = run.backend;
+  const std::string& backend_log = run.backend_log;
   RunOutcome outcome;
   outcome.fit_seconds = prepared.fit_seconds;
-  std::string backend_log;
-  use_math_precision(config.precision);  // before the backend describes its math
-  auto backend = open_backend(config.backend, backend_log);
-  const RunPlan plan = make_plan(config, *backend, options.memory_limit);
   outcome.total_samples = plan.total_samples;
   if (options.dry_run) {
     outcome.plan = format_plan(plan, config);
@@ -382,7 +418,6 @@ RunOutcome run_prepared(RunConfig& config, const RunOptions& options) {
       log_info(options.quiet,
                fmt::format("warning: ensemble '{}': {}", ensemble.job.spec->name, ensemble.job.generation.warning));
   }
-  if (!options.no_output) check_disk_space(plan, config, options.quiet);
   const auto start = std::chrono::steady_clock::now();
 #ifdef GPUSYNTH_HAVE_MPI
   if (several_ranks()) {
@@ -423,6 +458,7 @@ RunOutcome run_prepared(RunConfig& config, const RunOptions& options) {
 }  // namespace
 
 RunOutcome run_config(RunConfig& config, const RunOptions& options) {
+  check_bursts_replicas(config);
   if (options.bursts_required && config.bursts.empty())
     throw UserError(
         fmt::format("{}: no 'bursts:' section; `gpusynth bursts` analyses the series it names "
@@ -440,8 +476,15 @@ RunOutcome run_config(RunConfig& config, const RunOptions& options) {
   RunOutcome outcome;
   InterruptGuard interrupts;
   try {
-    return run_prepared(config, options);
+    // The requests' traces read, their memory planned, every output path of
+    // the run checked: before any work. With --no-output no request is synthesized.
+    const RequestsPlan requests =
+        options.no_output ? RequestsPlan{} : prepare_requests(config, options.memory_limit, !options.dry_run);
+    outcome = run_prepared(config, options);
+    if (options.dry_run) outcome.plan += requests.text();
+    return outcome;
   } catch (const Interrupted& interrupted) {
+    if (failure_ends_job()) throw;  // the other ranks may wait for this one: end them all
     outcome.interrupted_by = interrupted.signal;
     return outcome;
   }

@@ -1,5 +1,6 @@
 #include "host/requests/emit.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -7,12 +8,15 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <map>
 #include <set>
 
 #include "host/base/errors.hpp"
+#include "host/base/interrupt.hpp"
 #include "host/base/output_file.hpp"
 #include "io/hdf5.hpp"
 #include "io/traces/fields.hpp"
@@ -20,6 +24,11 @@
 namespace gs {
 
 namespace {
+
+// Polls for SIGINT/SIGTERM every 64Ki steps of a loop over requests.
+inline void poll_interrupts(std::size_t step) {
+  if ((step & 0xffff) == 0) throw_if_interrupted();
+}
 
 void write_frequencies(hid_t group, const std::string& name, const Frequencies& f, const CharacteristicInfo& info) {
   h5::write_table(group, name, {{"name", f.names}, {"count", f.counts}},
@@ -89,12 +98,22 @@ void write_request_tables(hid_t group, const std::vector<Workload>& replicas, co
   };
   std::vector<std::int64_t> replica, seq, rank, op, file, offset, size, session, flags;
   std::vector<double> time, duration;
+  std::size_t rows = 0;
+  for (const Workload& w : replicas) rows += w.table.requests.size();
+  for (auto* column : {&replica, &seq, &rank, &op, &file, &offset, &size, &session, &flags}) column->reserve(rows);
+  time.reserve(rows);
+  duration.reserve(rows);
+  std::size_t row = 0;
   for (std::size_t k = 0; k < replicas.size(); ++k) {
     const RequestTable& t = replicas[k].table;
     std::vector<std::int64_t> ops_here, files_here;
     for (const auto& name : t.ops) ops_here.push_back(index_of(op_index, ops, name));
-    for (const auto& name : t.files) files_here.push_back(index_of(file_index, files, name));
+    for (std::size_t f = 0; f < t.files.size(); ++f) {
+      poll_interrupts(f);
+      files_here.push_back(index_of(file_index, files, t.files[f]));
+    }
     for (const Request& r : t.requests) {
+      poll_interrupts(row++);
       replica.push_back(static_cast<std::int64_t>(k));
       seq.push_back(r.seq);
       rank.push_back(r.rank);
@@ -108,23 +127,27 @@ void write_request_tables(hid_t group, const std::vector<Workload>& replicas, co
       flags.push_back(r.flags);
     }
   }
-  h5::write_table(group, "requests",
-                  {{"replica", replica},
-                   {"seq", seq},
-                   {"rank", rank},
-                   {"time", time},
-                   {"duration", duration},
-                   {"op", op},
-                   {"file", file},
-                   {"offset", offset},
-                   {"size", size},
-                   {"session", session},
-                   {"flags", flags}},
+  // Moved, not copied (an initializer list copies): the columns are most of the memory a run takes.
+  std::vector<h5::TableColumn> columns;
+  columns.reserve(11);
+  columns.push_back({"replica", std::move(replica)});
+  columns.push_back({"seq", std::move(seq)});
+  columns.push_back({"rank", std::move(rank)});
+  columns.push_back({"time", std::move(time)});
+  columns.push_back({"duration", std::move(duration)});
+  columns.push_back({"op", std::move(op)});
+  columns.push_back({"file", std::move(file)});
+  columns.push_back({"offset", std::move(offset)});
+  columns.push_back({"size", std::move(size)});
+  columns.push_back({"session", std::move(session)});
+  columns.push_back({"flags", std::move(flags)});
+  h5::write_table(group, "requests", columns,
                   {{"dimensions", std::string("request")},
                    {"time_units", std::string("s")},
                    {"offset_size_units", std::string("bytes (-1: not given)")},
                    {"flags", std::string("bit 0 root-exclusive, 1 inferred open/close, 2 session may read, 3 may "
                                          "write")}});
+  columns.clear();
   std::vector<std::string> classes;
   for (const auto& name : ops) classes.push_back(op_class_name(classify_operation(name)));
   h5::write_table(group, "ops", {{"name", ops}, {"class", classes}}, {{"dimensions", std::string("op")}});
@@ -150,38 +173,154 @@ std::string replay_name(std::size_t index, const std::string& name) {
 }
 
 constexpr const char* kReplayMarker = ".gpusynth-replay";
+constexpr int kMaxSymlinkHops = 40;  // as the kernel's ELOOP limit
 
-void write_text(const std::string& path, const std::string& text) {
-  FILE* f = std::fopen(path.c_str(), "w");
-  if (!f) throw_write_error(path, errno);
-  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  const int error = errno;
-  if (std::fclose(f) != 0 || !ok) throw_write_error(path, ok ? errno : error);
+// Staging folders "NAME.tmp-PID" beside `target` that versions before the
+// ".NAME.tmp-HOST-PID" names left when killed, whose process of this host is gone.
+void remove_old_staging(const std::filesystem::path& target) {
+  namespace fs = std::filesystem;
+  const std::string prefix = target.filename().string() + ".tmp-";
+  std::error_code ec;
+  for (const fs::directory_entry& entry :
+       fs::directory_iterator(target.parent_path().empty() ? "." : target.parent_path(), ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string digits = name.substr(prefix.size());
+    if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    const auto pid = static_cast<pid_t>(std::stol(digits));
+    if (pid == getpid() || kill(pid, 0) == 0 || errno != ESRCH) continue;
+    std::error_code removed;
+    if (fs::remove_all(entry.path(), removed) > 0 && !removed)
+      std::fprintf(stderr, "gpusynth: removed '%s', left by process %d of this host, which no longer runs\n",
+                   entry.path().c_str(), static_cast<int>(pid));
+  }
 }
 
 }  // namespace
 
-FioSummary write_fio_replay(const std::string& directory, const Workload& workload, const std::string& title) {
+std::string resolve_replay_directory(const std::string& path, const std::string& option) {
   namespace fs = std::filesystem;
-  std::error_code ec;
-  const bool exists = fs::exists(fs::symlink_status(directory, ec));
-  if (exists && !(fs::is_directory(directory, ec) && fs::exists(fs::path(directory) / kReplayMarker, ec)))
-    throw UserError(fmt::format("fio output '{}' exists and is not a replay directory gpusynth wrote; choose "
-                                "another or remove it",
-                                directory));
-  const std::string temp = fmt::format("{}.tmp-{}", directory, getpid());
-  fs::remove_all(temp, ec);
-  if (!fs::create_directories(temp, ec) || ec)
-    throw UserError(fmt::format("cannot create '{}': {}", temp, ec.message()));
-  struct Cleanup {
-    std::string path;
-    bool armed = true;
-    ~Cleanup() {
-      std::error_code ignored;
-      if (armed) std::filesystem::remove_all(path, ignored);
+  if (path.empty()) throw UserError(fmt::format("{} must not be empty", option));
+  fs::path target = path;
+  for (int hop = 0;; ++hop) {
+    struct stat info {};
+    if (lstat(target.c_str(), &info) != 0) {
+      if (errno != ENOENT)
+        throw UserError(
+            fmt::format("{} '{}': cannot inspect '{}': {}", option, path, target.string(), std::strerror(errno)));
+      break;  // a new directory
     }
-  } cleanup{temp};
+    const std::string shown = target == fs::path(path) ? path : path + "' -> '" + target.string();
+    if (S_ISDIR(info.st_mode)) {
+      struct stat marker {};
+      if (lstat((target / kReplayMarker).c_str(), &marker) != 0 || !S_ISREG(marker.st_mode))
+        throw UserError(
+            fmt::format("{} '{}' exists and is not a replay directory gpusynth wrote (it has no {}); "
+                        "choose another or remove it",
+                        option, shown, kReplayMarker));
+      if (access(target.c_str(), W_OK) != 0)
+        throw UserError(fmt::format("{} '{}': the replay directory there is read-only ({}); it is left as it is",
+                                    option, shown, std::strerror(errno)));
+      break;
+    }
+    if (!S_ISLNK(info.st_mode))
+      throw UserError(
+          fmt::format("{} '{}' is {}, not a replay directory gpusynth wrote; give a new path or a "
+                      "replay directory",
+                      option, shown, file_kind(info.st_mode)));
+    if (hop == kMaxSymlinkHops)
+      throw UserError(fmt::format("{} '{}': more than {} symbolic links in a chain", option, path, kMaxSymlinkHops));
+    std::error_code ec;
+    const fs::path link = fs::read_symlink(target, ec);
+    if (ec)
+      throw UserError(
+          fmt::format("{} '{}': cannot read the link '{}': {}", option, path, target.string(), ec.message()));
+    target = (link.is_absolute() ? link : target.parent_path() / link).lexically_normal();
+  }
+  const std::string directory = target.parent_path().empty() ? "." : target.parent_path().string();
+  struct stat info {};
+  if (stat(directory.c_str(), &info) != 0 || !S_ISDIR(info.st_mode))
+    throw UserError(fmt::format("{} '{}': the directory '{}' does not exist; create it first or choose another path",
+                                option, path, directory));
+  if (access(directory.c_str(), W_OK) != 0)
+    throw UserError(
+        fmt::format("{} '{}': the directory '{}' is not writable ({})", option, path, directory, std::strerror(errno)));
+  return target.string();
+}
 
+PendingReplayDirectory::PendingReplayDirectory(const std::string& path, const std::string& option)
+    : path_(path), option_(option), target_(resolve_replay_directory(path, option)) {
+  namespace fs = std::filesystem;
+  remove_stale_temporaries_of(target_);
+  remove_old_staging(target_);
+  const fs::path parent = fs::path(target_).parent_path().empty() ? fs::path(".") : fs::path(target_).parent_path();
+  const std::string prefix = (parent / temporary_prefix(target_)).string() + std::to_string(getpid());
+  for (unsigned n = 0;; ++n) {
+    temp_ = prefix + (n ? "." + std::to_string(n) : "");
+    if (mkdir(temp_.c_str(), 0777) == 0) return;
+    if (errno != EEXIST)
+      throw UserError(fmt::format("{} '{}': cannot create a directory in '{}': {}", option_, path_, parent.string(),
+                                  std::strerror(errno)));
+  }
+}
+
+PendingReplayDirectory::~PendingReplayDirectory() {
+  std::error_code ignored;
+  if (!published_) std::filesystem::remove_all(temp_, ignored);
+  std::filesystem::remove_all(temp_ + ".old", ignored);
+}
+
+void PendingReplayDirectory::write(const std::string& name, const std::string& text) const {
+  const std::string shown = path_ + "/" + name;
+  const int fd = open((temp_ + "/" + name).c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
+  if (fd < 0) throw_write_error(shown, errno);
+  std::size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int error = errno;
+      close(fd);
+      throw_write_error(shown, error);
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  if (close(fd) != 0) throw_write_error(shown, errno);
+}
+
+void PendingReplayDirectory::sync() const {
+  // One syncfs for the folder's files: an fsync per file costs milliseconds each.
+  const int fd = open(temp_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0 || syncfs(fd) != 0) {
+    const int error = errno;
+    if (fd >= 0) close(fd);
+    throw_write_error(path_, error);
+  }
+  close(fd);
+  struct stat info {};
+  if (lstat(target_.c_str(), &info) == 0 && !S_ISDIR(info.st_mode))
+    throw UserError(fmt::format("{} '{}' became {} while gpusynth ran; it is left as it is and nothing was written",
+                                option_, path_, file_kind(info.st_mode)));
+}
+
+void PendingReplayDirectory::publish() {
+  namespace fs = std::filesystem;
+  const auto failed = [&] {
+    throw UserError(fmt::format("{} '{}': cannot rename the finished replay directory onto '{}': {}", option_, path_,
+                                target_, std::strerror(errno)));
+  };
+  if (!replace_directory(temp_, target_)) failed();
+  published_ = true;
+  const std::string parent = fs::path(target_).parent_path().empty() ? "." : fs::path(target_).parent_path().string();
+  const int directory = open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (directory >= 0) {  // the rename itself durable; best effort
+    fsync(directory);
+    close(directory);
+  }
+}
+
+FioSummary stage_fio_replay(const PendingReplayDirectory& directory, const Workload& workload,
+                            const std::string& title) {
   const RequestTable& t = workload.table;
   FioSummary summary;
   summary.processes = static_cast<std::uint64_t>(workload.processes);
@@ -194,15 +333,30 @@ FioSummary write_fio_replay(const std::string& directory, const Workload& worklo
     return is_data(t.op_class(r)) && r.file >= 0 && r.offset != kUnknown && r.size > 0 &&
            r.size < (std::int64_t{1} << 32);
   };
-  for (const Request& r : t.requests)
+  std::uint64_t data_requests = 0;
+  for (std::size_t i = 0; i < t.requests.size(); ++i) {
+    poll_interrupts(i);
+    const Request& r = t.requests[i];
+    data_requests += is_data(t.op_class(r));
     if (logged_io(r) && first_time[r.rank] < 0) first_time[r.rank] = r.start;
+  }
+  if (std::none_of(first_time.begin(), first_time.end(), [](double time) { return time >= 0; }))
+    throw UserError(
+        fmt::format("fio output '{}': none of the {} processes has a data request fio can issue (the {} "
+                    "data requests are without offset, of 0 bytes or of 4 GiB or more): a replay.fio "
+                    "without jobs replays nothing",
+                    directory.path(), workload.processes, data_requests));
   std::vector<double> last_io = first_time;
   // Files a process never reads or writes in the log are neither added nor opened
   // (fio would lay them out and open them for nothing).
   std::set<std::pair<std::int32_t, std::int32_t>> with_io;
-  for (const Request& r : t.requests)
-    if (logged_io(r)) with_io.emplace(r.rank, r.file);
-  for (const Request& r : t.requests) {
+  for (std::size_t i = 0; i < t.requests.size(); ++i) {
+    poll_interrupts(i);
+    if (logged_io(t.requests[i])) with_io.emplace(t.requests[i].rank, t.requests[i].file);
+  }
+  for (std::size_t i = 0; i < t.requests.size(); ++i) {
+    poll_interrupts(i);
+    const Request& r = t.requests[i];
     const OpClass c = t.op_class(r);
     const std::string op = lower(t.op_name(r));
     const char* action = c == OpClass::read    ? "read"
@@ -246,34 +400,43 @@ FioSummary write_fio_replay(const std::string& directory, const Workload& worklo
       "[global]\nioengine=psync\nthread\ninvalidate=0\nlog_offset=1\n\n",
       title);
   for (std::size_t rank = 0; rank < logs.size(); ++rank) {
+    throw_if_interrupted();      // a file written per step
     if (first_time[rank] < 0) {  // fio refuses a log without I/O: the process has no job
       ++summary.processes_without_io;
       continue;
     }
-    write_text(fmt::format("{}/rank_{}.iolog", temp, rank), logs[rank]);
+    directory.write(fmt::format("rank_{}.iolog", rank), logs[rank]);
+    std::string().swap(logs[rank]);
     job += fmt::format("[rank_{}]\nread_iolog=rank_{}.iolog\nwrite_lat_log=lat/rank_{}\nstartdelay={}us\n\n", rank,
                        rank, rank, std::llround(std::max(0.0, first_time[rank]) * 1e6));
   }
-  write_text(temp + "/replay.fio", job);
+  directory.write("replay.fio", job);
   std::string script =
       "#!/bin/sh\n# Creates the files of the replay, sparse, at the sizes the requests reach (written by gpusynth).\n"
       "set -e\ncd \"$(dirname \"$0\")\"\nmkdir -p files lat\n";
   for (std::size_t f = 0; f < t.files.size(); ++f) {
+    poll_interrupts(f);
     std::int64_t size = 0;
     if (f < workload.files.size()) size = workload.files[f].size;
     script += fmt::format("truncate -s {} {}  # {}\n", std::max<std::int64_t>(size, 0),
                           shell_quoted(replay_name(f, t.files[f])), t.files[f]);
   }
-  write_text(temp + "/create_files.sh", script);
-  ::chmod((temp + "/create_files.sh").c_str(), 0755);
-  write_text(fmt::format("{}/{}", temp, kReplayMarker), title + "\n");
-  if (exists) fs::remove_all(directory, ec);
-  if (ec || ::rename(temp.c_str(), directory.c_str()) != 0) throw_write_error(directory, ec ? ec.value() : errno);
-  cleanup.armed = false;
+  directory.write("create_files.sh", script);
+  ::chmod((directory.temp_path() + "/create_files.sh").c_str(), 0755);
+  directory.write(kReplayMarker, title + "\n");
   return summary;
 }
 
-void write_disksim(const std::string& path, const Workload& workload) {
+FioSummary write_fio_replay(const std::string& directory, const Workload& workload, const std::string& title) {
+  PendingReplayDirectory pending(directory, "fio output");
+  const FioSummary summary = stage_fio_replay(pending, workload, title);
+  throw_if_interrupted();
+  pending.sync();
+  pending.publish();
+  return summary;
+}
+
+std::string disksim_text(const Workload& workload) {
   const RequestTable& t = workload.table;
   std::vector<std::int64_t> base(t.files.size(), 0);
   std::int64_t next = 0;
@@ -283,30 +446,46 @@ void write_disksim(const std::string& path, const Workload& workload) {
     next += (std::max<std::int64_t>(size, 0) + 4095) / 4096 * 4096;
   }
   std::string text;
-  for (const Request& r : t.requests) {
+  for (std::size_t i = 0; i < t.requests.size(); ++i) {
+    poll_interrupts(i);
+    const Request& r = t.requests[i];
     const OpClass c = t.op_class(r);
     if (!is_data(c) || r.file < 0 || r.offset == kUnknown || r.size <= 0) continue;
     text += fmt::format("{:.6f} 0 {} {} {}\n", r.start * 1e3, (base[r.file] + r.offset) / 512,
                         std::max<std::int64_t>(1, (r.offset % 512 + r.size + 511) / 512), c == OpClass::read ? 1 : 0);
   }
-  write_file_atomically(path, text, "disksim");
+  return text;
 }
 
-void write_dxt_text(const std::string& path, const Workload& workload) {
+void write_disksim(const std::string& path, const Workload& workload) {
+  write_file_atomically(path, disksim_text(workload), "disksim");
+}
+
+std::string dxt_text(const Workload& workload) {
   const RequestTable& t = workload.table;
   std::map<std::pair<std::int32_t, std::int32_t>, std::vector<const Request*>> blocks;  // (file, rank)
-  for (const Request& r : t.requests)
+  for (std::size_t i = 0; i < t.requests.size(); ++i) {
+    poll_interrupts(i);
+    const Request& r = t.requests[i];
     if (is_data(t.op_class(r)) && r.file >= 0) blocks[{r.file, r.rank}].push_back(&r);
+  }
   std::string text = fmt::format(
       "# darshan-dxt-parser-like text written by gpusynth (docs/requests.md)\n# start_time: 0\n# nprocs: {}\n\n",
       workload.processes);
+  std::size_t lines = 0;
   for (const auto& [key, requests] : blocks) {
     const auto& [file, rank] = key;
-    text += fmt::format("# DXT, file_id: {}, file_name: {}\n# DXT, rank: {}, hostname: gpusynth\n", file,
-                        t.files[file], rank);
+    const auto reads = std::count_if(requests.begin(), requests.end(),
+                                     [&](const Request* r) { return t.op_class(*r) == OpClass::read; });
+    // The counts let a reader tell a block cut short (io/traces/dxt_blocks.hpp).
+    text += fmt::format(
+        "# DXT, file_id: {}, file_name: {}\n# DXT, rank: {}, hostname: gpusynth\n"
+        "# DXT, write_count: {}, read_count: {}\n",
+        file, t.files[file], rank, static_cast<std::ptrdiff_t>(requests.size()) - reads, reads);
     text += "# Module    Rank  Wt/Rd  Segment          Offset          Length    Start(s)      End(s)\n";
     std::size_t segment = 0;
     for (const Request* r : requests) {
+      poll_interrupts(++lines);
       const bool mpi = is_mpi_operation(t.op_name(*r));
       text += fmt::format(" {} {:>7} {:>6} {:>8} {:>15} {:>15} {:>11.6f} {:>11.6f}\n", mpi ? "X_MPIIO" : "X_POSIX",
                           rank, t.op_class(*r) == OpClass::read ? "read" : "write", segment++,
@@ -315,7 +494,11 @@ void write_dxt_text(const std::string& path, const Workload& workload) {
     }
     text += "\n";
   }
-  write_file_atomically(path, text, "dxt");
+  return text;
+}
+
+void write_dxt_text(const std::string& path, const Workload& workload) {
+  write_file_atomically(path, dxt_text(workload), "dxt");
 }
 
 }  // namespace gs

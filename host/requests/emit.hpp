@@ -31,16 +31,55 @@ struct FioSummary {
   std::uint64_t processes_without_io = 0;  // no job: fio refuses a log without I/O
 };
 
-// A directory DIR with rank_<r>.iolog, replay.fio and create_files.sh (files
-// under DIR/files, sparse at their sizes). Written to a temporary directory
-// and renamed; an existing DIR is replaced only when gpusynth wrote it.
+// The directory a fio output `path` replaces, checked before any work: a new
+// path in an existing, writable folder, or a directory gpusynth wrote (its
+// `.gpusynth-replay` marker); a symbolic link is followed. A file, a FIFO, a
+// device, any other directory or a missing folder is a UserError naming
+// `option` and the path.
+std::string resolve_replay_directory(const std::string& path, const std::string& option);
+
+// A fio replay directory while it is written: ".NAME.tmp-HOST-PID" beside its
+// target (stale ones of dead processes of this host removed first, and the
+// "NAME.tmp-PID" folders older versions left), removed with its contents
+// unless published. sync() makes its files durable; publish() puts it in the
+// target's place in one rename (exchanged with the old replay directory,
+// which is then removed) and polls no interrupt.
+class PendingReplayDirectory {
+ public:
+  PendingReplayDirectory(const std::string& path, const std::string& option);
+  PendingReplayDirectory(const PendingReplayDirectory&) = delete;
+  PendingReplayDirectory& operator=(const PendingReplayDirectory&) = delete;
+  ~PendingReplayDirectory();
+
+  const std::string& path() const { return path_; }
+  const std::string& temp_path() const { return temp_; }
+  void write(const std::string& name, const std::string& text) const;  // a file in it
+  void sync() const;
+  void publish();
+
+ private:
+  std::string path_, option_, target_, temp_;
+  bool published_ = false;
+};
+
+// DIR/rank_<r>.iolog, replay.fio and create_files.sh (files under DIR/files,
+// sparse at their sizes) written into `directory`. A workload none of whose
+// processes has an I/O fio can issue is a UserError (a replay.fio without
+// jobs replays nothing).
+FioSummary stage_fio_replay(const PendingReplayDirectory& directory, const Workload& workload,
+                            const std::string& title);
+// The same, staged and published at once; an existing DIR is replaced only
+// when gpusynth wrote it.
 FioSummary write_fio_replay(const std::string& directory, const Workload& workload, const std::string& title);
 
 // DiskSim ASCII: "time_ms device block sectors flags" of the data requests,
 // files laid end to end on device 0 (4 KiB aligned), flags 1 = read.
+std::string disksim_text(const Workload& workload);
 void write_disksim(const std::string& path, const Workload& workload);
 
-// darshan-dxt-parser-like text: one block per (file, rank), X_POSIX or X_MPIIO lines.
+// darshan-dxt-parser-like text: one block per (file, rank) with its write and
+// read counts, X_POSIX or X_MPIIO lines.
+std::string dxt_text(const Workload& workload);
 void write_dxt_text(const std::string& path, const Workload& workload);
 
 }  // namespace gs

@@ -8,10 +8,43 @@
 #include <queue>
 
 #include "host/base/errors.hpp"
+#include "host/base/interrupt.hpp"
 
 namespace gs {
 
+std::uint64_t replica_bytes(double requests, double files) {
+  const double bytes = requests * static_cast<double>(kBytesPerRequest) + files * static_cast<double>(kBytesPerFile);
+  return bytes >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(bytes);
+}
+
 namespace {
+
+// Polls for SIGINT/SIGTERM every 64Ki steps of a loop.
+inline void poll_interrupts(std::uint64_t step) {
+  if ((step & 0xffff) == 0) throw_if_interrupted();
+}
+
+std::string bytes_text(std::uint64_t bytes) {
+  static const char* names[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  double value = static_cast<double>(bytes);
+  int unit = 0;
+  while (value >= 1024 && unit < 6) {
+    value /= 1024;
+    ++unit;
+  }
+  return unit == 0 ? fmt::format("{} B", bytes) : fmt::format("{:.1f} {}", value, names[unit]);
+}
+
+// The memory guard: `what` (requests and files) within options.max_replica_bytes.
+void check_memory(const SynthesisOptions& options, double requests, double files, const std::string& what) {
+  const std::uint64_t bytes = replica_bytes(requests, files);
+  if (bytes <= options.max_replica_bytes) return;
+  throw UserError(fmt::format("{} would hold {:.0f} requests and {:.0f} files, about {} in memory; {}", what, requests,
+                              files, bytes_text(bytes),
+                              options.limit_note.empty()
+                                  ? fmt::format("at most {} is allowed", bytes_text(options.max_replica_bytes))
+                                  : options.limit_note));
+}
 
 // Uniforms from Philox at (key, replica, position): four per call, in order.
 class RandomDraws {
@@ -123,6 +156,7 @@ class Occupancy {
     };
     std::int64_t start = desired;
     for (std::int64_t delta = 0;; ++delta) {
+      poll_interrupts(static_cast<std::uint64_t>(delta) + 1);
       if (fits(desired + delta)) {
         start = desired + delta;
         break;
@@ -211,7 +245,10 @@ std::vector<DataRequest> drawn_data_requests(const std::vector<std::uint32_t>& o
   const std::size_t continuing = n > 1 ? static_cast<std::size_t>(std::llround(sequentiality * double(n - 1))) : 0;
   std::vector<char> continues(n, 0);
   for (std::size_t k = 0; k < continuing; ++k) continues[1 + k] = 1;
-  for (std::size_t k = n; k > 2; --k) std::swap(continues[k - 1], continues[1 + rng.index(k - 1)]);
+  for (std::size_t k = n; k > 2; --k) {
+    poll_interrupts(k);
+    std::swap(continues[k - 1], continues[1 + rng.index(k - 1)]);
+  }
   const auto pool = [](const std::vector<double>& own, const std::vector<double>& fallback) -> const std::vector<double>& {
     return !own.empty() ? own : fallback;
   };
@@ -219,10 +256,12 @@ std::vector<DataRequest> drawn_data_requests(const std::vector<std::uint32_t>& o
   const std::vector<double>& jumps =
       plan.shape ? pool(plan.shape->jump_offsets, pool(plan.shape->offsets, c.offset)) : c.offset;
   for (std::size_t k = 0; k < n; ++k) {
+    poll_interrupts(k);
     out[k].size = sizes.empty() ? 4096.0 : sizes[rng.index(sizes.size())];
     out[k].continues = continues[k];
   }
   for (std::size_t k = 0; k < n; ++k) {
+    poll_interrupts(k);
     if (out[k].continues) continue;
     double run = sample.adjusted(out[k].size, "SIZE");
     for (std::size_t j = k + 1; j < n && out[j].continues; ++j) run += sample.adjusted(out[j].size, "SIZE");
@@ -243,7 +282,16 @@ Workload synthesize_path(const Workload& path, const Characteristics& characteri
     Workload copy = path;
     double origin = 0;
     if (!copy.table.requests.empty()) origin = copy.table.requests.front().start;
-    for (Request& r : copy.table.requests) r.start -= origin;
+    for (Request& r : copy.table.requests) {
+      r.start -= origin;
+      if (!(r.start + r.duration <= kMaxRequestSeconds))
+        throw UserError(
+            fmt::format("mode: template: the trace's requests reach {} s after its first, beyond 10^9 s "
+                        "(about 31.7 years), the latest time the outputs take",
+                        r.start + r.duration));
+    }
+    check_memory(options, static_cast<double>(copy.table.requests.size()), static_cast<double>(copy.files.size()),
+                 "the template path");
     return copy;
   }
   RandomDraws rng(options.key, replica);
@@ -273,7 +321,10 @@ Workload synthesize_path(const Workload& path, const Characteristics& characteri
                                   count, file_class_name(file_class), file_class_name(file_class)));
     open_close[ci] = session_ops(path, file_class, out.table);
     const std::size_t templates = c.files_in_path.size();
+    check_memory(options, 0, static_cast<double>(count) + static_cast<double>(out.files.size()),
+                 fmt::format("a synthetic path of {} {} files", count, file_class_name(file_class)));
     for (std::uint64_t k = 0; k < count; ++k) {
+      throw_if_interrupted();
       const std::size_t pick = k < templates ? k : rng.index(templates);
       const std::int32_t source = c.files_in_path[pick];
       // Beyond the path's files: <name>.s<k>, made unique if a trace file has that name.
@@ -314,6 +365,7 @@ Workload synthesize_path(const Workload& path, const Characteristics& characteri
   std::vector<Request> placed;
   std::int64_t session = 0;
   while (!next_session.empty()) {
+    throw_if_interrupted();
     const auto [desired, index] = next_session.top();
     next_session.pop();
     FilePlan& plan = files[index];
@@ -337,6 +389,14 @@ Workload synthesize_path(const Workload& path, const Characteristics& characteri
                                     : access_mode_flags(am.names[rng.weighted(am.counts, am.total())]).value_or(0);
     }
     const std::int64_t requests = sample.whole(sample.adjusted(shape.requests, "D"), 0);
+    // Before the session is built: its requests alone may be more than any path holds.
+    if (requests > Occupancy::kMaxSequenceId)
+      throw UserError(
+          fmt::format("a synthetic session of {} requests (D) is longer than a path may be; accepted: "
+                      "paths of at most 10^8 requests (is a D override too large?)",
+                      requests));
+    check_memory(options, static_cast<double>(placed.size()) + static_cast<double>(requests) + 2,
+                 static_cast<double>(out.files.size()), "the synthetic path");
     const double sequentiality = std::clamp(sample.adjusted(shape.sequentiality, "SEQ"), 0.0, 1.0);
     // The operations: the real session's in order when D is unchanged, else drawn from
     // them (or from RT1 within the access mode, for given characteristics).
@@ -344,7 +404,10 @@ Workload synthesize_path(const Workload& path, const Characteristics& characteri
     if (!shape.ops.empty() && static_cast<std::size_t>(requests) == shape.ops.size()) {
       ops = shape.ops;
     } else if (!shape.ops.empty()) {
-      for (std::int64_t d = 0; d < requests; ++d) ops.push_back(shape.ops[rng.index(shape.ops.size())]);
+      for (std::int64_t d = 0; d < requests; ++d) {
+        poll_interrupts(static_cast<std::uint64_t>(d));
+        ops.push_back(shape.ops[rng.index(shape.ops.size())]);
+      }
     } else {
       const Frequencies& rt1 = c.types_in_sessions;
       std::vector<double> weights;
@@ -356,8 +419,10 @@ Workload synthesize_path(const Workload& path, const Characteristics& characteri
         weights.push_back(allowed ? rt1.counts[i] : 0.0);
         total += weights.back();
       }
-      for (std::int64_t d = 0; total > 0 && d < requests; ++d)
+      for (std::int64_t d = 0; total > 0 && d < requests; ++d) {
+        poll_interrupts(static_cast<std::uint64_t>(d));
         ops.push_back(out.table.op_id(rt1.names[rng.weighted(weights, total)]));
+      }
     }
     SessionPlan plan_of_session;
     Request open;
@@ -385,7 +450,9 @@ Workload synthesize_path(const Workload& path, const Characteristics& characteri
             : drawn_data_requests(ops, out.table, plan, c, sequentiality, rng, sample);
     std::size_t data_index = 0;
     std::int64_t previous_end = kUnknown;
+    std::uint64_t step = 0;
     for (std::uint32_t op : ops) {
+      poll_interrupts(++step);
       at += next_gap();
       Request r = open;
       r.flags &= kRootExclusive;
@@ -393,9 +460,19 @@ Workload synthesize_path(const Workload& path, const Characteristics& characteri
       if (is_data(out.table.op_classes[op]) && data_index < data_requests.size()) {
         const DataRequest& d = data_requests[data_index++];
         r.op = d.op;
-        r.size = sample.whole(sample.adjusted(d.size, "SIZE"), 0);
-        r.offset = d.continues && previous_end != kUnknown ? previous_end
-                                                           : sample.whole(sample.adjusted(d.offset, "OFF"), 0);
+        const double size = sample.adjusted(d.size, "SIZE");
+        const double offset = d.continues && previous_end != kUnknown ? static_cast<double>(previous_end)
+                                                                      : sample.adjusted(d.offset, "OFF");
+        // Beyond 2^62 no offset + size is kept (docs/requests.md): never clipped in silence.
+        if (!(std::max(offset, 0.0) + std::max(size, 0.0) <= kMaxRequestBytes && offset < kMaxRequestBytes))
+          throw UserError(
+              fmt::format("a synthetic {} of file '{}' would reach byte {:.17g} (offset {:.17g} + size "
+                          "{:.17g}), beyond 2^62; accepted: offset + size up to 2^62 (are OFF, SIZE or "
+                          "their overrides too large?)",
+                          out.table.ops[d.op], out.table.files[plan.file], std::max(offset, 0.0) + std::max(size, 0.0),
+                          offset, size));
+        r.size = sample.whole(size, 0);
+        r.offset = sample.whole(offset, 0);
         previous_end = r.offset + r.size;
         info.size = std::max(info.size, previous_end);
       }
@@ -441,10 +518,14 @@ Workload synthesize_path(const Workload& path, const Characteristics& characteri
   }
   const double total = std::accumulate(weights.begin(), weights.end(), 0.0);
   std::vector<Request>& requests = out.table.requests;
+  if (total > 0 && !placed.empty())  // the holes filled: every ID up to the last
+    check_memory(options, static_cast<double>(placed.back().seq) + 1, static_cast<double>(out.files.size()),
+                 "the synthetic path with its holes filled (RT2)");
   requests.reserve(placed.size());
   std::int64_t next = 0;
   for (const Request& p : placed) {
     for (; total > 0 && next < p.seq; ++next) {
+      poll_interrupts(static_cast<std::uint64_t>(next));
       const auto [ci, op] = choices[rng.weighted(weights, total)];
       Request r;
       r.op = op;
@@ -466,6 +547,7 @@ Workload synthesize_path(const Workload& path, const Characteristics& characteri
     return characteristics.classes[r.file < 0 ? kFileClasses : static_cast<int>(out.files[r.file].file_class)];
   };
   for (std::size_t i = 0; i < requests.size(); ++i) {
+    poll_interrupts(i);
     Request& r = requests[i];
     const ClassCharacteristics& c = class_of(r);
     r.start = i == 0 ? 0.0 : to_nanoseconds(std::max(previous_start, previous_end + slack));
@@ -491,6 +573,12 @@ Workload synthesize_path(const Workload& path, const Characteristics& characteri
       r.duration = sample.draw(own, "", 0);
     }
     r.duration = std::max(0.0, r.duration);
+    if (!(r.start + r.duration <= kMaxRequestSeconds))
+      throw UserError(
+          fmt::format("synthetic request {} would start at {:.6g} s and end at {:.6g} s, beyond 10^9 s "
+                      "(about 31.7 years), the latest time the outputs take: the slack (ST) or execution "
+                      "times, or the ST override, are too large",
+                      i, r.start, r.start + r.duration));
     previous_start = r.start;
     previous_end = std::max(previous_end, r.start + r.duration);
   }
@@ -501,13 +589,21 @@ Workload synthesize_processes(const Workload& path, const Characteristics& chara
                               const SynthesisOptions& options, std::uint32_t replica, std::int32_t processes) {
   Workload synthetic = synthesize_path(path, characteristics, options, replica);
   lower_soft_dependencies(synthetic);
+  // Before the expansion allocates: root-exclusive requests stay on rank 0, private files multiply.
+  double requests = 0, files = 0;
+  for (const Request& r : synthetic.table.requests) requests += (r.flags & kRootExclusive) ? 1.0 : processes;
+  for (const FileInfo& f : synthetic.files) files += f.file_class == FileClass::private_file ? processes : 1.0;
+  check_memory(options, requests, files, fmt::format("the replica of {} processes", processes));
   return expand(synthetic, processes);
 }
 
 void sort_for_issue(Workload& workload) {
   auto& requests = workload.table.requests;
-  std::stable_sort(requests.begin(), requests.end(),
-                   [](const Request& a, const Request& b) { return std::tie(a.seq, a.rank) < std::tie(b.seq, b.rank); });
+  std::uint64_t comparisons = 0;  // a sort of 10^8 requests takes seconds: it polls too
+  std::stable_sort(requests.begin(), requests.end(), [&comparisons](const Request& a, const Request& b) {
+    poll_interrupts(++comparisons);
+    return std::tie(a.seq, a.rank) < std::tie(b.seq, b.rank);
+  });
 }
 
 std::uint64_t time_by_counts(Workload& workload, const std::vector<double>& counts, double bin_width) {
@@ -518,12 +614,20 @@ std::uint64_t time_by_counts(Workload& workload, const std::vector<double>& coun
     targets[k] = counts[k] > 0 ? static_cast<std::uint64_t>(std::llround(std::min(counts[k], 1e15))) : 0;
     sum += static_cast<double>(targets[k]);
   }
+  if (sum == 0 && std::any_of(workload.table.requests.begin(), workload.table.requests.end(),
+                              [&](const Request& r) { return is_data(workload.table.op_class(r)); }))
+    throw UserError(
+        fmt::format("the {} counts are all 0 once rounded (negative ones count as 0): they cannot time "
+                    "the data requests; use timing: slack or an ensemble with counts",
+                    counts.size()));
   const double mean = counts.empty() ? 0.0 : sum / static_cast<double>(counts.size());
   const double spacing = bin_width / std::max(mean, 1e-9);  // beyond the counts
   std::size_t bin = 0;
   std::uint64_t in_bin = 0, beyond = 0, full_bins = 0;
   double time = 0;
+  std::uint64_t step = 0;
   for (Request& r : workload.table.requests) {
+    poll_interrupts(++step);
     if (is_data(workload.table.op_class(r))) {
       while (bin < targets.size() && in_bin >= targets[bin]) {
         ++bin;
@@ -536,12 +640,108 @@ std::uint64_t time_by_counts(Workload& workload, const std::vector<double>& coun
       } else {
         time = bin_width * static_cast<double>(targets.size()) + (static_cast<double>(beyond++) + 0.5) * spacing;
       }
+      if (!(time + r.duration <= kMaxRequestSeconds))
+        throw UserError(
+            fmt::format("the counts would time a data request at {:.6g} s, beyond 10^9 s (about 31.7 "
+                        "years), the latest time the outputs take: the bins are too wide or the counts "
+                        "too few for the requests ({} bins of {} s)",
+                        time, targets.size(), bin_width));
     }
     r.start = time;
   }
   // Empty bins count as filled when the data requests reached past them.
   for (std::size_t k = 0; k < std::min(bin, targets.size()); ++k) full_bins += targets[k] == 0;
   return full_bins;
+}
+
+namespace {
+
+// The mean of f over `samples` (`fallback` when there are none).
+template <class F>
+double mean_of(const std::vector<double>& samples, double fallback, F f) {
+  if (samples.empty()) return f(fallback);
+  double sum = 0;
+  for (double x : samples) sum += f(x);
+  return sum / static_cast<double>(samples.size());
+}
+
+}  // namespace
+
+SynthesisSize expected_synthesis_size(const Workload& path, const Characteristics& characteristics,
+                                      const SynthesisOptions& options, std::int32_t processes) {
+  SynthesisSize size;
+  const double p = std::max(processes, 1);
+  const auto files_of = [&](FileClass c, double n) { return c == FileClass::private_file ? n * p : n; };
+  if (options.template_mode) {
+    double root_only = 0, everyone = 0;
+    for (const Request& r : path.table.requests) {
+      // A data request after a seek ("<op>1") gets its seek back.
+      const std::string& op = path.table.op_name(r);
+      const double n = is_data(path.table.op_class(r)) && !op.empty() && op.back() == '1' ? 2.0 : 1.0;
+      ((r.flags & kRootExclusive) ? root_only : everyone) += n;
+    }
+    size.path_requests = root_only + everyone;
+    size.replica_requests = root_only + everyone * p;
+    for (const FileInfo& f : path.files) size.replica_files += files_of(f.file_class, 1);
+    return size;
+  }
+  RandomDraws unused({}, 0);
+  Sampler sample(unused, options);
+  const auto whole = [&](const char* name, double at_least) {
+    return [&sample, name, at_least](double x) {
+      return std::max(at_least, std::round(std::min(sample.adjusted(x, name), 4.6e18)));
+    };
+  };
+  bool holes = false;
+  for (const ClassCharacteristics& c : characteristics.classes)
+    for (std::size_t i = 0; i < c.types_outside.names.size(); ++i)
+      holes =
+          holes || (classify_operation(c.types_outside.names[i]) == OpClass::metadata && c.types_outside.counts[i] > 0);
+  double root_only = 0, everyone = 0, last_id = 0;
+  for (int ci = 0; ci < kFileClasses; ++ci) {
+    const FileClass file_class = static_cast<FileClass>(ci);
+    const ClassCharacteristics& c = characteristics.classes[ci];
+    const double count = static_cast<double>(options.files[ci].value_or(static_cast<std::uint64_t>(c.files)));
+    size.replica_files += files_of(file_class, count);
+    if (count == 0 || (c.sessions.empty() && c.types_in_sessions.names.empty())) continue;
+    const bool file_draws = options.draw == SynthesisOptions::Draw::file && !c.file_shapes.empty();
+    // Sessions per file (OT), requests per session (D, with its open and close), and one file's span of IDs.
+    double sessions = 0, first_open = 0;
+    if (file_draws) {
+      for (const FileShape& f : c.file_shapes) {
+        sessions += whole("OT", 0)(f.open_times);
+        first_open += whole("ISG", 0)(f.first_open);
+      }
+      sessions /= static_cast<double>(c.file_shapes.size());
+      first_open /= static_cast<double>(c.file_shapes.size());
+    } else {
+      sessions = mean_of(c.file_open_times, 1, whole("OT", 1));
+      first_open = mean_of(c.inter_session_gap, 1, whole("ISG", 0));
+    }
+    std::vector<double> d = c.session_requests;
+    if (!c.sessions.empty()) {
+      d.clear();
+      for (const SessionShape& shape : c.sessions) d.push_back(shape.requests);
+    }
+    const double requests = mean_of(d, 1, whole("D", 0)) + 2;
+    const double irg = mean_of(c.inter_request_gap, 1, whole("IRG", 1));
+    const double isg =
+        mean_of(c.later_session_gap.empty() ? c.inter_session_gap : c.later_session_gap, 1, whole("ISG", 1));
+    (file_class == FileClass::root_exclusive ? root_only : everyone) += count * sessions * requests;
+    last_id = std::max(last_id, first_open + sessions * (requests - 1) * irg + std::max(sessions - 1, 0.0) * isg);
+  }
+  // With RT2, the holes between the sessions' IDs are filled up to the last.
+  if (holes) everyone += std::max(0.0, last_id + 1 - root_only - everyone);
+  // No path holds more than its sequence IDs (a larger one is refused as it is drawn).
+  const double most = static_cast<double>(Occupancy::kMaxSequenceId) + 1;
+  if (root_only + everyone > most) {
+    const double scale = most / (root_only + everyone);
+    root_only *= scale;
+    everyone *= scale;
+  }
+  size.path_requests = root_only + everyone;
+  size.replica_requests = root_only + everyone * p;
+  return size;
 }
 
 std::uint64_t DependencyReport::total() const {
@@ -554,7 +754,9 @@ DependencyReport check_dependencies(const Workload& workload) {
   const RequestTable& t = workload.table;
   std::vector<std::size_t> order(t.requests.size());
   std::iota(order.begin(), order.end(), 0);
+  std::uint64_t comparisons = 0;
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    poll_interrupts(++comparisons);
     const Request &x = t.requests[a], &y = t.requests[b];
     return std::tie(x.rank, x.seq) < std::tie(y.rank, y.seq);
   });
@@ -567,7 +769,9 @@ DependencyReport check_dependencies(const Workload& workload) {
   const auto violation = [&](const char* kind, std::size_t index) {
     if (report.violations[kind]++ < 3) report.examples.emplace_back(kind, index);
   };
+  std::uint64_t step = 0;
   for (std::size_t index : order) {
+    poll_interrupts(++step);
     const Request& r = t.requests[index];
     if (r.file < 0) continue;
     const OpClass c = t.op_class(r);

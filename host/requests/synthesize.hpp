@@ -33,7 +33,36 @@ struct SynthesisOptions {
   // By Table III name (ISG, IRG, D, OT, FS, OFF, SIZE, SEQ, ST).
   std::map<std::string, CharacteristicOverride> overrides;
   std::array<std::optional<std::uint64_t>, kFileClasses> files;  // OS per class, else the path's
+  // The memory a synthetic path, and a replica expanded to its processes, may
+  // take (replica_bytes): beyond it a UserError that ends with `limit_note`
+  // (the requests' memory plan, docs/requests.md).
+  std::uint64_t max_replica_bytes = UINT64_MAX;
+  std::string limit_note;
 };
+
+// What the requests of a run take in memory, per request and per file, from
+// synthesis to the HDF5 write (the Request, its table row and the row's
+// packed copy; a file's names, map entry and FileInfo). Measured; the plan
+// of the requests' memory and its guards count with them.
+constexpr std::uint64_t kBytesPerRequest = 256;
+constexpr std::uint64_t kBytesPerFile = 512;
+std::uint64_t replica_bytes(double requests, double files);
+
+// The last time (start + execution time) a synthesized request may have, s:
+// about 31.7 years, far inside the outputs' microseconds in 64 bits.
+constexpr double kMaxRequestSeconds = 1e9;
+// The bytes an offset + size may reach (docs/requests.md).
+constexpr double kMaxRequestBytes = 4611686018427387904.0;  // 2^62
+
+// What one replica will hold, expected from the characteristics and the
+// overrides (the plan made before any work; the guards above are exact).
+struct SynthesisSize {
+  double path_requests = 0;     // the synthetic path
+  double replica_requests = 0;  // expanded to the processes
+  double replica_files = 0;
+};
+SynthesisSize expected_synthesis_size(const Workload& path, const Characteristics& characteristics,
+                                      const SynthesisOptions& options, std::int32_t processes);
 
 // The Table III names a `requests:` override may change.
 const std::vector<std::string>& overridable_characteristics();
@@ -53,7 +82,9 @@ Workload synthesize_processes(const Workload& path, const Characteristics& chara
 // the next counts[k] ones, spread evenly inside it; every other request takes
 // the time of the data request before it (so every dependency still holds).
 // Requests beyond the counts continue at the counts' mean rate. Returns the
-// bins the workload's data requests filled completely.
+// bins the workload's data requests filled completely. Counts that are all 0
+// (rounded), with data requests to time, or times beyond kMaxRequestSeconds
+// are a UserError.
 std::uint64_t time_by_counts(Workload& workload, const std::vector<double>& counts, double bin_width);
 
 // (seq, rank) order, the order the writers and the timing use.

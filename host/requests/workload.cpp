@@ -504,9 +504,10 @@ Workload expand(const Workload& path, std::int32_t processes) {
   std::size_t sessions = 0;
   for (const Request& r : path.table.requests) sessions = std::max<std::size_t>(sessions, r.session + 1);
   out.table.requests.reserve(path.table.requests.size() * static_cast<std::size_t>(processes));
+  std::uint64_t step = 0;
   for (std::int32_t rank = 0; rank < processes; ++rank) {
-    if (rank % 64 == 0) throw_if_interrupted();
     for (const Request& source : path.table.requests) {
+      if ((++step & 0xffff) == 0) throw_if_interrupted();  // a long path on each of many ranks
       if (rank > 0 && (source.flags & kRootExclusive)) continue;
       Request r = source;
       r.rank = rank;
@@ -583,7 +584,9 @@ void lower_soft_dependencies(Workload& path) {
   std::vector<Request> out;
   out.reserve(t.requests.size());
   std::int64_t inserted = 0;
+  std::uint64_t step = 0;
   for (const Request& source : t.requests) {
+    if ((++step & 0xffff) == 0) throw_if_interrupted();
     Request r = source;
     r.seq += inserted;
     if (r.op < lowered.size() && lowered[r.op].first >= 0) {

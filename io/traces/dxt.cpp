@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "io/traces/dxt_blocks.hpp"
 #include "io/traces/fields.hpp"
 
 namespace gs {
@@ -19,6 +20,8 @@ void read_dxt(const std::string& path, const TraceOptions& options, Trace& trace
   }
   EventSink sink(trace, true);  // DXT groups operations by file and rank: sorting is part of the format
   bool seen_header = false;
+  DxtBlocks blocks(path);  // every block against its counts, whatever its module
+  const std::uint64_t lines_before = trace.lines;
   for_each_line(path, options, trace, true, [&](std::string_view line) {
     const std::string_view content = trim(line);
     if (content.front() == '#') {
@@ -26,11 +29,13 @@ void read_dxt(const std::string& path, const TraceOptions& options, Trace& trace
         trace.epoch = number_field(*start, "start_time");
         seen_header = true;
       }
+      blocks.header(content, trace.lines - lines_before);
       return;
     }
     const auto fields = split_fields(line, ' ');
     if (!starts_with(fields[0], "X_"))
       throw BadLine{"expected a DXT operation line (X_POSIX or X_MPIIO ...)", fields[0]};
+    if (fields.size() >= 3) blocks.operation(fields[2] == "write");
     if (std::find(modules.begin(), modules.end(), fields[0]) == modules.end()) return;
     if (fields.size() < 8)
       throw BadLine{
@@ -51,6 +56,7 @@ void read_dxt(const std::string& path, const TraceOptions& options, Trace& trace
     if (end < start) throw BadLine{fmt::format("end {} is before start {}", fields[7], fields[6]), fields[7]};
     sink.add(start, fields[6], op, length, end - start);
   });
+  blocks.finish(trace.lines - lines_before);
   if (!seen_header) throw UserError(fmt::format("{}: no '# start_time:' line: not darshan-dxt-parser output", path));
   trace.reordered = 0;
   sink.finish(true, true, true);

@@ -1,6 +1,7 @@
 // --format pioneer: PIONEER's unified 7-field trace: timestamp operation file offset size execution_time extra.
 #include <fmt/format.h>
 
+#include <charconv>
 #include <cmath>
 
 #include "io/traces/fields.hpp"
@@ -37,9 +38,27 @@ PioneerFields split_pioneer_line(std::string_view line, char delimiter) {
 
 std::int64_t pioneer_extent(std::string_view field, const char* what) {
   if (field == "NULL" || field == "null" || field == "-") return kUnknown;
+  // Below 2^62, so that offset + size stays below 2^63. Digits are read as an
+  // integer, exactly (a double would turn 2^53 + 1 into 2^53).
+  constexpr std::uint64_t kLimit = std::uint64_t{1} << 62;
+  std::string_view digits = trim(field);
+  if (!digits.empty() && digits.front() == '+') digits.remove_prefix(1);
+  if (!digits.empty() && digits.find_first_not_of("0123456789") == std::string_view::npos) {
+    std::uint64_t value = 0;
+    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    if (error != std::errc() || end != digits.data() + digits.size() || value >= kLimit)
+      throw BadLine{fmt::format("{} '{}' is not a whole number of bytes from 0 to 2^62 - 1", what, field), field};
+    return static_cast<std::int64_t>(value);
+  }
+  // A point or an exponent (4096.0, 1e6): a whole number a double holds exactly.
   const double value = non_negative_field(field, what);
-  if (value >= 4.6e18 || value != std::floor(value))  // below 2^62: offset + size stays below 2^63
-    throw BadLine{fmt::format("{} '{}' is not a whole number of bytes below 2^62", what, field), field};
+  if (value != std::floor(value) || value >= static_cast<double>(kLimit))
+    throw BadLine{fmt::format("{} '{}' is not a whole number of bytes from 0 to 2^62 - 1", what, field), field};
+  if (value >= 9007199254740992.0)  // 2^53 + 1 written so reads as 2^53
+    throw BadLine{fmt::format("{} '{}' is 2^53 or more, written with a point or an exponent, where a double no "
+                              "longer holds every whole number; write it in digits",
+                              what, field),
+                  field};
   return static_cast<std::int64_t>(value);
 }
 

@@ -175,4 +175,33 @@ sed 's/length: 4096/length: 1099511627776/' "$tmp/small.yaml" >"$tmp/long.yaml"
 expect_rc 2 "length 2^40 (dry run)" timeout 10 "$gpusynth" "$tmp/long.yaml" --dry-run
 expect_in "$tmp/stderr" "one replica needs at least" "length 2^40 is refused by its size"
 
+# 8. A stage that fails (an internal error inside it, as a failing library call
+#    would raise: GPUSYNTH_FAULT, host/base/fault_injection.hpp) ends the run with
+#    exit 1 and one line naming the stage, and leaves no output and no temporary
+#    file; `deflate` fails inside the writer's OpenMP loop, on one of its threads.
+mkdir -p "$tmp/stages"
+cat >"$tmp/stages/stages.yaml" <<YAML
+seed: 5
+output: $tmp/stages/stages.h5
+datasets:
+  - {name: job, trace: $(cd "$data" && pwd)/dxt.parser.txt.gz, format: darshan, bin: 1s, series: bytes_read}
+models: [normal]
+replicas: 6
+compare: {}
+ensembles:
+  - {name: long, model: fgn, params: {H: 0.7}, replicas: 60, length: 4000}
+requests:
+  - {name: r, trace: $(cd "$data" && pwd)/mpi-io-test.dxt.txt.gz, format: dxt, replicas: 1}
+bursts:
+  - {name: read, dataset: job, horizons: [1s, 2s], bootstrap: {resamples: 20}, scheduling: {min_time: 2s, max_time: 6s, window: 8}}
+YAML
+for stage in generate deflate study requests bursts; do
+  expect_rc 1 "a fault in $stage" env OMP_NUM_THREADS=2 GPUSYNTH_FAULT=$stage timeout 60 "$gpusynth" bursts "$tmp/stages/stages.yaml" -q
+  expect_in "$tmp/stderr" "internal error: $stage fault injected by GPUSYNTH_FAULT" "the fault in $stage is named"
+  [ ! -e "$tmp/stages/stages.h5" ] || fail "a fault in $stage left stages.h5"
+  no_temporaries "$tmp/stages" "a fault in $stage"
+done
+expect_rc 0 "the same run without a fault" timeout 120 "$gpusynth" bursts "$tmp/stages/stages.yaml" -q
+[ -s "$tmp/stages/stages.h5" ] || fail "the run without a fault wrote no stages.h5"
+
 finish "hostile"

@@ -97,4 +97,83 @@ if kill -0 "$job" 2>/dev/null; then
 fi
 wait "$job" && fail "the job with a killed rank exited 0"
 [ ! -e "$tmp/killed.h5" ] || fail "a killed job left $tmp/killed.h5"
+# A rank that fails in any stage ends the job within seconds (MPI_Abort; no rank
+# left waiting in a collective call), names the rank, and leaves nothing: no
+# output, no temporary file. GPUSYNTH_FAULT=STAGE@RANK makes that rank's stage
+# throw (host/base/fault_injection.hpp).
+cat >"$tmp/stages.yaml" <<YAML
+seed: 5
+output: $tmp/stages.h5
+datasets:
+  - {name: job, trace: $data/dxt.parser.txt.gz, format: darshan, bin: 1s, series: bytes_read}
+models: [normal]
+replicas: 6
+compare: {}
+ensembles:
+  - {name: long, model: fgn, params: {H: 0.7}, replicas: 60, length: 4000}
+requests:
+  - {name: r, trace: $data/mpi-io-test.dxt.txt.gz, format: dxt, replicas: 1}
+bursts:
+  - {name: read, dataset: job, horizons: [1s, 2s], bootstrap: {resamples: 20}, scheduling: {min_time: 2s, max_time: 6s, window: 8}}
+YAML
+listing() { ls -A "$tmp" | grep -E '^(stages\.h5|\.stages\.h5\.tmp)' ; }
+for fault in generate@1 generate@0 study@2 requests@0 bursts@0; do
+  rm -f "$tmp/stages.h5"
+  start=$(date +%s)
+  GPUSYNTH_FAULT=$fault timeout 120 "${launch[@]}" -x GPUSYNTH_FAULT -np 3 "$gpusynth" bursts "$tmp/stages.yaml" -q \
+    --memory-limit 16MiB >"$tmp/stdout" 2>"$tmp/stderr"
+  rc=$?
+  took=$(($(date +%s) - start))
+  [ "$rc" -eq 1 ] || fail "fault $fault: exit $rc, expected 1 (an internal error); $(head -c 400 "$tmp/stderr")"
+  [ "$took" -le 30 ] || fail "fault $fault: the job took $took s to end"
+  expect_in "$tmp/stderr" "rank ${fault#*@} of 3: internal error: ${fault%@*}" "fault $fault names the rank"
+  [ -z "$(listing)" ] || fail "fault $fault left $(listing)"
+done
+# A config error every rank meets alike after the config is read (the memory
+# budget): reported once by rank 0, every rank exits 2, no MPI_Abort.
+expect_rc 2 "a budget too small under mpirun" "${launch[@]}" -np 3 "$gpusynth" bursts "$tmp/stages.yaml" --memory-limit 1KiB
+[ "$(grep -c "gpusynth: error: .*budget" "$tmp/stderr")" -eq 1 ] ||
+  fail "the budget error is not reported exactly once: $(head -c 600 "$tmp/stderr")"
+grep -q MPI_ABORT "$tmp/stderr" && fail "a shared config error aborted the job"
+
+# SIGINT to one rank: that rank ends the job (exit 130) within seconds, nothing left.
+sed 's/replicas: 60, length: 4000/replicas: 4000, length: 20000/' "$tmp/stages.yaml" >"$tmp/interrupt.yaml"
+rm -f "$tmp/stages.h5"
+"${launch[@]}" -np 3 "$gpusynth" "$tmp/interrupt.yaml" -q --memory-limit 64MiB >"$tmp/int.out" 2>&1 &
+job=$!
+for _ in $(seq 300); do  # wait for the ranks to be generating
+  [ "$(pgrep -f -- "^$gpusynth $tmp/interrupt.yaml" | wc -l)" -ge 3 ] && break
+  sleep 0.1
+done
+sleep 3
+victim=$(pgrep -f -- "^$gpusynth $tmp/interrupt.yaml" | sed -n 2p)
+[ -n "$victim" ] && kill -INT "$victim"
+start=$(date +%s)
+for _ in $(seq 300); do kill -0 "$job" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$job" 2>/dev/null; then
+  fail "the job still runs 30 s after SIGINT to one rank"
+  kill -9 "$job"
+fi
+wait "$job"
+rc=$?
+[ "$rc" -eq 130 ] || fail "SIGINT to one rank: exit $rc, expected 130; $(head -c 400 "$tmp/int.out")"
+expect_in "$tmp/int.out" "interrupted by signal 2" "SIGINT to one rank is named"
+[ -z "$(listing)" ] || fail "SIGINT to one rank left $(listing)"
+
+# SIGINT to mpirun: mpirun sends SIGTERM to every rank and ends the job; the
+# ranks remove the shared temporary file in their signal handler (mpirun's
+# SIGKILL may come before a batch polls). Open MPI 4.1's mpirun exits 1 when
+# it is signalled, whatever its ranks return (docs/scale-out.md).
+"${launch[@]}" -np 3 "$gpusynth" "$tmp/interrupt.yaml" -q --memory-limit 64MiB >"$tmp/int.out" 2>&1 &
+job=$!
+for _ in $(seq 300); do
+  [ "$(pgrep -f -- "^$gpusynth $tmp/interrupt.yaml" | wc -l)" -ge 3 ] && break
+  sleep 0.1
+done
+sleep 3
+kill -INT "$job"
+for _ in $(seq 300); do kill -0 "$job" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$job" 2>/dev/null && { fail "the job still runs 30 s after SIGINT to mpirun"; kill -9 "$job"; }
+wait "$job"
+[ -z "$(listing)" ] || fail "SIGINT to mpirun left $(listing)"
 finish "mpi"

@@ -3,18 +3,24 @@
 // mpi-io-test DXT trace (576 operations -> 320 requests), root-exclusive
 // requests found where they were put, template expansion, counts-driven
 // timing, the dependency checker, reproducibility and the writers.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
-
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
+#include <csignal>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
 #include <tuple>
 
+#include "host/base/interrupt.hpp"
 #include "host/engine/config.hpp"
+#include "host/engine/requests_run.hpp"
 #include "host/requests/emit.hpp"
 #include "host/requests/synthesize.hpp"
 #include "io/line_reader.hpp"
@@ -453,6 +459,259 @@ TEST(RequestsConfig, GivenCharacteristicsSynthesize) {
   }
   EXPECT_EQ(files, (std::set<std::string>{"shared_0", "shared_1"}));
   EXPECT_GE(data, 4u * 2u * 4u);  // 4 processes, 2 files, at least 1 session of at least 4 requests
+}
+
+// --- The request-synthesis reliability issue: ranges, memory, signals, outputs as one unit, DXT.
+
+const char* kGiven =
+    "output: OUT\nrequests:\n"
+    "  - name: given\n    processes: 4\n"
+    "    characteristics:\n"
+    "      shared: {files: 2, OT: [1, 2], D: [4, 8], IRG: [1], ISG: [1, 3], SIZE: [4096], OFF: [0, 4096],\n"
+    "               RT1: {write: 3, read: 1}, ST: [0.001], data_execution_time: [0.0001]}\n";
+
+// kGiven with each (text, replacement) applied, and `extra` lines for the entry.
+std::string given_config(const std::vector<std::pair<std::string, std::string>>& changes = {},
+                         const std::string& extra = "") {
+  std::string text = kGiven;
+  for (const auto& [replace, with] : changes) {
+    const auto at = text.find(replace);
+    EXPECT_NE(at, std::string::npos) << replace;
+    if (at != std::string::npos) text.replace(at, replace.size(), with);
+  }
+  return text + extra;
+}
+
+TEST(RequestsConfig, GivenSamplesAndTimingOutsideTheirRangesAreLocated) {
+  const auto error = [](const std::string& text) { return error_of([&] { parse_config(text, "c.yaml"); }); };
+  const std::pair<std::string, std::string> cases[] = {
+      {error(given_config({{"ST: [0.001]", "ST: [1e300]"}})),
+       "c.yaml:7:47: requests[0].characteristics.shared.ST[0] = 1e+300 is out of range; accepted: seconds from 0 to "
+       "10^6"},
+      {error(given_config({{"data_execution_time: [0.0001]", "data_execution_time: [1e300]"}})),
+       "data_execution_time[0] = 1e+300 is out of range"},
+      {error(given_config({{"OFF: [0, 4096]", "OFF: [0, 9223372036854775807]"}})),
+       "OFF[1] = 9.223372036854776e+18 is out of range; accepted: bytes from 0 to 2^62"},
+      {error(given_config({{"SIZE: [4096]", "SIZE: [1e300]"}})), "SIZE[0] = 1e+300 is out of range"},
+      {error(given_config({{"D: [4, 8]", "D: [4, 200000000]"}})),
+       "D[1] = 200000000 is out of range; accepted: requests from 0 to 10^8"},
+      {error(given_config({{"RT1: {write: 3, read: 1}", "RT1: {{write: 5}: 1}"}})),
+       "c.yaml:7:22: requests[0].characteristics.shared.RT1 has a key that is a mapping"},
+      {error(given_config({}, "    emit: {fio: ''}\n")), "c.yaml:8:17: requests[0].emit.fio is empty"},
+      {error(given_config({}, "    overrides: {SIZE: {scale: 0}}\n")), "SIZE.scale = 0 makes every request 0 bytes"},
+      {error(given_config({}, "    overrides: {ST: {shift: 1e9}}\n")),
+       "ST.shift = 1000000000 is out of range; accepted: -10^6 to 10^6 (seconds)"},
+  };
+  for (const auto& [message, expected] : cases) EXPECT_NE(message.find(expected), std::string::npos) << message;
+  EXPECT_EQ(error(given_config({}, "    overrides: {SIZE: {scale: 0, shift: 512}}\n")), "");
+  const std::string timed =
+      "output: o.h5\nensembles:\n  - {name: e, model: normal, params: {}, replicas: 1, length: 8}\n"
+      "requests:\n  - {name: r, trace: t.dxt, format: dxt, timing: {ensemble: e, bin: 10000000000000h}}\n";
+  EXPECT_NE(error(timed).find("c.yaml:5:69: requests[0].timing.bin = '10000000000000h' is out of range"),
+            std::string::npos)
+      << error(timed);
+}
+
+Workload given_replica(const std::vector<std::pair<std::string, std::string>>& changes,
+                       const SynthesisOptions* options_in = nullptr, std::int32_t processes = 4) {
+  const RunConfig config = parse_config(given_config(changes), "c.yaml");
+  const RequestsSpec& spec = config.requests[0];
+  SynthesisOptions options = options_in ? *options_in : spec.synthesis;
+  options.key.seed = 1;
+  return synthesize_processes(spec.given_files, *spec.given, options, 0, processes);
+}
+
+TEST(Requests, SynthesisNeverClipsOffsetsOrTimesInSilence) {
+  // Each sample in range; together beyond what the outputs hold.
+  const std::string bytes = error_of([] {
+    given_replica({{"shared:", "private:"}, {"SIZE: [4096], OFF: [0, 4096]", "SIZE: [1e18], OFF: [4e18]"}});
+  });
+  EXPECT_NE(bytes.find("would reach byte 5e+18 (offset 4e+18 + size 1e+18), beyond 2^62"), std::string::npos) << bytes;
+  EXPECT_EQ(error_of([] { given_replica({{"ST: [0.001]", "ST: [1000000]"}}); }), "");  // a few requests 10^6 s apart
+  const std::string late = error_of([] {
+    given_replica({{"D: [4, 8]", "D: [2000]"}, {"ST: [0.001]", "ST: [1000000]"}});
+  });
+  EXPECT_NE(late.find("beyond 10^9 s"), std::string::npos) << late;
+}
+
+TEST(Requests, CountsThatAreAllZeroCannotTimeDataRequests) {
+  Workload w = small_workload();
+  const std::string message = error_of([&] { time_by_counts(w, {0, -3, 0.2}, 1.0); });
+  EXPECT_NE(message.find("the 3 counts are all 0"), std::string::npos) << message;
+  Workload metadata_only;
+  Request stat;
+  stat.op = metadata_only.table.op_id("stat");
+  metadata_only.table.requests.push_back(stat);
+  EXPECT_EQ(error_of([&] { time_by_counts(metadata_only, {0, 0}, 1.0); }), "");
+  // Too few counts for the requests: beyond 10^9 s is an error, not a time in the outputs.
+  Workload many = small_workload();
+  for (int k = 0; k < 2000; ++k) many.table.requests.insert(many.table.requests.begin() + 1, many.table.requests[1]);
+  std::vector<double> one(1000, 0.0);
+  one[0] = 1;
+  EXPECT_NE(error_of([&] { time_by_counts(many, one, 1e6); }).find("beyond 10^9 s"), std::string::npos);
+}
+
+TEST(Requests, MemoryGuardStopsBeforeTheReplicaIsAllocated) {
+  SynthesisOptions options;
+  options.max_replica_bytes = 1 << 20;
+  options.limit_note = "NOTE";
+  const std::string message = error_of([&] { given_replica({}, &options, 1000000); });
+  EXPECT_NE(message.find("the replica of 1000000 processes would hold"), std::string::npos) << message;
+  EXPECT_NE(message.find("; NOTE"), std::string::npos) << message;
+  // A session longer than a path may be is refused before it is built.
+  SynthesisOptions guarded;
+  guarded.max_replica_bytes = 1 << 30;
+  const std::string session = error_of([&] { given_replica({{"D: [4, 8]", "D: [100000000]"}}, &guarded); });
+  EXPECT_NE(session.find("would hold"), std::string::npos) << session;
+}
+
+TEST(Requests, ExpectedSizeIsCloseToTheSynthesis) {
+  const RunConfig config = parse_config(given_config(), "c.yaml");
+  const RequestsSpec& spec = config.requests[0];
+  for (const std::int32_t processes : {1, 64}) {
+    const SynthesisSize expected = expected_synthesis_size(spec.given_files, *spec.given, spec.synthesis, processes);
+    double requests = 0;
+    for (std::uint32_t replica = 0; replica < 20; ++replica) {
+      SynthesisOptions options = spec.synthesis;
+      options.key.seed = 5;
+      requests += static_cast<double>(
+          synthesize_processes(spec.given_files, *spec.given, options, replica, processes).table.requests.size());
+    }
+    requests /= 20;
+    EXPECT_GT(expected.replica_requests, 0.5 * requests);
+    EXPECT_LT(expected.replica_requests, 2.0 * requests);
+    EXPECT_EQ(expected.replica_files, 2.0);
+  }
+}
+
+TEST(Requests, SignalsStopTheSynthesis) {
+  const RunConfig config = parse_config(given_config({{"files: 2,", "files: 200000,"}}), "c.yaml");
+  const RequestsSpec& spec = config.requests[0];
+  {
+    InterruptGuard guard;
+    std::raise(SIGTERM);
+    EXPECT_THROW(synthesize_processes(spec.given_files, *spec.given, spec.synthesis, 0, 4), Interrupted);
+  }
+  InterruptGuard clear;  // a new guard forgets the signal: the tests after this one run
+}
+
+std::string dxt_header(std::size_t writes) {
+  return "# start_time: 0\n# DXT, file_id: 1, file_name: /f\n# DXT, rank: 0, hostname: h\n" +
+         fmt::format("# DXT, write_count: {}, read_count: 0\n", writes);
+}
+
+TEST(RequestTraces, DxtBlocksAreCheckedAgainstTheirCounts) {
+  test::TempDir dir;
+  const std::string op = " X_POSIX 0 write 0 0 10 0.1 0.2\n";
+  const auto read_both = [&](const std::string& name, const std::string& text) {
+    test::write_file(dir.path(name), text);
+    const std::string requests = error_of([&] { read_request_trace({dir.path(name)}, "dxt", TraceOptions{}); });
+    TraceOptions options;
+    options.format = "dxt";
+    const std::string events = error_of([&] { read_trace({dir.path(name)}, options); });
+    EXPECT_EQ(requests, events);
+    return requests;
+  };
+  EXPECT_EQ(read_both("whole.dxt", dxt_header(2) + op + op), "");
+  EXPECT_EQ(read_both("no-counts.dxt", "# start_time: 0\n# DXT, file_id: 1, file_name: /f\n" + op), "");
+  const std::string cut = read_both("cut.dxt", dxt_header(3) + op + op);
+  EXPECT_NE(cut.find(dir.path("cut.dxt") + ":6:1: the file ends in the block of '/f' that starts at line 2: its "
+                                           "header (line 4) says 3 writes and 0 reads, but 2 and 0 were read: the "
+                                           "trace is truncated"),
+            std::string::npos)
+      << cut;
+  const std::string joined = read_both("joined.dxt", dxt_header(3) + op + "# DXT, file_id: 2, file_name: /g\n" + op);
+  EXPECT_NE(joined.find("joined.dxt:6:1: this line follows the block of '/f'"), std::string::npos) << joined;
+  const std::string id = read_both("id.dxt", dxt_header(1) + op + "# DXT, file_id: 2, file_na");
+  EXPECT_NE(id.find("id.dxt:6:1: a '# DXT, file_id: ID, file_name: NAME' line without its file name"),
+            std::string::npos)
+      << id;
+  const std::string header = read_both("header.dxt", dxt_header(1) + op + "# DXT, file_id: 2, file_name: /g\n");
+  EXPECT_NE(header.find("header.dxt:6:1: the file ends in the header of the block of '/g'"), std::string::npos)
+      << header;
+}
+
+TEST(RequestTraces, OffsetsAreExactIntegersBelow2To62) {
+  test::TempDir dir;
+  const auto offsets = [&](const std::string& offset) {
+    test::write_file(dir.path("o.dxt"), dxt_header(1) + " X_POSIX 0 write 0 " + offset + " 1 0.1 0.2\n");
+    return read_request_trace({dir.path("o.dxt")}, "dxt", TraceOptions{}).table.requests.at(0).offset;
+  };
+  EXPECT_EQ(offsets("9007199254740993"), 9007199254740993);        // 2^53 + 1, which a double makes 2^53
+  EXPECT_EQ(offsets("4611686018427387903"), 4611686018427387903);  // 2^62 - 1
+  EXPECT_EQ(offsets("4096.0"), 4096);
+  EXPECT_NE(error_of([&] { offsets("4611686018427387904"); }).find("from 0 to 2^62 - 1"), std::string::npos);
+  EXPECT_NE(error_of([&] { offsets("9.007199254740993e15"); }).find("write it in digits"), std::string::npos);
+  EXPECT_NE(error_of([&] { offsets("99999999999999999999999"); }).find("from 0 to 2^62 - 1"), std::string::npos);
+}
+
+TEST(RequestOutputs, ReplayFolderTargetsAreCheckedAndStaleStagingRemoved) {
+  test::TempDir dir;
+  test::write_file(dir.path("file"), "x");
+  ASSERT_EQ(mkfifo(dir.path("fifo").c_str(), 0600), 0);
+  std::filesystem::create_directory(dir.path("foreign"));
+  EXPECT_NE(error_of([&] { resolve_replay_directory(dir.path("file"), "fio"); }).find("is a regular file"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { resolve_replay_directory(dir.path("fifo"), "fio"); }).find("is a FIFO"), std::string::npos);
+  EXPECT_NE(error_of([&] { resolve_replay_directory(dir.path("foreign"), "fio"); }).find("not a replay directory"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { resolve_replay_directory(dir.path("none/f"), "fio"); }).find("does not exist"),
+            std::string::npos);
+  // A staging folder of a dead process, old and new names, goes; an unpublished one leaves nothing.
+  pid_t dead = 400000;
+  while (kill(dead, 0) == 0 || errno != ESRCH) ++dead;
+  const std::string old_staging = dir.path("f.tmp-" + std::to_string(dead));
+  const std::string new_staging = dir.path(temporary_prefix(dir.path("f")) + std::to_string(dead));
+  std::filesystem::create_directories(old_staging + "/lat");
+  std::filesystem::create_directories(new_staging);
+  {
+    PendingReplayDirectory staged(dir.path("f"), "fio");
+    staged.write("a", "text");
+    EXPECT_FALSE(std::filesystem::exists(old_staging));
+    EXPECT_FALSE(std::filesystem::exists(new_staging));
+  }
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.root()), {}), 3);  // file, fifo, foreign
+  // Published: exchanged with the replay folder it replaces.
+  Workload w = small_workload();
+  w.table.requests[1].start = 0.5;
+  write_fio_replay(dir.path("f"), w, "first");
+  write_fio_replay(dir.path("f"), w, "second");
+  std::ifstream marker(dir.path("f/.gpusynth-replay"));
+  std::string title;
+  std::getline(marker, title);
+  EXPECT_EQ(title, "second");
+  // Nothing fio can issue: no replay.fio without jobs.
+  Workload empty = small_workload();
+  for (Request& r : empty.table.requests) r.size = 0;
+  EXPECT_NE(error_of([&] { write_fio_replay(dir.path("g"), empty, "x"); }).find("a replay.fio without jobs"),
+            std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(dir.path("g")));
+}
+
+TEST(RequestsRun, PathsAndMemoryAreCheckedBeforeAnyWork) {
+  test::TempDir dir;
+  const auto prepare = [&](const std::string& emit, std::optional<std::uint64_t> limit = std::nullopt) {
+    std::string text = given_config({}, "    emit: {" + emit + "}\n");
+    text.replace(text.find("OUT"), 3, dir.path("out.h5"));
+    test::write_file(dir.path("c.yaml"), text);
+    RunConfig config = load_config(dir.path("c.yaml"));
+    return error_of([&] { prepare_requests(config, limit, true); });
+  };
+  EXPECT_EQ(prepare("fio: f, disksim: d.txt, dxt: x.txt"), "");
+  EXPECT_NE(prepare("disksim: out.h5")
+                .find("c.yaml:8:21: output '" + dir.path("out.h5") + "' and requests[0] ('given').emit.disksim '" +
+                      dir.path("out.h5") + "' are the same file"),
+            std::string::npos)
+      << prepare("disksim: out.h5");
+  EXPECT_NE(prepare("disksim: t.txt, dxt: t.txt").find("are the same file"), std::string::npos);
+  EXPECT_NE(prepare("dxt: c.yaml").find("an output may not replace an input of its own run"), std::string::npos);
+  EXPECT_NE(prepare("dxt: missing/x.txt").find("c.yaml:8:17: requests[0] ('given').emit.dxt"), std::string::npos);
+  const std::string memory = prepare("", 4096);  // about 96 requests of 256 B
+  EXPECT_NE(memory.find("c.yaml:3: requests[0] ('given'): about "), std::string::npos) << memory;
+  EXPECT_NE(memory.find("more than the budget of 4.0 KiB (--memory-limit)"), std::string::npos) << memory;
+  std::string source;
+  EXPECT_GT(default_requests_budget(source), 0u);
+  EXPECT_NE(source.find("default"), std::string::npos);
 }
 
 }  // namespace
