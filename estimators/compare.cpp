@@ -87,7 +87,12 @@ SeriesProfile profile_series(std::vector<double> values, const CompareOptions& o
     p.quantiles.push_back(
         quantile_of_sorted(p.sorted.data(), p.sorted.size(), static_cast<double>(i) / (kCurveLevels - 1)));
   p.acf = autocorrelation(p.values, std::min(o.acf_lags, p.values.size() - 1));
-  p.hurst = metric_index(o, Metric::hurst) ? hurst->estimate(p.values).H : std::numeric_limits<double>::quiet_NaN();
+  p.hurst = std::numeric_limits<double>::quiet_NaN();
+  if (metric_index(o, Metric::hurst)) {
+    const HurstEstimate h = hurst->estimate(p.values);
+    p.hurst = h.H;
+    if (!std::isfinite(h.H)) p.hurst_note = h.note.empty() ? "the estimator found none" : h.note;
+  }
   // The two ratios only (burstiness() also computes the IDC at every scale).
   const BurstinessRatios ratios = burstiness_ratios(mean_and_sd(p.values), p.sorted.back());
   p.peak_to_mean = ratios.peak_to_mean;

@@ -52,6 +52,7 @@ struct SeriesProfile {
   std::vector<double> quantiles;  // at kCurveLevels
   std::vector<double> acf;        // lags 0..acf_lags (NaN beyond 0 for a constant series)
   double hurst, peak_to_mean, cv;
+  std::string hurst_note;  // why hurst has no value (the estimator's note), else empty
 };
 SeriesProfile profile_series(std::vector<double> values, const CompareOptions& options);
 

@@ -466,7 +466,10 @@ constexpr double kTableStep = 0.1;  // the base grid's step in u
 // The table's coordinate u = asinh((z − c)/κ): about ln|z − c| far out, and
 // for α < 1 centred on ζ with κ ≤ 1 (table_scale), so that the edge of a
 // skewed law (where ln f falls like −(z − ζ)^{−α/(1−α)}) is resolved in
-// ln(z − ζ). For α ≥ 1 nothing happens at ζ (far away as α → 1) and c = 0, κ = 1.
+// ln(z − ζ). For α ≥ 1 nothing happens at ζ, nor for α < 1 where ζ lies far
+// from the body (|ζ| = |β| tan(πα/2) grows without bound as α → 1⁻, and a grid
+// logarithmic in z − ζ would then hold the body in a fraction of one step):
+// there c = 0, κ = 1.
 // Nodes where ln f is below this (the far side of a light tail or of a
 // support's edge) are left out: what lies beyond the table is continued along
 // its last slope, and no datum that a fit keeps lies there.
@@ -479,7 +482,13 @@ constexpr double kTableFloor = 2 * kLogPdfCut;  // nodes below it are only bound
 constexpr double kAbsolute = 1e-6, kRelative = 1e-6, kDeep = -50;
 constexpr int kMaxDepth = 12;
 
-double table_center(double alpha, double beta) { return alpha < 1 ? zeta_of(alpha, beta) : 0.0; }
+constexpr double kEdgeNearBody = 10;  // |ζ| up to which the table is centred on ζ
+
+bool centred_on_edge(double alpha, double beta) {
+  return alpha < 1 && std::fabs(zeta_of(alpha, beta)) <= kEdgeNearBody;
+}
+
+double table_center(double alpha, double beta) { return centred_on_edge(alpha, beta) ? zeta_of(alpha, beta) : 0.0; }
 
 // κ: 1 where the law is not far from symmetric (|β| < 1/2: nothing happens
 // at ζ); else 1e-3, or for small α with |β| near 1 (where ln f ≈ −c (z − ζ)^{−α/(1−α)}
@@ -487,7 +496,7 @@ double table_center(double alpha, double beta) { return alpha < 1 ? zeta_of(alph
 // the first power of ten at which the light side falls below the cut or
 // stops falling (by less than 1 per decade: the other side's mass, |β| < 1).
 double table_scale(double alpha, double beta) {
-  if (alpha >= 1 || std::fabs(beta) < 0.5) return 1.0;
+  if (!centred_on_edge(alpha, beta) || std::fabs(beta) < 0.5) return 1.0;
   const double zeta = zeta_of(alpha, beta), side = beta > 0 ? 1 : -1;
   const auto at_distance = [&](double d) {
     return log_pdf_s0(zeta + side * d, alpha, beta, kTableQuadratureTolerance, kTableFloor);
@@ -565,10 +574,15 @@ StableLogDensityTable::StableLogDensityTable(double alpha, double beta, double r
   while (last > first + 1 && !(v[last - 1] > kLogPdfCut)) --last;
   if (v[first] == -kInf) ++first;
   if (v[last] == -kInf) --last;
-  if (last - first < 4) throw InternalError("StableLogDensityTable", "the density has no range", __FILE__, __LINE__);
-  // A totally skewed law with α < 1 lives on one side of ζ (u = 0 here, as c = ζ).
-  if (alpha < 1 && beta == 1.0) support_min_ = 0;
-  if (alpha < 1 && beta == -1.0) support_max_ = 0;
+  if (last - first < 4)
+    throw InternalError(
+        "StableLogDensityTable",
+        "the density at alpha " + std::to_string(alpha) + ", beta " + std::to_string(beta) + " has no range", __FILE__,
+        __LINE__);
+  // A totally skewed law with α < 1 lives on one side of ζ.
+  const double edge = std::asinh((zeta_of(alpha, beta) - center_) / scale_);
+  if (alpha < 1 && beta == 1.0) support_min_ = edge;
+  if (alpha < 1 && beta == -1.0) support_max_ = edge;
   u.assign(u.begin() + first, u.begin() + last + 1);
   v.assign(v.begin() + first, v.begin() + last + 1);
   refine(u, v);

@@ -53,6 +53,7 @@ void write_compare(hid_t file, const Study& study) {
     std::vector<std::string> stopped;
     for (const auto& s : dataset.stopped) stopped.push_back(s.model + ": " + s.reason);
     h5::write_attributes(group.id(), {{"real_hurst", dataset.real.hurst},
+                                      {"real_hurst_note", dataset.real.hurst_note},
                                       {"real_peak_to_mean", dataset.real.peak_to_mean},
                                       {"real_cv", dataset.real.cv},
                                       {"stopped_models", fmt::format("{}", fmt::join(stopped, "; "))}});

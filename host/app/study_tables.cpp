@@ -47,6 +47,17 @@ std::string study_tables(const Study& study) {
       }
       out += line + "\n";
     }
+    // Why a metric has no value: the real series' H, or every replica's.
+    for (const Study::Dataset& d : study.datasets())
+      for (const auto& l : labels)
+        if (const Study::Compared* c = cell_of(d, l); c && c->summaries[m].used == 0) {
+          const bool real_missing = options.metrics[m] == Metric::hurst && !d.real.hurst_note.empty();
+          out += fmt::format("  n/a for {} / {}: {}\n", d.name, l,
+                             real_missing ? fmt::format("H of the real series by '{}' has no value ({}); try "
+                                                        "compare: {{hurst_estimator: rs}} or a coarser bin",
+                                                        options.hurst_estimator, d.real.hurst_note)
+                                          : "no replica gives a finite value");
+        }
   }
   out += fmt::format(
       "\nmatching degree by {} (3 best, 2 better than average, 1 average, 0 below; '?' = its "

@@ -155,7 +155,8 @@ for entry in fitted["ensembles"]:
     same_tree(r["fit"], entry["fit"], f"{model}.fit")
     expected = {k: v for k, v in entry.items() if k not in ("dataset", "name")}
     same_tree({k: v for k, v in r["ensemble"].items() if k != "name"}, expected, f"{model}.ensemble")
-    assert f"{model:<8} {'ok':<10} {r['statistic']:<22} {r['estimates']}" in table, (model, table)
+    assert f"{model:<8} {r['validity']:<10} {r['statistic']:<22} {r['estimates']}" in table, (model, table)
+    assert (r["validity"] == "boundary") == (r["boundary"] is not None), r
 one = gpusynth.fit(series, "normal", bin_width=1.0, seed=5)
 assert one["model"] == "normal" and one["params"] == ours["normal"]["params"], one
 assert "log_likelihood" in one["fit"] and "mu_se" in one["fit"], one["fit"]

@@ -40,4 +40,22 @@ expect_rc 2 "study bad metric" "$gpusynth" "$tmp/bad_study.yaml" -o "$tmp/bad_st
 expect_in "$tmp/stderr" "'mse' is not a metric" "bad metric named"
 [ ! -e "$tmp/bad_study.h5" ] || fail "a failed study left its output"
 
+# A metric without a value says why: H of the MPI-IO test's write counts in
+# 10 ms bins (mostly zeros) has too few octaves for the wavelet estimator.
+cat >"$tmp/nohurst.yaml" <<YAML
+seed: 3
+output: $tmp/nohurst.h5
+datasets:
+  - {name: writes, trace: $data/mpi-io-test.dxt.txt.gz, format: dxt, bin: 10ms, series: count_write}
+models: [normal]
+replicas: 5
+compare: {metrics: [trimmed_error, hurst], bootstrap: {resamples: 100}}
+YAML
+expect_rc 0 "a study whose real H has no value" "$gpusynth" "$tmp/nohurst.yaml"
+expect_in "$tmp/stdout" "n/a for writes / normal: H of the real series by 'stable' has no value (fewer than 3 octaves" \
+  "why H has no value"
+expect_in "$tmp/stdout" "try compare: {hurst_estimator: rs}" "what to try"
+h5dump -a /compare/writes/real_hurst_note "$tmp/nohurst.h5" >"$tmp/note" 2>&1
+expect_in "$tmp/note" "fewer than 3 octaves" "the note in the file"
+
 finish "study"
