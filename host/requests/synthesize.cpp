@@ -57,7 +57,9 @@ class RandomDraws {
     }
     return uniform_open(bits_[4 - left_--]);
   }
-  std::size_t index(std::size_t n) { return std::min(n - 1, static_cast<std::size_t>(uniform() * static_cast<double>(n))); }
+  std::size_t index(std::size_t n) {
+    return std::min(n - 1, static_cast<std::size_t>(uniform() * static_cast<double>(n)));
+  }
   std::size_t weighted(const std::vector<double>& weights, double total) {
     double target = uniform() * total;
     for (std::size_t i = 0; i < weights.size(); ++i) {
@@ -132,7 +134,7 @@ struct FilePlan {
   std::vector<double> later_gaps;          // the template's ISGs after its first, likewise
   std::size_t sessions_done = 0;
   std::int64_t last_close = -1;
-  double size = 0;                         // FS the offsets stay within (0: unbounded)
+  double size = 0;  // FS the offsets stay within (0: unbounded)
 };
 
 // Sequence IDs taken so far. A session is placed whole, its gaps (IRG) as
@@ -146,9 +148,10 @@ class Occupancy {
   std::int64_t place(std::int64_t desired, std::int64_t earliest, const std::vector<std::int64_t>& offsets) {
     desired = std::max(desired, earliest);
     if (desired > kMaxSequenceId || offsets.back() > kMaxSequenceId)
-      throw UserError(fmt::format("a synthetic session wants sequence IDs beyond {} (ISG or IRG overrides too "
-                                  "large?); accepted: paths of at most 10^8 requests",
-                                  kMaxSequenceId));
+      throw UserError(
+          fmt::format("a synthetic session wants sequence IDs beyond {} (ISG or IRG overrides too "
+                      "large?); accepted: paths of at most 10^8 requests",
+                      kMaxSequenceId));
     const auto fits = [&](std::int64_t start) {
       for (std::int64_t o : offsets)
         if (taken(start + o)) return false;
@@ -178,7 +181,6 @@ class Occupancy {
   }
   std::vector<bool> used_;
 };
-
 
 // A data request to place: its operation, size, and where it starts (or that
 // it continues where the previous one ended).
@@ -236,8 +238,8 @@ std::vector<DataRequest> recorded_runs_shuffled(const SessionShape& shape, const
 // the other offsets from where the template file's non-continuing requests
 // began (else the class's OFF), moved so the run from them ends inside FS.
 std::vector<DataRequest> drawn_data_requests(const std::vector<std::uint32_t>& ops, const RequestTable& table,
-                                             const FilePlan& plan, const ClassCharacteristics& c,
-                                             double sequentiality, RandomDraws& rng, Sampler& sample) {
+                                             const FilePlan& plan, const ClassCharacteristics& c, double sequentiality,
+                                             RandomDraws& rng, Sampler& sample) {
   std::vector<DataRequest> out;
   for (std::uint32_t op : ops)
     if (is_data(table.op_classes[op])) out.push_back({op, 0, 0, false});
@@ -249,7 +251,8 @@ std::vector<DataRequest> drawn_data_requests(const std::vector<std::uint32_t>& o
     poll_interrupts(k);
     std::swap(continues[k - 1], continues[1 + rng.index(k - 1)]);
   }
-  const auto pool = [](const std::vector<double>& own, const std::vector<double>& fallback) -> const std::vector<double>& {
+  const auto pool = [](const std::vector<double>& own,
+                       const std::vector<double>& fallback) -> const std::vector<double>& {
     return !own.empty() ? own : fallback;
   };
   const std::vector<double>& sizes = plan.shape ? pool(plan.shape->sizes, c.request_size) : c.request_size;
@@ -274,45 +277,63 @@ std::vector<DataRequest> drawn_data_requests(const std::vector<std::uint32_t>& o
   return out;
 }
 
-}  // namespace
-
-Workload synthesize_path(const Workload& path, const Characteristics& characteristics, const SynthesisOptions& options,
-                         std::uint32_t replica) {
-  if (options.template_mode) {
-    Workload copy = path;
-    double origin = 0;
-    if (!copy.table.requests.empty()) origin = copy.table.requests.front().start;
-    for (Request& r : copy.table.requests) {
-      r.start -= origin;
-      if (!(r.start + r.duration <= kMaxRequestSeconds))
-        throw UserError(
-            fmt::format("mode: template: the trace's requests reach {} s after its first, beyond 10^9 s "
-                        "(about 31.7 years), the latest time the outputs take",
-                        r.start + r.duration));
-    }
-    check_memory(options, static_cast<double>(copy.table.requests.size()), static_cast<double>(copy.files.size()),
-                 "the template path");
-    return copy;
+// mode: template: the path itself, its times from its first request.
+Workload template_copy(const Workload& path, const SynthesisOptions& options) {
+  Workload copy = path;
+  double origin = 0;
+  if (!copy.table.requests.empty()) origin = copy.table.requests.front().start;
+  for (Request& r : copy.table.requests) {
+    r.start -= origin;
+    if (!(r.start + r.duration <= kMaxRequestSeconds))
+      throw UserError(
+          fmt::format("mode: template: the trace's requests reach {} s after its first, beyond 10^9 s "
+                      "(about 31.7 years), the latest time the outputs take",
+                      r.start + r.duration));
   }
-  RandomDraws rng(options.key, replica);
-  Sampler sample(rng, options);
-  Workload out;
-  out.processes = path.processes;
-  out.seek_before = path.seek_before;
-  for (const auto& op : path.table.ops) out.table.op_id(op);  // the same ids as the path's
-  std::vector<FilePlan> files;
-  std::vector<std::vector<std::int32_t>> files_of_class(kFileClasses + 1);
-  std::array<std::pair<std::uint32_t, std::uint32_t>, kFileClasses> open_close{};
+  check_memory(options, static_cast<double>(copy.table.requests.size()), static_cast<double>(copy.files.size()),
+               "the template path");
+  return copy;
+}
+
+// One synthetic path as it is built, step by step: the files planned after
+// real files of their classes, their sessions placed whole in the order of
+// their desired opens, the holes between them filled with metadata operations
+// (RT2), and the requests timed by slack (ST). The random draws come in this
+// order, so that a path is the same for the same key and replica.
+class PathBuilder {
+ public:
+  PathBuilder(const Workload& path, const Characteristics& characteristics, const SynthesisOptions& options,
+              std::uint32_t replica)
+      : path(path),
+        characteristics(characteristics),
+        options(options),
+        rng(options.key, replica),
+        sample(rng, options) {
+    out.processes = path.processes;
+    out.seek_before = path.seek_before;
+    for (const auto& op : path.table.ops) out.table.op_id(op);  // the same ids as the path's
+  }
+
+  Workload build() {
+    for (int ci = 0; ci < kFileClasses; ++ci) plan_class(ci);
+    while (!next_session.empty()) place_next_session();
+    std::sort(placed.begin(), placed.end(), [](const Request& a, const Request& b) { return a.seq < b.seq; });
+    fill_holes();
+    time_requests();
+    return std::move(out);
+  }
+
+ private:
+  using Entry = std::pair<std::int64_t, std::size_t>;  // desired open, file plan
+
   // Files: each follows a real file of its class (the path's files once each,
   // then drawn at random): file draws take its first open, OT, FS and
   // sessions; class draws take those from the class's distributions.
-  using Entry = std::pair<std::int64_t, std::size_t>;  // desired open, file plan
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> next_session;
-  for (int ci = 0; ci < kFileClasses; ++ci) {
+  void plan_class(int ci) {
     const FileClass file_class = static_cast<FileClass>(ci);
     const ClassCharacteristics& c = characteristics.classes[ci];
     const std::uint64_t count = options.files[ci].value_or(static_cast<std::uint64_t>(c.files));
-    if (count == 0) continue;
+    if (count == 0) return;
     // A class whose files were never opened (named only by metadata) keeps
     // its files, without sessions, for the RT2 operations of the holes.
     const bool has_sessions = !c.sessions.empty() || !c.types_in_sessions.names.empty();
@@ -360,20 +381,10 @@ Workload synthesize_path(const Workload& path, const Characteristics& characteri
       if (plan.sessions_left > 0) next_session.emplace(first_open, files.size() - 1);
     }
   }
-  // Sessions in the order of their desired opens, each placed whole.
-  Occupancy occupancy;
-  std::vector<Request> placed;
-  std::int64_t session = 0;
-  while (!next_session.empty()) {
-    throw_if_interrupted();
-    const auto [desired, index] = next_session.top();
-    next_session.pop();
-    FilePlan& plan = files[index];
-    const int ci = static_cast<int>(plan.file_class);
-    const ClassCharacteristics& c = characteristics.classes[ci];
-    FileInfo& info = out.files[plan.file];
-    // (D, SEQ, AM) and the operations of one real session of the template
-    // file (of the class, for given characteristics).
+
+  // (D, SEQ, AM) and the operations of one real session of the template
+  // file (of the class, for given characteristics).
+  SessionShape session_shape(const FilePlan& plan, const ClassCharacteristics& c) {
     SessionShape shape;
     if (!plan.session_order.empty()) {
       shape = c.sessions[plan.session_order[plan.sessions_done]];
@@ -388,18 +399,13 @@ Workload synthesize_path(const Workload& path, const Characteristics& characteri
       shape.mode = am.names.empty() ? kModeRead | kModeWrite
                                     : access_mode_flags(am.names[rng.weighted(am.counts, am.total())]).value_or(0);
     }
-    const std::int64_t requests = sample.whole(sample.adjusted(shape.requests, "D"), 0);
-    // Before the session is built: its requests alone may be more than any path holds.
-    if (requests > Occupancy::kMaxSequenceId)
-      throw UserError(
-          fmt::format("a synthetic session of {} requests (D) is longer than a path may be; accepted: "
-                      "paths of at most 10^8 requests (is a D override too large?)",
-                      requests));
-    check_memory(options, static_cast<double>(placed.size()) + static_cast<double>(requests) + 2,
-                 static_cast<double>(out.files.size()), "the synthetic path");
-    const double sequentiality = std::clamp(sample.adjusted(shape.sequentiality, "SEQ"), 0.0, 1.0);
-    // The operations: the real session's in order when D is unchanged, else drawn from
-    // them (or from RT1 within the access mode, for given characteristics).
+    return shape;
+  }
+
+  // The operations: the real session's in order when D is unchanged, else drawn from
+  // them (or from RT1 within the access mode, for given characteristics).
+  std::vector<std::uint32_t> session_operations(const SessionShape& shape, std::int64_t requests,
+                                                const ClassCharacteristics& c) {
     std::vector<std::uint32_t> ops;
     if (!shape.ops.empty() && static_cast<std::size_t>(requests) == shape.ops.size()) {
       ops = shape.ops;
@@ -424,6 +430,16 @@ Workload synthesize_path(const Workload& path, const Characteristics& characteri
         ops.push_back(out.table.op_id(rt1.names[rng.weighted(weights, total)]));
       }
     }
+    return ops;
+  }
+
+  // The session of `plan` (open, its requests, close) with each request's
+  // offset in sequence IDs from the open (IRG), its data requests sized and placed.
+  SessionPlan build_session(FilePlan& plan, const SessionShape& shape, const std::vector<std::uint32_t>& ops,
+                            double sequentiality) {
+    const int ci = static_cast<int>(plan.file_class);
+    const ClassCharacteristics& c = characteristics.classes[ci];
+    FileInfo& info = out.files[plan.file];
     SessionPlan plan_of_session;
     Request open;
     open.file = plan.file;
@@ -440,8 +456,8 @@ Workload synthesize_path(const Workload& path, const Characteristics& characteri
     if (as_recorded && shape.gaps.size() == ops.size() + 1) gaps = shape.gaps;
     std::size_t gap_index = 0;
     const auto next_gap = [&] {
-      const double gap = gaps.empty() ? sample.draw(c.inter_request_gap, "IRG", 1)
-                                      : sample.adjusted(gaps[gap_index++], "IRG");
+      const double gap =
+          gaps.empty() ? sample.draw(c.inter_request_gap, "IRG", 1) : sample.adjusted(gaps[gap_index++], "IRG");
       return sample.whole(std::min(gap, double(Occupancy::kMaxSequenceId) + 1), 1);
     };
     const std::vector<DataRequest> data_requests =
@@ -485,6 +501,31 @@ Workload synthesize_path(const Workload& path, const Characteristics& characteri
     at += next_gap();
     plan_of_session.requests.push_back(close);
     plan_of_session.offsets.push_back(at);
+    return plan_of_session;
+  }
+
+  // The session that wants to open first, placed whole where it fits; the
+  // file's next session queued after its gap (ISG).
+  void place_next_session() {
+    throw_if_interrupted();
+    const auto [desired, index] = next_session.top();
+    next_session.pop();
+    FilePlan& plan = files[index];
+    const ClassCharacteristics& c = characteristics.classes[static_cast<int>(plan.file_class)];
+    const SessionShape shape = session_shape(plan, c);
+    const std::int64_t requests = sample.whole(sample.adjusted(shape.requests, "D"), 0);
+    // Before the session is built: its requests alone may be more than any path holds.
+    if (requests > Occupancy::kMaxSequenceId)
+      throw UserError(
+          fmt::format("a synthetic session of {} requests (D) is longer than a path may be; accepted: "
+                      "paths of at most 10^8 requests (is a D override too large?)",
+                      requests));
+    check_memory(options, static_cast<double>(placed.size()) + static_cast<double>(requests) + 2,
+                 static_cast<double>(out.files.size()), "the synthetic path");
+    const double sequentiality = std::clamp(sample.adjusted(shape.sequentiality, "SEQ"), 0.0, 1.0);
+    const std::vector<std::uint32_t> ops = session_operations(shape, requests, c);
+    SessionPlan plan_of_session = build_session(plan, shape, ops, sequentiality);
+    const std::int64_t at = plan_of_session.offsets.back();
     const std::int64_t start = occupancy.place(desired, plan.last_close + 1, plan_of_session.offsets);
     plan.last_close = start + at;
     for (std::size_t k = 0; k < plan_of_session.requests.size(); ++k) {
@@ -501,88 +542,115 @@ Workload synthesize_path(const Workload& path, const Characteristics& characteri
       next_session.emplace(plan.last_close + sample.whole(gap, 1), index);
     }
   }
-  std::sort(placed.begin(), placed.end(), [](const Request& a, const Request& b) { return a.seq < b.seq; });
+
   // Holes: metadata operations drawn from RT2 (those that need no open file),
   // on a file of the class they were seen on.
   // Without RT2 the holes stay unused sequence IDs (gaps keep their meaning).
-  std::vector<double> weights;
-  std::vector<std::pair<int, std::uint32_t>> choices;
-  for (int ci = 0; ci <= kFileClasses; ++ci) {
-    const Frequencies& rt2 = characteristics.classes[ci].types_outside;
-    for (std::size_t i = 0; i < rt2.names.size(); ++i) {
-      const std::uint32_t op = out.table.op_id(rt2.names[i]);
-      if (out.table.op_classes[op] != OpClass::metadata) continue;  // needs an open file: not in a hole
-      weights.push_back(rt2.counts[i]);
-      choices.emplace_back(ci, op);
+  void fill_holes() {
+    std::vector<double> weights;
+    std::vector<std::pair<int, std::uint32_t>> choices;
+    for (int ci = 0; ci <= kFileClasses; ++ci) {
+      const Frequencies& rt2 = characteristics.classes[ci].types_outside;
+      for (std::size_t i = 0; i < rt2.names.size(); ++i) {
+        const std::uint32_t op = out.table.op_id(rt2.names[i]);
+        if (out.table.op_classes[op] != OpClass::metadata) continue;  // needs an open file: not in a hole
+        weights.push_back(rt2.counts[i]);
+        choices.emplace_back(ci, op);
+      }
+    }
+    const double total = std::accumulate(weights.begin(), weights.end(), 0.0);
+    std::vector<Request>& requests = out.table.requests;
+    if (total > 0 && !placed.empty())  // the holes filled: every ID up to the last
+      check_memory(options, static_cast<double>(placed.back().seq) + 1, static_cast<double>(out.files.size()),
+                   "the synthetic path with its holes filled (RT2)");
+    requests.reserve(placed.size());
+    std::int64_t next = 0;
+    for (const Request& p : placed) {
+      for (; total > 0 && next < p.seq; ++next) {
+        poll_interrupts(static_cast<std::uint64_t>(next));
+        const auto [ci, op] = choices[rng.weighted(weights, total)];
+        Request r;
+        r.op = op;
+        r.seq = next;
+        const auto& candidates = files_of_class[ci];
+        if (!candidates.empty()) r.file = candidates[rng.index(candidates.size())];
+        if (ci == static_cast<int>(FileClass::root_exclusive)) r.flags = kRootExclusive;
+        requests.push_back(r);
+      }
+      requests.push_back(p);
+      next = p.seq + 1;
     }
   }
-  const double total = std::accumulate(weights.begin(), weights.end(), 0.0);
-  std::vector<Request>& requests = out.table.requests;
-  if (total > 0 && !placed.empty())  // the holes filled: every ID up to the last
-    check_memory(options, static_cast<double>(placed.back().seq) + 1, static_cast<double>(out.files.size()),
-                 "the synthetic path with its holes filled (RT2)");
-  requests.reserve(placed.size());
-  std::int64_t next = 0;
-  for (const Request& p : placed) {
-    for (; total > 0 && next < p.seq; ++next) {
-      poll_interrupts(static_cast<std::uint64_t>(next));
-      const auto [ci, op] = choices[rng.weighted(weights, total)];
-      Request r;
-      r.op = op;
-      r.seq = next;
-      const auto& candidates = files_of_class[ci];
-      if (!candidates.empty()) r.file = candidates[rng.index(candidates.size())];
-      if (ci == static_cast<int>(FileClass::root_exclusive)) r.flags = kRootExclusive;
-      requests.push_back(r);
-    }
-    requests.push_back(p);
-    next = p.seq + 1;
-  }
+
   // Slack-time timing: each request starts ST after the requests before it
   // ended. A request's execution time and the slack after it are drawn
   // together, as a real pair of the same operation classes (else each on its
   // own); a start before the previous start is drawn again (16 tries), then clipped.
-  double previous_start = 0, previous_end = 0, slack = 0;
-  const auto class_of = [&](const Request& r) -> const ClassCharacteristics& {
-    return characteristics.classes[r.file < 0 ? kFileClasses : static_cast<int>(out.files[r.file].file_class)];
-  };
-  for (std::size_t i = 0; i < requests.size(); ++i) {
-    poll_interrupts(i);
-    Request& r = requests[i];
-    const ClassCharacteristics& c = class_of(r);
-    r.start = i == 0 ? 0.0 : to_nanoseconds(std::max(previous_start, previous_end + slack));
-    const auto& own = is_data(out.table.op_class(r)) ? c.data_execution_time : c.metadata_execution_time;
-    if (i + 1 < requests.size()) {
-      const Request& next = requests[i + 1];
-      const ClassCharacteristics& n = class_of(next);
-      const auto& pairs = n.timing_pairs[static_cast<int>(out.table.op_class(next)) * kOpClasses +
-                                         static_cast<int>(out.table.op_class(r))];
-      const double end_before = std::max(previous_end, r.start);
-      for (int tries = 0; tries < 16; ++tries) {
-        if (!pairs.empty()) {
-          const auto& [duration, after] = pairs[rng.index(pairs.size())];
-          r.duration = duration;
-          slack = sample.adjusted(after, "ST");
-        } else {
-          r.duration = sample.draw(own, "", 0);
-          slack = sample.draw(n.slack_time, "ST", 0);
+  void time_requests() {
+    std::vector<Request>& requests = out.table.requests;
+    double previous_start = 0, previous_end = 0, slack = 0;
+    const auto class_of = [&](const Request& r) -> const ClassCharacteristics& {
+      return characteristics.classes[r.file < 0 ? kFileClasses : static_cast<int>(out.files[r.file].file_class)];
+    };
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+      poll_interrupts(i);
+      Request& r = requests[i];
+      const ClassCharacteristics& c = class_of(r);
+      r.start = i == 0 ? 0.0 : to_nanoseconds(std::max(previous_start, previous_end + slack));
+      const auto& own = is_data(out.table.op_class(r)) ? c.data_execution_time : c.metadata_execution_time;
+      if (i + 1 < requests.size()) {
+        const Request& next = requests[i + 1];
+        const ClassCharacteristics& n = class_of(next);
+        const auto& pairs = n.timing_pairs[static_cast<int>(out.table.op_class(next)) * kOpClasses +
+                                           static_cast<int>(out.table.op_class(r))];
+        const double end_before = std::max(previous_end, r.start);
+        for (int tries = 0; tries < 16; ++tries) {
+          if (!pairs.empty()) {
+            const auto& [duration, after] = pairs[rng.index(pairs.size())];
+            r.duration = duration;
+            slack = sample.adjusted(after, "ST");
+          } else {
+            r.duration = sample.draw(own, "", 0);
+            slack = sample.draw(n.slack_time, "ST", 0);
+          }
+          if (std::max(end_before, r.start + r.duration) + slack >= r.start) break;
         }
-        if (std::max(end_before, r.start + r.duration) + slack >= r.start) break;
+      } else {
+        r.duration = sample.draw(own, "", 0);
       }
-    } else {
-      r.duration = sample.draw(own, "", 0);
+      r.duration = std::max(0.0, r.duration);
+      if (!(r.start + r.duration <= kMaxRequestSeconds))
+        throw UserError(
+            fmt::format("synthetic request {} would start at {:.6g} s and end at {:.6g} s, beyond 10^9 s "
+                        "(about 31.7 years), the latest time the outputs take: the slack (ST) or execution "
+                        "times, or the ST override, are too large",
+                        i, r.start, r.start + r.duration));
+      previous_start = r.start;
+      previous_end = std::max(previous_end, r.start + r.duration);
     }
-    r.duration = std::max(0.0, r.duration);
-    if (!(r.start + r.duration <= kMaxRequestSeconds))
-      throw UserError(
-          fmt::format("synthetic request {} would start at {:.6g} s and end at {:.6g} s, beyond 10^9 s "
-                      "(about 31.7 years), the latest time the outputs take: the slack (ST) or execution "
-                      "times, or the ST override, are too large",
-                      i, r.start, r.start + r.duration));
-    previous_start = r.start;
-    previous_end = std::max(previous_end, r.start + r.duration);
   }
-  return out;
+
+  const Workload& path;
+  const Characteristics& characteristics;
+  const SynthesisOptions& options;
+  RandomDraws rng;
+  Sampler sample;
+  Workload out;
+  std::vector<FilePlan> files;
+  std::vector<std::vector<std::int32_t>> files_of_class = std::vector<std::vector<std::int32_t>>(kFileClasses + 1);
+  std::array<std::pair<std::uint32_t, std::uint32_t>, kFileClasses> open_close{};
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> next_session;
+  Occupancy occupancy;
+  std::vector<Request> placed;
+  std::int64_t session = 0;
+};
+
+}  // namespace
+
+Workload synthesize_path(const Workload& path, const Characteristics& characteristics, const SynthesisOptions& options,
+                         std::uint32_t replica) {
+  if (options.template_mode) return template_copy(path, options);
+  return PathBuilder(path, characteristics, options, replica).build();
 }
 
 Workload synthesize_processes(const Workload& path, const Characteristics& characteristics,
@@ -634,8 +702,8 @@ std::uint64_t time_by_counts(Workload& workload, const std::vector<double>& coun
         in_bin = 0;
       }
       if (bin < targets.size()) {
-        time = bin_width * (static_cast<double>(bin) +
-                            (static_cast<double>(in_bin) + 0.5) / static_cast<double>(targets[bin]));
+        time = bin_width *
+               (static_cast<double>(bin) + (static_cast<double>(in_bin) + 0.5) / static_cast<double>(targets[bin]));
         if (++in_bin == targets[bin]) ++full_bins;
       } else {
         time = bin_width * static_cast<double>(targets.size()) + (static_cast<double>(beyond++) + 0.5) * spacing;
