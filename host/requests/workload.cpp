@@ -6,6 +6,7 @@
 #include <cctype>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <tuple>
 #include <unordered_map>
 
@@ -317,9 +318,10 @@ std::vector<std::int64_t> align(const std::vector<std::uint64_t>& a, const std::
   const std::size_t n = a.size() - head - tail, m = b.size() - head - tail;
   if (n == 0 || m == 0) return partner;
   if (static_cast<std::uint64_t>(n) * m > kMaxAlignmentCells)
-    throw UserError(fmt::format("cannot align {} root requests with {} of a child ({} cells; at most {}): trace "
-                                "fewer ranks or a shorter run",
-                                a.size(), b.size(), n * m, kMaxAlignmentCells));
+    throw UserError(
+        fmt::format("cannot align {} root requests with {} of a child ({} cells; at most {}): trace "
+                    "fewer ranks or a shorter run",
+                    a.size(), b.size(), n * m, kMaxAlignmentCells));
   // lengths[i][j]: LCS of a[head+i..] and b[head+j..], row by row.
   std::vector<std::uint32_t> lengths((n + 1) * (m + 1), 0);
   const auto at = [&](std::size_t i, std::size_t j) -> std::uint32_t& { return lengths[i * (m + 1) + j]; };
@@ -341,70 +343,131 @@ std::vector<std::int64_t> align(const std::vector<std::uint64_t>& a, const std::
   return partner;
 }
 
-}  // namespace
+// The requests of every rank in order, which ranks touch each file, and each
+// rank's shadow: its (operation, file) sequence with shared files by id and
+// the rank's own files by order of first use, so that ranks doing the same
+// thing on their own files align.
+struct RankShadows {
+  std::map<std::int32_t, std::vector<std::size_t>> by_rank;  // sanitize sorted by rank, then time
+  std::vector<std::vector<std::int32_t>> ranks_of_file;
+  std::map<std::int32_t, std::vector<std::uint64_t>> shadows;
+  std::map<std::int32_t, std::vector<std::int32_t>> own_files;  // rank -> its single-rank files by first use
 
-Workload extract_path(const Workload& sanitized, PathSummary& summary) {
-  const RequestTable& in = sanitized.table;
-  // Per rank, its requests in order (sanitize sorted them by rank, then time).
-  std::map<std::int32_t, std::vector<std::size_t>> by_rank;
-  for (std::size_t i = 0; i < in.requests.size(); ++i) by_rank[in.requests[i].rank].push_back(i);
-  summary.ranks = static_cast<std::int32_t>(by_rank.size());
-  const std::int32_t root = by_rank.begin()->first;
+  bool is_shared(std::int32_t file) const { return file >= 0 && ranks_of_file[file].size() > 1; }
+};
 
-  // Which ranks touch each file.
-  std::vector<std::vector<std::int32_t>> ranks_of_file(in.files.size());
+RankShadows rank_shadows(const RequestTable& in) {
+  RankShadows out;
+  for (std::size_t i = 0; i < in.requests.size(); ++i) out.by_rank[in.requests[i].rank].push_back(i);
+  out.ranks_of_file.resize(in.files.size());
   for (const Request& r : in.requests)
-    if (r.file >= 0 && (ranks_of_file[r.file].empty() || ranks_of_file[r.file].back() != r.rank))
-      ranks_of_file[r.file].push_back(r.rank);
-  for (auto& ranks : ranks_of_file) {
+    if (r.file >= 0 && (out.ranks_of_file[r.file].empty() || out.ranks_of_file[r.file].back() != r.rank))
+      out.ranks_of_file[r.file].push_back(r.rank);
+  for (auto& ranks : out.ranks_of_file) {
     std::sort(ranks.begin(), ranks.end());
     ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
   }
-  const auto is_shared = [&](std::int32_t file) { return file >= 0 && ranks_of_file[file].size() > 1; };
-
-  // Shadows: (operation, file) with a rank's own files by order of first use.
-  std::map<std::int32_t, std::vector<std::uint64_t>> shadows;
-  std::map<std::int32_t, std::vector<std::int32_t>> own_files;  // rank -> its single-rank files by first use
-  for (const auto& [rank, members] : by_rank) {
+  for (const auto& [rank, members] : out.by_rank) {
     std::unordered_map<std::int32_t, std::uint64_t> own_index;
-    auto& shadow = shadows[rank];
+    auto& shadow = out.shadows[rank];
     for (std::size_t i : members) {
       const Request& r = in.requests[i];
       std::uint64_t file_key = std::uint64_t{1} << 31;
-      if (is_shared(r.file)) {
+      if (out.is_shared(r.file)) {
         file_key = static_cast<std::uint64_t>(r.file);
       } else if (r.file >= 0) {
         auto [it, fresh] = own_index.emplace(r.file, own_index.size());
-        if (fresh) own_files[rank].push_back(r.file);
+        if (fresh) out.own_files[rank].push_back(r.file);
         file_key = (std::uint64_t{1} << 30) + it->second;
       }
       shadow.push_back((std::uint64_t{r.op} << 32) | file_key);
     }
   }
+  return out;
+}
 
-  const auto& root_members = by_rank.at(root);
-  std::vector<std::uint32_t> matches(root_members.size(), 0);
-  // Shared requests: (rank, offset) of the children's partners; own files: (rank, name).
-  std::vector<std::vector<std::pair<std::int64_t, std::int64_t>>> child_offsets(root_members.size());
+// What the children's alignments with the root say of each root request: how
+// many children have a partner for it, the (rank, offset) of the partners on
+// shared files, and per root-private file the names the children use for it.
+struct ChildAlignment {
+  std::vector<std::uint32_t> matches;
+  std::vector<std::vector<std::pair<std::int64_t, std::int64_t>>> child_offsets;
   std::map<std::int32_t, std::vector<std::pair<std::int64_t, std::string>>> private_names;  // root file -> names
-  for (std::int32_t f : own_files[root]) private_names[f].emplace_back(root, in.files[f]);
-  for (const auto& [rank, members] : by_rank) {
+};
+
+ChildAlignment align_children(const RequestTable& in, const RankShadows& ranks, std::int32_t root,
+                              PathSummary& summary) {
+  const auto& root_members = ranks.by_rank.at(root);
+  ChildAlignment out;
+  out.matches.assign(root_members.size(), 0);
+  out.child_offsets.resize(root_members.size());
+  if (const auto own = ranks.own_files.find(root); own != ranks.own_files.end())
+    for (std::int32_t f : own->second) out.private_names[f].emplace_back(root, in.files[f]);
+  for (const auto& [rank, members] : ranks.by_rank) {
     if (rank == root) continue;
     throw_if_interrupted();
     ++summary.children_aligned;
-    const std::vector<std::int64_t> partner = align(shadows[root], shadows[rank]);
+    const std::vector<std::int64_t> partner = align(ranks.shadows.at(root), ranks.shadows.at(rank));
     std::map<std::int32_t, std::int32_t> private_partner;
     for (std::size_t i = 0; i < partner.size(); ++i) {
       if (partner[i] < 0) continue;
-      ++matches[i];
+      ++out.matches[i];
       const Request& mine = in.requests[root_members[i]];
       const Request& theirs = in.requests[members[static_cast<std::size_t>(partner[i])]];
-      if (is_shared(mine.file) && mine.offset != kUnknown && theirs.offset != kUnknown)
-        child_offsets[i].emplace_back(rank, theirs.offset);
-      if (mine.file >= 0 && !is_shared(mine.file)) private_partner.emplace(mine.file, theirs.file);
+      if (ranks.is_shared(mine.file) && mine.offset != kUnknown && theirs.offset != kUnknown)
+        out.child_offsets[i].emplace_back(rank, theirs.offset);
+      if (mine.file >= 0 && !ranks.is_shared(mine.file)) private_partner.emplace(mine.file, theirs.file);
     }
-    for (const auto& [mine, theirs] : private_partner) private_names[mine].emplace_back(rank, in.files[theirs]);
+    for (const auto& [mine, theirs] : private_partner) out.private_names[mine].emplace_back(rank, in.files[theirs]);
   }
+  return out;
+}
+
+// The stride s with offset_c = offset_root + (c − root)·s for every child's
+// partner (rank c, offset_c), or nothing when they follow no one stride.
+std::optional<std::int64_t> common_stride(const std::vector<std::pair<std::int64_t, std::int64_t>>& child_offsets,
+                                          std::int32_t root, std::int64_t root_offset) {
+  std::optional<std::int64_t> stride;
+  for (const auto& [rank, offset] : child_offsets) {
+    const std::int64_t dr = rank - root, dv = offset - root_offset;
+    if (dv % dr != 0 || (stride && *stride != dv / dr)) return std::nullopt;
+    stride = dv / dr;
+  }
+  return stride;
+}
+
+// The files of the path once its requests are in: private files named by the
+// pattern their names follow across ranks, root-exclusive ones marked, and
+// each shared file's most common stride between ranks.
+void finish_path_files(Workload& path, const std::map<std::int32_t, std::int32_t>& path_file, ChildAlignment& aligned,
+                       const std::map<std::int32_t, bool>& file_all_exclusive,
+                       std::map<std::int32_t, std::map<std::int64_t, std::uint64_t>>& file_strides) {
+  for (const auto& [source, file] : path_file)
+    if (path.files[file].file_class == FileClass::private_file)
+      path.files[file].name = learn_name_pattern(aligned.private_names[source]);
+  for (const auto& [file, exclusive] : file_all_exclusive)
+    if (exclusive && path.files[file].file_class == FileClass::private_file)
+      path.files[file].file_class = FileClass::root_exclusive;
+  for (std::size_t f = 0; f < path.files.size(); ++f) {
+    FileInfo& info = path.files[f];
+    if (info.name.root_name.empty()) info.name.root_name = path.table.files[f];
+    const auto& strides = file_strides[static_cast<std::int32_t>(f)];
+    if (!strides.empty())
+      info.rank_stride = std::max_element(strides.begin(), strides.end(), [](const auto& a, const auto& b) {
+                           return a.second < b.second;
+                         })->first;
+  }
+}
+
+}  // namespace
+
+Workload extract_path(const Workload& sanitized, PathSummary& summary) {
+  const RequestTable& in = sanitized.table;
+  const RankShadows ranks = rank_shadows(in);
+  summary.ranks = static_cast<std::int32_t>(ranks.by_rank.size());
+  const std::int32_t root = ranks.by_rank.begin()->first;
+  const auto& root_members = ranks.by_rank.at(root);
+  ChildAlignment aligned = align_children(in, ranks, root, summary);
 
   Workload path;
   path.processes = summary.ranks;
@@ -416,12 +479,11 @@ Workload extract_path(const Workload& sanitized, PathSummary& summary) {
   for (std::size_t i = 0; i < root_members.size(); ++i) {
     Request r = in.requests[root_members[i]];
     r.seq = static_cast<std::int64_t>(i);
-    if (children > 0 && matches[i] < children / 2) {
+    if (children > 0 && aligned.matches[i] < children / 2) {
       r.flags |= kRootExclusive;
       summary.root_exclusive_indices.push_back(r.seq);
     }
-    const std::string& op_name = in.ops[r.op];
-    r.op = path.table.op_id(op_name);
+    r.op = path.table.op_id(in.ops[r.op]);
     if (r.file >= 0) {
       const std::int32_t source_file = r.file;
       auto [it, fresh] = path_file.emplace(source_file, 0);
@@ -434,43 +496,18 @@ Workload extract_path(const Workload& sanitized, PathSummary& summary) {
       flag->second = flag->second && (r.flags & kRootExclusive);
       FileInfo& info = path.files[r.file];
       if (r.offset != kUnknown && r.size != kUnknown) info.size = std::max(info.size, r.offset + r.size);
-      // Children's offsets: offset_c = offset_root + (c − root)·stride.
-      if (is_shared(source_file) && !child_offsets[i].empty()) {
-        std::optional<std::int64_t> stride;
-        bool regular = true;
-        for (const auto& [rank, offset] : child_offsets[i]) {
-          const std::int64_t dr = rank - root, dv = offset - r.offset;
-          if (dv % dr != 0 || (stride && *stride != dv / dr)) {
-            regular = false;
-            break;
-          }
-          stride = dv / dr;
-        }
-        if (regular)
+      if (ranks.is_shared(source_file) && !aligned.child_offsets[i].empty()) {
+        if (const auto stride = common_stride(aligned.child_offsets[i], root, r.offset))
           ++file_strides[r.file][*stride];
         else
           ++summary.irregular_offsets;
       }
-      info.file_class = is_shared(source_file) ? FileClass::shared : FileClass::private_file;
+      info.file_class = ranks.is_shared(source_file) ? FileClass::shared : FileClass::private_file;
     }
     if (r.session >= 0) r.session = path_session.emplace(r.session, path_session.size()).first->second;
     path.table.requests.push_back(r);
   }
-  for (const auto& [source, file] : path_file)
-    if (path.files[file].file_class == FileClass::private_file)
-      path.files[file].name = learn_name_pattern(private_names[source]);
-  for (auto& [file, exclusive] : file_all_exclusive)
-    if (exclusive && path.files[file].file_class == FileClass::private_file)
-      path.files[file].file_class = FileClass::root_exclusive;
-  for (std::size_t f = 0; f < path.files.size(); ++f) {
-    FileInfo& info = path.files[f];
-    if (info.name.root_name.empty()) info.name.root_name = path.table.files[f];
-    const auto& strides = file_strides[static_cast<std::int32_t>(f)];
-    if (!strides.empty())
-      info.rank_stride = std::max_element(strides.begin(), strides.end(), [](const auto& a, const auto& b) {
-                           return a.second < b.second;
-                         })->first;
-  }
+  finish_path_files(path, path_file, aligned, file_all_exclusive, file_strides);
   std::vector<bool> in_path(in.files.size(), false);
   for (const auto& [source, _] : path_file) in_path[source] = true;
   summary.child_only_files = static_cast<std::uint64_t>(std::count(in_path.begin(), in_path.end(), false));
@@ -493,7 +530,7 @@ Workload expand(const Workload& path, std::int32_t processes) {
     std::int32_t& id = per_rank[rank];
     if (id < 0) {
       id = out.table.file_id(info.file_class == FileClass::private_file ? info.name.name_for(rank)
-                                                                       : path.table.files[file]);
+                                                                        : path.table.files[file]);
       if (static_cast<std::size_t>(id) >= out.files.size()) out.files.resize(id + 1);
       out.files[id] = info;  // its FS grows below to the largest offset + size of any rank
       out.files[id].name.root_name = out.table.files[id];
@@ -518,9 +555,10 @@ Workload expand(const Workload& path, std::int32_t processes) {
           if (__builtin_mul_overflow(info.rank_stride, static_cast<std::int64_t>(rank), &moved) ||
               __builtin_add_overflow(r.offset, moved, &r.offset) || r.offset < 0 ||
               (r.size != kUnknown && r.offset > (std::int64_t{1} << 62) - r.size))
-            throw UserError(fmt::format("shared file '{}': rank {} would access offset {} + {}·{} (the trace's "
-                                        "offset stride), outside 0 to 2^62; use fewer processes",
-                                        path.table.files[source.file], rank, source.offset, rank, info.rank_stride));
+            throw UserError(
+                fmt::format("shared file '{}': rank {} would access offset {} + {}·{} (the trace's "
+                            "offset stride), outside 0 to 2^62; use fewer processes",
+                            path.table.files[source.file], rank, source.offset, rank, info.rank_stride));
         }
         r.file = file_for(source.file, rank);
         if (r.offset != kUnknown && r.size != kUnknown)
@@ -553,8 +591,8 @@ void derive_soft_dependencies(Workload& path) {
       const std::string base = t.ops[r.op];
       bool after_seek = false;
       if (r.session >= 0)
-        if (auto it = last_in_session.find({r.rank, r.session}); it != last_in_session.end() && it->second == kept.size() - 1 &&
-                                                                 is_seek(t, kept.back())) {
+        if (auto it = last_in_session.find({r.rank, r.session});
+            it != last_in_session.end() && it->second == kept.size() - 1 && is_seek(t, kept.back())) {
           path.seek_before.emplace(base + "1", t.ops[kept.back().op]);
           kept.pop_back();
           after_seek = true;
@@ -577,8 +615,7 @@ void lower_soft_dependencies(Workload& path) {
     const std::string name = t.ops[op];
     if (!is_data(t.op_classes[op]) || name.empty() || (name.back() != '0' && name.back() != '1')) continue;
     lowered[op].first = t.op_id(name.substr(0, name.size() - 1));
-    if (auto it = path.seek_before.find(name); it != path.seek_before.end())
-      lowered[op].second = t.op_id(it->second);
+    if (auto it = path.seek_before.find(name); it != path.seek_before.end()) lowered[op].second = t.op_id(it->second);
   }
   // A seek put back takes the sequence ID before its request; every later ID moves up by one.
   std::vector<Request> out;
