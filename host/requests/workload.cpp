@@ -177,18 +177,98 @@ std::uint64_t counted_opens(const RequestTrace& trace, bool mpi, std::int32_t ra
 
 }  // namespace
 
-Workload sanitize(const RequestTrace& trace, SanitizeSummary& summary) {
-  const RequestTable& in = trace.table;
-  summary.read = in.requests.size();
-  const std::vector<bool> absorbed = absorbed_posix_calls(in);
-  Workload out;
-  for (const auto& name : in.ops) out.table.op_id(name);  // the same ids as the trace's
-  for (const auto& name : in.files) out.table.file_id(name);
-  out.files.resize(in.files.size());
-  out.processes = std::max(trace.ranks, 1);
+namespace {
 
-  // Per (rank, file): the indices of its requests in time order.
-  std::map<std::pair<std::int32_t, std::int32_t>, std::vector<std::size_t>> by_file;
+// A kept request with its sort key: (rank, order), order its place among the
+// kept requests in (rank, start) order; inferred opens and closes go a quarter
+// before and after the requests of their session.
+struct Keyed {
+  Request request;
+  double order;
+};
+
+// The operations an inferred session opens and closes with (POSIX or MPI-IO).
+struct SessionOps {
+  std::uint32_t open, close, mpi_open, mpi_close;
+};
+
+// Where the sessions of one (rank, file) without a recorded open or close end:
+// cut[g] after member g, `opens` sessions (darshan's count), cut first where
+// the direction changes (a file written, then read back), then at the longest
+// idle gaps.
+std::vector<bool> session_cuts(const std::vector<std::size_t>& members, const std::vector<Keyed>& rows,
+                               const RequestTable& in, std::uint64_t opens) {
+  std::vector<std::size_t> gaps(members.size() - 1);
+  std::iota(gaps.begin(), gaps.end(), 0);
+  const auto idle = [&](std::size_t g) {
+    const Request &a = rows[members[g]].request, &b = rows[members[g + 1]].request;
+    return b.start - (a.start + a.duration);
+  };
+  const auto turns = [&](std::size_t g) {
+    return in.op_classes[rows[members[g]].request.op] != in.op_classes[rows[members[g + 1]].request.op];
+  };
+  std::stable_sort(gaps.begin(), gaps.end(), [&](std::size_t a, std::size_t b) {
+    return std::make_pair(turns(a), idle(a)) > std::make_pair(turns(b), idle(b));
+  });
+  std::vector<bool> cut(members.size(), false);
+  for (std::uint64_t k = 0; k + 1 < opens; ++k) cut[gaps[k]] = true;
+  cut.back() = true;
+  return cut;
+}
+
+// The sessions of one (rank, file) that recorded no open or close, inferred:
+// its requests (metadata aside) cut into darshan's count of opens, each
+// session's requests numbered, and an open and a close for each in `added`.
+void infer_sessions(const RequestTrace& trace, std::int32_t rank, std::int32_t file,
+                    const std::vector<std::size_t>& members, std::uint64_t ranks_using, const SessionOps& ops,
+                    std::vector<Keyed>& rows, std::vector<Keyed>& added, std::int64_t& next_session,
+                    SanitizeSummary& summary) {
+  const RequestTable& in = trace.table;
+  std::vector<std::size_t> in_session;
+  for (std::size_t m : members)
+    if (in.op_classes[rows[m].request.op] != OpClass::metadata) in_session.push_back(m);
+  if (in_session.empty()) return;
+  const bool mpi = is_mpi_operation(in.ops[rows[in_session.front()].request.op]);
+  const std::uint64_t opens =
+      std::min<std::uint64_t>(counted_opens(trace, mpi, rank, in.files[file], ranks_using), in_session.size());
+  const std::vector<bool> cut = session_cuts(in_session, rows, in, opens);
+  std::size_t first = 0;
+  for (std::size_t g = 0; g < in_session.size(); ++g) {
+    if (!cut[g]) continue;
+    const std::int64_t session = next_session++;
+    ++summary.sessions;
+    ++summary.inferred_sessions;
+    bool reads = false, writes = false;
+    double end = 0;
+    for (std::size_t j = first; j <= g; ++j) {
+      Request& r = rows[in_session[j]].request;
+      r.session = session;
+      reads |= in.op_classes[r.op] == OpClass::read;
+      writes |= in.op_classes[r.op] == OpClass::write;
+      end = std::max(end, r.start + r.duration);
+    }
+    const Keyed& head = rows[in_session[first]];
+    const Keyed& tail = rows[in_session[g]];
+    if (g + 1 < in_session.size()) end = std::min(end, rows[in_session[g + 1]].request.start);
+    Request open = head.request;
+    open.op = mpi ? ops.mpi_open : ops.open;
+    open.offset = open.size = kUnknown;
+    open.duration = 0;
+    open.flags = kInferred | mode_flags(reads, writes);
+    Request close = open;
+    close.op = mpi ? ops.mpi_close : ops.close;
+    close.start = std::max(end, tail.request.start);
+    close.flags = kInferred;
+    added.push_back({open, head.order - 0.25});
+    added.push_back({close, tail.order + 0.25});
+    first = g + 1;
+  }
+}
+
+// The requests that are not absorbed into an MPI-IO call, in (rank, start)
+// order, each with its place as its order.
+std::vector<Keyed> kept_requests(const RequestTable& in, SanitizeSummary& summary) {
+  const std::vector<bool> absorbed = absorbed_posix_calls(in);
   std::vector<std::size_t> kept;
   for (std::size_t i = 0; i < in.requests.size(); ++i) {
     if (absorbed[i]) {
@@ -201,23 +281,33 @@ Workload sanitize(const RequestTrace& trace, SanitizeSummary& summary) {
     const Request &x = in.requests[a], &y = in.requests[b];
     return std::tie(x.rank, x.start) < std::tie(y.rank, y.start);
   });
-  // Each request keeps a sort key: (rank, start, order), order = its place in `kept`.
-  struct Keyed {
-    Request request;
-    double order;
-  };
   std::vector<Keyed> rows;
   rows.reserve(kept.size() + kept.size() / 2);
-  for (std::size_t k = 0; k < kept.size(); ++k) {
-    const Request& r = in.requests[kept[k]];
-    rows.push_back({r, static_cast<double>(k)});
-    if (r.file >= 0) by_file[{r.rank, r.file}].push_back(rows.size() - 1);
-  }
+  for (std::size_t k = 0; k < kept.size(); ++k) rows.push_back({in.requests[kept[k]], static_cast<double>(k)});
+  return rows;
+}
+
+}  // namespace
+
+Workload sanitize(const RequestTrace& trace, SanitizeSummary& summary) {
+  const RequestTable& in = trace.table;
+  summary.read = in.requests.size();
+  Workload out;
+  for (const auto& name : in.ops) out.table.op_id(name);  // the same ids as the trace's
+  for (const auto& name : in.files) out.table.file_id(name);
+  out.files.resize(in.files.size());
+  out.processes = std::max(trace.ranks, 1);
+
+  std::vector<Keyed> rows = kept_requests(in, summary);
+  // Per (rank, file): the indices of its requests in time order.
+  std::map<std::pair<std::int32_t, std::int32_t>, std::vector<std::size_t>> by_file;
+  for (std::size_t k = 0; k < rows.size(); ++k)
+    if (rows[k].request.file >= 0) by_file[{rows[k].request.rank, rows[k].request.file}].push_back(k);
   std::vector<std::uint64_t> ranks_using(in.files.size(), 0);
   for (const auto& [key, _] : by_file) ++ranks_using[key.second];
   std::int64_t next_session = 0;
-  const std::uint32_t open_op = out.table.op_id("open"), close_op = out.table.op_id("close");
-  const std::uint32_t mpi_open = out.table.op_id("MPI_File_open"), mpi_close = out.table.op_id("MPI_File_close");
+  const SessionOps ops{out.table.op_id("open"), out.table.op_id("close"), out.table.op_id("MPI_File_open"),
+                       out.table.op_id("MPI_File_close")};
   std::vector<Keyed> added;
   for (auto& [key, members] : by_file) {
     throw_if_interrupted();
@@ -230,64 +320,8 @@ Workload sanitize(const RequestTrace& trace, SanitizeSummary& summary) {
       std::vector<Request*> requests;
       for (std::size_t m : members) requests.push_back(&rows[m].request);
       recorded_sessions(requests, in.op_classes, next_session, summary);
-      continue;
-    }
-    // No open or close recorded: k sessions (darshan's opens), cut where the direction changes, then at the
-    // longest idle gaps.
-    std::vector<std::size_t> members_in_session;
-    for (std::size_t m : members)
-      if (in.op_classes[rows[m].request.op] != OpClass::metadata) members_in_session.push_back(m);
-    if (members_in_session.empty()) continue;
-    const bool mpi = is_mpi_operation(in.ops[rows[members_in_session.front()].request.op]);
-    const std::uint64_t opens = std::min<std::uint64_t>(
-        counted_opens(trace, mpi, rank, in.files[file], ranks_using[file]), members_in_session.size());
-    std::vector<std::size_t> gaps(members_in_session.size() - 1);
-    std::iota(gaps.begin(), gaps.end(), 0);
-    const auto idle = [&](std::size_t g) {
-      const Request &a = rows[members_in_session[g]].request, &b = rows[members_in_session[g + 1]].request;
-      return b.start - (a.start + a.duration);
-    };
-    // A reopened file usually changes direction (written, then read back): such places first.
-    const auto turns = [&](std::size_t g) {
-      return in.op_classes[rows[members_in_session[g]].request.op] !=
-             in.op_classes[rows[members_in_session[g + 1]].request.op];
-    };
-    std::stable_sort(gaps.begin(), gaps.end(), [&](std::size_t a, std::size_t b) {
-      return std::make_pair(turns(a), idle(a)) > std::make_pair(turns(b), idle(b));
-    });
-    std::vector<bool> cut(members_in_session.size(), false);  // cut[g]: a session ends after member g
-    for (std::uint64_t k = 0; k + 1 < opens; ++k) cut[gaps[k]] = true;
-    cut.back() = true;
-    std::size_t first = 0;
-    for (std::size_t g = 0; g < members_in_session.size(); ++g) {
-      if (!cut[g]) continue;
-      const std::int64_t session = next_session++;
-      ++summary.sessions;
-      ++summary.inferred_sessions;
-      bool reads = false, writes = false;
-      double end = 0;
-      for (std::size_t j = first; j <= g; ++j) {
-        Request& r = rows[members_in_session[j]].request;
-        r.session = session;
-        reads |= in.op_classes[r.op] == OpClass::read;
-        writes |= in.op_classes[r.op] == OpClass::write;
-        end = std::max(end, r.start + r.duration);
-      }
-      const Keyed& head = rows[members_in_session[first]];
-      const Keyed& tail = rows[members_in_session[g]];
-      if (g + 1 < members_in_session.size()) end = std::min(end, rows[members_in_session[g + 1]].request.start);
-      Request open = head.request;
-      open.op = mpi ? mpi_open : open_op;
-      open.offset = open.size = kUnknown;
-      open.duration = 0;
-      open.flags = kInferred | mode_flags(reads, writes);
-      Request close = open;
-      close.op = mpi ? mpi_close : close_op;
-      close.start = std::max(end, tail.request.start);
-      close.flags = kInferred;
-      added.push_back({open, head.order - 0.25});
-      added.push_back({close, tail.order + 0.25});
-      first = g + 1;
+    } else {
+      infer_sessions(trace, rank, file, members, ranks_using[file], ops, rows, added, next_session, summary);
     }
   }
   rows.insert(rows.end(), added.begin(), added.end());
