@@ -32,7 +32,8 @@ inline void poll_interrupts(std::size_t step) {
 
 void write_frequencies(hid_t group, const std::string& name, const Frequencies& f, const CharacteristicInfo& info) {
   h5::write_table(group, name, {{"name", f.names}, {"count", f.counts}},
-                  {{"table_iii", std::string(info.short_name)}, {"units", std::string(info.units)},
+                  {{"table_iii", std::string(info.short_name)},
+                   {"units", std::string(info.units)},
                    {"meaning", std::string(info.meaning)}});
 }
 
@@ -74,11 +75,12 @@ void write_characterization(hid_t parent, const TraceCharacterization& character
                        : info.name.learned                        ? info.name.name_for(1) + " (rank 1)"
                                                                   : "not learned: NAME.<rank>");
   }
-  h5::write_table(parent, "files", {{"name", names}, {"class", classes}, {"size", sizes}, {"rank_stride", strides},
-                                    {"name_on_rank_1", patterns}},
-                  {{"meaning", std::string("the generic workload path's files: class, FS, offset stride per rank "
-                                           "(shared), private name pattern")},
-                   {"dimensions", std::string("file")}});
+  h5::write_table(
+      parent, "files",
+      {{"name", names}, {"class", classes}, {"size", sizes}, {"rank_stride", strides}, {"name_on_rank_1", patterns}},
+      {{"meaning", std::string("the generic workload path's files: class, FS, offset stride per rank "
+                               "(shared), private name pattern")},
+       {"dimensions", std::string("file")}});
   write_request_tables(h5::create_group(parent, "generic_path").id(), {path},
                        {{"meaning", std::string("the root's requests with seq = global sequence ID; flags bit 0: "
                                                 "root-exclusive, bit 1: inferred open/close")}});
@@ -87,7 +89,8 @@ void write_characterization(hid_t parent, const TraceCharacterization& character
                                                 "included")}});
 }
 
-void write_request_tables(hid_t group, const std::vector<Workload>& replicas, const std::vector<Attribute>& attributes) {
+void write_request_tables(hid_t group, const std::vector<Workload>& replicas,
+                          const std::vector<Attribute>& attributes) {
   std::map<std::string, std::int64_t> op_index, file_index;
   std::vector<std::string> ops, files;
   const auto index_of = [](std::map<std::string, std::int64_t>& index, std::vector<std::string>& names,
@@ -319,66 +322,56 @@ void PendingReplayDirectory::publish() {
   }
 }
 
-FioSummary stage_fio_replay(const PendingReplayDirectory& directory, const Workload& workload,
-                            const std::string& title) {
+namespace {
+
+// fio reads a length as 32 bits: larger requests cannot be replayed.
+bool logged_io(const RequestTable& t, const Request& r) {
+  return is_data(t.op_class(r)) && r.file >= 0 && r.offset != kUnknown && r.size > 0 &&
+         r.size < (std::int64_t{1} << 32);
+}
+
+// The iolog action of an operation, or nothing for one fio cannot issue.
+const char* fio_action(OpClass c, const std::string& op) {
+  return c == OpClass::read                          ? "read"
+         : c == OpClass::write                       ? "write"
+         : c == OpClass::open                        ? "open"
+         : c == OpClass::close                       ? "close"
+         : op.find("fdatasync") != std::string::npos ? "datasync"
+         : op.find("sync") != std::string::npos      ? "sync"
+                                                     : nullptr;
+}
+
+// Each process's iolog. fio sleeps before an I/O for its time minus the
+// previous entry's and runs open, close and sync entries at once: those carry
+// the time of the process's I/O before them (its first, before any), so every
+// I/O keeps its time. Files a process never reads or writes in the log are
+// neither added nor opened (fio would lay them out and open them for nothing).
+std::vector<std::string> fio_logs(const Workload& workload, const std::vector<double>& first_time,
+                                  FioSummary& summary) {
   const RequestTable& t = workload.table;
-  FioSummary summary;
-  summary.processes = static_cast<std::uint64_t>(workload.processes);
-  std::vector<std::string> logs(static_cast<std::size_t>(workload.processes), "fio version 3 iolog\n");
-  std::vector<double> first_time(logs.size(), -1);
+  std::vector<std::string> logs(first_time.size(), "fio version 3 iolog\n");
   std::vector<std::map<std::int32_t, bool>> added(logs.size());
-  // fio does not sleep before a log's first I/O: each job starts (startdelay) at its first logged I/O.
-  // fio reads a length as 32 bits: larger requests cannot be replayed.
-  const auto logged_io = [&](const Request& r) {
-    return is_data(t.op_class(r)) && r.file >= 0 && r.offset != kUnknown && r.size > 0 &&
-           r.size < (std::int64_t{1} << 32);
-  };
-  std::uint64_t data_requests = 0;
-  for (std::size_t i = 0; i < t.requests.size(); ++i) {
-    poll_interrupts(i);
-    const Request& r = t.requests[i];
-    data_requests += is_data(t.op_class(r));
-    if (logged_io(r) && first_time[r.rank] < 0) first_time[r.rank] = r.start;
-  }
-  if (std::none_of(first_time.begin(), first_time.end(), [](double time) { return time >= 0; }))
-    throw UserError(
-        fmt::format("fio output '{}': none of the {} processes has a data request fio can issue (the {} "
-                    "data requests are without offset, of 0 bytes or of 4 GiB or more): a replay.fio "
-                    "without jobs replays nothing",
-                    directory.path(), workload.processes, data_requests));
-  std::vector<double> last_io = first_time;
-  // Files a process never reads or writes in the log are neither added nor opened
-  // (fio would lay them out and open them for nothing).
   std::set<std::pair<std::int32_t, std::int32_t>> with_io;
   for (std::size_t i = 0; i < t.requests.size(); ++i) {
     poll_interrupts(i);
-    if (logged_io(t.requests[i])) with_io.emplace(t.requests[i].rank, t.requests[i].file);
+    if (logged_io(t, t.requests[i])) with_io.emplace(t.requests[i].rank, t.requests[i].file);
   }
+  std::vector<double> last_io = first_time;
   for (std::size_t i = 0; i < t.requests.size(); ++i) {
     poll_interrupts(i);
     const Request& r = t.requests[i];
     const OpClass c = t.op_class(r);
-    const std::string op = lower(t.op_name(r));
-    const char* action = c == OpClass::read    ? "read"
-                         : c == OpClass::write ? "write"
-                         : c == OpClass::open  ? "open"
-                         : c == OpClass::close ? "close"
-                         : op.find("fdatasync") != std::string::npos ? "datasync"
-                         : op.find("sync") != std::string::npos      ? "sync"
-                                                                    : nullptr;
+    const char* action = fio_action(c, lower(t.op_name(r)));
     if (!action || r.file < 0 || !with_io.count({r.rank, r.file})) {
       ++summary.skipped_metadata;
       continue;
     }
-    if (is_data(c) && !logged_io(r)) {
+    if (is_data(c) && !logged_io(t, r)) {
       ++summary.skipped_empty;
       continue;
     }
     std::string& log = logs[r.rank];
     const std::string name = replay_name(static_cast<std::size_t>(r.file), t.files[r.file]);
-    // fio sleeps before an I/O for its time minus the previous entry's and
-    // runs open, close and sync entries at once: those carry the time of the
-    // process's I/O before them (its first, before any), so every I/O keeps its time.
     if (is_data(c)) last_io[r.rank] = r.start;
     const auto micros = static_cast<long long>(std::llround(std::max(0.0, last_io[r.rank]) * 1e6));
     if (added[r.rank].emplace(r.file, true).second) log += fmt::format("{} {} add\n", micros, name);
@@ -390,6 +383,13 @@ FioSummary stage_fio_replay(const PendingReplayDirectory& directory, const Workl
       log += fmt::format("{} {} {} 0 0\n", micros, name, action);
     ++summary.logged;
   }
+  return logs;
+}
+
+// The logs staged with replay.fio, one job per process that has I/O; the job
+// starts (startdelay) at its first logged I/O, as fio does not sleep before it.
+void stage_fio_jobs(const PendingReplayDirectory& directory, std::vector<std::string>& logs,
+                    const std::vector<double>& first_time, const std::string& title, FioSummary& summary) {
   std::string job = fmt::format(
       "# {}\n# written by gpusynth: one job per process, each replaying its iolog; run ./create_files.sh first,\n"
       "# then fio replay.fio in this directory. startdelay puts every process's first I/O at its time\n"
@@ -411,6 +411,11 @@ FioSummary stage_fio_replay(const PendingReplayDirectory& directory, const Workl
                        rank, rank, std::llround(std::max(0.0, first_time[rank]) * 1e6));
   }
   directory.write("replay.fio", job);
+}
+
+// create_files.sh: the replay's files, sparse, at the sizes the requests reach.
+std::string create_files_script(const Workload& workload) {
+  const RequestTable& t = workload.table;
   std::string script =
       "#!/bin/sh\n# Creates the files of the replay, sparse, at the sizes the requests reach (written by gpusynth).\n"
       "set -e\ncd \"$(dirname \"$0\")\"\nmkdir -p files lat\n";
@@ -421,7 +426,33 @@ FioSummary stage_fio_replay(const PendingReplayDirectory& directory, const Workl
     script += fmt::format("truncate -s {} {}  # {}\n", std::max<std::int64_t>(size, 0),
                           shell_quoted(replay_name(f, t.files[f])), t.files[f]);
   }
-  directory.write("create_files.sh", script);
+  return script;
+}
+
+}  // namespace
+
+FioSummary stage_fio_replay(const PendingReplayDirectory& directory, const Workload& workload,
+                            const std::string& title) {
+  const RequestTable& t = workload.table;
+  FioSummary summary;
+  summary.processes = static_cast<std::uint64_t>(workload.processes);
+  std::vector<double> first_time(static_cast<std::size_t>(workload.processes), -1);
+  std::uint64_t data_requests = 0;
+  for (std::size_t i = 0; i < t.requests.size(); ++i) {
+    poll_interrupts(i);
+    const Request& r = t.requests[i];
+    data_requests += is_data(t.op_class(r));
+    if (logged_io(t, r) && first_time[r.rank] < 0) first_time[r.rank] = r.start;
+  }
+  if (std::none_of(first_time.begin(), first_time.end(), [](double time) { return time >= 0; }))
+    throw UserError(
+        fmt::format("fio output '{}': none of the {} processes has a data request fio can issue (the {} "
+                    "data requests are without offset, of 0 bytes or of 4 GiB or more): a replay.fio "
+                    "without jobs replays nothing",
+                    directory.path(), workload.processes, data_requests));
+  std::vector<std::string> logs = fio_logs(workload, first_time, summary);
+  stage_fio_jobs(directory, logs, first_time, title, summary);
+  directory.write("create_files.sh", create_files_script(workload));
   ::chmod((directory.temp_path() + "/create_files.sh").c_str(), 0755);
   directory.write(kReplayMarker, title + "\n");
   return summary;
