@@ -1,11 +1,10 @@
 #include "estimators/burst_prediction.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/ranges.h>
 
 #include "host/base/errors.hpp"
 #include "kernels/philox.hpp"
@@ -22,7 +21,8 @@ constexpr Predictor kPredictors[] = {Predictor::persistence, Predictor::climatol
 double f1_optimal_threshold(const std::vector<double>& probability, const std::vector<int>& labels,
                             const std::vector<std::size_t>& rows) {
   std::vector<std::size_t> order = rows;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return probability[a] > probability[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return probability[a] > probability[b]; });
   double positives = 0, true_positives = 0, predicted_positives = 0, best_f1 = -1, threshold = 1.0 + 1e-9;
   for (std::size_t t : rows) positives += labels[t] != 0;
   for (std::size_t k = 0; k < order.size() && positives > 0;) {
@@ -44,14 +44,13 @@ double f1_optimal_threshold(const std::vector<double>& probability, const std::v
 // labelled row of the extra series after them, with their labels.
 struct TrainingData {
   FeatureMatrix features;
-  std::vector<int> labels, classes;  // burst or not; severity
+  std::vector<int> labels, classes;     // burst or not; severity
   std::vector<std::size_t> fit, train;  // before the validation bins; all training rows
 };
 
-TrainingData training_data(const FeatureMatrix& real, const std::vector<int>& labels,
-                           const std::vector<int>& classes, const std::vector<std::size_t>& fit,
-                           const std::vector<std::size_t>& train, const std::vector<ExtraSeries>& extra,
-                           std::size_t horizon, BurstLabel how) {
+TrainingData training_data(const FeatureMatrix& real, const std::vector<int>& labels, const std::vector<int>& classes,
+                           const std::vector<std::size_t>& fit, const std::vector<std::size_t>& train,
+                           const std::vector<ExtraSeries>& extra, std::size_t horizon, BurstLabel how) {
   TrainingData d;
   d.features = real;
   d.labels = labels;
@@ -102,7 +101,8 @@ std::vector<int> severity_predictions(Predictor predictor, const TrainingData& d
                                       std::size_t rows, const PredictionOptions& options) {
   std::vector<double> probability(rows * kSeverityClasses, 0.0);
   if (predictor == Predictor::xgboost) {
-    const std::vector<double> p = BoostedTrees(d.features, d.classes, d.train, kSeverityClasses, options.trees).predict(real);
+    const std::vector<double> p =
+        BoostedTrees(d.features, d.classes, d.train, kSeverityClasses, options.trees).predict(real);
     std::copy(p.begin(), p.begin() + static_cast<std::ptrdiff_t>(probability.size()), probability.begin());
   } else {
     std::vector<int> present(kSeverityClasses, 0);
@@ -137,10 +137,14 @@ std::vector<std::size_t> rows_at(const std::vector<std::size_t>& test, const std
 
 const char* to_string(Predictor predictor) {
   switch (predictor) {
-    case Predictor::persistence: return "persistence";
-    case Predictor::climatology: return "climatology";
-    case Predictor::logistic: return "logistic";
-    case Predictor::xgboost: return "xgboost";
+    case Predictor::persistence:
+      return "persistence";
+    case Predictor::climatology:
+      return "climatology";
+    case Predictor::logistic:
+      return "logistic";
+    case Predictor::xgboost:
+      return "xgboost";
   }
   return "?";
 }
@@ -148,9 +152,10 @@ const char* to_string(Predictor predictor) {
 Predictor parse_predictor(const std::string& text) {
   for (Predictor p : kPredictors)
     if (text == to_string(p)) return p;
-  throw UserError(fmt::format("predictor '{}'; accepted: logistic, xgboost (persistence and climatology are always "
-                              "scored)",
-                              text));
+  throw UserError(
+      fmt::format("predictor '{}'; accepted: logistic, xgboost (persistence and climatology are always "
+                  "scored)",
+                  text));
 }
 
 const ScoredPredictor& HorizonEvaluation::of(Predictor predictor) const {
@@ -161,103 +166,82 @@ const ScoredPredictor& HorizonEvaluation::of(Predictor predictor) const {
                       __FILE__, __LINE__);
 }
 
-HorizonEvaluation evaluate_horizon(const FeatureMatrix& features, const std::vector<int>& severity,
-                                   std::size_t horizon_bins, const PredictionOptions& options,
-                                   const std::vector<ExtraSeries>& extra) {
-  const std::size_t n = severity.size();
-  if (features.rows != n) throw InternalError("evaluate_horizon", "burst features and severity differ in length", __FILE__, __LINE__);
-  if (!(options.train_share > 0 && options.train_share < 1))
-    throw UserError(fmt::format("train_share {}; accepted: 0 < train_share < 1", options.train_share));
-  if (!(options.validation_share > 0 && options.validation_share < 1))
-    throw UserError(fmt::format("validation_share {}; accepted: 0 < validation_share < 1", options.validation_share));
-  HorizonEvaluation e;
-  e.horizon_bins = horizon_bins;
-  const std::vector<int> labels = burst_labels(severity, horizon_bins, options.label);
-  const std::vector<int> classes = severity_labels(severity, horizon_bins, options.label);
-  const auto split = static_cast<std::size_t>(std::floor(options.train_share * static_cast<double>(n)));
-  const std::size_t validation_start =
-      split - static_cast<std::size_t>(std::floor(options.validation_share * static_cast<double>(split)));
-  std::vector<std::size_t> fit, validation, train, test;
-  // Rows whose labels reach from the fit bins into the validation bins train
-  // the final model only.
-  for (std::size_t t = 0; t + horizon_bins < split; ++t) {
-    train.push_back(t);
-    if (t + horizon_bins < validation_start)
-      fit.push_back(t);
-    else if (t >= validation_start)
-      validation.push_back(t);
-  }
-  for (std::size_t t = split; t < labels.size(); ++t) test.push_back(t);
-  if (fit.size() < 2 || validation.empty() || test.empty())
-    throw UserError(fmt::format("{} bins at a horizon of {} bins leave too few rows to fit ({}), to choose a threshold "
-                                "({}) or to score ({}): a longer series, or a shorter horizon",
-                                n, horizon_bins, fit.size(), validation.size(), test.size()));
-  e.train_rows = train.size();
-  e.test_rows = test.size();
-  e.first_test_row = split;
-  const auto share = [&](const std::vector<std::size_t>& rows) {
-    double bursts = 0;
-    for (std::size_t t : rows) bursts += labels[t];
-    return bursts / static_cast<double>(rows.size());
-  };
-  e.train_burst_share = share(train);
-  e.test_burst_share = share(test);
-  const std::size_t rows = labels.size();
-  const TrainingData data =
-      training_data(features, labels, classes, fit, train, extra, horizon_bins, options.label);
+namespace {
 
-  std::vector<std::vector<double>> scores;  // the ranking of each predictor (average precision)
-  std::vector<std::vector<int>> severity_predicted;
-  // Persistence: bin t now; ranked by its bytes.
+// The rows of one horizon: `train` (labels inside the first train_share of the
+// bins) splits into `fit` and `validation` (the last validation_share of it,
+// where the threshold is chosen; rows whose labels reach from the fit bins
+// into the validation bins train the final model only); `test` is the rest.
+struct HorizonRows {
+  std::vector<std::size_t> fit, validation, train, test;
+  std::size_t split = 0;
+};
+
+HorizonRows horizon_rows(std::size_t n, std::size_t labelled, std::size_t horizon_bins,
+                         const PredictionOptions& options) {
+  HorizonRows r;
+  r.split = static_cast<std::size_t>(std::floor(options.train_share * static_cast<double>(n)));
+  const std::size_t validation_start =
+      r.split - static_cast<std::size_t>(std::floor(options.validation_share * static_cast<double>(r.split)));
+  for (std::size_t t = 0; t + horizon_bins < r.split; ++t) {
+    r.train.push_back(t);
+    if (t + horizon_bins < validation_start)
+      r.fit.push_back(t);
+    else if (t >= validation_start)
+      r.validation.push_back(t);
+  }
+  for (std::size_t t = r.split; t < labelled; ++t) r.test.push_back(t);
+  if (r.fit.size() < 2 || r.validation.empty() || r.test.empty())
+    throw UserError(
+        fmt::format("{} bins at a horizon of {} bins leave too few rows to fit ({}), to choose a threshold "
+                    "({}) or to score ({}): a longer series, or a shorter horizon",
+                    n, horizon_bins, r.fit.size(), r.validation.size(), r.test.size()));
+  return r;
+}
+
+// Beside each predictor's decisions: its ranking of the rows (for average
+// precision) and its severity classes, in the order of e.predictors.
+struct PredictorOutputs {
+  std::vector<std::vector<double>> ranking;
+  std::vector<std::vector<int>> severity;
+};
+
+// Persistence (bin t now; ranked by its bytes) and climatology (the training
+// share for every bin; as a decision the better constant for F1, a burst
+// everywhere when training had one; the most frequent training class).
+void add_baselines(HorizonEvaluation& e, PredictorOutputs& outputs, const FeatureMatrix& features,
+                   const std::vector<int>& severity, const std::vector<int>& classes, const HorizonRows& r,
+                   std::size_t rows) {
   ScoredPredictor persistence;
   persistence.predictor = Predictor::persistence;
   persistence.predicted = persistence_predictions(severity, rows);
   std::vector<double> bytes(rows);
   for (std::size_t t = 0; t < rows; ++t) bytes[t] = features.at(t, 0);
-  scores.push_back(bytes);
-  severity_predicted.emplace_back(severity.begin(), severity.begin() + static_cast<std::ptrdiff_t>(rows));
+  outputs.ranking.push_back(bytes);
+  outputs.severity.emplace_back(severity.begin(), severity.begin() + static_cast<std::ptrdiff_t>(rows));
   e.predictors.push_back(std::move(persistence));
-  // Climatology: the training share for every bin; as a decision the better
-  // constant for F1 (a burst everywhere, when training had one); the most
-  // frequent training class.
   ScoredPredictor climatology;
   climatology.predictor = Predictor::climatology;
   climatology.threshold = e.train_burst_share;
   climatology.predicted.assign(rows, e.train_burst_share > 0);
-  scores.emplace_back(rows, e.train_burst_share);
+  outputs.ranking.emplace_back(rows, e.train_burst_share);
   std::vector<std::size_t> class_counts(kSeverityClasses, 0);
-  for (std::size_t t : train) ++class_counts[classes[t]];
-  const int common = static_cast<int>(std::max_element(class_counts.begin(), class_counts.end()) - class_counts.begin());
-  severity_predicted.emplace_back(rows, common);
+  for (std::size_t t : r.train) ++class_counts[classes[t]];
+  const int common =
+      static_cast<int>(std::max_element(class_counts.begin(), class_counts.end()) - class_counts.begin());
+  outputs.severity.emplace_back(rows, common);
   e.predictors.push_back(std::move(climatology));
-  for (Predictor model : options.models) {
-    if (model == Predictor::persistence || model == Predictor::climatology) continue;
-    ScoredPredictor p;
-    p.predictor = model;
-    const std::vector<double> validated = burst_probabilities(model, data, data.fit, features, rows, options);
-    p.threshold = f1_optimal_threshold(validated, labels, validation);
-    std::vector<double> probability = burst_probabilities(model, data, data.train, features, rows, options);
-    p.predicted.resize(rows);
-    for (std::size_t t = 0; t < rows; ++t) p.predicted[t] = probability[t] >= p.threshold;
-    scores.push_back(std::move(probability));
-    severity_predicted.push_back(options.severity ? severity_predictions(model, data, features, rows, options)
-                                                  : std::vector<int>(rows, 0));
-    e.predictors.push_back(std::move(p));
-  }
-  for (std::size_t k = 0; k < e.predictors.size(); ++k) {
-    ScoredPredictor& p = e.predictors[k];
-    p.scores = binary_scores(labels, p.predicted, test);
-    p.average_precision = average_precision(labels, scores[k], test);
-    if (options.severity) p.severity = multiclass_f1(classes, severity_predicted[k], kSeverityClasses, test);
-  }
-  e.block = options.block ? options.block
-                          : static_cast<std::size_t>(std::ceil(std::cbrt(static_cast<double>(test.size()))));
-  if (options.resamples == 0) return e;
-  // Every statistic of every predictor on the same resampled rows (paired differences).
+}
+
+// Every statistic of every predictor on the same resampled test rows (so that
+// differences are paired), as block-bootstrap intervals; persistence first.
+void bootstrap_intervals(HorizonEvaluation& e, const PredictorOutputs& outputs, const std::vector<int>& labels,
+                         const std::vector<int>& classes, const std::vector<std::size_t>& test,
+                         const PredictionOptions& options) {
   const std::size_t count = e.predictors.size();
   enum { kF1, kPrecision, kRecall, kAp, kSeverity, kGain, kStatistics };
   std::vector<std::vector<double>> draws(count * kStatistics, std::vector<double>(options.resamples));
-  const std::uint32_t stream = horizon_stream(horizon_bins);
+  const std::uint32_t stream = horizon_stream(e.horizon_bins);
   for (std::uint32_t b = 0; b < options.resamples; ++b) {
     const std::vector<std::size_t> resampled =
         rows_at(test, block_resample(test.size(), e.block, options.seed, stream, b));
@@ -268,9 +252,9 @@ HorizonEvaluation evaluate_horizon(const FeatureMatrix& features, const std::vec
       draws[k * kStatistics + kF1][b] = s.f1;
       draws[k * kStatistics + kPrecision][b] = s.precision;
       draws[k * kStatistics + kRecall][b] = s.recall;
-      draws[k * kStatistics + kAp][b] = average_precision(labels, scores[k], resampled);
+      draws[k * kStatistics + kAp][b] = average_precision(labels, outputs.ranking[k], resampled);
       draws[k * kStatistics + kSeverity][b] =
-          options.severity ? multiclass_f1(classes, severity_predicted[k], kSeverityClasses, resampled).macro : 0.0;
+          options.severity ? multiclass_f1(classes, outputs.severity[k], kSeverityClasses, resampled).macro : 0.0;
       draws[k * kStatistics + kGain][b] = s.f1 - persistence_f1;
     }
   }
@@ -286,6 +270,64 @@ HorizonEvaluation evaluate_horizon(const FeatureMatrix& features, const std::vec
     p.severity_macro = interval(kSeverity);
     p.f1_minus_persistence = interval(kGain);
   }
+}
+
+}  // namespace
+
+HorizonEvaluation evaluate_horizon(const FeatureMatrix& features, const std::vector<int>& severity,
+                                   std::size_t horizon_bins, const PredictionOptions& options,
+                                   const std::vector<ExtraSeries>& extra) {
+  const std::size_t n = severity.size();
+  if (features.rows != n)
+    throw InternalError("evaluate_horizon", "burst features and severity differ in length", __FILE__, __LINE__);
+  if (!(options.train_share > 0 && options.train_share < 1))
+    throw UserError(fmt::format("train_share {}; accepted: 0 < train_share < 1", options.train_share));
+  if (!(options.validation_share > 0 && options.validation_share < 1))
+    throw UserError(fmt::format("validation_share {}; accepted: 0 < validation_share < 1", options.validation_share));
+  HorizonEvaluation e;
+  e.horizon_bins = horizon_bins;
+  const std::vector<int> labels = burst_labels(severity, horizon_bins, options.label);
+  const std::vector<int> classes = severity_labels(severity, horizon_bins, options.label);
+  const HorizonRows r = horizon_rows(n, labels.size(), horizon_bins, options);
+  e.train_rows = r.train.size();
+  e.test_rows = r.test.size();
+  e.first_test_row = r.split;
+  const auto share = [&](const std::vector<std::size_t>& rows) {
+    double bursts = 0;
+    for (std::size_t t : rows) bursts += labels[t];
+    return bursts / static_cast<double>(rows.size());
+  };
+  e.train_burst_share = share(r.train);
+  e.test_burst_share = share(r.test);
+  const std::size_t rows = labels.size();
+  const TrainingData data =
+      training_data(features, labels, classes, r.fit, r.train, extra, horizon_bins, options.label);
+
+  PredictorOutputs outputs;
+  add_baselines(e, outputs, features, severity, classes, r, rows);
+  for (Predictor model : options.models) {
+    if (model == Predictor::persistence || model == Predictor::climatology) continue;
+    ScoredPredictor p;
+    p.predictor = model;
+    const std::vector<double> validated = burst_probabilities(model, data, data.fit, features, rows, options);
+    p.threshold = f1_optimal_threshold(validated, labels, r.validation);
+    std::vector<double> probability = burst_probabilities(model, data, data.train, features, rows, options);
+    p.predicted.resize(rows);
+    for (std::size_t t = 0; t < rows; ++t) p.predicted[t] = probability[t] >= p.threshold;
+    outputs.ranking.push_back(std::move(probability));
+    outputs.severity.push_back(options.severity ? severity_predictions(model, data, features, rows, options)
+                                                : std::vector<int>(rows, 0));
+    e.predictors.push_back(std::move(p));
+  }
+  for (std::size_t k = 0; k < e.predictors.size(); ++k) {
+    ScoredPredictor& p = e.predictors[k];
+    p.scores = binary_scores(labels, p.predicted, r.test);
+    p.average_precision = average_precision(labels, outputs.ranking[k], r.test);
+    if (options.severity) p.severity = multiclass_f1(classes, outputs.severity[k], kSeverityClasses, r.test);
+  }
+  e.block = options.block ? options.block
+                          : static_cast<std::size_t>(std::ceil(std::cbrt(static_cast<double>(r.test.size()))));
+  if (options.resamples > 0) bootstrap_intervals(e, outputs, labels, classes, r.test, options);
   return e;
 }
 
