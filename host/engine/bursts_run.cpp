@@ -174,6 +174,89 @@ void check_bursts_replicas(const RunConfig& config) {
   }
 }
 
+namespace {
+
+// The real series of an entry with a dataset: its bytes, and its operations
+// and I/O time from the same bins (the channels named, or the series' own
+// direction's: bytes_read gives count_read, time_read); `bin_seconds` becomes
+// the dataset's.
+BurstChannels real_channels(const BurstsSpec& spec, const std::vector<RunDataset>& datasets, const std::string& where,
+                            double& bin_seconds) {
+  BurstChannels real;
+  const RunDataset& d = dataset_named(datasets, spec.dataset);
+  if (d.bin_seconds <= 0)
+    throw UserError(
+        fmt::format("{}: dataset '{}' is a (time, value) series without bins; bursts need a binned "
+                    "series (darshan, counts, …)",
+                    where, d.name));
+  if (bin_seconds > 0 && std::abs(bin_seconds - d.bin_seconds) > 1e-9 * d.bin_seconds)
+    throw UserError(fmt::format("{}: bin {} s differs from dataset '{}''s bins of {} s", where, bin_seconds, d.name,
+                                d.bin_seconds));
+  bin_seconds = d.bin_seconds;
+  real.bytes = d.series;
+  const std::string direction = d.channel.rfind("bytes", 0) == 0 ? d.channel.substr(5) : "";
+  for (auto [given, fallback, channel] : {std::tuple{&spec.operations, "count" + direction, &real.operations},
+                                          std::tuple{&spec.io_time, "time" + direction, &real.io_time}}) {
+    const std::string name = given->empty() ? fallback : *given;
+    const auto found = d.channels.find(name);
+    if (found != d.channels.end()) {
+      *channel = found->second;
+    } else if (!given->empty()) {
+      std::string names;
+      for (const auto& [n, v] : d.channels) names += (names.empty() ? "" : ", ") + n;
+      throw UserError(fmt::format("{}: dataset '{}' has no channel '{}'; it has: {}", where, d.name, name,
+                                  names.empty() ? "none" : names));
+    }
+  }
+  return real;
+}
+
+// The Monte Carlo of an entry: every stored replica of its ensembles analysed
+// as the real series is (bytes alone), under /bursts/<name>/monte_carlo.
+void run_monte_carlo(hid_t file, hid_t group, const BurstsSpec& spec, const std::vector<std::string>& ensembles,
+                     const BurstFigures* real_figures, bool quiet, BurstsOutcome& outcome) {
+  const BurstAnalysisOptions& replicas = outcome.replica_options;
+  const h5::Handle mc = h5::create_group(group, "monte_carlo");
+  std::string predictors;
+  for (Predictor p : replicas.prediction.models)
+    predictors += (predictors.empty() ? "" : ",") + std::string(to_string(p));
+  h5::write_attributes(mc.id(), {{"features", std::string(to_string(replicas.features))}, {"predictors", predictors}});
+  std::uint64_t total = 0;
+  for (const std::string& e : ensembles) {
+    const std::uint64_t stored = stored_replicas(file, e, "Monte Carlo");
+    total += spec.monte_carlo_replicas ? std::min(stored, spec.monte_carlo_replicas) : stored;
+  }
+  Progress progress(total, quiet);
+  for (const std::string& e : ensembles) {
+    outcome.monte_carlo.push_back(monte_carlo(file, e, spec, replicas, real_figures, progress));
+    write_monte_carlo(mc.id(), outcome.monte_carlo.back(), {});
+  }
+  progress.finish();
+}
+
+// The training with replicas: the predictors trained on the real training
+// bins alone and with the replicas' rows, both scored on the real scored bins.
+void run_augmentation(hid_t file, hid_t group, const BurstsSpec& spec, const std::vector<std::string>& ensembles,
+                      const BurstChannels& real, bool quiet, BurstsOutcome& outcome) {
+  const BurstAnalysisOptions& replicas = outcome.replica_options;
+  const h5::Handle augmented = h5::create_group(group, "augment");
+  h5::write_attributes(
+      augmented.id(),
+      {{"definition",
+        std::string("the replicas' predictors trained on the real training bins alone and on them plus every "
+                    "labelled row of the first `replicas` replicas of the ensemble (bursts by each replica's "
+                    "own threshold), both scored on the real scored bins")},
+       {"features", std::string(to_string(replicas.features))}});
+  for (const std::string& e : ensembles) {
+    throw_if_interrupted();
+    log_info(quiet, fmt::format("bursts '{}': training with replicas of '{}'", spec.name, e));
+    outcome.augmented.push_back(augmentation(file, e, spec, replicas, real));
+    write_augmentation(augmented.id(), outcome.augmented.back(), {});
+  }
+}
+
+}  // namespace
+
 std::vector<BurstsOutcome> analyse_run_bursts(const RunConfig& config, const std::vector<RunDataset>& datasets,
                                               hid_t file, bool quiet) {
   std::vector<BurstsOutcome> outcomes;
@@ -185,37 +268,9 @@ std::vector<BurstsOutcome> analyse_run_bursts(const RunConfig& config, const std
     const std::string where = fmt::format("{}:{}: bursts '{}'", config.path, spec.line, spec.name);
     BurstsOutcome outcome;
     outcome.name = spec.name;
-    BurstChannels real;
     double bin_seconds = spec.bin_seconds;
-    if (!spec.dataset.empty()) {
-      const RunDataset& d = dataset_named(datasets, spec.dataset);
-      if (d.bin_seconds <= 0)
-        throw UserError(
-            fmt::format("{}: dataset '{}' is a (time, value) series without bins; bursts need a binned "
-                        "series (darshan, counts, …)",
-                        where, d.name));
-      if (bin_seconds > 0 && std::abs(bin_seconds - d.bin_seconds) > 1e-9 * d.bin_seconds)
-        throw UserError(fmt::format("{}: bin {} s differs from dataset '{}''s bins of {} s", where, bin_seconds, d.name,
-                                    d.bin_seconds));
-      bin_seconds = d.bin_seconds;
-      real.bytes = d.series;
-      // Operations and I/O time from the same bins: the channels named, or the
-      // series' own direction's (bytes_read: count_read, time_read).
-      const std::string direction = d.channel.rfind("bytes", 0) == 0 ? d.channel.substr(5) : "";
-      for (auto [given, fallback, channel] : {std::tuple{&spec.operations, "count" + direction, &real.operations},
-                                              std::tuple{&spec.io_time, "time" + direction, &real.io_time}}) {
-        const std::string name = given->empty() ? fallback : *given;
-        const auto found = d.channels.find(name);
-        if (found != d.channels.end()) {
-          *channel = found->second;
-        } else if (!given->empty()) {
-          std::string names;
-          for (const auto& [n, v] : d.channels) names += (names.empty() ? "" : ", ") + n;
-          throw UserError(fmt::format("{}: dataset '{}' has no channel '{}'; it has: {}", where, d.name, name,
-                                      names.empty() ? "none" : names));
-        }
-      }
-    }
+    const BurstChannels real =
+        spec.dataset.empty() ? BurstChannels{} : real_channels(spec, datasets, where, bin_seconds);
     const bool all_channels = !real.operations.empty() && !real.io_time.empty();
     outcome.options = resolved_options(spec, bin_seconds, config.seed, where);
     if (!spec.features_given) outcome.options.features = all_channels ? FeatureSet::fs3 : FeatureSet::fs3_bytes;
@@ -237,49 +292,16 @@ std::vector<BurstsOutcome> analyse_run_bursts(const RunConfig& config, const std
       throw_if_interrupted();
       const std::vector<std::string> ensembles = ensembles_of(spec, config);
       outcome.replica_options = replica_options(spec, outcome.options);
-      const BurstAnalysisOptions& replicas = outcome.replica_options;
       std::optional<BurstFigures> real_figures;
       if (!spec.dataset.empty() && !ensembles.empty()) {
         BurstChannels bytes;
         bytes.bytes = real.bytes;
-        real_figures = burst_figures(analyse_bursts(bytes, replicas), replicas);
+        real_figures = burst_figures(analyse_bursts(bytes, outcome.replica_options), outcome.replica_options);
       }
-      if (!ensembles.empty()) {
-        const h5::Handle mc = h5::create_group(group.id(), "monte_carlo");
-        std::string predictors;
-        for (Predictor p : replicas.prediction.models)
-          predictors += (predictors.empty() ? "" : ",") + std::string(to_string(p));
-        h5::write_attributes(mc.id(),
-                             {{"features", std::string(to_string(replicas.features))}, {"predictors", predictors}});
-        std::uint64_t total = 0;
-        for (const std::string& e : ensembles) {
-          const std::uint64_t stored = stored_replicas(file, e, "Monte Carlo");
-          total += spec.monte_carlo_replicas ? std::min(stored, spec.monte_carlo_replicas) : stored;
-        }
-        Progress progress(total, quiet);
-        for (const std::string& e : ensembles) {
-          outcome.monte_carlo.push_back(
-              monte_carlo(file, e, spec, replicas, real_figures ? &*real_figures : nullptr, progress));
-          write_monte_carlo(mc.id(), outcome.monte_carlo.back(), {});
-        }
-        progress.finish();
-      }
-      if (spec.augment_replicas && !ensembles.empty()) {
-        const h5::Handle augmented = h5::create_group(group.id(), "augment");
-        h5::write_attributes(
-            augmented.id(),
-            {{"definition",
-              std::string("the replicas' predictors trained on the real training bins alone and on them plus every "
-                          "labelled row of the first `replicas` replicas of the ensemble (bursts by each replica's "
-                          "own threshold), both scored on the real scored bins")},
-             {"features", std::string(to_string(replicas.features))}});
-        for (const std::string& e : ensembles) {
-          throw_if_interrupted();
-          log_info(quiet, fmt::format("bursts '{}': training with replicas of '{}'", spec.name, e));
-          outcome.augmented.push_back(augmentation(file, e, spec, replicas, real));
-          write_augmentation(augmented.id(), outcome.augmented.back(), {});
-        }
-      }
+      if (!ensembles.empty())
+        run_monte_carlo(file, group.id(), spec, ensembles, real_figures ? &*real_figures : nullptr, quiet, outcome);
+      if (spec.augment_replicas && !ensembles.empty())
+        run_augmentation(file, group.id(), spec, ensembles, real, quiet, outcome);
     } catch (const UserError& e) {
       throw UserError(fmt::format("{}: {}", where, e.what()));
     }
