@@ -469,66 +469,54 @@ double hmm_log_likelihood(const std::vector<double>& times, const std::vector<do
   return log_likelihood_of(d, p);
 }
 
-HmmFit fit_hmm(const std::vector<double>& times, const std::vector<double>& values, const HmmFitOptions& options) {
-  const Data d = prepare(times, values);
-  const std::size_t k = options.states;
-  if (k < 1 || k > kMaxFitStates) throw UserError(fmt::format("hmm fit: states must be 1 to {}", kMaxFitStates));
-  // The starts run side by side; the best is chosen in start order.
-  struct Start {
-    Params p;
-    std::vector<double> trace;
-    bool converged = false;
-    double log_likelihood = 0;
+namespace {
+
+// One EM start: its parameters, the ln L of every step, whether it converged.
+struct EmStart {
+  Params p;
+  std::vector<double> trace;
+  bool converged = false;
+  double log_likelihood = 0;
+};
+
+// Start `s` run to convergence (or max_iterations) by EM with SQUAREM.
+EmStart run_em_start(const Data& d, std::size_t k, std::size_t s, const HmmFitOptions& options) {
+  EmStart start;
+  start.p = initial_params(d, k, static_cast<int>(s), options.seed);
+  // Appends the ln L of the point a step starts from; false when the run ends.
+  const auto record = [&](double ll) {
+    throw_if_interrupted();
+    if (!std::isfinite(ll)) return false;
+    const double previous = start.trace.empty() ? -std::numeric_limits<double>::infinity() : start.trace.back();
+    start.trace.push_back(ll);
+    start.converged = std::fabs(ll - previous) <= options.tolerance * std::fabs(ll);
+    return !start.converged && static_cast<int>(start.trace.size()) < options.max_iterations;
   };
-  std::vector<Start> starts(static_cast<std::size_t>(std::max(options.starts, 0)));
-  for_each_in_parallel(starts.size(), [&](std::size_t s) {
-    Start& start = starts[s];
-    start.p = initial_params(d, k, static_cast<int>(s), options.seed);
-    // Appends the ln L of the point a step starts from; false when the run ends.
-    const auto record = [&](double ll) {
-      throw_if_interrupted();
-      if (!std::isfinite(ll)) return false;
-      const double previous = start.trace.empty() ? -std::numeric_limits<double>::infinity() : start.trace.back();
-      start.trace.push_back(ll);
-      start.converged = std::fabs(ll - previous) <= options.tolerance * std::fabs(ll);
-      return !start.converged && static_cast<int>(start.trace.size()) < options.max_iterations;
-    };
-    // SQUAREM (Varadhan & Roland 2008, steplength S3): two EM steps θ1 = F(θ0),
-    // θ2 = F(θ1), then an EM step from θ0 − 2αr + α²v (r = θ1 − θ0,
-    // v = θ2 − 2θ1 + θ0, α = −‖r‖/‖v‖ ≤ −1) when its ln L is not below θ1's,
-    // else on from θ2: the likelihood never decreases.
-    while (true) {
-      const VectorXd theta0 = unconstrained(start.p);
-      if (!record(em_step(d, start.p))) break;
-      const VectorXd theta1 = unconstrained(start.p);
-      const double ll1 = start.trace.back();
-      if (!record(em_step(d, start.p))) break;
-      const VectorXd r = theta1 - theta0, v = unconstrained(start.p) - theta1 - r;
-      if (!(v.norm() > 0)) continue;
-      const double alpha = std::min(-1.0, -r.norm() / v.norm());
-      Params trial = constrained(theta0 - 2 * alpha * r + alpha * alpha * v, start.p);
-      const double ll = em_step(d, trial);
-      if (!(ll >= ll1)) continue;
-      start.p = trial;
-      if (!record(ll)) break;
-    }
-    start.log_likelihood = log_likelihood_of(d, start.p);  // of the final parameters
-  });
-  HmmFit fit;
-  Params best;
-  double best_ll = -std::numeric_limits<double>::infinity();
-  for (std::size_t s = 0; s < starts.size(); ++s) {
-    const Start& start = starts[s];
-    fit.start_log_likelihoods.push_back(start.log_likelihood);
-    if (start.log_likelihood > best_ll) {
-      best_ll = start.log_likelihood, best = start.p, fit.best_start = static_cast<int>(s);
-      fit.trace = start.trace, fit.converged = start.converged;
-      fit.iterations = static_cast<int>(start.trace.size());
-    }
+  // SQUAREM (Varadhan & Roland 2008, steplength S3): two EM steps θ1 = F(θ0),
+  // θ2 = F(θ1), then an EM step from θ0 − 2αr + α²v (r = θ1 − θ0,
+  // v = θ2 − 2θ1 + θ0, α = −‖r‖/‖v‖ ≤ −1) when its ln L is not below θ1's,
+  // else on from θ2: the likelihood never decreases.
+  while (true) {
+    const VectorXd theta0 = unconstrained(start.p);
+    if (!record(em_step(d, start.p))) break;
+    const VectorXd theta1 = unconstrained(start.p);
+    const double ll1 = start.trace.back();
+    if (!record(em_step(d, start.p))) break;
+    const VectorXd r = theta1 - theta0, v = unconstrained(start.p) - theta1 - r;
+    if (!(v.norm() > 0)) continue;
+    const double alpha = std::min(-1.0, -r.norm() / v.norm());
+    Params trial = constrained(theta0 - 2 * alpha * r + alpha * alpha * v, start.p);
+    const double ll = em_step(d, trial);
+    if (!(ll >= ll1)) continue;
+    start.p = trial;
+    if (!record(ll)) break;
   }
-  if (!std::isfinite(best_ll)) throw UserError("hmm fit: no start reached a finite likelihood");
-  for (const double ll : fit.start_log_likelihoods) fit.starts_at_best += ll >= best_ll - kSameOptimum;
-  // Order the states by their log-mean, so fits are comparable.
+  start.log_likelihood = log_likelihood_of(d, start.p);  // of the final parameters
+  return start;
+}
+
+// The states ordered by their log-mean, so that fits are comparable.
+Params states_by_mean(const Params& best, std::size_t k) {
   std::vector<Eigen::Index> order(k);
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](auto a, auto b) { return best.mu(a) < best.mu(b); });
@@ -539,6 +527,88 @@ HmmFit fit_hmm(const std::vector<double>& times, const std::vector<double>& valu
     sorted.initial(a) = best.initial(order[i]);
     for (std::size_t j = 0; j < k; ++j) sorted.Q(a, static_cast<Eigen::Index>(j)) = best.Q(order[i], order[j]);
   }
+  return sorted;
+}
+
+// The standard errors of the fit at `sorted` from the observed information,
+// and a note naming the parameters that have none.
+void add_standard_errors(const Data& d, const Params& sorted, std::size_t k, HmmFit& fit) {
+  // Observed information in (ln q_ij for i ≠ j, μ_i, ln σ_i); the rates' SE
+  // by the delta method (se(q) = q·se(ln q)). The initial law stays fixed.
+  // A rate at its boundary 0, or a parameter in which ln L is not concave,
+  // has no SE: it is named in the note, and the others' SEs hold it fixed.
+  const VectorXd optimum = unconstrained(sorted);
+  const std::vector<double> theta(optimum.data(), optimum.data() + optimum.size());
+  const Objective negative = [&](const std::vector<double>& v) {
+    return -log_likelihood_of(d, constrained(Eigen::Map<const VectorXd>(v.data(), optimum.size()), sorted));
+  };
+  const auto information = numerical_hessian(negative, theta, std::vector<double>(theta.size(), 1e-4));
+  std::vector<std::string> names, why(theta.size());
+  double fastest = 0;
+  for (std::size_t i = 0; i < k; ++i) fastest = std::max(fastest, -fit.generator[i][i]);
+  for (std::size_t i = 0; i < k; ++i)
+    for (std::size_t j = 0; j < k; ++j)
+      if (i != j) {
+        if (fit.generator[i][j] < kBoundaryRate * fastest) why[names.size()] = "rate at its boundary 0";
+        names.push_back(fmt::format("q[{}][{}]", i, j));
+      }
+  for (std::size_t i = 0; i < k; ++i) names.push_back(fmt::format("mu[{}]", i));
+  for (std::size_t i = 0; i < k; ++i) names.push_back(fmt::format("sigma[{}]", i));
+  std::vector<std::size_t> free;
+  for (std::size_t a = 0; a < theta.size(); ++a) {
+    if (why[a].empty() && !(information[a][a] > 0)) why[a] = "ln L not concave in it";
+    if (why[a].empty()) free.push_back(a);
+  }
+  std::vector<std::vector<double>> kept(free.size(), std::vector<double>(free.size()));
+  for (std::size_t a = 0; a < free.size(); ++a)
+    for (std::size_t b = 0; b < free.size(); ++b) kept[a][b] = information[free[a]][free[b]];
+  const auto kept_se = standard_errors(kept);
+  std::vector<double> se(theta.size(), std::numeric_limits<double>::quiet_NaN());
+  const bool definite = !kept_se.empty() && !std::isnan(kept_se[0]);
+  if (definite)
+    for (std::size_t a = 0; a < free.size(); ++a) se[free[a]] = kept_se[a];
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < k; ++i)
+    for (std::size_t j = 0; j < k; ++j)
+      if (i != j) fit.generator_se[i][j] = fit.generator[i][j] * se[at++];
+  for (std::size_t i = 0; i < k; ++i) fit.mu_se[i] = se[at++];
+  for (std::size_t i = 0; i < k; ++i) fit.sigma_se[i] = fit.sigma[i] * se[at++];
+  std::vector<std::string> missing;
+  for (std::size_t a = 0; a < theta.size(); ++a)
+    if (!why[a].empty()) missing.push_back(names[a] + " (" + why[a] + ")");
+  std::string said;
+  if (!missing.empty())
+    said = fmt::format("no SE for {}; the other SEs hold {} fixed", fmt::join(missing, ", "),
+                       missing.size() == 1 ? "it" : "them");
+  if (!definite && !free.empty())
+    said += (said.empty() ? "" : "; ") + std::string("observed information not positive definite: no SE");
+  if (!said.empty()) fit.note += (fit.note.empty() ? "" : "; ") + said;
+}
+
+}  // namespace
+
+HmmFit fit_hmm(const std::vector<double>& times, const std::vector<double>& values, const HmmFitOptions& options) {
+  const Data d = prepare(times, values);
+  const std::size_t k = options.states;
+  if (k < 1 || k > kMaxFitStates) throw UserError(fmt::format("hmm fit: states must be 1 to {}", kMaxFitStates));
+  // The starts run side by side; the best is chosen in start order.
+  std::vector<EmStart> starts(static_cast<std::size_t>(std::max(options.starts, 0)));
+  for_each_in_parallel(starts.size(), [&](std::size_t s) { starts[s] = run_em_start(d, k, s, options); });
+  HmmFit fit;
+  Params best;
+  double best_ll = -std::numeric_limits<double>::infinity();
+  for (std::size_t s = 0; s < starts.size(); ++s) {
+    const EmStart& start = starts[s];
+    fit.start_log_likelihoods.push_back(start.log_likelihood);
+    if (start.log_likelihood > best_ll) {
+      best_ll = start.log_likelihood, best = start.p, fit.best_start = static_cast<int>(s);
+      fit.trace = start.trace, fit.converged = start.converged;
+      fit.iterations = static_cast<int>(start.trace.size());
+    }
+  }
+  if (!std::isfinite(best_ll)) throw UserError("hmm fit: no start reached a finite likelihood");
+  for (const double ll : fit.start_log_likelihoods) fit.starts_at_best += ll >= best_ll - kSameOptimum;
+  const Params sorted = states_by_mean(best, k);
   fit.generator = to_rows(sorted.Q);
   fit.mu.assign(sorted.mu.data(), sorted.mu.data() + k);
   fit.sigma.assign(sorted.sigma.data(), sorted.sigma.data() + k);
@@ -548,59 +618,7 @@ HmmFit fit_hmm(const std::vector<double>& times, const std::vector<double>& valu
   fit.mu_se.assign(k, std::numeric_limits<double>::quiet_NaN());
   fit.sigma_se.assign(k, std::numeric_limits<double>::quiet_NaN());
   if (!fit.converged) fit.note = fmt::format("EM stopped after {} iterations without converging", fit.iterations);
-
-  if (options.standard_errors) {
-    // Observed information in (ln q_ij for i ≠ j, μ_i, ln σ_i); the rates' SE
-    // by the delta method (se(q) = q·se(ln q)). The initial law stays fixed.
-    // A rate at its boundary 0, or a parameter in which ln L is not concave,
-    // has no SE: it is named in the note, and the others' SEs hold it fixed.
-    const VectorXd optimum = unconstrained(sorted);
-    const std::vector<double> theta(optimum.data(), optimum.data() + optimum.size());
-    const Objective negative = [&](const std::vector<double>& v) {
-      return -log_likelihood_of(d, constrained(Eigen::Map<const VectorXd>(v.data(), optimum.size()), sorted));
-    };
-    const auto information = numerical_hessian(negative, theta, std::vector<double>(theta.size(), 1e-4));
-    std::vector<std::string> names, why(theta.size());
-    double fastest = 0;
-    for (std::size_t i = 0; i < k; ++i) fastest = std::max(fastest, -fit.generator[i][i]);
-    for (std::size_t i = 0; i < k; ++i)
-      for (std::size_t j = 0; j < k; ++j)
-        if (i != j) {
-          if (fit.generator[i][j] < kBoundaryRate * fastest) why[names.size()] = "rate at its boundary 0";
-          names.push_back(fmt::format("q[{}][{}]", i, j));
-        }
-    for (std::size_t i = 0; i < k; ++i) names.push_back(fmt::format("mu[{}]", i));
-    for (std::size_t i = 0; i < k; ++i) names.push_back(fmt::format("sigma[{}]", i));
-    std::vector<std::size_t> free;
-    for (std::size_t a = 0; a < theta.size(); ++a) {
-      if (why[a].empty() && !(information[a][a] > 0)) why[a] = "ln L not concave in it";
-      if (why[a].empty()) free.push_back(a);
-    }
-    std::vector<std::vector<double>> kept(free.size(), std::vector<double>(free.size()));
-    for (std::size_t a = 0; a < free.size(); ++a)
-      for (std::size_t b = 0; b < free.size(); ++b) kept[a][b] = information[free[a]][free[b]];
-    const auto kept_se = standard_errors(kept);
-    std::vector<double> se(theta.size(), std::numeric_limits<double>::quiet_NaN());
-    const bool definite = !kept_se.empty() && !std::isnan(kept_se[0]);
-    if (definite)
-      for (std::size_t a = 0; a < free.size(); ++a) se[free[a]] = kept_se[a];
-    std::size_t at = 0;
-    for (std::size_t i = 0; i < k; ++i)
-      for (std::size_t j = 0; j < k; ++j)
-        if (i != j) fit.generator_se[i][j] = fit.generator[i][j] * se[at++];
-    for (std::size_t i = 0; i < k; ++i) fit.mu_se[i] = se[at++];
-    for (std::size_t i = 0; i < k; ++i) fit.sigma_se[i] = fit.sigma[i] * se[at++];
-    std::vector<std::string> missing;
-    for (std::size_t a = 0; a < theta.size(); ++a)
-      if (!why[a].empty()) missing.push_back(names[a] + " (" + why[a] + ")");
-    std::string said;
-    if (!missing.empty())
-      said = fmt::format("no SE for {}; the other SEs hold {} fixed", fmt::join(missing, ", "),
-                         missing.size() == 1 ? "it" : "them");
-    if (!definite && !free.empty())
-      said += (said.empty() ? "" : "; ") + std::string("observed information not positive definite: no SE");
-    if (!said.empty()) fit.note += (fit.note.empty() ? "" : "; ") + said;
-  }
+  if (options.standard_errors) add_standard_errors(d, sorted, k, fit);
   return fit;
 }
 
