@@ -64,15 +64,12 @@ std::pair<double, std::string> sample_range(const std::string& key) {
 // A user's characteristics of one class: samples of each Table III characteristic.
 void parse_given_class(ConfigMap& map, const YAML::Node& map_node, FileClass file_class, ClassCharacteristics& c,
                        Workload& files) {
-  static const std::vector<std::pair<const char*, const char*>> numeric = {
-      {"ISG", "inter_session_gap"}, {"IRG", "inter_request_gap"}, {"D", "session_requests"},
-      {"OT", "file_open_times"},   {"FS", "file_size"},          {"OFF", "offset"},
-      {"SIZE", "request_size"},    {"SEQ", "sequentiality"},     {"ST", "slack_time"},
-      {"data_execution_time", "data_execution_time"},           {"metadata_execution_time", "metadata_execution_time"}};
   const auto files_given = map.unsigned_integer("files");
   c.files = static_cast<double>(map.require(files_given, "files", "the number of files of the class (OS)"));
   require_in_range(map, "files", c.files, c.files >= 1 && c.files <= 1e7, "1 to 10^7");
-  for (const auto& [key, name] : numeric) {
+  for (const CharacteristicInfo& info : characteristic_table()) {
+    if (!info.samples) continue;  // categorical (RT1, RT2, AM) or OS, read below
+    const std::string key = *info.short_name ? info.short_name : info.name;
     if (auto values = map.numbers(key)) {
       const auto [most, accepted] = sample_range(key);
       for (std::size_t i = 0; i < values->size(); ++i) {
@@ -82,7 +79,7 @@ void parse_given_class(ConfigMap& map, const YAML::Node& map_node, FileClass fil
               map_node[key][i], map.file(),
               fmt::format("{}[{}] = {} is out of range; accepted: {}", map.path_of(key), i, v, accepted));
       }
-      *numeric_characteristic(c, name) = *values;
+      c.*info.samples = *values;
     }
   }
   const std::int64_t stride = map.integer("rank_stride").value_or(0);
@@ -193,22 +190,23 @@ RequestsSpec parse_requests(const YAML::Node& node, const std::string& file, std
     }
   }
   if (auto overrides = map.map("overrides", overridable_characteristics())) {
-    for (const auto& key : overridable_characteristics()) {
-      if (!overrides->has(key)) continue;
+    for (const CharacteristicInfo& info : characteristic_table()) {
+      const std::string key = info.short_name;
+      if (!info.overridable || !overrides->has(key)) continue;
       ConfigMap o = *overrides->map(key, {"scale", "shift"});
       CharacteristicOverride change;
       change.scale = o.number("scale").value_or(1);
       change.shift = o.number("shift").value_or(0);
       require_in_range(o, "scale", change.scale, change.scale >= 0 && change.scale <= 1e6, "0 to 10^6");
-      const bool seconds = key == "ST";  // ST is in seconds: a shift as large as the samples may be
+      const bool seconds = info.id == Characteristic::ST;  // ST is in seconds: a shift as large as the samples may be
       require_in_range(o, "shift", change.shift, std::abs(change.shift) <= (seconds ? 1e6 : 1e15),
                        seconds ? "-10^6 to 10^6 (seconds)" : "-10^15 to 10^15");
-      if (key == "SIZE" && change.scale == 0 && change.shift < 1)
+      if (info.id == Characteristic::SIZE && change.scale == 0 && change.shift < 1)
         throw o.error_at("scale", fmt::format("{}.scale = 0 makes every request {} bytes: nothing to read or write; "
                                               "accepted: scale > 0, or scale 0 with shift >= 1 (every request of "
                                               "that size)",
                                               o.where(), std::max(0.0, std::round(change.shift))));
-      spec.synthesis.overrides[key] = change;
+      spec.synthesis.overrides[info.id] = change;
     }
   }
   if (auto files = map.map("files", kClassKeys)) {

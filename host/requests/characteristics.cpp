@@ -20,25 +20,34 @@ void Frequencies::add(const std::string& name, double count) {
 double Frequencies::total() const { return std::accumulate(counts.begin(), counts.end(), 0.0); }
 
 const std::vector<CharacteristicInfo>& characteristic_table() {
+  using C = Characteristic;
+  using K = ClassCharacteristics;
   static const std::vector<CharacteristicInfo> table = {
-      {"ISG", "inter_session_gap", "sequence IDs",
-       "from the close of a file's session to the open of its next (the first from ID 0)"},
-      {"IRG", "inter_request_gap", "sequence IDs",
-       "between successive requests of one session, open and close included"},
-      {"D", "session_requests", "requests", "requests between a session's open and close"},
-      {"OT", "file_open_times", "sessions", "sessions of each file"},
-      {"FS", "file_size", "bytes", "largest offset + size of each file"},
-      {"RT1", "request_types_in_sessions", "requests", "operations inside sessions (open and close excluded)"},
-      {"RT2", "request_types_outside_sessions", "requests", "operations outside sessions"},
-      {"OFF", "offset", "bytes", "offsets of the data requests"},
-      {"SIZE", "request_size", "bytes", "sizes of the data requests"},
-      {"SEQ", "sequentiality", "ratio",
-       "share of a session's data requests after its first that start where the previous ended"},
-      {"AM", "access_mode", "sessions", "read_only, write_only, read_write or none (no data request)"},
-      {"OS", "files", "files", "files of the class"},
-      {"ST", "slack_time", "s", "start of a request minus the end of the process's previous request"},
-      {"", "data_execution_time", "s", "execution time of the data requests"},
-      {"", "metadata_execution_time", "s", "execution time of the other requests"},
+      {C::ISG, "ISG", "inter_session_gap", "sequence IDs",
+       "from the close of a file's session to the open of its next (the first from ID 0)", &K::inter_session_gap, true},
+      {C::IRG, "IRG", "inter_request_gap", "sequence IDs",
+       "between successive requests of one session, open and close included", &K::inter_request_gap, true},
+      {C::D, "D", "session_requests", "requests", "requests between a session's open and close", &K::session_requests,
+       true},
+      {C::OT, "OT", "file_open_times", "sessions", "sessions of each file", &K::file_open_times, true},
+      {C::FS, "FS", "file_size", "bytes", "largest offset + size of each file", &K::file_size, true},
+      {C::RT1, "RT1", "request_types_in_sessions", "requests", "operations inside sessions (open and close excluded)",
+       nullptr, false},
+      {C::RT2, "RT2", "request_types_outside_sessions", "requests", "operations outside sessions", nullptr, false},
+      {C::OFF, "OFF", "offset", "bytes", "offsets of the data requests", &K::offset, true},
+      {C::SIZE, "SIZE", "request_size", "bytes", "sizes of the data requests", &K::request_size, true},
+      {C::SEQ, "SEQ", "sequentiality", "ratio",
+       "share of a session's data requests after its first that start where the previous ended", &K::sequentiality,
+       true},
+      {C::AM, "AM", "access_mode", "sessions", "read_only, write_only, read_write or none (no data request)", nullptr,
+       false},
+      {C::OS, "OS", "files", "files", "files of the class", nullptr, false},
+      {C::ST, "ST", "slack_time", "s", "start of a request minus the end of the process's previous request",
+       &K::slack_time, true},
+      {C::data_execution_time, "", "data_execution_time", "s", "execution time of the data requests",
+       &K::data_execution_time, false},
+      {C::metadata_execution_time, "", "metadata_execution_time", "s", "execution time of the other requests",
+       &K::metadata_execution_time, false},
   };
   return table;
 }
@@ -46,31 +55,20 @@ const std::vector<CharacteristicInfo>& characteristic_table() {
 namespace {
 
 template <class C>
-auto* numeric_of(C& c, const std::string& name) {
-  using V = decltype(&c.offset);
-  const std::pair<const char*, V> fields[] = {{"inter_session_gap", &c.inter_session_gap},
-                                              {"inter_request_gap", &c.inter_request_gap},
-                                              {"session_requests", &c.session_requests},
-                                              {"file_open_times", &c.file_open_times},
-                                              {"file_size", &c.file_size},
-                                              {"offset", &c.offset},
-                                              {"request_size", &c.request_size},
-                                              {"sequentiality", &c.sequentiality},
-                                              {"slack_time", &c.slack_time},
-                                              {"data_execution_time", &c.data_execution_time},
-                                              {"metadata_execution_time", &c.metadata_execution_time}};
-  for (const auto& [n, v] : fields)
-    if (name == n) return v;
-  return static_cast<V>(nullptr);
+auto* samples_named(C& c, const std::string& name) {
+  decltype(&(c.*&ClassCharacteristics::offset)) found = nullptr;
+  for (const CharacteristicInfo& info : characteristic_table())
+    if (info.samples && name == info.name) found = &(c.*info.samples);
+  return found;
 }
 
 }  // namespace
 
 const std::vector<double>* numeric_characteristic(const ClassCharacteristics& c, const std::string& name) {
-  return numeric_of(c, name);
+  return samples_named(c, name);
 }
 std::vector<double>* numeric_characteristic(ClassCharacteristics& c, const std::string& name) {
-  return numeric_of(c, name);
+  return samples_named(c, name);
 }
 
 namespace {

@@ -77,12 +77,39 @@ struct Characteristics {
   const ClassCharacteristics& of(FileClass c) const { return classes[static_cast<int>(c)]; }
 };
 
-// One characteristic: its short name (Table III), the name it has in HDF5, units, meaning.
+// The characteristics of Table III, and the two execution times the
+// slack-time replay needs: one vocabulary for the measures, the HDF5 names,
+// the config's keys and the overrides (characteristic_table).
+enum class Characteristic {
+  ISG,
+  IRG,
+  D,
+  OT,
+  FS,
+  RT1,
+  RT2,
+  OFF,
+  SIZE,
+  SEQ,
+  AM,
+  OS,
+  ST,
+  data_execution_time,
+  metadata_execution_time
+};
+
+// One characteristic: its short name (Table III; "" for the execution times),
+// the name it has in HDF5, units, meaning, its samples in ClassCharacteristics
+// (nullptr for the categorical ones and OS) and whether `overrides:` may scale
+// and shift it.
 struct CharacteristicInfo {
+  Characteristic id;
   const char* short_name;
   const char* name;
   const char* units;
   const char* meaning;
+  std::vector<double> ClassCharacteristics::*samples;
+  bool overridable;
 };
 const std::vector<CharacteristicInfo>& characteristic_table();
 // The samples of a numeric characteristic by its HDF5 name; nullptr for the categorical ones.

@@ -80,13 +80,16 @@ class RandomDraws {
 class Sampler {
  public:
   Sampler(RandomDraws& rng, const SynthesisOptions& options) : rng_(rng), options_(options) {}
-  // A draw from `samples` (`fallback` when empty), with the user's override of `short_name`.
-  double draw(const std::vector<double>& samples, const char* short_name, double fallback) {
-    const double x = samples.empty() ? fallback : samples[rng_.index(samples.size())];
-    return adjusted(x, short_name);
+  // A draw from `samples` (`fallback` when empty), with the user's override of `c`.
+  double draw(const std::vector<double>& samples, Characteristic c, double fallback) {
+    return adjusted(draw(samples, fallback), c);
   }
-  double adjusted(double x, const char* short_name) const {
-    if (auto it = options_.overrides.find(short_name); it != options_.overrides.end())
+  // A draw from `samples` (`fallback` when empty) that no override changes.
+  double draw(const std::vector<double>& samples, double fallback) {
+    return samples.empty() ? fallback : samples[rng_.index(samples.size())];
+  }
+  double adjusted(double x, Characteristic c) const {
+    if (auto it = options_.overrides.find(c); it != options_.overrides.end())
       return it->second.scale * x + it->second.shift;
     return x;
   }
@@ -112,7 +115,12 @@ std::pair<std::uint32_t, std::uint32_t> session_ops(const Workload& path, FileCl
 }  // namespace
 
 const std::vector<std::string>& overridable_characteristics() {
-  static const std::vector<std::string> names = {"ISG", "IRG", "D", "OT", "FS", "OFF", "SIZE", "SEQ", "ST"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const CharacteristicInfo& info : characteristic_table())
+      if (info.overridable) out.push_back(info.short_name);
+    return out;
+  }();
   return names;
 }
 
@@ -266,11 +274,13 @@ std::vector<DataRequest> drawn_data_requests(const std::vector<std::uint32_t>& o
   for (std::size_t k = 0; k < n; ++k) {
     poll_interrupts(k);
     if (out[k].continues) continue;
-    double run = sample.adjusted(out[k].size, "SIZE");
-    for (std::size_t j = k + 1; j < n && out[j].continues; ++j) run += sample.adjusted(out[j].size, "SIZE");
+    double run = sample.adjusted(out[k].size, Characteristic::SIZE);
+    for (std::size_t j = k + 1; j < n && out[j].continues; ++j)
+      run += sample.adjusted(out[j].size, Characteristic::SIZE);
     double offset = jumps.empty() ? 0.0 : jumps[rng.index(jumps.size())];
-    for (int tries = 0;
-         tries < 32 && !jumps.empty() && plan.size >= run && sample.adjusted(offset, "OFF") + run > plan.size; ++tries)
+    for (int tries = 0; tries < 32 && !jumps.empty() && plan.size >= run &&
+                        sample.adjusted(offset, Characteristic::OFF) + run > plan.size;
+         ++tries)
       offset = jumps[rng.index(jumps.size())];
     out[k].offset = offset;
   }
@@ -364,17 +374,17 @@ class PathBuilder {
       std::int64_t first_open = 0;
       if (options.draw == SynthesisOptions::Draw::file && pick < c.file_shapes.size()) {
         plan.shape = &c.file_shapes[pick];
-        plan.sessions_left = sample.whole(sample.adjusted(plan.shape->open_times, "OT"), 0);
+        plan.sessions_left = sample.whole(sample.adjusted(plan.shape->open_times, Characteristic::OT), 0);
         if (static_cast<std::size_t>(plan.sessions_left) == plan.shape->sessions.size()) {
           plan.session_order = plan.shape->sessions;
           plan.later_gaps = plan.shape->later_gaps;
         }
-        plan.size = sample.adjusted(plan.shape->size, "FS");
-        first_open = sample.whole(sample.adjusted(plan.shape->first_open, "ISG"), 0);
+        plan.size = sample.adjusted(plan.shape->size, Characteristic::FS);
+        first_open = sample.whole(sample.adjusted(plan.shape->first_open, Characteristic::ISG), 0);
       } else {
-        plan.sessions_left = sample.whole(sample.draw(c.file_open_times, "OT", 1), 1);
-        plan.size = sample.draw(c.file_size, "FS", 0);
-        first_open = sample.whole(sample.draw(c.inter_session_gap, "ISG", 1), 0);
+        plan.sessions_left = sample.whole(sample.draw(c.file_open_times, Characteristic::OT, 1), 1);
+        plan.size = sample.draw(c.file_size, Characteristic::FS, 0);
+        first_open = sample.whole(sample.draw(c.inter_session_gap, Characteristic::ISG, 1), 0);
       }
       if (!has_sessions) plan.sessions_left = 0;
       files.push_back(plan);
@@ -456,12 +466,12 @@ class PathBuilder {
     if (as_recorded && shape.gaps.size() == ops.size() + 1) gaps = shape.gaps;
     std::size_t gap_index = 0;
     const auto next_gap = [&] {
-      const double gap =
-          gaps.empty() ? sample.draw(c.inter_request_gap, "IRG", 1) : sample.adjusted(gaps[gap_index++], "IRG");
+      const double gap = gaps.empty() ? sample.draw(c.inter_request_gap, Characteristic::IRG, 1)
+                                      : sample.adjusted(gaps[gap_index++], Characteristic::IRG);
       return sample.whole(std::min(gap, double(Occupancy::kMaxSequenceId) + 1), 1);
     };
     const std::vector<DataRequest> data_requests =
-        as_recorded && !options.overrides.count("SEQ") && shape.sizes.size() == shape.offsets.size()
+        as_recorded && !options.overrides.count(Characteristic::SEQ) && shape.sizes.size() == shape.offsets.size()
             ? recorded_runs_shuffled(shape, out.table, rng)
             : drawn_data_requests(ops, out.table, plan, c, sequentiality, rng, sample);
     std::size_t data_index = 0;
@@ -476,9 +486,9 @@ class PathBuilder {
       if (is_data(out.table.op_classes[op]) && data_index < data_requests.size()) {
         const DataRequest& d = data_requests[data_index++];
         r.op = d.op;
-        const double size = sample.adjusted(d.size, "SIZE");
+        const double size = sample.adjusted(d.size, Characteristic::SIZE);
         const double offset = d.continues && previous_end != kUnknown ? static_cast<double>(previous_end)
-                                                                      : sample.adjusted(d.offset, "OFF");
+                                                                      : sample.adjusted(d.offset, Characteristic::OFF);
         // Beyond 2^62 no offset + size is kept (docs/requests.md): never clipped in silence.
         if (!(std::max(offset, 0.0) + std::max(size, 0.0) <= kMaxRequestBytes && offset < kMaxRequestBytes))
           throw UserError(
@@ -513,7 +523,7 @@ class PathBuilder {
     FilePlan& plan = files[index];
     const ClassCharacteristics& c = characteristics.classes[static_cast<int>(plan.file_class)];
     const SessionShape shape = session_shape(plan, c);
-    const std::int64_t requests = sample.whole(sample.adjusted(shape.requests, "D"), 0);
+    const std::int64_t requests = sample.whole(sample.adjusted(shape.requests, Characteristic::D), 0);
     // Before the session is built: its requests alone may be more than any path holds.
     if (requests > Occupancy::kMaxSequenceId)
       throw UserError(
@@ -522,7 +532,7 @@ class PathBuilder {
                       requests));
     check_memory(options, static_cast<double>(placed.size()) + static_cast<double>(requests) + 2,
                  static_cast<double>(out.files.size()), "the synthetic path");
-    const double sequentiality = std::clamp(sample.adjusted(shape.sequentiality, "SEQ"), 0.0, 1.0);
+    const double sequentiality = std::clamp(sample.adjusted(shape.sequentiality, Characteristic::SEQ), 0.0, 1.0);
     const std::vector<std::uint32_t> ops = session_operations(shape, requests, c);
     SessionPlan plan_of_session = build_session(plan, shape, ops, sequentiality);
     const std::int64_t at = plan_of_session.offsets.back();
@@ -536,9 +546,10 @@ class PathBuilder {
     if (--plan.sessions_left > 0) {
       double gap = 0;
       if (plan.sessions_done <= plan.later_gaps.size())
-        gap = sample.adjusted(plan.later_gaps[plan.sessions_done - 1], "ISG");
+        gap = sample.adjusted(plan.later_gaps[plan.sessions_done - 1], Characteristic::ISG);
       else
-        gap = sample.draw(c.later_session_gap.empty() ? c.inter_session_gap : c.later_session_gap, "ISG", 1);
+        gap = sample.draw(c.later_session_gap.empty() ? c.inter_session_gap : c.later_session_gap, Characteristic::ISG,
+                          1);
       next_session.emplace(plan.last_close + sample.whole(gap, 1), index);
     }
   }
@@ -608,15 +619,15 @@ class PathBuilder {
           if (!pairs.empty()) {
             const auto& [duration, after] = pairs[rng.index(pairs.size())];
             r.duration = duration;
-            slack = sample.adjusted(after, "ST");
+            slack = sample.adjusted(after, Characteristic::ST);
           } else {
-            r.duration = sample.draw(own, "", 0);
-            slack = sample.draw(n.slack_time, "ST", 0);
+            r.duration = sample.draw(own, 0);
+            slack = sample.draw(n.slack_time, Characteristic::ST, 0);
           }
           if (std::max(end_before, r.start + r.duration) + slack >= r.start) break;
         }
       } else {
-        r.duration = sample.draw(own, "", 0);
+        r.duration = sample.draw(own, 0);
       }
       r.duration = std::max(0.0, r.duration);
       if (!(r.start + r.duration <= kMaxRequestSeconds))
@@ -755,7 +766,7 @@ SynthesisSize expected_synthesis_size(const Workload& path, const Characteristic
   }
   RandomDraws unused({}, 0);
   Sampler sample(unused, options);
-  const auto whole = [&](const char* name, double at_least) {
+  const auto whole = [&](Characteristic name, double at_least) {
     return [&sample, name, at_least](double x) {
       return std::max(at_least, std::round(std::min(sample.adjusted(x, name), 4.6e18)));
     };
@@ -777,24 +788,24 @@ SynthesisSize expected_synthesis_size(const Workload& path, const Characteristic
     double sessions = 0, first_open = 0;
     if (file_draws) {
       for (const FileShape& f : c.file_shapes) {
-        sessions += whole("OT", 0)(f.open_times);
-        first_open += whole("ISG", 0)(f.first_open);
+        sessions += whole(Characteristic::OT, 0)(f.open_times);
+        first_open += whole(Characteristic::ISG, 0)(f.first_open);
       }
       sessions /= static_cast<double>(c.file_shapes.size());
       first_open /= static_cast<double>(c.file_shapes.size());
     } else {
-      sessions = mean_of(c.file_open_times, 1, whole("OT", 1));
-      first_open = mean_of(c.inter_session_gap, 1, whole("ISG", 0));
+      sessions = mean_of(c.file_open_times, 1, whole(Characteristic::OT, 1));
+      first_open = mean_of(c.inter_session_gap, 1, whole(Characteristic::ISG, 0));
     }
     std::vector<double> d = c.session_requests;
     if (!c.sessions.empty()) {
       d.clear();
       for (const SessionShape& shape : c.sessions) d.push_back(shape.requests);
     }
-    const double requests = mean_of(d, 1, whole("D", 0)) + 2;
-    const double irg = mean_of(c.inter_request_gap, 1, whole("IRG", 1));
-    const double isg =
-        mean_of(c.later_session_gap.empty() ? c.inter_session_gap : c.later_session_gap, 1, whole("ISG", 1));
+    const double requests = mean_of(d, 1, whole(Characteristic::D, 0)) + 2;
+    const double irg = mean_of(c.inter_request_gap, 1, whole(Characteristic::IRG, 1));
+    const double isg = mean_of(c.later_session_gap.empty() ? c.inter_session_gap : c.later_session_gap, 1,
+                               whole(Characteristic::ISG, 1));
     (file_class == FileClass::root_exclusive ? root_only : everyone) += count * sessions * requests;
     last_id = std::max(last_id, first_open + sessions * (requests - 1) * irg + std::max(sessions - 1, 0.0) * isg);
   }

@@ -30,8 +30,8 @@ struct SynthesisOptions {
   // (Algorithm 1 as printed; a session's D, SEQ, AM and operations together).
   enum class Draw { file, class_pools } draw = Draw::file;
   RngStreamKey key;            // (seed, stream); the replica is the third counter word
-  // By Table III name (ISG, IRG, D, OT, FS, OFF, SIZE, SEQ, ST).
-  std::map<std::string, CharacteristicOverride> overrides;
+  // Of the characteristics the table marks overridable (ISG, IRG, D, OT, FS, OFF, SIZE, SEQ, ST).
+  std::map<Characteristic, CharacteristicOverride> overrides;
   std::array<std::optional<std::uint64_t>, kFileClasses> files;  // OS per class, else the path's
   // The memory a synthetic path, and a replica expanded to its processes, may
   // take (replica_bytes): beyond it a UserError that ends with `limit_note`

@@ -100,7 +100,7 @@ TEST_P(RequestFidelity, EveryCharacteristicWithinTheBootstrapSpread) {
 TEST_P(RequestFidelity, IgnoringInterRequestGapsIsCaught) {
   SynthesisOptions options;
   options.key = {2024, 19};
-  options.overrides["IRG"] = {0.0, 1.0};  // every gap 1: requests of a session back to back
+  options.overrides[Characteristic::IRG] = {0.0, 1.0};  // every gap 1: requests of a session back to back
   bool caught = false;
   for (const Check& check : fidelity(GetParam().first, GetParam().second, options))
     if (check.name == "inter_request_gap") {
