@@ -409,17 +409,17 @@ std::string boundary_of(const StableFit& fit, bool alpha_free, bool beta_free, b
 // A simplex that ends with β at (or next to) ±1 met the kink of the penalty
 // there and can stop short along α (n = 200 draws of S1(½, 1, 1, 0): ln L 0.03
 // below R fBasics' optimum, α 0.008 away): Brent's method in α on the edge
-// β = ±1 finishes the search; the better of the two is kept.
+// β = ±1, around where the simplex ended, finishes the search (the profile
+// keeps the best point evaluated). Returns the evaluations it took.
 template <class Profile>
-void finish_on_the_edge(const Profile& profile, Minimum& outer) {
-  const double edge = outer.x[1] > 0 ? 1.0 : -1.0, alpha = std::clamp(outer.x[0], kAlphaMin, 2.0);
+int search_along_the_edge(const Profile& profile, const std::vector<double>& ended) {
+  const double edge = ended[1] > 0 ? 1.0 : -1.0, alpha = std::clamp(ended[0], kAlphaMin, 2.0);
   std::uintmax_t evaluations = 40;
   const auto along_the_edge = [&](double a) { return profile({a, edge}); };
   // 2^−20 relative in α: far inside any standard error.
-  const auto [best_alpha, best_value] = boost::math::tools::brent_find_minima(
-      along_the_edge, std::max(kAlphaMin, alpha - 0.1), std::min(2.0, alpha + 0.1), 20, evaluations);
-  if (best_value < outer.value) outer.x = {best_alpha, edge}, outer.value = best_value;
-  outer.iterations += static_cast<int>(evaluations);
+  boost::math::tools::brent_find_minima(along_the_edge, std::max(kAlphaMin, alpha - 0.1), std::min(2.0, alpha + 0.1),
+                                        20, evaluations);
+  return static_cast<int>(evaluations);
 }
 
 }  // namespace
@@ -466,7 +466,7 @@ StableFit fit_stable_ml(const std::vector<double>& x, const StableFit& start, St
   const double alpha0 = std::clamp(s0.alpha, kAlphaMin, 2.0);
   Minimum outer = minimize_simplex(profile, {std::min(alpha0, 1.95), std::clamp(s0.beta, -0.9, 0.9)}, {0.1, 0.2},
                                    kSimplexSize, 200);
-  if (std::fabs(outer.x[1]) > 0.99) finish_on_the_edge(profile, outer);
+  if (std::fabs(outer.x[1]) > 0.99) outer.iterations += search_along_the_edge(profile, outer.x);
   StableFit fit;
   fit.method = "ml";
   fit.likelihood = likelihood;
