@@ -141,19 +141,7 @@ void PendingOutput::commit() {
   publish();
 }
 
-void PendingOutput::sync() {
-  const int fd = open(temp_path_.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0 || fsync(fd) != 0) {  // delayed write errors (NFS, quotas) surface here
-    const int error = errno;
-    if (fd >= 0) close(fd);
-    throw_write_error(path_, error);
-  }
-  close(fd);
-  struct stat info {};
-  if (lstat(target_.c_str(), &info) == 0 && !S_ISREG(info.st_mode))
-    throw UserError(fmt::format("{} '{}' became {} while gpusynth ran; it is left as it is and nothing was written",
-                                option_, path_, file_kind(info.st_mode)));
-}
+void PendingOutput::sync() { sync_and_recheck(temp_path_, false, target_, option_, path_); }
 
 void PendingOutput::publish() {
   if (std::rename(temp_path_.c_str(), target_.c_str()) != 0)
@@ -209,10 +197,8 @@ void remove_stale_temporaries_of(const std::string& path) {
   remove_stale_temporaries(parent_of(path), temporary_prefix(path));
 }
 
-void write_pending_text(const PendingOutput& output, const std::string& text) {
-  const std::string& path = output.path();
-  const int fd = open(output.temp_path().c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW);
-  if (fd < 0) throw_write_error(path, errno);
+void write_and_close(int fd, const std::string& text, const std::string& shown) {
+  if (fd < 0) throw_write_error(shown, errno);
   std::size_t written = 0;
   while (written < text.size()) {
     const ssize_t n = write(fd, text.data() + written, text.size() - written);
@@ -220,11 +206,32 @@ void write_pending_text(const PendingOutput& output, const std::string& text) {
     if (n < 0) {
       const int error = errno;
       close(fd);
-      throw_write_error(path, error);
+      throw_write_error(shown, error);
     }
     written += static_cast<std::size_t>(n);
   }
-  if (close(fd) != 0) throw_write_error(path, errno);
+  if (close(fd) != 0) throw_write_error(shown, errno);
+}
+
+void sync_and_recheck(const std::string& staged, bool directory, const std::string& target, const std::string& option,
+                      const std::string& shown) {
+  const int fd = open(staged.c_str(), O_RDONLY | O_CLOEXEC | (directory ? O_DIRECTORY : 0));
+  // Delayed write errors (NFS, quotas) surface here. A directory's files with
+  // one syncfs: an fsync per file costs milliseconds each.
+  if (fd < 0 || (directory ? syncfs(fd) : fsync(fd)) != 0) {
+    const int error = errno;
+    if (fd >= 0) close(fd);
+    throw_write_error(shown, error);
+  }
+  close(fd);
+  struct stat info {};
+  if (lstat(target.c_str(), &info) == 0 && (directory ? !S_ISDIR(info.st_mode) : !S_ISREG(info.st_mode)))
+    throw UserError(fmt::format("{} '{}' became {} while gpusynth ran; it is left as it is and nothing was written",
+                                option, shown, file_kind(info.st_mode)));
+}
+
+void write_pending_text(const PendingOutput& output, const std::string& text) {
+  write_and_close(open(output.temp_path().c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW), text, output.path());
 }
 
 }  // namespace gs

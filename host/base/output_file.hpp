@@ -54,6 +54,17 @@ class PendingOutput {
 // `text` written to `path` through a PendingOutput.
 void write_file_atomically(const std::string& path, const std::string& text, const std::string& option);
 
+// Writes `text` to `fd` (open for writing; -1 when opening failed, errno set)
+// and closes it; a failure is the UserError of throw_write_error naming `shown`.
+void write_and_close(int fd, const std::string& text, const std::string& shown);
+
+// Makes the staged output durable (fsync of a file; syncfs of the file system
+// holding a directory's files) and checks that `target` is still nothing or
+// what may be replaced (a regular file, or a directory); else a UserError
+// naming `option` and `shown`, the path the user gave.
+void sync_and_recheck(const std::string& staged, bool directory, const std::string& target, const std::string& option,
+                      const std::string& shown);
+
 // `text` written to the temporary file of `output` (not yet synced or published).
 void write_pending_text(const PendingOutput& output, const std::string& text);
 

@@ -274,37 +274,11 @@ PendingReplayDirectory::~PendingReplayDirectory() {
 }
 
 void PendingReplayDirectory::write(const std::string& name, const std::string& text) const {
-  const std::string shown = path_ + "/" + name;
-  const int fd = open((temp_ + "/" + name).c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
-  if (fd < 0) throw_write_error(shown, errno);
-  std::size_t written = 0;
-  while (written < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int error = errno;
-      close(fd);
-      throw_write_error(shown, error);
-    }
-    written += static_cast<std::size_t>(n);
-  }
-  if (close(fd) != 0) throw_write_error(shown, errno);
+  const std::string staged = temp_ + "/" + name, shown = path_ + "/" + name;  // built before open sets errno
+  write_and_close(open(staged.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666), text, shown);
 }
 
-void PendingReplayDirectory::sync() const {
-  // One syncfs for the folder's files: an fsync per file costs milliseconds each.
-  const int fd = open(temp_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0 || syncfs(fd) != 0) {
-    const int error = errno;
-    if (fd >= 0) close(fd);
-    throw_write_error(path_, error);
-  }
-  close(fd);
-  struct stat info {};
-  if (lstat(target_.c_str(), &info) == 0 && !S_ISDIR(info.st_mode))
-    throw UserError(fmt::format("{} '{}' became {} while gpusynth ran; it is left as it is and nothing was written",
-                                option_, path_, file_kind(info.st_mode)));
-}
+void PendingReplayDirectory::sync() const { sync_and_recheck(temp_, true, target_, option_, path_); }
 
 void PendingReplayDirectory::publish() {
   namespace fs = std::filesystem;
