@@ -180,21 +180,7 @@ expect_in "$tmp/stderr" "one replica needs at least" "length 2^40 is refused by 
 #    exit 1 and one line naming the stage, and leaves no output and no temporary
 #    file; `deflate` fails inside the writer's OpenMP loop, on one of its threads.
 mkdir -p "$tmp/stages"
-cat >"$tmp/stages/stages.yaml" <<YAML
-seed: 5
-output: $tmp/stages/stages.h5
-datasets:
-  - {name: job, trace: $(cd "$data" && pwd)/dxt.parser.txt.gz, format: darshan, bin: 1s, series: bytes_read}
-models: [normal]
-replicas: 6
-compare: {}
-ensembles:
-  - {name: long, model: fgn, params: {H: 0.7}, replicas: 60, length: 4000}
-requests:
-  - {name: r, trace: $(cd "$data" && pwd)/mpi-io-test.dxt.txt.gz, format: dxt, replicas: 1}
-bursts:
-  - {name: read, dataset: job, horizons: [1s, 2s], bootstrap: {resamples: 20}, scheduling: {min_time: 2s, max_time: 6s, window: 8}}
-YAML
+every_stage_config "$tmp/stages/stages.h5" >"$tmp/stages/stages.yaml"
 for stage in generate deflate study requests bursts; do
   expect_rc 1 "a fault in $stage" env OMP_NUM_THREADS=2 GPUSYNTH_FAULT=$stage timeout 60 "$gpusynth" bursts "$tmp/stages/stages.yaml" -q
   expect_in "$tmp/stderr" "internal error: $stage fault injected by GPUSYNTH_FAULT" "the fault in $stage is named"

@@ -31,3 +31,22 @@ finish() {  # the verdict, as the exit code
   fi
   echo "$1: all checks passed"
 }
+every_stage_config() {  # output.h5: a config that runs every stage (generate, study, requests, bursts), for the fault tests
+  local traces
+  traces=$(cd "$data" && pwd)
+  cat <<YAML
+seed: 5
+output: $1
+datasets:
+  - {name: job, trace: $traces/dxt.parser.txt.gz, format: darshan, bin: 1s, series: bytes_read}
+models: [normal]
+replicas: 6
+compare: {}
+ensembles:
+  - {name: long, model: fgn, params: {H: 0.7}, replicas: 60, length: 4000}
+requests:
+  - {name: r, trace: $traces/mpi-io-test.dxt.txt.gz, format: dxt, replicas: 1}
+bursts:
+  - {name: read, dataset: job, horizons: [1s, 2s], bootstrap: {resamples: 20}, scheduling: {min_time: 2s, max_time: 6s, window: 8}}
+YAML
+}

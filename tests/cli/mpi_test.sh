@@ -101,21 +101,7 @@ wait "$job" && fail "the job with a killed rank exited 0"
 # left waiting in a collective call), names the rank, and leaves nothing: no
 # output, no temporary file. GPUSYNTH_FAULT=STAGE@RANK makes that rank's stage
 # throw (host/base/fault_injection.hpp).
-cat >"$tmp/stages.yaml" <<YAML
-seed: 5
-output: $tmp/stages.h5
-datasets:
-  - {name: job, trace: $data/dxt.parser.txt.gz, format: darshan, bin: 1s, series: bytes_read}
-models: [normal]
-replicas: 6
-compare: {}
-ensembles:
-  - {name: long, model: fgn, params: {H: 0.7}, replicas: 60, length: 4000}
-requests:
-  - {name: r, trace: $data/mpi-io-test.dxt.txt.gz, format: dxt, replicas: 1}
-bursts:
-  - {name: read, dataset: job, horizons: [1s, 2s], bootstrap: {resamples: 20}, scheduling: {min_time: 2s, max_time: 6s, window: 8}}
-YAML
+every_stage_config "$tmp/stages.h5" >"$tmp/stages.yaml"
 listing() { ls -A "$tmp" | grep -E '^(stages\.h5|\.stages\.h5\.tmp)' ; }
 for fault in generate@1 generate@0 study@2 requests@0 bursts@0; do
   rm -f "$tmp/stages.h5"
