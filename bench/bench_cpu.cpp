@@ -33,7 +33,8 @@ struct Ensemble {
 
 // `model` with `params` (YAML, as under `params:`), seed 1, stream 2.
 std::unique_ptr<Ensemble> make_ensemble(const std::string& model, const std::string& params, gs::Dtype dtype,
-                                        std::uint64_t replicas, std::uint64_t length) {
+                                        std::uint64_t replicas, std::uint64_t length,
+                                        const gs::ExecutionContext& context = {}) {
   auto e = std::make_unique<Ensemble>();
   e->spec.name = "bench";
   e->spec.model = gs::make_model(model, params);
@@ -42,7 +43,7 @@ std::unique_ptr<Ensemble> make_ensemble(const std::string& model, const std::str
   e->spec.length = length;
   e->spec.stream = 2;
   e->job = gs::make_job(e->spec, 1);
-  e->generator = gs::make_cpu_backend()->make_generator(e->job, replicas);
+  e->generator = gs::make_cpu_backend(context)->make_generator(e->job, replicas);
   return e;
 }
 
@@ -55,28 +56,24 @@ int threads_of(const benchmark::State& state) {
 // precision fast (host/engine/precision.hpp), 3 and 4 the same on AVX2's eight
 // lanes (where the widest are AVX-512's sixteen), for their speed-ups in one
 // run. The counter `lanes` is the lanes' count (1: scalar).
-int use_path(std::int64_t lanes) {
-  const bool fast = lanes == 2 || lanes == 4;
-  gs::use_math_precision(fast ? gs::MathPrecision::fast : gs::MathPrecision::accurate);
-  const gs::CpuLanes width = lanes == 0 ? gs::CpuLanes::none : lanes >= 3 ? gs::CpuLanes::avx2 : gs::CpuLanes::avx512;
-  return gs::lane_count(gs::use_cpu_lanes(width));
-}
-void restore_default_path() {
-  gs::use_math_precision(gs::MathPrecision::accurate);
-  gs::use_cpu_lanes(true);
+gs::ExecutionContext path_of(std::int64_t lanes) {
+  gs::ExecutionContext path;
+  path.precision = lanes == 2 || lanes == 4 ? gs::MathPrecision::fast : gs::MathPrecision::accurate;
+  path.lanes = lanes == 0 ? gs::CpuLanes::none : lanes >= 3 ? gs::CpuLanes::avx2 : gs::CpuLanes::avx512;
+  return path;
 }
 
 void BM_GpusynthStable(benchmark::State& state) {
   omp_set_num_threads(threads_of(state));
-  const int lanes = use_path(state.range(2));
+  const gs::ExecutionContext path = path_of(state.range(2));
+  const int lanes = gs::lane_count(path.lanes_in_use());
   const auto dtype = state.range(0) == 32 ? gs::Dtype::float32 : gs::Dtype::float64;
-  auto e = make_ensemble("stable", "{alpha: 1.5, beta: 0.5}", dtype, 16, 1 << 16);
+  auto e = make_ensemble("stable", "{alpha: 1.5, beta: 0.5}", dtype, 16, 1 << 16, path);
   std::vector<double> out(16 << 16);
   for (auto _ : state) {
     e->generator->generate(0, 16, out.data());
     benchmark::DoNotOptimize(out.data());
   }
-  restore_default_path();
   state.SetItemsProcessed(state.iterations() * (16 << 16));
   state.counters["threads"] = threads_of(state);
   state.counters["lanes"] = lanes;
@@ -106,14 +103,14 @@ BENCHMARK(BM_GslLevySkew)->UseRealTime();
 // The quickstart's LFSN: α 1.5, β 0.5, H 0.8, m 16, K 256, 4096 bins.
 void BM_GpusynthLfsn(benchmark::State& state) {
   omp_set_num_threads(threads_of(state));
-  const int lanes = use_path(state.range(2));
-  auto e = make_ensemble("lfsn", "{alpha: 1.5, beta: 0.5, H: 0.8, m: 16, K: 256}", gs::Dtype::float32, 8, 4096);
+  const gs::ExecutionContext path = path_of(state.range(2));
+  const int lanes = gs::lane_count(path.lanes_in_use());
+  auto e = make_ensemble("lfsn", "{alpha: 1.5, beta: 0.5, H: 0.8, m: 16, K: 256}", gs::Dtype::float32, 8, 4096, path);
   std::vector<float> out(8 * 4096);
   for (auto _ : state) {
     e->generator->generate(0, 8, out.data());
     benchmark::DoNotOptimize(out.data());
   }
-  restore_default_path();
   state.SetItemsProcessed(state.iterations() * 8 * 4096);
   state.counters["threads"] = threads_of(state);
   state.counters["lanes"] = lanes;
@@ -150,16 +147,16 @@ const ComparisonModel kComparisonModels[] = {
 
 void BM_GpusynthModel(benchmark::State& state) {
   omp_set_num_threads(threads_of(state));
-  const int lanes = use_path(state.range(2));
+  const gs::ExecutionContext path = path_of(state.range(2));
+  const int lanes = gs::lane_count(path.lanes_in_use());
   const ComparisonModel& model = kComparisonModels[state.range(0)];
   constexpr std::uint64_t replicas = 16, length = 1 << 16;
-  auto e = make_ensemble(model.model, model.params, gs::Dtype::float64, replicas, length);
+  auto e = make_ensemble(model.model, model.params, gs::Dtype::float64, replicas, length, path);
   std::vector<double> out(replicas * length);
   for (auto _ : state) {
     e->generator->generate(0, replicas, out.data());
     benchmark::DoNotOptimize(out.data());
   }
-  restore_default_path();
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(replicas * length));
   state.SetLabel(model.label);
   state.counters["threads"] = threads_of(state);

@@ -245,7 +245,7 @@ int main(int argc, char** argv) {
   const gs::EnsembleJob job = gs::make_job(lfsn, 42);
   const gs::SpectralPlan& plan = *job.generation.spectral;
   const std::uint64_t L = plan.fft_length, half = L / 2 + 1, rows = lfsn.replicas;
-  auto backend = gs::make_cuda_backend();
+  auto backend = gs::make_cuda_backend(gs::ExecutionContext{});
   auto generator = backend->make_generator(job, rows);
   std::vector<float> host(rows * lfsn.length);
   const double lfsn_ms = median_ms([&] { generator->generate(0, rows, host.data()); }, 7);

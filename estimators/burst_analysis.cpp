@@ -119,8 +119,9 @@ BurstAnalysis analyse_bursts(const BurstChannels& channels, const BurstAnalysisO
   a.scheduling.push_back(summarize_schedule("perfect-test", test_windows.size(),
                                             schedule_windows(test_windows, observed, a.severity, scheduling),
                                             options.prediction));
-  for (std::size_t k = 2; k < a.horizons.front().predictors.size(); ++k) {  // the models, after the two baselines
-    const Predictor model = a.horizons.front().predictors[k].predictor;
+  for (const ScoredPredictor& scored : a.horizons.front().predictors) {
+    const Predictor model = scored.predictor;
+    if (model == Predictor::persistence || model == Predictor::climatology) continue;  // the models alone
     const auto predicted = [&](std::size_t w) {
       std::vector<int> pattern(scheduling.window);
       for (std::size_t b = 0; b < scheduling.window; ++b) pattern[b] = by_bin[b + 1]->of(model).predicted[w - 1];
@@ -150,6 +151,8 @@ BurstFigures burst_figures(const BurstAnalysis& a, const BurstAnalysisOptions& o
   add("k", a.threshold.k);
   add("mean_run_length", a.mean_run_length);
   const double runs = static_cast<double>(a.run_lengths.size());
+  f.run_length_first = f.values.size();
+  f.run_length_count = a.run_length_counts.size();
   for (std::size_t k = 0; k < a.run_length_counts.size(); ++k)
     add(fmt::format("run_length_share_{}{}", k + 1, k + 1 == a.run_length_counts.size() ? "+" : ""),
         runs > 0 ? static_cast<double>(a.run_length_counts[k]) / runs : 0.0);
@@ -209,16 +212,13 @@ FigureDistribution run_length_fit(const BurstFigures* real, const std::vector<Bu
   d.name = "run_length_distance";
   d.real = d.p_value = NAN;
   if (replicas.empty()) return d;
-  std::vector<std::size_t> shares;  // the columns of the run-length shares
-  for (std::size_t k = 0; k < replicas.front().names.size(); ++k)
-    if (replicas.front().names[k].rfind("run_length_share_", 0) == 0) shares.push_back(k);
-  std::vector<double> mean(shares.size(), 0.0);
+  const std::size_t first = replicas.front().run_length_first, count = replicas.front().run_length_count;
+  std::vector<double> mean(count, 0.0);
   for (const BurstFigures& r : replicas)
-    for (std::size_t j = 0; j < shares.size(); ++j)
-      mean[j] += r.values[shares[j]] / static_cast<double>(replicas.size());
+    for (std::size_t j = 0; j < count; ++j) mean[j] += r.values[first + j] / static_cast<double>(replicas.size());
   const auto distance = [&](const BurstFigures& f) {
     double sum = 0;
-    for (std::size_t j = 0; j < shares.size(); ++j) sum += std::abs(f.values[shares[j]] - mean[j]);
+    for (std::size_t j = 0; j < count; ++j) sum += std::abs(f.values[first + j] - mean[j]);
     return sum / 2;
   };
   std::vector<double> values;

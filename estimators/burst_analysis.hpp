@@ -84,6 +84,7 @@ std::vector<std::string> prediction_notes(const BurstAnalysis& analysis, double 
 struct BurstFigures {
   std::vector<std::string> names;
   std::vector<double> values;
+  std::size_t run_length_first = 0, run_length_count = 0;  // where the run-length shares are in the row
 };
 BurstFigures burst_figures(const BurstAnalysis& analysis, const BurstAnalysisOptions& options);
 

@@ -199,76 +199,73 @@ HorizonRows horizon_rows(std::size_t n, std::size_t labelled, std::size_t horizo
   return r;
 }
 
-// Beside each predictor's decisions: its ranking of the rows (for average
-// precision) and its severity classes, in the order of e.predictors.
-struct PredictorOutputs {
-  std::vector<std::vector<double>> ranking;
-  std::vector<std::vector<int>> severity;
-};
-
 // Persistence (bin t now; ranked by its bytes) and climatology (the training
 // share for every bin; as a decision the better constant for F1, a burst
 // everywhere when training had one; the most frequent training class).
-void add_baselines(HorizonEvaluation& e, PredictorOutputs& outputs, const FeatureMatrix& features,
+void add_baselines(HorizonEvaluation& e, const FeatureMatrix& features,
                    const std::vector<int>& severity, const std::vector<int>& classes, const HorizonRows& r,
                    std::size_t rows) {
   ScoredPredictor persistence;
   persistence.predictor = Predictor::persistence;
   persistence.predicted = persistence_predictions(severity, rows);
-  std::vector<double> bytes(rows);
-  for (std::size_t t = 0; t < rows; ++t) bytes[t] = features.at(t, 0);
-  outputs.ranking.push_back(bytes);
-  outputs.severity.emplace_back(severity.begin(), severity.begin() + static_cast<std::ptrdiff_t>(rows));
+  persistence.ranking.resize(rows);
+  for (std::size_t t = 0; t < rows; ++t) persistence.ranking[t] = features.at(t, 0);
+  persistence.predicted_severity.assign(severity.begin(), severity.begin() + static_cast<std::ptrdiff_t>(rows));
   e.predictors.push_back(std::move(persistence));
   ScoredPredictor climatology;
   climatology.predictor = Predictor::climatology;
   climatology.threshold = e.train_burst_share;
   climatology.predicted.assign(rows, e.train_burst_share > 0);
-  outputs.ranking.emplace_back(rows, e.train_burst_share);
+  climatology.ranking.assign(rows, e.train_burst_share);
   std::vector<std::size_t> class_counts(kSeverityClasses, 0);
   for (std::size_t t : r.train) ++class_counts[classes[t]];
   const int common =
       static_cast<int>(std::max_element(class_counts.begin(), class_counts.end()) - class_counts.begin());
-  outputs.severity.emplace_back(rows, common);
+  climatology.predicted_severity.assign(rows, common);
   e.predictors.push_back(std::move(climatology));
 }
 
+// One predictor's statistics on each resample of the scored rows.
+struct ResampledStatistics {
+  explicit ResampledStatistics(std::uint32_t resamples)
+      : f1(resamples), precision(resamples), recall(resamples), average_precision(resamples),
+        severity_macro(resamples), f1_minus_persistence(resamples) {}
+  std::vector<double> f1, precision, recall, average_precision, severity_macro, f1_minus_persistence;
+};
+
 // Every statistic of every predictor on the same resampled test rows (so that
-// differences are paired), as block-bootstrap intervals; persistence first.
-void bootstrap_intervals(HorizonEvaluation& e, const PredictorOutputs& outputs, const std::vector<int>& labels,
-                         const std::vector<int>& classes, const std::vector<std::size_t>& test,
-                         const PredictionOptions& options) {
-  const std::size_t count = e.predictors.size();
-  enum { kF1, kPrecision, kRecall, kAp, kSeverity, kGain, kStatistics };
-  std::vector<std::vector<double>> draws(count * kStatistics, std::vector<double>(options.resamples));
+// differences are paired), as block-bootstrap intervals.
+void bootstrap_intervals(HorizonEvaluation& e, const std::vector<int>& labels, const std::vector<int>& classes,
+                         const std::vector<std::size_t>& test, const PredictionOptions& options) {
+  std::vector<ResampledStatistics> draws(e.predictors.size(), ResampledStatistics(options.resamples));
+  const std::vector<int>& persistence = e.of(Predictor::persistence).predicted;
   const std::uint32_t stream = horizon_stream(e.horizon_bins);
   for (std::uint32_t b = 0; b < options.resamples; ++b) {
     const std::vector<std::size_t> resampled =
         rows_at(test, block_resample(test.size(), e.block, options.seed, stream, b));
-    double persistence_f1 = 0;
-    for (std::size_t k = 0; k < count; ++k) {
-      const BinaryScores s = binary_scores(labels, e.predictors[k].predicted, resampled);
-      if (k == 0) persistence_f1 = s.f1;
-      draws[k * kStatistics + kF1][b] = s.f1;
-      draws[k * kStatistics + kPrecision][b] = s.precision;
-      draws[k * kStatistics + kRecall][b] = s.recall;
-      draws[k * kStatistics + kAp][b] = average_precision(labels, outputs.ranking[k], resampled);
-      draws[k * kStatistics + kSeverity][b] =
-          options.severity ? multiclass_f1(classes, outputs.severity[k], kSeverityClasses, resampled).macro : 0.0;
-      draws[k * kStatistics + kGain][b] = s.f1 - persistence_f1;
+    const double persistence_f1 = binary_scores(labels, persistence, resampled).f1;
+    for (std::size_t k = 0; k < e.predictors.size(); ++k) {
+      const ScoredPredictor& p = e.predictors[k];
+      ResampledStatistics& d = draws[k];
+      const BinaryScores s = binary_scores(labels, p.predicted, resampled);
+      d.f1[b] = s.f1;
+      d.precision[b] = s.precision;
+      d.recall[b] = s.recall;
+      d.average_precision[b] = average_precision(labels, p.ranking, resampled);
+      d.severity_macro[b] =
+          options.severity ? multiclass_f1(classes, p.predicted_severity, kSeverityClasses, resampled).macro : 0.0;
+      d.f1_minus_persistence[b] = s.f1 - persistence_f1;
     }
   }
-  for (std::size_t k = 0; k < count; ++k) {
+  for (std::size_t k = 0; k < e.predictors.size(); ++k) {
     ScoredPredictor& p = e.predictors[k];
-    const auto interval = [&](int statistic) {
-      return quantile_interval(std::move(draws[k * kStatistics + statistic]), options.confidence);
-    };
-    p.f1 = interval(kF1);
-    p.precision = interval(kPrecision);
-    p.recall = interval(kRecall);
-    p.average_precision_interval = interval(kAp);
-    p.severity_macro = interval(kSeverity);
-    p.f1_minus_persistence = interval(kGain);
+    ResampledStatistics& d = draws[k];
+    p.f1 = quantile_interval(std::move(d.f1), options.confidence);
+    p.precision = quantile_interval(std::move(d.precision), options.confidence);
+    p.recall = quantile_interval(std::move(d.recall), options.confidence);
+    p.average_precision_interval = quantile_interval(std::move(d.average_precision), options.confidence);
+    p.severity_macro = quantile_interval(std::move(d.severity_macro), options.confidence);
+    p.f1_minus_persistence = quantile_interval(std::move(d.f1_minus_persistence), options.confidence);
   }
 }
 
@@ -303,31 +300,28 @@ HorizonEvaluation evaluate_horizon(const FeatureMatrix& features, const std::vec
   const TrainingData data =
       training_data(features, labels, classes, r.fit, r.train, extra, horizon_bins, options.label);
 
-  PredictorOutputs outputs;
-  add_baselines(e, outputs, features, severity, classes, r, rows);
+  add_baselines(e, features, severity, classes, r, rows);
   for (Predictor model : options.models) {
     if (model == Predictor::persistence || model == Predictor::climatology) continue;
     ScoredPredictor p;
     p.predictor = model;
     const std::vector<double> validated = burst_probabilities(model, data, data.fit, features, rows, options);
     p.threshold = f1_optimal_threshold(validated, labels, r.validation);
-    std::vector<double> probability = burst_probabilities(model, data, data.train, features, rows, options);
+    p.ranking = burst_probabilities(model, data, data.train, features, rows, options);
     p.predicted.resize(rows);
-    for (std::size_t t = 0; t < rows; ++t) p.predicted[t] = probability[t] >= p.threshold;
-    outputs.ranking.push_back(std::move(probability));
-    outputs.severity.push_back(options.severity ? severity_predictions(model, data, features, rows, options)
-                                                : std::vector<int>(rows, 0));
+    for (std::size_t t = 0; t < rows; ++t) p.predicted[t] = p.ranking[t] >= p.threshold;
+    p.predicted_severity =
+        options.severity ? severity_predictions(model, data, features, rows, options) : std::vector<int>(rows, 0);
     e.predictors.push_back(std::move(p));
   }
-  for (std::size_t k = 0; k < e.predictors.size(); ++k) {
-    ScoredPredictor& p = e.predictors[k];
+  for (ScoredPredictor& p : e.predictors) {
     p.scores = binary_scores(labels, p.predicted, r.test);
-    p.average_precision = average_precision(labels, outputs.ranking[k], r.test);
-    if (options.severity) p.severity = multiclass_f1(classes, outputs.severity[k], kSeverityClasses, r.test);
+    p.average_precision = average_precision(labels, p.ranking, r.test);
+    if (options.severity) p.severity = multiclass_f1(classes, p.predicted_severity, kSeverityClasses, r.test);
   }
   e.block = options.block ? options.block
                           : static_cast<std::size_t>(std::ceil(std::cbrt(static_cast<double>(r.test.size()))));
-  if (options.resamples > 0) bootstrap_intervals(e, outputs, labels, classes, r.test, options);
+  if (options.resamples > 0) bootstrap_intervals(e, labels, classes, r.test, options);
   return e;
 }
 

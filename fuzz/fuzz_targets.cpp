@@ -10,8 +10,8 @@
 
 #include "host/base/errors.hpp"
 #include "host/engine/config.hpp"
-#include "host/requests/emit.hpp"
 #include "host/requests/synthesize.hpp"
+#include "io/request_texts.hpp"
 #include "io/series_source.hpp"
 #include "io/trace.hpp"
 
@@ -90,7 +90,7 @@ void fuzz_given_requests(const RequestsSpec& spec) {
   constexpr std::uint64_t kFuzzFiles = 8;
   SynthesisOptions options = spec.synthesis;
   options.max_replica_bytes = std::uint64_t{1} << 20;
-  for (int ci = 0; ci < kFileClasses; ++ci) {
+  for (int ci = 0; ci < kClassesWithFiles; ++ci) {
     const auto given = static_cast<std::uint64_t>(spec.given->classes[ci].files);
     options.files[ci] = std::min(options.files[ci].value_or(given), kFuzzFiles);
   }

@@ -231,8 +231,6 @@ void write_scheduling(hid_t parent, const BurstAnalysis& a, const BurstAnalysisO
   }
 }
 
-}  // namespace
-
 void write_burst_analysis(hid_t parent, const BurstAnalysis& a, const BurstAnalysisOptions& o,
                           const std::vector<Attribute>& attributes) {
   h5::write_attributes(parent, attributes);
@@ -332,12 +330,65 @@ void write_augmentation(hid_t parent, const AugmentationResult& r, const std::ve
   std::vector<double> minutes;
   for (std::size_t h : r.horizon_bins) minutes.push_back(static_cast<double>(h) * r.bin_seconds / 60);
   write_predictor_and_horizon(group.id(), r.predictors, minutes);
-  h5::write_matrix(group.id(), "f1_real_only", rows, columns, r.f1_real_only, {kPredictorByHorizon});
-  h5::write_matrix(group.id(), "f1_augmented", rows, columns, r.f1_augmented, {kPredictorByHorizon});
-  h5::write_matrix(group.id(), "difference_low", rows, columns, r.difference_low,
+  const auto matrix = [&](double AugmentedF1::*member) {
+    std::vector<double> values;
+    for (const AugmentedF1& cell : r.cells) values.push_back(cell.*member);  // [predictor, horizon] as stored
+    return values;
+  };
+  h5::write_matrix(group.id(), "f1_real_only", rows, columns, matrix(&AugmentedF1::real_only), {kPredictorByHorizon});
+  h5::write_matrix(group.id(), "f1_augmented", rows, columns, matrix(&AugmentedF1::augmented), {kPredictorByHorizon});
+  h5::write_matrix(group.id(), "difference_low", rows, columns, matrix(&AugmentedF1::difference_low),
                    {{"definition", std::string("paired block-bootstrap interval of F1(augmented) - F1(real only)")},
                     kPredictorByHorizon});
-  h5::write_matrix(group.id(), "difference_high", rows, columns, r.difference_high, {kPredictorByHorizon});
+  h5::write_matrix(group.id(), "difference_high", rows, columns, matrix(&AugmentedF1::difference_high),
+                   {kPredictorByHorizon});
+}
+
+// The Monte Carlo of an entry: every stored replica of its ensembles analysed
+// as the real series is (bytes alone), under /bursts/<name>/monte_carlo.
+void write_monte_carlo_group(hid_t entry, const BurstsOutcome& o) {
+  const BurstAnalysisOptions& replicas = o.replica_options;
+  const h5::Handle group = h5::create_group(entry, "monte_carlo");
+  std::vector<std::string> predictors;
+  for (Predictor p : replicas.prediction.models) predictors.push_back(to_string(p));
+  h5::write_attributes(group.id(), {{"features", std::string(to_string(replicas.features))},
+                                    {"predictors", fmt::format("{}", fmt::join(predictors, ","))}});
+  for (const MonteCarloResult& r : o.monte_carlo) write_monte_carlo(group.id(), r, {});
+}
+
+// The training with replicas: the predictors trained on the real training
+// bins alone and with the replicas' rows, both scored on the real scored bins.
+void write_augmentation_group(hid_t entry, const BurstsOutcome& o) {
+  const h5::Handle group = h5::create_group(entry, "augment");
+  h5::write_attributes(
+      group.id(),
+      {{"definition",
+        std::string("the replicas' predictors trained on the real training bins alone and on them plus every "
+                    "labelled row of the first `replicas` replicas of the ensemble (bursts by each replica's "
+                    "own threshold), both scored on the real scored bins")},
+       {"features", std::string(to_string(o.replica_options.features))}});
+  for (const AugmentationResult& r : o.augmented) write_augmentation(group.id(), r, {});
+}
+
+}  // namespace
+
+void write_bursts(EnsembleFile& file, const std::vector<BurstsOutcome>& outcomes) {
+  if (outcomes.empty()) return;
+  const h5::Handle top = h5::create_group(file.id(), "bursts");
+  for (const BurstsOutcome& o : outcomes) {
+    const h5::Handle entry = h5::create_group(top.id(), o.name);
+    const std::vector<Attribute> source = {
+        {"dataset", o.dataset},
+        {"channels", std::string(o.all_channels ? "bytes, operations and I/O time of the dataset's bins"
+                                                : "the dataset's series alone")},
+        {"seed", o.seed}};
+    if (o.real)
+      write_burst_analysis(entry.id(), *o.real, o.options, source);
+    else
+      h5::write_attributes(entry.id(), source);
+    if (!o.monte_carlo.empty()) write_monte_carlo_group(entry.id(), o);
+    if (!o.augmented.empty()) write_augmentation_group(entry.id(), o);
+  }
 }
 
 }  // namespace gs

@@ -6,38 +6,14 @@
 // series, and the training-with-replicas experiment.
 #pragma once
 
-#include <hdf5.h>
-
-#include <string>
 #include <vector>
 
-#include "estimators/burst_analysis.hpp"
-#include "io/attributes.hpp"
+#include "estimators/burst_results.hpp"
+#include "io/ensemble_file.hpp"
 
 namespace gs {
 
-// Training on the real bins alone against the real bins plus replicas: F1 on
-// the real scored bins per predictor and horizon, and the paired interval of
-// the difference (augmented − real only).
-struct AugmentationResult {
-  std::string ensemble;
-  std::uint64_t replicas = 0;
-  double bin_seconds = 0;
-  std::vector<std::size_t> horizon_bins;
-  std::vector<std::string> predictors;
-  std::vector<double> f1_real_only, f1_augmented, difference_low, difference_high;  // predictor-major
-  std::vector<std::string> notes;  // F1 values that are non-findings (prediction_non_finding), named
-};
-
-struct MonteCarloResult {
-  std::string ensemble;
-  std::vector<BurstFigures> replicas;
-  std::vector<FigureDistribution> distributions;  // against the real series (same options)
-};
-
-void write_burst_analysis(hid_t parent, const BurstAnalysis& analysis, const BurstAnalysisOptions& options,
-                          const std::vector<Attribute>& attributes);
-void write_monte_carlo(hid_t parent, const MonteCarloResult& result, const std::vector<Attribute>& attributes);
-void write_augmentation(hid_t parent, const AugmentationResult& result, const std::vector<Attribute>& attributes);
+// /bursts/<name> of every entry, as gpusynth writes it into a run's file.
+void write_bursts(EnsembleFile& file, const std::vector<BurstsOutcome>& outcomes);
 
 }  // namespace gs

@@ -7,7 +7,8 @@
 
 namespace gs {
 
-void write_compare(hid_t file, const Study& study) {
+void write_compare(EnsembleFile& output, const Study& study) {
+  const hid_t file = output.id();
   const CompareOptions& options = study.options();
   const BootstrapOptions& b = options.bootstrap;
   h5::Handle root = h5::create_group(file, "compare");

@@ -4,12 +4,11 @@
 // comparisons, with the definitions of everything as attributes.
 #pragma once
 
-#include <hdf5.h>
-
 #include "estimators/study.hpp"
+#include "io/ensemble_file.hpp"
 
 namespace gs {
 
-void write_compare(hid_t file, const Study& study);
+void write_compare(EnsembleFile& file, const Study& study);
 
 }  // namespace gs

@@ -16,11 +16,11 @@ namespace gs {
 hid_t native_type(StorageType type) {
   switch (type) {
     case StorageType::float64:
-      return H5T_NATIVE_DOUBLE;
+      return GS_H5_LOCKED(H5T_NATIVE_DOUBLE);
     case StorageType::uint32:
-      return H5T_NATIVE_UINT32;
+      return GS_H5_LOCKED(H5T_NATIVE_UINT32);
     default:
-      return H5T_NATIVE_FLOAT;
+      return GS_H5_LOCKED(H5T_NATIVE_FLOAT);
   }
 }
 
@@ -30,11 +30,11 @@ namespace {
 hid_t file_type(StorageType type) {
   switch (type) {
     case StorageType::float64:
-      return H5T_IEEE_F64LE;
+      return GS_H5_LOCKED(H5T_IEEE_F64LE);
     case StorageType::uint32:
-      return H5T_STD_U32LE;
+      return GS_H5_LOCKED(H5T_STD_U32LE);
     default:
-      return H5T_IEEE_F32LE;
+      return GS_H5_LOCKED(H5T_IEEE_F32LE);
   }
 }
 
@@ -219,11 +219,10 @@ std::string series_path(const std::string& name) { return fmt::format("ensembles
 
 }  // namespace
 
-std::uint64_t stored_replicas(hid_t file, const std::string& name, const std::string& purpose) {
+std::uint64_t EnsembleFile::stored_replicas(const std::string& name, const std::string& purpose) const {
+  const hid_t file = file_.id();
   const std::string path = series_path(name);
-  if (H5Lexists(file, "ensembles", H5P_DEFAULT) <= 0 ||
-      H5Lexists(file, ("ensembles/" + name).c_str(), H5P_DEFAULT) <= 0 ||
-      H5Lexists(file, path.c_str(), H5P_DEFAULT) <= 0)
+  if (!h5::has_link(file, path))
     throw UserError(fmt::format("{}: ensemble '{}' has no stored series in this run", purpose, name));
   const h5::Handle dataset = h5::open_dataset(file, path);
   const h5::Handle space(GS_H5_CHECK(H5Dget_space(dataset.id())), H5Sclose);
@@ -233,9 +232,9 @@ std::uint64_t stored_replicas(hid_t file, const std::string& name, const std::st
   return dims[0];
 }
 
-std::vector<double> read_ensemble_rows(hid_t file, const std::string& name, std::uint64_t first, std::uint64_t count,
-                                       std::uint64_t* length) {
-  const h5::Handle dataset = h5::open_dataset(file, series_path(name));
+std::vector<double> EnsembleFile::read_rows(const std::string& name, std::uint64_t first, std::uint64_t count,
+                                            std::uint64_t* length) const {
+  const h5::Handle dataset = h5::open_dataset(file_.id(), series_path(name));
   const h5::Handle space(GS_H5_CHECK(H5Dget_space(dataset.id())), H5Sclose);
   hsize_t dims[2] = {0, 0};
   GS_H5_CHECK(H5Sget_simple_extent_dims(space.id(), dims, nullptr));
@@ -248,9 +247,41 @@ std::vector<double> read_ensemble_rows(hid_t file, const std::string& name, std:
   return rows;
 }
 
-std::vector<double> read_ensemble_row(hid_t file, const std::string& name, std::uint64_t replica) {
-  const std::uint64_t stored = stored_replicas(file, name, "requests timed by an ensemble");
-  return read_ensemble_rows(file, name, replica % stored, 1, nullptr);
+std::vector<double> EnsembleFile::read_row(const std::string& name, std::uint64_t replica) const {
+  const std::uint64_t stored = stored_replicas(name, "requests timed by an ensemble");
+  return read_rows(name, replica % stored, 1, nullptr);
+}
+
+SeriesReader::SeriesReader(const std::string& path) : file_(h5::open_file_read(path)) {}
+
+SeriesShape SeriesReader::shape(const std::string& name) const {
+  const h5::Handle data = h5::open_dataset(file_.id(), series_path(name));
+  const h5::Handle type(GS_H5_CHECK(H5Dget_type(data.id())), H5Tclose);
+  const h5::Handle space(GS_H5_CHECK(H5Dget_space(data.id())), H5Sclose);
+  hsize_t dims[2] = {0, 0};
+  GS_H5_CHECK(H5Sget_simple_extent_dims(space.id(), dims, nullptr));
+  SeriesShape s;
+  s.name = name;
+  s.replicas = dims[0];
+  s.bins = dims[1];
+  s.storage = GS_H5_CHECK(H5Tget_class(type.id())) == H5T_INTEGER ? StorageType::uint32
+              : GS_H5_LOCKED(H5Tget_size(type.id())) == 4         ? StorageType::float32
+                                                                  : StorageType::float64;
+  const h5::Handle create(GS_H5_CHECK(H5Dget_create_plist(data.id())), H5Pclose);
+  hsize_t chunk[2] = {1, 1};
+  if (GS_H5_CHECK(H5Pget_layout(create.id())) == H5D_CHUNKED && GS_H5_CHECK(H5Pget_chunk(create.id(), 2, chunk)) == 2 &&
+      chunk[0] > 0)
+    s.chunk_rows = chunk[0];
+  return s;
+}
+
+void SeriesReader::read_rows(const SeriesShape& shape, std::uint64_t first, std::uint64_t count, void* out) const {
+  const h5::Handle data = h5::open_dataset(file_.id(), series_path(shape.name));
+  const h5::Handle file_space(GS_H5_CHECK(H5Dget_space(data.id())), H5Sclose);
+  const hsize_t start[2] = {first, 0}, size[2] = {count, shape.bins};
+  GS_H5_CHECK(H5Sselect_hyperslab(file_space.id(), H5S_SELECT_SET, start, nullptr, size, nullptr));
+  const h5::Handle memory_space(GS_H5_CHECK(H5Screate_simple(2, size, nullptr)), H5Sclose);
+  GS_H5_CHECK(H5Dread(data.id(), native_type(shape.storage), memory_space.id(), file_space.id(), H5P_DEFAULT, out));
 }
 
 }  // namespace gs

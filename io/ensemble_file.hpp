@@ -64,13 +64,25 @@ class SeriesDataset {
   int compression_level_;
 };
 
-// The replicas an open run file stores of /ensembles/<name>/series (UserError
-// naming `purpose` when it stores none), and rows of it as doubles.
-std::uint64_t stored_replicas(hid_t file, const std::string& name, const std::string& purpose);
-std::vector<double> read_ensemble_rows(hid_t file, const std::string& name, std::uint64_t first, std::uint64_t count,
-                                       std::uint64_t* length);
-// One replica (the replica index modulo the stored ones).
-std::vector<double> read_ensemble_row(hid_t file, const std::string& name, std::uint64_t replica);
+// An ensemble's series as a reader sees it: its rows (replicas) and bins, its
+// stored type and the rows of its chunks (1 when not chunked).
+struct SeriesShape {
+  std::string name;
+  std::uint64_t replicas = 0, bins = 0, chunk_rows = 1;
+  StorageType storage = StorageType::float32;
+};
+// A run's file opened for reading its series back as stored (Python's generate).
+class SeriesReader {
+ public:
+  explicit SeriesReader(const std::string& path);
+  // /ensembles/<name>/series.
+  SeriesShape shape(const std::string& name) const;
+  // Rows [first, first + count) of it into `out`, in the stored type: the file's bits.
+  void read_rows(const SeriesShape& shape, std::uint64_t first, std::uint64_t count, void* out) const;
+
+ private:
+  h5::Handle file_;
+};
 
 class EnsembleFile {
  public:
@@ -93,8 +105,17 @@ class EnsembleFile {
   // An ensemble's series created before (create_series), for its attributes.
   SeriesDataset open_series(const std::string& name, StorageType type, std::uint64_t length, ChunkShape chunk,
                             int compression_level);
+  // What the analyses after the generation read back (bursts, requests timed by
+  // an ensemble): the replicas the file stores of /ensembles/<name>/series
+  // (UserError naming `purpose` when it stores none), rows of it as doubles,
+  // and one replica (the replica index modulo the stored ones).
+  std::uint64_t stored_replicas(const std::string& name, const std::string& purpose) const;
+  std::vector<double> read_rows(const std::string& name, std::uint64_t first, std::uint64_t count,
+                                std::uint64_t* length) const;
+  std::vector<double> read_row(const std::string& name, std::uint64_t replica) const;
+
   void commit();
-  hid_t id() const { return file_.id(); }  // for groups beside /ensembles (/compare)
+  hid_t id() const { return file_.id(); }  // for the writers of the groups beside /ensembles (io/)
   // MPI ranks: rank 0 lays the file out, suspends it while every rank writes
   // its replicas (io/parallel_series.hpp) and resumes it for the attributes.
   const std::string& temp_path() const { return file_.temp_path(); }

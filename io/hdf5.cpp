@@ -29,20 +29,44 @@ Handle& Handle::operator=(Handle&& other) noexcept {
   return *this;
 }
 
+bool has_link(hid_t parent, const std::string& path) {
+  std::string prefix;
+  std::size_t start = 0;
+  while (start <= path.size()) {  // H5Lexists fails, rather than says no, when a parent is missing
+    const std::size_t slash = std::min(path.find('/', start), path.size());
+    prefix = path.substr(0, slash);
+    if (GS_H5_LOCKED(H5Lexists(parent, prefix.c_str(), H5P_DEFAULT)) <= 0) return false;
+    start = slash + 1;
+  }
+  return true;
+}
+
+bool file_has(const std::string& path, const std::string& object) {
+  const Handle file = open_file_read(path);
+  return has_link(file.id(), object);
+}
+
+bool any_file_open() { return GS_H5_LOCKED(H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_FILE)) > 0; }
+
+std::recursive_mutex& library_mutex() {
+  static std::recursive_mutex mutex;
+  return mutex;
+}
+
 void Handle::reset() {
-  if (id_ >= 0 && closer_) closer_(id_);
+  if (id_ >= 0 && closer_) GS_H5_LOCKED(closer_(id_));
   id_ = -1;
 }
 
 void Handle::abandon() { id_ = -1; }
 
 herr_t Handle::release() {
-  const herr_t status = id_ >= 0 && closer_ ? closer_(id_) : 0;
+  const herr_t status = id_ >= 0 && closer_ ? GS_H5_LOCKED(closer_(id_)) : 0;
   id_ = -1;
   return status;
 }
 
-void quiet_library_errors() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
+void quiet_library_errors() { GS_H5_LOCKED(H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr)); }
 
 namespace {
 
@@ -86,8 +110,8 @@ Handle create_file(const std::string& path) {
 
 void raise_failure(const char* call, const char* file, int line) {
   StackFacts facts;
-  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, collect_facts, &facts);
-  H5Eclear2(H5E_DEFAULT);
+  GS_H5_LOCKED(H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, collect_facts, &facts));  // GS_H5_CHECK, the caller, holds it
+  GS_H5_LOCKED(H5Eclear2(H5E_DEFAULT));
   if (facts.system_error != 0) {
     std::string path = facts.file;
     {
@@ -273,7 +297,7 @@ void name_dimensions_in(hid_t group) {
   GS_H5_CHECK(H5Literate(group, H5_INDEX_NAME, H5_ITER_INC, nullptr, collect_link_name, &links));
   for (const std::string& name : links) {
     Handle object(GS_H5_CHECK(H5Oopen(group, name.c_str(), H5P_DEFAULT)), H5Oclose);
-    const H5I_type_t type = H5Iget_type(object.id());
+    const H5I_type_t type = GS_H5_LOCKED(H5Iget_type(object.id()));
     if (type == H5I_GROUP) name_dimensions_in(object.id());
     if (type != H5I_DATASET) continue;
     const Handle& dataset = object;
@@ -345,11 +369,11 @@ void write_table(hid_t parent, const std::string& name, const std::vector<TableC
     const auto& column = columns[c];
     if (std::visit([](const auto& v) { return v.size(); }, column.values) != rows)
       throw InternalError("write_table", "columns of different lengths", __FILE__, __LINE__);
-    hid_t member = H5T_NATIVE_DOUBLE;
+    hid_t member = GS_H5_LOCKED(H5T_NATIVE_DOUBLE);
     if (const auto* numbers = std::get_if<std::vector<double>>(&column.values)) {
       for (std::size_t r = 0; r < rows; ++r) std::memcpy(&buffer[r * row_bytes + offsets[c]], &(*numbers)[r], 8);
     } else if (const auto* integers = std::get_if<std::vector<std::int64_t>>(&column.values)) {
-      member = H5T_NATIVE_INT64;
+      member = GS_H5_LOCKED(H5T_NATIVE_INT64);
       for (std::size_t r = 0; r < rows; ++r) std::memcpy(&buffer[r * row_bytes + offsets[c]], &(*integers)[r], 8);
     } else {
       const auto& texts = std::get<std::vector<std::string>>(column.values);
@@ -372,7 +396,7 @@ void write_table(hid_t parent, const std::string& name, const std::vector<TableC
 }
 
 Handle open_file_read(const std::string& path) {
-  const hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  const hid_t id = GS_H5_LOCKED(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
   if (id < 0) throw UserError(fmt::format("{}: cannot open as an HDF5 file", path));
   return Handle(id, H5Fclose);
 }
@@ -392,7 +416,7 @@ Handle open_dataset(hid_t parent, const std::string& name) {
 namespace {
 
 void write_raw(hid_t object, const std::string& name, hid_t type, hid_t space, const void* data) {
-  if (H5Aexists(object, name.c_str()) > 0) GS_H5_CHECK(H5Adelete(object, name.c_str()));
+  if (GS_H5_CHECK(H5Aexists(object, name.c_str())) > 0) GS_H5_CHECK(H5Adelete(object, name.c_str()));
   Handle attr(GS_H5_CHECK(H5Acreate2(object, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT)), H5Aclose);
   GS_H5_CHECK(H5Awrite(attr.id(), type, data));
 }
@@ -417,13 +441,13 @@ void write_attribute(hid_t object, const Attribute& attribute) {
           const hsize_t n = value.size();
           const double none = 0;  // HDF5 wants a buffer even for an empty list
           Handle space(GS_H5_CHECK(H5Screate_simple(1, &n, nullptr)), H5Sclose);
-          write_raw(object, name, H5T_NATIVE_DOUBLE, space.id(), value.empty() ? &none : value.data());
+          write_raw(object, name, GS_H5_LOCKED(H5T_NATIVE_DOUBLE), space.id(), value.empty() ? &none : value.data());
         } else if constexpr (std::is_same_v<T, double>) {
-          write_raw(object, name, H5T_NATIVE_DOUBLE, scalar_space().id(), &value);
+          write_raw(object, name, GS_H5_LOCKED(H5T_NATIVE_DOUBLE), scalar_space().id(), &value);
         } else if constexpr (std::is_same_v<T, std::int64_t>) {
-          write_raw(object, name, H5T_NATIVE_INT64, scalar_space().id(), &value);
+          write_raw(object, name, GS_H5_LOCKED(H5T_NATIVE_INT64), scalar_space().id(), &value);
         } else {
-          write_raw(object, name, H5T_NATIVE_UINT64, scalar_space().id(), &value);
+          write_raw(object, name, GS_H5_LOCKED(H5T_NATIVE_UINT64), scalar_space().id(), &value);
         }
       },
       attribute.value);
@@ -455,7 +479,7 @@ T read_scalar(hid_t object, const std::string& name, hid_t memtype) {
 std::string read_string_attribute(hid_t object, const std::string& name) {
   Handle attr = open_attribute(object, name);
   Handle type(GS_H5_CHECK(H5Aget_type(attr.id())), H5Tclose);
-  if (H5Tis_variable_str(type.id()) > 0) {
+  if (GS_H5_LOCKED(H5Tis_variable_str(type.id())) > 0) {
     Handle memtype(GS_H5_CHECK(H5Tcopy(H5T_C_S1)), H5Tclose);
     GS_H5_CHECK(H5Tset_size(memtype.id(), H5T_VARIABLE));
     GS_H5_CHECK(H5Tset_cset(memtype.id(), H5Tget_cset(type.id())));
@@ -463,10 +487,10 @@ std::string read_string_attribute(hid_t object, const std::string& name) {
     GS_H5_CHECK(H5Aread(attr.id(), memtype.id(), &text));
     std::string result = text ? text : "";
     Handle space(GS_H5_CHECK(H5Aget_space(attr.id())), H5Sclose);
-    H5Dvlen_reclaim(memtype.id(), space.id(), H5P_DEFAULT, &text);
+    GS_H5_LOCKED(H5Dvlen_reclaim(memtype.id(), space.id(), H5P_DEFAULT, &text));
     return result;
   }
-  const std::size_t size = H5Tget_size(type.id());
+  const std::size_t size = GS_H5_LOCKED(H5Tget_size(type.id()));
   std::string result(size, '\0');
   GS_H5_CHECK(H5Aread(attr.id(), type.id(), result.data()));
   return result.substr(0, result.find('\0'));
@@ -486,13 +510,13 @@ std::vector<double> read_as_double(hid_t dataset, std::vector<hsize_t>* dims) {
 }
 
 double read_double_attribute(hid_t object, const std::string& name) {
-  return read_scalar<double>(object, name, H5T_NATIVE_DOUBLE);
+  return read_scalar<double>(object, name, GS_H5_LOCKED(H5T_NATIVE_DOUBLE));
 }
 std::int64_t read_int_attribute(hid_t object, const std::string& name) {
-  return read_scalar<std::int64_t>(object, name, H5T_NATIVE_INT64);
+  return read_scalar<std::int64_t>(object, name, GS_H5_LOCKED(H5T_NATIVE_INT64));
 }
 std::uint64_t read_uint_attribute(hid_t object, const std::string& name) {
-  return read_scalar<std::uint64_t>(object, name, H5T_NATIVE_UINT64);
+  return read_scalar<std::uint64_t>(object, name, GS_H5_LOCKED(H5T_NATIVE_UINT64));
 }
 
 }  // namespace gs::h5

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "host/base/output_file.hpp"
+#include "io/hdf5_library.hpp"
 #include "io/attributes.hpp"
 
 namespace gs::h5 {
@@ -42,16 +43,6 @@ class Handle {
 // else an InternalError naming the call and HDF5's innermost message.
 [[noreturn]] void raise_failure(const char* call, const char* file, int line);
 
-// The names gpusynth gives groups (ensembles, datasets): A-Z a-z 0-9 _ . -,
-// starting with a letter, a digit or _ (so never ".", ".." or a hidden name).
-bool is_group_name(const std::string& name);
-// `text` made a group name: other characters become _, and _ leads when needed.
-std::string group_name_from(const std::string& text);
-constexpr const char* kGroupNameRule = "letters, digits, _ . - (starting with a letter, a digit or _)";
-
-// The directory an output path lies in ("." for a bare name).
-std::string output_directory(const std::string& path);
-
 // An HDF5 file written through a PendingOutput (host/base/output_file.hpp):
 // under a temporary name, renamed over the output by commit(), removed when
 // never committed, so a failed run leaves no partial output and replaces
@@ -77,6 +68,9 @@ class PendingFile {
   Handle file_;  // closed before output_ removes an uncommitted file
 };
 Handle open_file_read(const std::string& path);
+// Whether `path` (relative to `parent`) names an object; false where a part of it is missing.
+bool has_link(hid_t parent, const std::string& path);
+
 Handle create_group(hid_t parent, const std::string& name);
 Handle open_group(hid_t parent, const std::string& name);
 Handle open_dataset(hid_t parent, const std::string& name);
@@ -133,16 +127,20 @@ std::uint64_t read_uint_attribute(hid_t object, const std::string& name);
 // its shape in `dims`.
 std::vector<double> read_as_double(hid_t dataset, std::vector<hsize_t>* dims = nullptr);
 
-// Silence HDF5's own error stack printing on the calling thread (a thread-safe
-// HDF5 keeps one stack per thread); errors surface as exceptions.
-void quiet_library_errors();
-
 }  // namespace gs::h5
 
-// Wraps an HDF5 call whose failure is a negative return value.
+// Wraps an HDF5 call whose failure is a negative return value (read from
+// the library's error stack under the same lock).
 #define GS_H5_CHECK(call)                                                   \
   ([&]() {                                                                  \
+    const ::gs::h5::LibraryLock gs_lock_(::gs::h5::library_mutex());        \
     const auto gs_status_ = (call);                                         \
     if (gs_status_ < 0) ::gs::h5::raise_failure(#call, __FILE__, __LINE__); \
     return gs_status_;                                                      \
+  }())
+// An HDF5 call whose result is read as it is (a test such as H5Lexists).
+#define GS_H5_LOCKED(call)                                           \
+  ([&]() {                                                           \
+    const ::gs::h5::LibraryLock gs_lock_(::gs::h5::library_mutex()); \
+    return (call);                                                   \
   }())

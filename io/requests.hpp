@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -97,5 +98,74 @@ struct PioneerFields {
 // the opens used to infer file open sessions.
 RequestTrace read_request_trace(const std::vector<std::string>& paths, const std::string& format,
                                 const TraceOptions& options, const std::string& counters = {});
+
+// The request-level workloads gpusynth derives from a trace and synthesizes
+// (host/requests/workload.hpp makes them; io/requests_file.hpp and
+// io/request_texts.hpp write them).
+
+enum class FileClass : std::uint8_t { root_exclusive, private_file, shared, none };
+// The classes with files come first; `none` holds the operations that name no file.
+constexpr int kClassesWithFiles = 3;
+constexpr int kFileClassCount = static_cast<int>(FileClass::none) + 1;
+const char* file_class_name(FileClass c);  // root_exclusive, private, shared, none
+
+// The name a private file has on rank r: the root's name with each number in
+// it that follows the rank (base + step·r, at least `width` digits) replaced.
+// Learned from the traced ranks; without them every rank gets "<name>.<rank>".
+struct NamePattern {
+  std::vector<std::string> texts;  // the parts between numbers (one more than numbers)
+  struct Number {
+    std::int64_t base = 0, step = 0;
+    std::size_t width = 0;  // leading zeros kept
+  };
+  std::vector<Number> numbers;
+  bool learned = false;
+  std::string root_name;
+
+  std::string name_for(std::int64_t rank) const;
+};
+
+struct FileInfo {
+  FileClass file_class = FileClass::private_file;
+  std::int64_t size = 0;         // FS: the largest offset + size
+  std::int64_t rank_stride = 0;  // shared: rank r accesses offset + r·stride
+  NamePattern name;              // private: the name on each rank
+};
+
+// Soft dependencies (Section IV-B) are written into the names of a path's
+// data operations: "<op>1" a data operation right after a seek in its session
+// (the seek folded in), "<op>0" any other. The name of a form, and a data
+// operation's name read back as a form (nothing for a name without one).
+struct SoftDependencyForm {
+  std::string base;         // the operation's own name
+  bool after_seek = false;  // "1": a seek came right before it
+};
+std::string soft_dependency_name(const SoftDependencyForm& form);
+std::optional<SoftDependencyForm> soft_dependency_form(const std::string& name);
+
+// A request stream with its files: a sanitized trace, a generic workload path,
+// a synthetic path or its expansion to N processes.
+struct Workload {
+  RequestTable table;
+  std::vector<FileInfo> files;  // parallel to table.files
+  std::int32_t processes = 1;
+  // The seek each "<op>1" stands for (soft dependencies, above).
+  std::map<std::string, std::string> seek_before;
+};
+
+struct SanitizeSummary {
+  std::uint64_t read = 0;              // requests in the trace
+  std::uint64_t absorbed = 0;          // POSIX calls folded into the MPI-IO call that made them
+  std::uint64_t inferred_sessions = 0; // sessions placed where the trace has no open/close
+  std::uint64_t sessions = 0;
+};
+
+struct PathSummary {
+  std::int32_t ranks = 0, children_aligned = 0;
+  std::uint64_t root_requests = 0, root_exclusive = 0;
+  std::uint64_t child_only_files = 0;   // files no root request touches (not in the path)
+  std::uint64_t irregular_offsets = 0;  // shared requests whose children's offsets follow no stride
+  std::vector<std::int64_t> root_exclusive_indices;  // in the path
+};
 
 }  // namespace gs

@@ -32,13 +32,29 @@
 
 namespace gs {
 
-// The CPU's lanes form of a kernel (host/engine/cpu/lane_kernels.inc), set at
-// start-up to the widest the CPU has, AVX2 with FMA or AVX-512
-// (host/engine/cpu/lanes.hpp); null otherwise. `parallel`: OpenMP over the rows, else row 0 by the caller.
+// The CPU's lane forms: an instruction set (AVX2 with FMA, AVX-512) and a
+// precision (accurate, fast), each with its own compiled kernels
+// (host/engine/cpu/lane_kernels.inc). A run picks one through its execution
+// context (host/engine/context.hpp) and hands it to the launchers below; the
+// scalar path is the form with index -1.
+constexpr int kCpuLaneForms = 4;
+struct CpuLaneForm {
+  int index = -1;  // into CpuLanesSlot::launch; -1: the scalar path
+};
+
+// A kernel's lanes launchers, one per form, registered during static
+// initialisation by the lanes' translation units (host/engine/cpu/lanes.cpp)
+// and never changed afterwards; null where a form was not built.
+// `parallel`: OpenMP over the rows, else row 0 by the caller.
 template <class Kernel>
 struct CpuLanesSlot {
-  static inline Tally (*launch)(std::uint64_t rows, const Kernel& kernel, bool parallel) = nullptr;
+  static inline Tally (*launch[kCpuLaneForms])(std::uint64_t rows, const Kernel& kernel, bool parallel) = {};
 };
+
+template <class Kernel>
+auto lanes_launcher(CpuLaneForm form) {
+  return form.index >= 0 ? CpuLanesSlot<Kernel>::launch[form.index] : nullptr;
+}
 
 // body(row, begin, end, tally) over blocks of columns [begin, end) of every
 // row, in an OpenMP loop; begin is a multiple of kCpuColumnBlock.
@@ -64,8 +80,8 @@ Tally cpu_for_each_block(std::uint64_t rows, std::uint64_t columns, const Body& 
 }
 
 template <class Kernel>
-Tally cpu_for_each(std::uint64_t rows, const Kernel& kernel) {
-  if (const auto lanes = CpuLanesSlot<Kernel>::launch) return lanes(rows, kernel, true);
+Tally cpu_for_each(std::uint64_t rows, const Kernel& kernel, CpuLaneForm form) {
+  if (const auto lanes = lanes_launcher<Kernel>(form)) return lanes(rows, kernel, true);
   return cpu_for_each_block(rows, kernel.columns(),
                             [&](std::uint64_t row, std::uint64_t begin, std::uint64_t end, StoreTally& tally) {
                               for (std::uint64_t c = begin; c < end; ++c) kernel(row, c, tally);
@@ -75,8 +91,8 @@ Tally cpu_for_each(std::uint64_t rows, const Kernel& kernel) {
 // Row 0 of the kernel, run serially by the calling thread (inside a parallel
 // region, with the kernel's buffers pointing at that thread's row).
 template <class Kernel>
-Tally serial_for_each(const Kernel& kernel) {
-  if (const auto lanes = CpuLanesSlot<Kernel>::launch) return lanes(1, kernel, false);
+Tally serial_for_each(const Kernel& kernel, CpuLaneForm form) {
+  if (const auto lanes = lanes_launcher<Kernel>(form)) return lanes(1, kernel, false);
   StoreTally tally;
   const std::uint64_t columns = kernel.columns();
   for (std::uint64_t c = 0; c < columns; ++c) kernel(0, c, tally);
@@ -139,10 +155,10 @@ struct CudaDirectLaunchSlot {
 
 template <class Kernel>
 Tally host_direct_launch(const void* data, std::uint64_t first, std::uint64_t count, void* out, const double* table,
-                         double* scratch) {
+                         double* scratch, CpuLaneForm form) {
   Kernel kernel = *static_cast<const Kernel*>(data);
   bind_batch(kernel, first, out, table, scratch);
-  return cpu_for_each(count, kernel);
+  return cpu_for_each(count, kernel, form);
 }
 
 // A model's direct kernel with its parameters filled in, whatever its type.
@@ -166,9 +182,9 @@ class DirectKernel {
   }
 
   // Replicas [first, first + count) into host memory; `scratch` holds
-  // count · scratch_per_replica() doubles.
-  Tally run_on_host(std::uint64_t first, std::uint64_t count, void* out, double* scratch) const {
-    return host_(kernel_.get(), first, count, out, table_->empty() ? nullptr : table_->data(), scratch);
+  // count · scratch_per_replica() doubles; `form`: the CPU's lanes that run it.
+  Tally run_on_host(std::uint64_t first, std::uint64_t count, void* out, double* scratch, CpuLaneForm form) const {
+    return host_(kernel_.get(), first, count, out, table_->empty() ? nullptr : table_->data(), scratch, form);
   }
   // Null when the kernel's header was not built for CUDA. `fast`: the
   // precision fast launcher where the kernel has one, else the accurate one.
@@ -188,7 +204,7 @@ class DirectKernel {
  private:
   std::shared_ptr<const void> kernel_;
   const std::type_info* type_ = nullptr;
-  Tally (*host_)(const void*, std::uint64_t, std::uint64_t, void*, const double*, double*) = nullptr;
+  Tally (*host_)(const void*, std::uint64_t, std::uint64_t, void*, const double*, double*, CpuLaneForm) = nullptr;
   const CudaDirectLaunch* cuda_slot_ = nullptr;
   const CudaDirectLaunch* cuda_fast_slot_ = nullptr;
   std::shared_ptr<const std::vector<double>> table_;

@@ -30,7 +30,7 @@
 #include "host/engine/run.hpp"
 #include "host/models/fit.hpp"
 #include "io/ensemble_file.hpp"
-#include "io/hdf5.hpp"
+#include "io/hdf5_library.hpp"
 #include "io/series_source.hpp"
 #include "version.hpp"
 
@@ -177,102 +177,104 @@ py::object from_yaml(const YAML::Node& node) {
 
 py::object json_to_python(const nlohmann::json& j) { return py::module_::import("json").attr("loads")(j.dump()); }
 
-// One engine call at a time in a process: generate (its run and the read-back
-// of its file), fit, stats and read_trace. The kernels' precision and the
-// CPU's lane slots are process-wide (host/engine/precision.hpp), Debian's
-// HDF5 is not built thread-safe, and the interrupt guard replaces the
-// process's signal handlers (two guards at once would restore each other's).
-// Waited for without the GIL, so a waiting thread holds nothing the running
-// one needs.
-std::mutex engine_mutex;
-// How many calls an interrupt has stopped; calls that were waiting for their
-// turn when one was stopped stop too (Ctrl-C is meant for all of them).
-std::atomic<std::uint64_t> interrupted_calls{0};
+// Calls run at once from several threads: each run has its own execution
+// context (precision, lanes: host/engine/context.hpp), every HDF5 call holds
+// the library's lock (io/hdf5.hpp; Debian's HDF5 is not built thread-safe),
+// and the calls in flight share one interrupt guard (InterruptScope), so
+// Ctrl-C stops all of them.
 
 bool in_main_thread() {
   const py::module_ threading = py::module_::import("threading");
   return threading.attr("current_thread")().is(threading.attr("main_thread")());
 }
 
-// The running call stopped by SIGINT or SIGTERM: KeyboardInterrupt in its
-// thread. Python gives Ctrl-C to the main thread, so when this is another
-// thread the main thread gets it too (as though the guard had not taken it).
-// Called while the call holds its turn.
+// Whether this thread is inside a call: a call made from inside a call (a
+// config value's __iter__ or __fspath__ calling gpusynth) is refused, as its
+// interrupt handling and its reading of the outer call's config would tangle.
+thread_local bool inside_call = false;
+
+class EngineCall {
+ public:
+  EngineCall() {
+    if (inside_call) throw UserError("gpusynth's functions cannot be called from inside one of its calls");
+    inside_call = true;
+  }
+  ~EngineCall() { inside_call = false; }
+  EngineCall(const EngineCall&) = delete;
+  EngineCall& operator=(const EngineCall&) = delete;
+};
+
+// The CLI's interrupt guard (SIGINT and SIGTERM recorded, polled by the long
+// loops), shared by the calls in flight: the first saves Python's handlers
+// and installs the guard, the last removes it and puts Python's handlers back
+// whole (InterruptGuard restores them with std::signal, which adds
+// SA_RESTART, and a blocking read such as input() would then no longer stop
+// at Ctrl-C). A signal recorded while calls are in flight stops each of them.
+class InterruptScope {
+ public:
+  InterruptScope() {
+    const std::lock_guard<std::mutex> lock(mutex());
+    Shared& shared = state();
+    if (shared.scopes++ > 0) return;
+    sigaction(SIGINT, nullptr, &shared.python_int);
+    sigaction(SIGTERM, nullptr, &shared.python_term);
+    shared.forwarded = false;
+    shared.guard.emplace();
+  }
+  ~InterruptScope() {
+    const std::lock_guard<std::mutex> lock(mutex());
+    Shared& shared = state();
+    if (--shared.scopes > 0) return;
+    shared.guard.reset();
+    sigaction(SIGINT, &shared.python_int, nullptr);
+    sigaction(SIGTERM, &shared.python_term, nullptr);
+  }
+  InterruptScope(const InterruptScope&) = delete;
+  InterruptScope& operator=(const InterruptScope&) = delete;
+
+  // Whether the caller is the first of the calls a signal stopped to hand
+  // Ctrl-C on to the main thread (once per guard: Python raises it once).
+  static bool first_to_forward() {
+    const std::lock_guard<std::mutex> lock(mutex());
+    return !std::exchange(state().forwarded, true);
+  }
+
+ private:
+  struct Shared {
+    int scopes = 0;
+    bool forwarded = false;  // Ctrl-C handed on to the main thread under this guard
+    struct sigaction python_int {};
+    struct sigaction python_term {};
+    std::optional<InterruptGuard> guard;
+  };
+  static std::mutex& mutex() {
+    static std::mutex m;
+    return m;
+  }
+  static Shared& state() {
+    static Shared shared;
+    return shared;
+  }
+};
+
+// A call stopped by SIGINT or SIGTERM: KeyboardInterrupt in its thread.
+// Python gives Ctrl-C to the main thread, so when this is another thread the
+// main thread gets it too (as though the guard had not taken it), once
+// however many calls the signal stopped.
 [[noreturn]] void raise_interrupt(int signal) {
-  if (signal == SIGINT && !in_main_thread()) {
+  if (signal == SIGINT && !in_main_thread() && InterruptScope::first_to_forward()) {
 #if PY_VERSION_HEX >= 0x030A0000
     PyErr_SetInterruptEx(SIGINT);
 #else
     PyErr_SetInterrupt();
 #endif
   }
-  interrupted_calls.fetch_add(1);
   PyErr_SetNone(PyExc_KeyboardInterrupt);
   throw py::error_already_set();
 }
 
-// Whether this thread holds the turn: a call made from inside a call (a
-// config value's __iter__ or __fspath__ calling gpusynth) would wait for
-// itself.
-thread_local bool holding_turn = false;
-
-// A call's turn at the engine (engine_mutex), waited for without the GIL.
-class EngineTurn {
- public:
-  EngineTurn() {
-    if (holding_turn) throw UserError("gpusynth's functions cannot be called from inside one of its calls");
-    const std::uint64_t seen = interrupted_calls.load();
-    {
-      py::gil_scoped_release unlocked;
-      lock_ = std::unique_lock<std::mutex>(engine_mutex);
-    }
-    if (interrupted_calls.load() == seen) {
-      holding_turn = true;
-      return;
-    }
-    lock_.unlock();
-    // Stopped while waiting. In the main thread the running call has handed
-    // it the Ctrl-C: let Python's handler raise it, once.
-    if (in_main_thread() && PyErr_CheckSignals() != 0) throw py::error_already_set();
-    PyErr_SetNone(PyExc_KeyboardInterrupt);
-    throw py::error_already_set();
-  }
-  ~EngineTurn() { holding_turn = false; }
-  EngineTurn(const EngineTurn&) = delete;
-  EngineTurn& operator=(const EngineTurn&) = delete;
-
- private:
-  std::unique_lock<std::mutex> lock_;
-};
-
-// The CLI's interrupt guard (SIGINT and SIGTERM recorded, polled by the long
-// loops), with Python's handlers put back whole afterwards: InterruptGuard
-// restores them with std::signal, which adds SA_RESTART, and a blocking read
-// (input(), a pipe) would then no longer stop at Ctrl-C.
-class InterruptScope {
- public:
-  InterruptScope() {
-    sigaction(SIGINT, nullptr, &int_);
-    sigaction(SIGTERM, nullptr, &term_);
-    guard_.emplace();
-  }
-  ~InterruptScope() {
-    guard_.reset();
-    sigaction(SIGINT, &int_, nullptr);
-    sigaction(SIGTERM, &term_, nullptr);
-  }
-  InterruptScope(const InterruptScope&) = delete;
-  InterruptScope& operator=(const InterruptScope&) = delete;
-
- private:
-  struct sigaction int_ {};
-  struct sigaction term_ {};
-  std::optional<InterruptGuard> guard_;
-};
-
 // Runs engine work without the GIL under the interrupt guard: Ctrl-C stops
-// the long loops within a step and becomes KeyboardInterrupt. The caller
-// holds its EngineTurn.
+// the long loops within a step and becomes KeyboardInterrupt.
 template <class Work>
 auto engine_call(Work&& work) -> decltype(work()) {
   int signal = 0;
@@ -416,13 +418,6 @@ MemoryBudget memory_budget_from(const py::object& limit) {
   throw UserError("memory_limit: bytes (an int) or a size such as '2GiB' is needed");
 }
 
-// An ensemble's stored series: replicas × bins of one type, in chunks of
-// whole replicas.
-struct SeriesShape {
-  std::string name;
-  std::uint64_t replicas = 0, bins = 0, chunk_rows = 1;
-  StorageType storage = StorageType::float32;
-};
 
 // The bytes generate returns for it: the array, and the indexes xarray loads
 // with it (and the file's writer builds): 8 bytes a replica, 16 a bin (bin
@@ -470,27 +465,6 @@ py::dtype numpy_type(StorageType storage) {
                                            : py::dtype::of<double>();
 }
 
-// /ensembles/<name>/series as stored: uint32 counts, float32 or float64.
-SeriesShape stored_shape(hid_t file, const std::string& name) {
-  const h5::Handle data = h5::open_dataset(file, "ensembles/" + name + "/series");
-  const h5::Handle type(GS_H5_CHECK(H5Dget_type(data.id())), H5Tclose);
-  const h5::Handle space(GS_H5_CHECK(H5Dget_space(data.id())), H5Sclose);
-  hsize_t dims[2] = {0, 0};
-  GS_H5_CHECK(H5Sget_simple_extent_dims(space.id(), dims, nullptr));
-  SeriesShape s;
-  s.name = name;
-  s.replicas = dims[0];
-  s.bins = dims[1];
-  s.storage = H5Tget_class(type.id()) == H5T_INTEGER ? StorageType::uint32
-              : H5Tget_size(type.id()) == 4          ? StorageType::float32
-                                                     : StorageType::float64;
-  const h5::Handle create(GS_H5_CHECK(H5Dget_create_plist(data.id())), H5Pclose);
-  hsize_t chunk[2] = {1, 1};
-  if (H5Pget_layout(create.id()) == H5D_CHUNKED && H5Pget_chunk(create.id(), 2, chunk) == 2 && chunk[0] > 0)
-    s.chunk_rows = chunk[0];
-  return s;
-}
-
 // Rows read at a time: whole chunks, about 16 MiB, so that an interrupt is
 // seen between reads well within a second.
 std::uint64_t slab_rows(const SeriesShape& s) {
@@ -500,30 +474,23 @@ std::uint64_t slab_rows(const SeriesShape& s) {
   return std::max(s.chunk_rows, rows / s.chunk_rows * s.chunk_rows);
 }
 
-// Rows [first, first + count) of /ensembles/<name>/series into `out`, in the
-// stored type: the file's bits.
-void read_rows(hid_t data, const SeriesShape& s, std::uint64_t first, std::uint64_t count, void* out) {
-  const h5::Handle file_space(GS_H5_CHECK(H5Dget_space(data)), H5Sclose);
-  const hsize_t start[2] = {first, 0}, size[2] = {count, s.bins};
-  GS_H5_CHECK(H5Sselect_hyperslab(file_space.id(), H5S_SELECT_SET, start, nullptr, size, nullptr));
-  const h5::Handle memory_space(GS_H5_CHECK(H5Screate_simple(2, size, nullptr)), H5Sclose);
-  GS_H5_CHECK(H5Dread(data, native_type(s.storage), memory_space.id(), file_space.id(), H5P_DEFAULT, out));
-}
-
 // The series as a numpy array, read slab by slab without the GIL; an
 // interrupt between slabs throws Interrupted.
-py::array read_numpy(hid_t file, const SeriesShape& s) {
+// The file is opened and closed without the GIL, as every HDF5 call of the
+// module is made: a thread holding the library's lock (read_xarray) may be
+// waiting for the GIL.
+py::array read_numpy(const std::string& path, const SeriesShape& s) {
   py::array out(numpy_type(s.storage),
                 std::vector<py::ssize_t>{static_cast<py::ssize_t>(s.replicas), static_cast<py::ssize_t>(s.bins)});
   if (out.size() == 0) return out;
-  const h5::Handle data = h5::open_dataset(file, "ensembles/" + s.name + "/series");
   auto* base = static_cast<unsigned char*>(out.mutable_data());
   const std::uint64_t row_bytes = s.bins * storage_bytes(s.storage), step = slab_rows(s);
   {
     py::gil_scoped_release unlocked;
+    const SeriesReader file(path);
     for (std::uint64_t first = 0; first < s.replicas; first += step) {
       throw_if_interrupted();
-      read_rows(data.id(), s, first, std::min(step, s.replicas - first), base + first * row_bytes);
+      file.read_rows(s, first, std::min(step, s.replicas - first), base + first * row_bytes);
     }
     throw_if_interrupted();
   }
@@ -534,6 +501,13 @@ py::array read_numpy(hid_t file, const SeriesShape& s) {
 // engine="h5netcdf") gives it, loaded: the series slab by slab (an interrupt
 // between slabs throws Interrupted), then the rest.
 py::object read_xarray(const py::module_& xarray, const std::string& path, const SeriesShape& s) {
+  // h5py enters the same HDF5 library: it holds the library's lock for the
+  // whole read, taken without the GIL (the lock's holder may need the GIL).
+  std::unique_lock<std::recursive_mutex> library(h5::library_mutex(), std::defer_lock);
+  {
+    py::gil_scoped_release unlocked;
+    library.lock();
+  }
   py::object dataset = xarray.attr("open_dataset")(path, "group"_a = "ensembles/" + s.name, "engine"_a = "h5netcdf");
   const py::object series = dataset["series"];
   py::array values(py::dtype::from_args(series.attr("dtype")),
@@ -567,7 +541,7 @@ py::dict generate(const py::object& config_given, std::optional<std::string> bac
                   std::optional<std::uint64_t> replicas, std::optional<std::string> output,
                   std::optional<bool> as_xarray, bool quiet, std::optional<std::string> precision,
                   const py::object& memory_limit) {
-  const EngineTurn turn;
+  const EngineCall call;
   RunConfig config = config_from(config_given);
   std::optional<py::module_> xarray;
   if (as_xarray.value_or(true)) {
@@ -611,15 +585,15 @@ py::dict generate(const py::object& config_given, std::optional<std::string> bac
     try {
       std::vector<SeriesShape> shapes;
       {
-        const h5::Handle file = h5::open_file_read(*output);
-        for (const EnsembleResult& e : outcome.ensembles) shapes.push_back(stored_shape(file.id(), e.name));
+        py::gil_scoped_release unlocked;
+        const SeriesReader file(*output);
+        for (const EnsembleResult& e : outcome.ensembles) shapes.push_back(file.shape(e.name));
       }
       check_result_memory(shapes, budget, kept ? fmt::format("; the run's file '{}' is complete", *output) : "");
       if (xarray) {
         for (const SeriesShape& s : shapes) ensembles[py::str(s.name)] = read_xarray(*xarray, *output, s);
       } else {
-        const h5::Handle file = h5::open_file_read(*output);
-        for (const SeriesShape& s : shapes) ensembles[py::str(s.name)] = read_numpy(file.id(), s);
+        for (const SeriesShape& s : shapes) ensembles[py::str(s.name)] = read_numpy(*output, s);
       }
     } catch (const Interrupted& interrupted) {
       signal = interrupted.signal;
@@ -650,7 +624,7 @@ py::dict fitted_dict(const FittedModel& r, const std::string& name, std::uint64_
 
 py::object fit(const py::object& series_given, const py::object& model, double bin_width, const py::object& times_given,
                std::uint64_t seed, std::uint64_t replicas, const std::string& name, const py::kwargs& fit_options) {
-  const EngineTurn turn;
+  const EngineCall call;
   std::vector<double> series = series_from(series_given, "series");
   const bool binned = times_given.is_none();
   std::vector<double> times;
@@ -690,7 +664,7 @@ py::object fit(const py::object& series_given, const py::object& model, double b
 }
 
 py::object stats(const py::object& series, long long max_lag, const py::object& format, const py::kwargs& keys) {
-  const EngineTurn turn;
+  const EngineCall call;
   if (max_lag < 1 || max_lag > 100000000)
     throw UserError(fmt::format("max_lag = {} is out of range; accepted: a whole number from 1 to 100000000", max_lag));
   if (is_path(series) ||
@@ -714,7 +688,7 @@ py::object stats(const py::object& series, long long max_lag, const py::object& 
 }
 
 py::dict read_trace_series(const py::object& paths, const py::object& format, const py::kwargs& keys) {
-  const EngineTurn turn;
+  const EngineCall call;
   const SeriesSource source = source_from(paths, format, keys, "read_trace");
   const LoadedSeries s = engine_call([&] { return read_series(source); });
   py::dict channels;

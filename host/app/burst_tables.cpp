@@ -91,10 +91,10 @@ void augmentation(std::string& out, const AugmentationResult& r) {
   const std::size_t columns = r.horizon_bins.size();
   for (std::size_t m = 0; m < r.predictors.size(); ++m)
     for (std::size_t h = 0; h < columns; h += std::max<std::size_t>(1, columns / 4)) {
-      const std::size_t k = m * columns + h;
+      const AugmentedF1& cell = r.at(m, h);
       out += fmt::format("    {:<10} {:>9}  {:.3f} -> {:.3f}  [{:+.3f}, {:+.3f}]\n", r.predictors[m],
-                         horizon_label(r.horizon_bins[h], r.bin_seconds), r.f1_real_only[k], r.f1_augmented[k],
-                         r.difference_low[k], r.difference_high[k]);
+                         horizon_label(r.horizon_bins[h], r.bin_seconds), cell.real_only, cell.augmented,
+                         cell.difference_low, cell.difference_high);
     }
   for (const std::string& note : r.notes) out += "    note: " + note + "\n";
 }

@@ -7,8 +7,8 @@
 
 #include "host/base/errors.hpp"
 #include "version.hpp"
-#include "host/requests/emit.hpp"
-#include "io/hdf5.hpp"
+#include "host/requests/characteristics.hpp"
+#include "io/requests_file.hpp"
 
 namespace gs {
 
@@ -41,7 +41,7 @@ std::string summary_text(const TraceCharacterization& c, const RequestTrace& tra
         c.path_summary.irregular_offsets, c.path_summary.child_only_files);
   text += fmt::format("{:<15} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>12} {:>9}\n", "class", "files", "sessions",
                       "med ISG", "med IRG", "med D", "med OT", "med SIZE", "med ST");
-  for (int ci = 0; ci < kFileClasses; ++ci) {
+  for (int ci = 0; ci < kClassesWithFiles; ++ci) {
     const ClassCharacteristics& k = c.characteristics.classes[ci];
     text += fmt::format("{:<15} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>12} {:>9.3g}\n",
                         file_class_name(static_cast<FileClass>(ci)), k.files, k.sessions.size(),
@@ -62,8 +62,8 @@ int characterize_command(const CharacterizeOptions& o) {
                  static_cast<unsigned long long>(trace.bad_lines), trace.bad_line_examples.front().c_str());
   std::fputs(summary_text(c, trace).c_str(), stdout);
   if (o.output.empty()) return kExitOk;
-  h5::PendingFile file(o.output, "--output");
-  h5::write_attributes(file.id(), {{"gpusynth_version", std::string(kVersion)},
+  write_characterization_file(o.output, c,
+                              {{"gpusynth_version", std::string(kVersion)},
                                    {"command_line", o.command_line},
                                    {"format", o.format},
                                    {"sources", fmt::format("{}", fmt::join(o.traces, ", "))},
@@ -72,9 +72,7 @@ int characterize_command(const CharacterizeOptions& o) {
                                    {"requests_read", static_cast<std::int64_t>(c.sanitize.read)},
                                    {"requests_absorbed", static_cast<std::int64_t>(c.sanitize.absorbed)},
                                    {"sessions_inferred", static_cast<std::int64_t>(c.sanitize.inferred_sessions)},
-                                   {"root_exclusive", static_cast<std::int64_t>(c.path_summary.root_exclusive)}});
-  write_characterization(file.id(), c);
-  file.commit();
+                               {"root_exclusive", static_cast<std::int64_t>(c.path_summary.root_exclusive)}});
   std::printf("wrote %s\n", o.output.c_str());
   return kExitOk;
 }

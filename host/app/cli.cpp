@@ -25,7 +25,7 @@
 #include "host/base/ranks.hpp"
 #include "host/engine/plan.hpp"
 #include "host/models/model.hpp"
-#include "io/hdf5.hpp"
+#include "io/hdf5_library.hpp"
 #include "version.hpp"
 
 namespace gs {

@@ -10,7 +10,7 @@
 #include "estimators/model_fit.hpp"
 #include "host/base/errors.hpp"
 #include "host/base/output_file.hpp"
-#include "io/hdf5.hpp"
+#include "io/hdf5_library.hpp"
 #include "version.hpp"
 
 namespace gs {

@@ -1,9 +1,8 @@
-#include <hdf5.h>
-
 #include <cstdlib>
 
 #include "host/app/cli.hpp"
 #include "host/base/ranks.hpp"
+#include "io/hdf5_library.hpp"
 
 int main(int argc, char** argv) {
   gs::init_ranks(&argc, &argv);  // MPI only when mpirun or srun started us; else one plain rank
@@ -11,7 +10,7 @@ int main(int argc, char** argv) {
   // A write that failed (a full disk) can leave a file open in HDF5; parallel
   // HDF5 closes the library inside MPI_Finalize and would flush it once more
   // and crash. Such a process leaves without finalizing; mpirun reports its code.
-  if (code != 0 && H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_FILE) > 0) std::_Exit(code);
+  if (code != 0 && gs::h5::any_file_open()) std::_Exit(code);
   gs::finalize_ranks();
   return code;
 }

@@ -19,7 +19,7 @@
 #include "host/base/errors.hpp"
 #include "host/base/interrupt.hpp"
 #include "host/base/output_file.hpp"
-#include "io/hdf5.hpp"
+#include "io/hdf5_library.hpp"
 
 namespace gs {
 
@@ -162,10 +162,8 @@ int wait_for(pid_t child) {
 
 int report_command(const ReportOptions& o) {
   {
-    const h5::Handle file = h5::open_file_read(o.results);
     bool found = false;
-    for (const char* group : {"compare", "requests", "bursts"})
-      found = found || H5Lexists(file.id(), group, H5P_DEFAULT) > 0;
+    for (const char* group : {"compare", "requests", "bursts"}) found = found || h5::file_has(o.results, group);
     if (!found)
       throw UserError(
           fmt::format("{}: no /compare, /requests or /bursts group; run a config with a 'compare:', "

@@ -11,6 +11,7 @@
 #include "estimators/burstiness.hpp"
 #include "estimators/hurst.hpp"
 #include "io/series_source.hpp"
+#include "io/stats_file.hpp"
 
 namespace gs {
 
@@ -20,21 +21,6 @@ struct StatsOptions {
   std::size_t max_lag = 100;
   bool json = false;
   std::string command_line;
-};
-
-struct NamedHurst {
-  const char* key;  // JSON key: rs, aggvar, dfa, whittle, local_whittle, stable
-  HurstEstimate estimate;
-};
-
-// Everything `stats` reports about one trace.
-struct TraceStatistics {
-  LoadedSeries loaded;
-  std::vector<double> acf;               // of the series, lags 0..max_lag
-  std::vector<double> interarrival_acf;  // events only
-  Burstiness burstiness;
-  Burstiness interarrival_burstiness;  // events only
-  std::vector<NamedHurst> hurst;
 };
 
 TraceStatistics compute_statistics(const StatsOptions& options);

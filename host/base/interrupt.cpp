@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <csignal>
+#include <mutex>
 
 namespace gs {
 
@@ -15,16 +16,20 @@ extern "C" void record_signal(int signal) {
   if (const auto cleanup = signal_cleanup.load()) cleanup();
 }
 
-// Guards nest (main_cli's, then run_config's): only the outermost clears the
-// recorded signal and installs the handler, so a signal between the two is
-// kept, and the handlers are restored with their flags (sigaction).
-std::atomic<int> guard_depth{0};
+// Guards nest (main_cli's, then run_config's) and may live in several threads
+// at once (Python calls): only the outermost clears the recorded signal and
+// installs the handler, so a signal between the two is kept, and the handlers
+// are restored with their flags (sigaction). The mutex keeps one thread's
+// restore from crossing another's install.
+std::mutex guard_mutex;
+int guard_depth = 0;
 struct sigaction previous_int, previous_term;
 
 }  // namespace
 
 InterruptGuard::InterruptGuard() {
-  if (guard_depth.fetch_add(1) > 0) return;
+  const std::lock_guard<std::mutex> lock(guard_mutex);
+  if (guard_depth++ > 0) return;
   recorded_signal.store(0);
   struct sigaction record {};
   record.sa_handler = record_signal;
@@ -34,7 +39,8 @@ InterruptGuard::InterruptGuard() {
 }
 
 InterruptGuard::~InterruptGuard() {
-  if (guard_depth.fetch_sub(1) > 1) return;
+  const std::lock_guard<std::mutex> lock(guard_mutex);
+  if (--guard_depth > 0) return;
   sigaction(SIGINT, &previous_int, nullptr);
   sigaction(SIGTERM, &previous_term, nullptr);
 }

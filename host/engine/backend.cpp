@@ -26,10 +26,10 @@ EnsembleJob make_job(const EnsembleSpec& spec, std::uint64_t seed) {
   return job;
 }
 
-std::unique_ptr<BackendDevice> open_backend(BackendChoice choice, std::string& log) {
+std::unique_ptr<BackendDevice> open_backend(BackendChoice choice, const ExecutionContext& context, std::string& log) {
   if (choice == BackendChoice::cpu) {
     log = "backend cpu (requested)";
-    return make_cpu_backend();
+    return make_cpu_backend(context);
   }
   std::string why_none;
   const int devices = cuda_device_count(&why_none);
@@ -48,14 +48,14 @@ std::unique_ptr<BackendDevice> open_backend(BackendChoice choice, std::string& l
                       why_none));
     }
     log += "backend cuda (requested)";
-    return make_cuda_backend();
+    return make_cuda_backend(context);
   }
   if (devices > 0) {
     log += "backend auto: a CUDA device is present, using cuda";
-    return make_cuda_backend();
+    return make_cuda_backend(context);
   }
   log = fmt::format("backend auto: using cpu ({})", why_none);
-  return make_cpu_backend();
+  return make_cpu_backend(context);
 }
 
 }  // namespace gs

@@ -14,6 +14,7 @@
 #include "estimators/compare.hpp"
 #include "host/base/errors.hpp"
 #include "host/engine/config.hpp"
+#include "host/engine/context.hpp"
 #include "host/models/generation.hpp"
 #include "kernels/philox.hpp"
 #include "kernels/workload.hpp"
@@ -80,13 +81,14 @@ class BackendDevice {
   virtual std::unique_ptr<Resampler> make_resampler() const = 0;
 };
 
-std::unique_ptr<BackendDevice> make_cpu_backend();
+// Both backends compute with the precision of `context`; the CPU's with its lanes too.
+std::unique_ptr<BackendDevice> make_cpu_backend(const ExecutionContext& context);
 
 // CUDA (host/engine/cuda/cuda_backend.cu, or the stub when CUDA is not compiled).
 bool cuda_backend_compiled();
 // Number of usable CUDA devices; `why_none` says why when it is 0.
 int cuda_device_count(std::string* why_none = nullptr);
-std::unique_ptr<BackendDevice> make_cuda_backend();
+std::unique_ptr<BackendDevice> make_cuda_backend(const ExecutionContext& context);
 // Makes `device` the calling process' current CUDA device (an MPI rank takes the
 // GPU of its local rank, modulo the node's GPUs).
 void use_cuda_device(int device);
@@ -96,6 +98,6 @@ std::vector<std::uint32_t> cuda_philox_words(const RngStreamKey& key, std::uint3
                                              std::uint64_t calls);
 
 // auto → cuda when a device is usable, else cpu; `log` says which and why.
-std::unique_ptr<BackendDevice> open_backend(BackendChoice choice, std::string& log);
+std::unique_ptr<BackendDevice> open_backend(BackendChoice choice, const ExecutionContext& context, std::string& log);
 
 }  // namespace gs

@@ -13,7 +13,6 @@
 #include "host/base/parallel.hpp"
 #include "host/base/progress.hpp"
 #include "io/ensemble_file.hpp"
-#include "io/hdf5.hpp"
 
 namespace gs {
 
@@ -62,18 +61,18 @@ BurstAnalysisOptions replica_options(const BurstsSpec& spec, BurstAnalysisOption
 }
 
 std::vector<std::string> ensembles_of(const BurstsSpec& spec, const RunConfig& config) {
-  if (spec.ensembles_given) return spec.ensembles;
+  if (spec.ensembles) return *spec.ensembles;
   std::vector<std::string> out;
   for (const EnsembleSpec& e : config.ensembles)
     if (!spec.dataset.empty() && e.dataset == spec.dataset) out.push_back(e.name);
   return out;
 }
 
-MonteCarloResult monte_carlo(hid_t file, const std::string& ensemble, const BurstsSpec& spec,
+MonteCarloResult monte_carlo(const EnsembleFile& file, const std::string& ensemble, const BurstsSpec& spec,
                              const BurstAnalysisOptions& options, const BurstFigures* real, Progress& progress) {
   MonteCarloResult r;
   r.ensemble = ensemble;
-  std::uint64_t replicas = stored_replicas(file, ensemble, "Monte Carlo");
+  std::uint64_t replicas = file.stored_replicas(ensemble, "Monte Carlo");
   if (spec.monte_carlo_replicas) replicas = std::min(replicas, spec.monte_carlo_replicas);
   r.replicas.resize(replicas);
   progress.begin(fmt::format("bursts {} / {}", spec.name, ensemble));
@@ -81,7 +80,7 @@ MonteCarloResult monte_carlo(hid_t file, const std::string& ensemble, const Burs
     throw_if_interrupted();
     const std::uint64_t count = std::min(kReplicasPerRead, replicas - first);
     std::uint64_t length = 0;
-    const std::vector<double> rows = read_ensemble_rows(file, ensemble, first, count, &length);
+    const std::vector<double> rows = file.read_rows(ensemble, first, count, &length);
     for_each_in_parallel(count, [&](std::size_t i) {
       BurstChannels channels;
       channels.bytes.assign(rows.begin() + static_cast<std::ptrdiff_t>(i * length),
@@ -95,14 +94,14 @@ MonteCarloResult monte_carlo(hid_t file, const std::string& ensemble, const Burs
   return r;
 }
 
-AugmentationResult augmentation(hid_t file, const std::string& ensemble, const BurstsSpec& spec,
+AugmentationResult augmentation(const EnsembleFile& file, const std::string& ensemble, const BurstsSpec& spec,
                                 const BurstAnalysisOptions& options, const BurstChannels& real) {
   AugmentationResult r;
   r.ensemble = ensemble;
-  const std::uint64_t stored = stored_replicas(file, ensemble, "augment");
+  const std::uint64_t stored = file.stored_replicas(ensemble, "augment");
   r.replicas = std::min(stored, spec.augment_replicas);
   std::uint64_t length = 0;
-  const std::vector<double> rows = read_ensemble_rows(file, ensemble, 0, r.replicas, &length);
+  const std::vector<double> rows = file.read_rows(ensemble, 0, r.replicas, &length);
   const double bin_minutes = options.bin_seconds / 60;
   std::vector<ExtraSeries> extra(r.replicas);
   for (std::uint64_t i = 0; i < r.replicas; ++i) {
@@ -119,10 +118,9 @@ AugmentationResult augmentation(hid_t file, const std::string& ensemble, const B
   prediction.severity = false;
   for (Predictor p : prediction.models) r.predictors.push_back(to_string(p));
   const std::size_t horizons = options.horizons.size(), models = prediction.models.size();
-  r.f1_real_only.assign(models * horizons, 0.0);
-  r.f1_augmented = r.difference_low = r.difference_high = r.f1_real_only;
   r.bin_seconds = options.bin_seconds;
   r.horizon_bins = options.horizons;
+  r.resize_cells();
   for_each_in_parallel(horizons, [&](std::size_t h) {
     PredictionOptions quick = prediction;
     quick.resamples = 0;
@@ -131,8 +129,9 @@ AugmentationResult augmentation(hid_t file, const std::string& ensemble, const B
     for (std::size_t m = 0; m < models; ++m) {
       const ScoredPredictor& a = alone.of(prediction.models[m]);
       const ScoredPredictor& b = with.of(prediction.models[m]);
-      r.f1_real_only[m * horizons + h] = a.scores.f1;
-      r.f1_augmented[m * horizons + h] = b.scores.f1;
+      AugmentedF1& cell = r.at(m, h);
+      cell.real_only = a.scores.f1;
+      cell.augmented = b.scores.f1;
       for (const auto& [which, scores] : {std::pair{"real only", &a.scores}, std::pair{"with replicas", &b.scores}})
         if (const std::string why = prediction_non_finding(*scores); !why.empty()) {
 #pragma omp critical(augmentation_notes)
@@ -140,8 +139,8 @@ AugmentationResult augmentation(hid_t file, const std::string& ensemble, const B
                                         r.predictors[m], which, why));
         }
       const BlockBootstrapInterval d = paired_f1_difference(alone, severity, a.predicted, b.predicted, prediction);
-      r.difference_low[m * horizons + h] = d.low;
-      r.difference_high[m * horizons + h] = d.high;
+      cell.difference_low = d.low;
+      cell.difference_high = d.high;
     }
   });
   std::sort(r.notes.begin(), r.notes.end());  // the horizons ran in any order
@@ -162,8 +161,8 @@ void check_bursts_replicas(const RunConfig& config) {
   for (const BurstsSpec& spec : config.bursts) {
     if (!spec.monte_carlo_replicas) continue;
     for (const auto& [name, dataset, replicas] : stored) {
-      const bool used = spec.ensembles_given
-                            ? std::find(spec.ensembles.begin(), spec.ensembles.end(), name) != spec.ensembles.end()
+      const bool used = spec.ensembles
+                            ? std::find(spec.ensembles->begin(), spec.ensembles->end(), name) != spec.ensembles->end()
                             : !spec.dataset.empty() && dataset == spec.dataset;
       if (used && spec.monte_carlo_replicas > replicas)
         throw UserError(
@@ -212,82 +211,58 @@ BurstChannels real_channels(const BurstsSpec& spec, const std::vector<RunDataset
 }
 
 // The Monte Carlo of an entry: every stored replica of its ensembles analysed
-// as the real series is (bytes alone), under /bursts/<name>/monte_carlo.
-void run_monte_carlo(hid_t file, hid_t group, const BurstsSpec& spec, const std::vector<std::string>& ensembles,
-                     const BurstFigures* real_figures, bool quiet, BurstsOutcome& outcome) {
+// as the real series is (bytes alone).
+void run_monte_carlo(const EnsembleFile& file, const BurstsSpec& spec, const std::vector<std::string>& ensembles,
+                     const BurstFigures* real_figures, const ExecutionContext& context, BurstsOutcome& outcome) {
   const BurstAnalysisOptions& replicas = outcome.replica_options;
-  const h5::Handle mc = h5::create_group(group, "monte_carlo");
-  std::string predictors;
-  for (Predictor p : replicas.prediction.models)
-    predictors += (predictors.empty() ? "" : ",") + std::string(to_string(p));
-  h5::write_attributes(mc.id(), {{"features", std::string(to_string(replicas.features))}, {"predictors", predictors}});
   std::uint64_t total = 0;
   for (const std::string& e : ensembles) {
-    const std::uint64_t stored = stored_replicas(file, e, "Monte Carlo");
+    const std::uint64_t stored = file.stored_replicas(e, "Monte Carlo");
     total += spec.monte_carlo_replicas ? std::min(stored, spec.monte_carlo_replicas) : stored;
   }
-  Progress progress(total, quiet);
-  for (const std::string& e : ensembles) {
+  Progress progress = context.progress(total);
+  for (const std::string& e : ensembles)
     outcome.monte_carlo.push_back(monte_carlo(file, e, spec, replicas, real_figures, progress));
-    write_monte_carlo(mc.id(), outcome.monte_carlo.back(), {});
-  }
   progress.finish();
 }
 
 // The training with replicas: the predictors trained on the real training
 // bins alone and with the replicas' rows, both scored on the real scored bins.
-void run_augmentation(hid_t file, hid_t group, const BurstsSpec& spec, const std::vector<std::string>& ensembles,
-                      const BurstChannels& real, bool quiet, BurstsOutcome& outcome) {
-  const BurstAnalysisOptions& replicas = outcome.replica_options;
-  const h5::Handle augmented = h5::create_group(group, "augment");
-  h5::write_attributes(
-      augmented.id(),
-      {{"definition",
-        std::string("the replicas' predictors trained on the real training bins alone and on them plus every "
-                    "labelled row of the first `replicas` replicas of the ensemble (bursts by each replica's "
-                    "own threshold), both scored on the real scored bins")},
-       {"features", std::string(to_string(replicas.features))}});
+void run_augmentation(const EnsembleFile& file, const BurstsSpec& spec, const std::vector<std::string>& ensembles,
+                      const BurstChannels& real, const ExecutionContext& context, BurstsOutcome& outcome) {
   for (const std::string& e : ensembles) {
     throw_if_interrupted();
-    log_info(quiet, fmt::format("bursts '{}': training with replicas of '{}'", spec.name, e));
-    outcome.augmented.push_back(augmentation(file, e, spec, replicas, real));
-    write_augmentation(augmented.id(), outcome.augmented.back(), {});
+    context.log(fmt::format("bursts '{}': training with replicas of '{}'", spec.name, e));
+    outcome.augmented.push_back(augmentation(file, e, spec, outcome.replica_options, real));
   }
 }
 
 }  // namespace
 
 std::vector<BurstsOutcome> analyse_run_bursts(const RunConfig& config, const std::vector<RunDataset>& datasets,
-                                              hid_t file, bool quiet) {
+                                              const EnsembleFile& file, const ExecutionContext& context) {
   std::vector<BurstsOutcome> outcomes;
   if (config.bursts.empty()) return outcomes;
   fault_point("bursts");
-  const h5::Handle top = h5::create_group(file, "bursts");
   for (const BurstsSpec& spec : config.bursts) {
     const auto start = std::chrono::steady_clock::now();
     const std::string where = fmt::format("{}:{}: bursts '{}'", config.path, spec.line, spec.name);
     BurstsOutcome outcome;
     outcome.name = spec.name;
+    outcome.dataset = spec.dataset;
+    outcome.seed = config.seed;
     double bin_seconds = spec.bin_seconds;
     const BurstChannels real =
         spec.dataset.empty() ? BurstChannels{} : real_channels(spec, datasets, where, bin_seconds);
-    const bool all_channels = !real.operations.empty() && !real.io_time.empty();
+    outcome.all_channels = !real.operations.empty() && !real.io_time.empty();
     outcome.options = resolved_options(spec, bin_seconds, config.seed, where);
-    if (!spec.features_given) outcome.options.features = all_channels ? FeatureSet::fs3 : FeatureSet::fs3_bytes;
-    const h5::Handle group = h5::create_group(top.id(), spec.name);
-    const std::vector<Attribute> source = {
-        {"dataset", spec.dataset},
-        {"channels", std::string(all_channels ? "bytes, operations and I/O time of the dataset's bins"
-                                              : "the dataset's series alone")},
-        {"seed", config.seed}};
+    outcome.options.features =
+        spec.features.value_or(outcome.all_channels ? FeatureSet::fs3 : FeatureSet::fs3_bytes);
     try {
       if (!spec.dataset.empty()) {
-        log_info(quiet, fmt::format("bursts '{}': {} bins of {} s, {} horizons", spec.name, real.bytes.size(),
+        context.log(fmt::format("bursts '{}': {} bins of {} s, {} horizons", spec.name, real.bytes.size(),
                                     bin_seconds, outcome.options.horizons.size()));
         outcome.real = analyse_bursts(real, outcome.options);
-        write_burst_analysis(group.id(), *outcome.real, outcome.options, source);
-      } else {
-        h5::write_attributes(group.id(), source);
       }
       throw_if_interrupted();
       const std::vector<std::string> ensembles = ensembles_of(spec, config);
@@ -299,9 +274,9 @@ std::vector<BurstsOutcome> analyse_run_bursts(const RunConfig& config, const std
         real_figures = burst_figures(analyse_bursts(bytes, outcome.replica_options), outcome.replica_options);
       }
       if (!ensembles.empty())
-        run_monte_carlo(file, group.id(), spec, ensembles, real_figures ? &*real_figures : nullptr, quiet, outcome);
+        run_monte_carlo(file, spec, ensembles, real_figures ? &*real_figures : nullptr, context, outcome);
       if (spec.augment_replicas && !ensembles.empty())
-        run_augmentation(file, group.id(), spec, ensembles, real, quiet, outcome);
+        run_augmentation(file, spec, ensembles, real, context, outcome);
     } catch (const UserError& e) {
       throw UserError(fmt::format("{}: {}", where, e.what()));
     }

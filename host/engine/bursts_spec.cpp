@@ -78,10 +78,7 @@ BurstsSpec parse_bursts(const YAML::Node& node, const std::string& file, std::si
   spec.io_time = map.text("io_time").value_or("");
   if (spec.dataset.empty() && (!spec.operations.empty() || !spec.io_time.empty()))
     throw map.error_at("operations", fmt::format("{}: operations and io_time are channels of a dataset", map.where()));
-  if (auto list = map.sequence("ensembles")) {
-    spec.ensembles = names_at(map, *list, "ensembles");
-    spec.ensembles_given = true;
-  }
+  if (auto list = map.sequence("ensembles")) spec.ensembles = names_at(map, *list, "ensembles");
   if (auto bin = map.text("bin")) {
     spec.bin_seconds = duration_at(map, "bin", *bin);
   } else if (spec.dataset.empty()) {
@@ -90,7 +87,7 @@ BurstsSpec parse_bursts(const YAML::Node& node, const std::string& file, std::si
                     "5min)",
                     map.where()));
   }
-  if (spec.dataset.empty() && spec.ensembles.empty())
+  if (spec.dataset.empty() && (!spec.ensembles || spec.ensembles->empty()))
     throw map.error_here(fmt::format("{} needs a 'dataset' (the real series) or 'ensembles'", map.where()));
 
   BurstAnalysisOptions& a = spec.analysis;
@@ -104,10 +101,8 @@ BurstsSpec parse_bursts(const YAML::Node& node, const std::string& file, std::si
     a.share = detection->number("share").value_or(0.01);
     require_in_range(*detection, "share", a.share, a.share > 0 && a.share < 0.5, "0 < share < 0.5");
   }
-  if (auto features = map.choice("features", {"fs1", "fs2", "fs3", "fs3-bytes"})) {
-    a.features = parse_feature_set(*features);
-    spec.features_given = true;
-  }
+  if (auto features = map.choice("features", {"fs1", "fs2", "fs3", "fs3-bytes"}))
+    spec.features = parse_feature_set(*features);
   if (auto horizons = map.sequence("horizons")) {
     if (horizons->size() == 0) throw map.error_at("horizons", fmt::format("{}.horizons is empty", map.where()));
     for (const auto& item : *horizons) {

@@ -21,12 +21,11 @@ struct BurstsSpec {
   std::string dataset;                 // the real series (bytes per bin); empty: ensembles only
   std::string operations, io_time;     // channels of the dataset's trace (FS2, FS3); empty: the series' own
                                        // direction's (bytes_read: count_read, time_read) when the trace has them
-  std::vector<std::string> ensembles;  // Monte Carlo; empty: the study's ensembles fitted to `dataset`
-  bool ensembles_given = false;
+  std::optional<std::vector<std::string>> ensembles;  // Monte Carlo; none: the study's fitted to `dataset`
   double bin_seconds = 0;               // from `bin` (needed without a dataset) or the dataset's
   std::vector<double> horizon_seconds;  // empty: 1 … scheduling window bins (5–120 min at 5-min bins)
-  BurstAnalysisOptions analysis;        // on the real series
-  bool features_given = false;          // else fs3 with operations and I/O time, fs3-bytes without
+  BurstAnalysisOptions analysis;        // on the real series (its features: `features` below)
+  std::optional<FeatureSet> features;   // none: fs3 with operations and I/O time, fs3-bytes without
   // The Monte Carlo: the same analysis of every replica, with the features
   // their single channel has and these predictors, without intervals.
   std::vector<Predictor> monte_carlo_models = {Predictor::logistic};

@@ -17,7 +17,7 @@
 #include "host/base/config_map.hpp"
 #include "host/base/paths.hpp"
 #include "host/base/errors.hpp"
-#include "io/hdf5.hpp"
+#include "io/hdf5_library.hpp"
 #include "kernels/philox.hpp"
 
 namespace gs {
@@ -376,10 +376,7 @@ RunConfig config_from(const YAML::Node& root, const std::string& text, const std
   if (version && *version != 1) {
     throw top.error_at("version", fmt::format("version = {} is not supported; accepted: 1", *version));
   }
-  if (auto seed = top.unsigned_integer("seed")) {
-    config.seed = *seed;
-    config.seed_given = true;
-  }
+  if (auto seed = top.unsigned_integer("seed")) config.seed = *seed;
   config.backend = parse_backend_choice(top.choice("backend", {"auto", "cpu", "cuda"}).value_or("auto"));
   config.precision = parse_math_precision(top.choice("precision", {"accurate", "fast"}).value_or("accurate"));
   // Optional: -o gives it, and --no-output and --dry-run write nothing (run_config checks).
@@ -467,7 +464,7 @@ RunConfig config_from(const YAML::Node& root, const std::string& text, const std
   };
   if (!config.bursts.empty()) check_bursts_with_datasets(config.bursts, config.datasets, *top.sequence("bursts"), path);
   for (std::size_t i = 0; i < config.bursts.size(); ++i)
-    for (const std::string& ensemble : config.bursts[i].ensembles)
+    for (const std::string& ensemble : config.bursts[i].ensembles.value_or(std::vector<std::string>{}))
       if (!known_ensemble(ensemble))
         throw located_error_at((*top.sequence("bursts"))[i]["ensembles"], path,
                                fmt::format("bursts[{}].ensembles names '{}', which is not among the ensembles", i,

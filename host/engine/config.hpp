@@ -74,7 +74,6 @@ struct RunConfig {
   std::string path;  // the file it came from
   std::string text;  // its full text, recorded in the output
   std::uint64_t seed = kDefaultSeed;
-  bool seed_given = false;
   BackendChoice backend = BackendChoice::automatic;
   MathPrecision precision = MathPrecision::accurate;  // the sampling kernels' functions (host/engine/precision.hpp)
   std::string output;

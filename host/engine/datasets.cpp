@@ -23,8 +23,8 @@ namespace {
 // stopped, ensemble}. Each (dataset, model) is a task of its own, so that the
 // cores stay busy to the end (one dataset's fits take up to 4× another's); the
 // models of a dataset share its FitData (the stable marginal, Hurst estimates).
-std::string fits_on_root(const RunConfig& config, const std::vector<LoadedSeries>& traces, bool quiet) {
-  log_info(quiet, fmt::format("fitting {} to {} datasets ({} threads)", fmt::join(config.study.models, ", "),
+std::string fits_on_root(const RunConfig& config, const std::vector<LoadedSeries>& traces, const ExecutionContext& context) {
+  context.log(fmt::format("fitting {} to {} datasets ({} threads)", fmt::join(config.study.models, ", "),
                               config.datasets.size(), omp_get_max_threads()));
   const std::size_t models = config.study.models.size();
   std::vector<std::unique_ptr<FitData>> data;
@@ -40,11 +40,11 @@ std::string fits_on_root(const RunConfig& config, const std::vector<LoadedSeries
   for (std::size_t d = 0; d < config.datasets.size(); ++d) {
     const DatasetSpec& dataset = config.datasets[d];
     const LoadedSeries& s = traces[d];
-    log_info(quiet, fmt::format("dataset '{}' ({} values of {}):", dataset.name, s.series.size(), s.series_name));
+    context.log(fmt::format("dataset '{}' ({} values of {}):", dataset.name, s.series.size(), s.series_name));
     const bool counts = replicas_as_counts(s.trace.kind != Trace::Kind::series, s.series);
     for (const FittedModel& fitted : fits[d]) {
-      if (!fitted.warning.empty()) log_info(quiet, fmt::format("  {}: warning: {}", fitted.model, fitted.warning));
-      log_info(quiet, fmt::format("  {}: {}", fitted.model,
+      if (!fitted.warning.empty()) context.log(fmt::format("  {}: warning: {}", fitted.model, fitted.warning));
+      context.log(fmt::format("  {}: {}", fitted.model,
                                   fitted.invalid.empty() ? fitted.estimates : "stopped: " + fitted.invalid));
       YAML::Node outcome(YAML::NodeType::Map);
       outcome["dataset"] = dataset.name;
@@ -62,11 +62,12 @@ std::string fits_on_root(const RunConfig& config, const std::vector<LoadedSeries
 
 // A failure of the fits on rank 0 reaches the other ranks as a text starting
 // with NUL, so that they fail with it instead of waiting.
-std::string fitted_models_text(const RunConfig& config, const std::vector<LoadedSeries>& traces, bool quiet) {
+std::string fitted_models_text(const RunConfig& config, const std::vector<LoadedSeries>& traces,
+                               const ExecutionContext& context) {
   std::string text;
   if (is_root_rank()) {
     try {
-      text = fits_on_root(config, traces, quiet);
+      text = fits_on_root(config, traces, context);
     } catch (const std::exception& e) {
       if (several_ranks()) broadcast_from_root(std::string(1, '\0') + e.what());
       throw;
@@ -80,13 +81,14 @@ std::string fitted_models_text(const RunConfig& config, const std::vector<Loaded
 // Appends an ensemble `<dataset>-<model>` for each fitted model that passes
 // its checks; the others are returned with the reason. MPI ranks: rank 0 fits
 // once and every rank parses its text, so every rank has the same ensembles.
-std::vector<StoppedModel> add_fitted_ensembles(RunConfig& config, const std::vector<LoadedSeries>& traces, bool quiet) {
+std::vector<StoppedModel> add_fitted_ensembles(RunConfig& config, const std::vector<LoadedSeries>& traces,
+                                               const ExecutionContext& context) {
   std::vector<StoppedModel> stopped;
   if (config.study.models.empty()) return stopped;
   std::set<std::string> names;
   std::set<std::uint32_t> streams;
   for (const auto& e : config.ensembles) names.insert(e.name), streams.insert(e.stream);
-  for (const YAML::Node& outcome : YAML::Load(fitted_models_text(config, traces, quiet))) {
+  for (const YAML::Node& outcome : YAML::Load(fitted_models_text(config, traces, context))) {
     const std::string dataset = outcome["dataset"].as<std::string>(), model = outcome["model"].as<std::string>();
     if (const std::string why = outcome["stopped"].as<std::string>(); !why.empty()) {
       stopped.push_back({dataset, model, why});
@@ -132,7 +134,7 @@ void give_models_their_datasets(RunConfig& config, const std::vector<LoadedSerie
 
 }  // namespace
 
-PreparedDatasets prepare_datasets(RunConfig& config, bool quiet) {
+PreparedDatasets prepare_datasets(RunConfig& config, const ExecutionContext& context) {
   std::vector<LoadedSeries> traces;
   for (const DatasetSpec& dataset : config.datasets) {
     try {
@@ -144,7 +146,7 @@ PreparedDatasets prepare_datasets(RunConfig& config, bool quiet) {
   }
   PreparedDatasets prepared;
   const auto fit_start = std::chrono::steady_clock::now();
-  prepared.stopped = add_fitted_ensembles(config, traces, quiet);
+  prepared.stopped = add_fitted_ensembles(config, traces, context);
   prepared.fit_seconds = seconds_since(fit_start);
   give_models_their_datasets(config, traces);
   for (std::size_t i = 0; i < traces.size(); ++i) {

@@ -10,6 +10,7 @@
 
 #include "estimators/study.hpp"
 #include "host/engine/config.hpp"
+#include "host/engine/context.hpp"
 #include "io/attributes.hpp"
 
 namespace gs {
@@ -32,6 +33,6 @@ struct PreparedDatasets {
 
 // Appends the fitted ensembles to config.ensembles (UserError when none can
 // be fitted, or one clashes with a given ensemble's name or stream).
-PreparedDatasets prepare_datasets(RunConfig& config, bool quiet);
+PreparedDatasets prepare_datasets(RunConfig& config, const ExecutionContext& context);
 
 }  // namespace gs

@@ -3,13 +3,8 @@
 #include <fmt/format.h>
 
 #include "host/base/errors.hpp"
-#include "host/engine/cpu/lanes.hpp"
 
 namespace gs {
-
-namespace {
-MathPrecision precision_in_use = MathPrecision::accurate;
-}  // namespace
 
 const char* to_string(MathPrecision precision) { return precision == MathPrecision::fast ? "fast" : "accurate"; }
 
@@ -19,15 +14,7 @@ MathPrecision parse_math_precision(const std::string& text) {
   throw UserError(fmt::format("precision '{}' is not accepted; accepted: accurate, fast", text));
 }
 
-void use_math_precision(MathPrecision precision) {
-  if (precision == precision_in_use) return;
-  precision_in_use = precision;
-  refill_cpu_lane_slots();
-}
-
-MathPrecision math_precision() { return precision_in_use; }
-
-std::string math_precision_note(MathPrecision precision, bool gpu) {
+std::string math_precision_note(MathPrecision precision, bool gpu, bool cpu_lanes) {
   if (precision == MathPrecision::accurate) {
     return "accurate: the sampling kernels' elementary functions are SLEEF's deterministic 1-ulp and 0.506-ulp "
            "functions on the CPU's lanes, the C library's on its scalar path, CUDA's (1 to 2 ulp) on the GPU";
@@ -37,7 +24,7 @@ std::string math_precision_note(MathPrecision precision, bool gpu) {
            "float64 kernels have none and stay accurate. Its deviation from Nolan's tables has not yet been "
            "measured on a device (docs/engine.md).";
   }
-  if (active_cpu_lanes() == CpuLanes::none) {
+  if (!cpu_lanes) {
     return "fast requested, but this CPU runs the scalar path, which has no fast form: values are accurate";
   }
   return "fast (CPU lanes): SLEEF's 3.5-ulp log, sin and sincospi instead of the 1-ulp and 0.506-ulp ones. "

@@ -1,6 +1,6 @@
 // The elementary functions of the sampling kernels: `precision: accurate`
-// (the default) or `precision: fast` (config key and --precision), for the
-// whole process. Fast changes the kernels whose time is in their math (stable,
+// (the default) or `precision: fast` (config key and --precision), for one
+// run (its execution context, host/engine/context.hpp). Fast changes the kernels whose time is in their math (stable,
 // normal, the innovations and circulant noise of the spectral models):
 //   CPU  lanes (AVX2, AVX-512): SLEEF's 3.5-ulp log, sin and sin/cos of π·x instead
 //        of the 1-ulp and 0.506-ulp ones (host/engine/cpu/simd.hpp); the scalar
@@ -20,13 +20,9 @@ enum class MathPrecision { accurate, fast };
 const char* to_string(MathPrecision precision);
 MathPrecision parse_math_precision(const std::string& text);  // throws UserError naming the accepted values
 
-// Sets the precision of every later generation (the CPU's lanes are switched
-// at once; a GPU generator picks its launchers when it is made).
-void use_math_precision(MathPrecision precision);
-MathPrecision math_precision();
-
 // What `precision` means on this build and backend, with the measured
-// deviations, for the output's root attributes.
-std::string math_precision_note(MathPrecision precision, bool gpu);
+// deviations, for the output's root attributes; `cpu_lanes`: whether the CPU
+// runs lanes (the scalar path has no fast form).
+std::string math_precision_note(MathPrecision precision, bool gpu, bool cpu_lanes);
 
 }  // namespace gs

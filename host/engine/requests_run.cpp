@@ -19,7 +19,7 @@
 #include "host/base/sysinfo.hpp"
 #include "host/engine/plan.hpp"
 #include "io/ensemble_file.hpp"
-#include "io/hdf5.hpp"
+#include "io/requests_file.hpp"
 
 namespace gs {
 
@@ -143,7 +143,7 @@ std::uint64_t default_requests_budget(std::string& source) {
 std::string emit_path(const RunConfig& config, const std::string& path) {
   // Beside the HDF5 output unless absolute: `-o elsewhere/x.h5` takes them along.
   if (path.empty() || fs::path(path).is_absolute()) return path;
-  return (fs::path(h5::output_directory(config.output)) / path).lexically_normal().string();
+  return (fs::path(directory_of(config.output)) / path).lexically_normal().string();
 }
 
 std::string RequestsPlan::text() const {
@@ -172,7 +172,7 @@ RequestsPlan prepare_requests(RunConfig& config, std::optional<std::uint64_t> me
     if (!spec.given && !spec.characterized) {
       try {  // now, so that a typo in a trace's name fails in seconds, not after the ensembles
         spec.characterized = std::make_shared<const TraceCharacterization>(
-            characterize_requests(read_request_trace(spec.traces, spec.format, spec.trace, spec.counters)));
+            characterize_requests(read_request_trace(spec.traces, spec.format, spec.trace_options, spec.counters)));
       } catch (const UserError& e) {
         throw UserError(fmt::format("{}: {}", located(config, spec), e.what()));
       }
@@ -278,11 +278,11 @@ RequestsPlan prepare_requests(RunConfig& config, std::optional<std::uint64_t> me
   return plan;
 }
 
-std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, hid_t file, bool quiet) {
+std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, EnsembleFile& file,
+                                                 const ExecutionContext& context) {
   std::vector<RequestsOutcome> outcomes;
   if (config.requests.empty()) return outcomes;
   fault_point("requests");
-  const h5::Handle top = h5::create_group(file, "requests");
   std::uint64_t held = 0;  // the texts' replicas of the entries before
   for (const RequestsSpec& spec : config.requests) {
     const auto start = std::chrono::steady_clock::now();
@@ -294,7 +294,7 @@ std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, hid_t 
       std::shared_ptr<const TraceCharacterization> characterized = spec.characterized;
       if (!spec.given && !characterized)
         characterized = std::make_shared<const TraceCharacterization>(
-            characterize_requests(read_request_trace(spec.traces, spec.format, spec.trace, spec.counters)));
+            characterize_requests(read_request_trace(spec.traces, spec.format, spec.trace_options, spec.counters)));
       const Workload& path = spec.given ? spec.given_files : characterized->path;
       const Characteristics& characteristics = spec.given ? *spec.given : characterized->characteristics;
       if (processes <= 0) processes = path.processes;
@@ -314,7 +314,7 @@ std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, hid_t 
             format_bytes(kBytesPerFile), spec.replicas);
         Workload workload = synthesize_processes(path, characteristics, options, replica, processes);
         if (!spec.timing_ensemble.empty()) {
-          const std::vector<double> counts = read_ensemble_row(file, spec.timing_ensemble, replica);
+          const std::vector<double> counts = file.read_row(spec.timing_ensemble, replica);
           std::uint64_t filled = 0;
           try {
             filled = time_by_counts(workload, counts, spec.bin_width);
@@ -335,7 +335,6 @@ std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, hid_t 
                               static_cast<double>(workload.table.files.size()));
         replicas.push_back(std::move(workload));
       }
-      const h5::Handle group = h5::create_group(top.id(), spec.name);
       std::vector<Attribute> attributes = {
           {"mode", std::string(spec.synthesis.template_mode ? "template" : "sample")},
           {"processes", static_cast<std::int64_t>(processes)},
@@ -352,8 +351,7 @@ std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, hid_t 
         attributes.push_back({"bin_width", spec.bin_width});
         attributes.push_back({"filled_bins", static_cast<std::int64_t>(outcome.filled_bins)});
       }
-      write_request_tables(group.id(), replicas, attributes);
-      if (!spec.given) write_characterization(h5::create_group(group.id(), "characterized").id(), *characterized);
+      write_requests_entry(file, spec.name, replicas, attributes, spec.given ? nullptr : characterized.get());
       if (emits) {
         outcome.emitted = std::move(replicas[spec.emit.replica]);
         held += replica_bytes(static_cast<double>(outcome.emitted.table.requests.size()),
@@ -372,7 +370,7 @@ std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, hid_t 
       throw UserError(fmt::format("{}: {}", located(config, spec), e.what()));
     }
     outcome.seconds = seconds_since(start);
-    log_info(quiet,
+    context.log(
              fmt::format("requests '{}': {} requests in {} replica(s) of {} processes, {} dependency "
                          "violations, {:.2f} s{}",
                          spec.name, outcome.requests, spec.replicas, processes, outcome.violations, outcome.seconds,
@@ -385,8 +383,9 @@ std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, hid_t 
   return outcomes;
 }
 
-RequestTexts::RequestTexts(const RunConfig& config, std::vector<RequestsOutcome>& outcomes, bool quiet)
-    : quiet_(quiet) {
+RequestTexts::RequestTexts(const RunConfig& config, std::vector<RequestsOutcome>& outcomes,
+                           const ExecutionContext& context)
+    : context_(context) {
   for (std::size_t i = 0; i < outcomes.size(); ++i) {
     const RequestsSpec& spec = config.requests[i];
     Workload& w = outcomes[i].emitted;
@@ -449,7 +448,7 @@ void RequestTexts::publish(const std::string& committed) {
       throw UserError(fmt::format("{}; the outputs of this run are not all in place: written {}; not written {}",
                                   e.what(), fmt::join(in_place, ", "), fmt::join(not_written, ", ")));
     }
-    log_info(quiet_, staged_[i].log);
+    context_.log(staged_[i].log);
   }
 }
 

@@ -9,8 +9,6 @@
 // targets and published with the HDF5 file, as one unit.
 #pragma once
 
-#include <hdf5.h>
-
 #include <memory>
 #include <optional>
 #include <string>
@@ -18,7 +16,10 @@
 
 #include "host/base/output_file.hpp"
 #include "host/engine/config.hpp"
-#include "host/requests/emit.hpp"
+#include "host/engine/context.hpp"
+#include "host/requests/characteristics.hpp"
+#include "io/ensemble_file.hpp"
+#include "io/request_texts.hpp"
 
 namespace gs {
 
@@ -67,7 +68,8 @@ struct RequestsOutcome {
 };
 
 // Synthesizes every entry into `file` (open, the ensembles written already).
-std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, hid_t file, bool quiet);
+std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, EnsembleFile& file,
+                                                 const ExecutionContext& context);
 
 // The fio directory, DiskSim and DXT-like files of every entry that asks for
 // them, written to temporaries beside their targets and synced (a full disk
@@ -76,7 +78,7 @@ std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, hid_t 
 // destructor removes what was not published.
 class RequestTexts {
  public:
-  RequestTexts(const RunConfig& config, std::vector<RequestsOutcome>& outcomes, bool quiet);
+  RequestTexts(const RunConfig& config, std::vector<RequestsOutcome>& outcomes, const ExecutionContext& context);
   RequestTexts(const RequestTexts&) = delete;
   RequestTexts& operator=(const RequestTexts&) = delete;
   ~RequestTexts();
@@ -93,7 +95,7 @@ class RequestTexts {
     std::unique_ptr<PendingReplayDirectory> directory;
   };
   std::vector<Staged> staged_;
-  bool quiet_;
+  ExecutionContext context_;
 };
 
 }  // namespace gs

@@ -25,7 +25,7 @@ struct RequestsSpec {
   std::vector<std::string> traces;  // resolved against the config's folder
   std::string format;               // dxt or pioneer
   std::string counters;             // darshan-parser text: opens per file
-  TraceOptions trace;
+  TraceOptions trace_options;       // how the trace files are read (time unit, delimiter)
   // The trace read and characterized before any work, and the memory budget
   // the synthesis keeps to (prepare_requests, host/engine/requests_run.hpp).
   std::shared_ptr<const TraceCharacterization> characterized;

@@ -4,7 +4,9 @@
 
 #include <chrono>
 #include <future>
+#include <memory>
 #include <optional>
+#include <utility>
 
 #include "host/base/errors.hpp"
 #include "host/base/fault_injection.hpp"
@@ -17,6 +19,7 @@
 #include "host/engine/datasets.hpp"
 #include "host/engine/plan.hpp"
 #include "host/engine/requests_run.hpp"
+#include "io/bursts_file.hpp"
 #include "io/compare_file.hpp"
 #include "io/ensemble_file.hpp"
 #include "io/parallel_series.hpp"
@@ -26,7 +29,8 @@ namespace gs {
 
 namespace {
 
-std::vector<Attribute> root_attributes(const RunConfig& config, const RunPlan& plan, const RunOptions& options) {
+std::vector<Attribute> root_attributes(const RunConfig& config, const RunPlan& plan, const RunOptions& options,
+                                       const ExecutionContext& context) {
   return {
       {"file_type", std::string("gpusynth ensembles")},
       {"format_version", std::string("1.0")},
@@ -41,8 +45,9 @@ std::vector<Attribute> root_attributes(const RunConfig& config, const RunPlan& p
       {"seed", config.seed},
       {"backend", std::string(to_string(plan.backend))},
       {"device", plan.device},
-      {"precision", std::string(to_string(config.precision))},
-      {"precision_note", math_precision_note(config.precision, plan.backend == Backend::cuda)},
+      {"precision", std::string(to_string(context.precision))},
+      {"precision_note", math_precision_note(context.precision, plan.backend == Backend::cuda,
+                                             context.lanes_in_use() != CpuLanes::none)},
       {"host", host_name()},
       {"command_line", options.command_line},
       {"config_path", config.path},
@@ -125,33 +130,120 @@ SeriesDataset create_ensemble_series(EnsembleFile& file, const EnsemblePlan& ens
 // (the last interrupt check, its fsync) and then the texts' renames. A
 // failure or a signal before the HDF5 rename leaves none of them.
 void finish_file(const RunConfig& config, const std::vector<RunDataset>& datasets, EnsembleFile& file,
-                 const std::optional<Study>& study, const RunOptions& options, RunOutcome& outcome) {
-  if (study) write_compare(file.id(), *study);
+                 const std::optional<Study>& study, const ExecutionContext& context, RunOutcome& outcome) {
+  if (study) write_compare(file, *study);
   const auto bursts_start = std::chrono::steady_clock::now();
-  outcome.bursts = analyse_run_bursts(config, datasets, file.id(), options.quiet);
+  outcome.bursts = analyse_run_bursts(config, datasets, file, context);
+  write_bursts(file, outcome.bursts);
   outcome.bursts_seconds = seconds_since(bursts_start);
-  std::vector<RequestsOutcome> requests = synthesize_requests(config, file.id(), options.quiet);
-  RequestTexts texts(config, requests, options.quiet);
+  std::vector<RequestsOutcome> requests = synthesize_requests(config, file, context);
+  RequestTexts texts(config, requests, context);
   file.commit();
   texts.publish(config.output);
 }
 
-// Generates one ensemble batch by batch; the write of batch k runs on a
-// separate thread while batch k+1 is generated, and a study compares batch k
-// with its dataset while it is written. Without a file (--no-output) the
-// batches are generated (and compared) and dropped. Only the first `stored`
-// replicas are written (a study's store_replicas); a batch that is not
-// written stays on a backend that compares in place.
-EnsembleResult generate_ensemble(const EnsemblePlan& ensemble, BackendDevice& backend, EnsembleFile* file,
-                                 int compression, std::uint64_t stored, Study* study, Progress& progress) {
+// Where a run's generated rows go: the same batch loop runs on one rank and
+// on many (docs/scale-out.md). One process writes its file's series on a
+// thread while the next batch is generated; MPI ranks write their shares of
+// the file rank 0 laid out, in collective calls that every rank makes the
+// same number of times (with no rows when it has none that round).
+class RowWriter {
+ public:
+  virtual ~RowWriter() = default;
+  virtual void open(const EnsemblePlan& ensemble) = 0;
+  // Rows [first, first + rows) of `buffer` (row-major); may still be writing
+  // on return, so the buffer stays untouched until wait().
+  virtual void write(std::uint64_t first, std::uint64_t rows, const unsigned char* buffer) = 0;
+  // The last write done: the seconds it took (0 when there was none).
+  virtual double wait() = 0;
+  // After the last ensemble (collective with several ranks).
+  virtual void close() {}
+};
+
+class FileRowWriter final : public RowWriter {
+ public:
+  FileRowWriter(EnsembleFile& file, const RunConfig& config) : file_(file), config_(config) {}
+  ~FileRowWriter() override {
+    if (pending_.valid()) pending_.wait();  // an exception unwinds past a write in flight
+  }
+
+  void open(const EnsemblePlan& ensemble) override {
+    const EnsembleSpec& spec = *ensemble.job.spec;
+    series_.emplace(file_.open_series(spec.name, ensemble.job.request.storage, spec.length,
+                                      stored_chunk(ensemble, stored_replicas_of(config_, spec)), config_.compression));
+  }
+
+  void write(std::uint64_t first, std::uint64_t rows, const unsigned char* buffer) override {
+    if (rows == 0) return;
+    pending_ = std::async(std::launch::async, [this, first, rows, buffer] {
+      const auto start = std::chrono::steady_clock::now();
+      series_->write_rows(first, rows, buffer);
+      return seconds_since(start);
+    });
+  }
+
+  double wait() override { return pending_.valid() ? pending_.get() : 0.0; }
+
+ private:
+  EnsembleFile& file_;
+  const RunConfig& config_;
+  std::optional<SeriesDataset> series_;
+  std::future<double> pending_;
+};
+
+#ifdef GPUSYNTH_HAVE_MPI
+class RanksRowWriter final : public RowWriter {
+ public:
+  // `file`: rank 0's (suspended until close), null on the other ranks. Collective.
+  explicit RanksRowWriter(EnsembleFile* file) : file_(file), shared_(suspended_path(file)) {}
+
+  void open(const EnsemblePlan& ensemble) override {
+    const EnsembleSpec& spec = *ensemble.job.spec;
+    shared_.open(spec.name, ensemble.job.request.storage, spec.length);
+  }
+
+  void write(std::uint64_t first, std::uint64_t rows, const unsigned char* buffer) override {
+    static constexpr unsigned char kNoRows = 0;  // a batch left on the device: nothing to read
+    const auto start = std::chrono::steady_clock::now();
+    shared_.write_rows(first, rows, rows > 0 ? buffer : &kNoRows);
+    seconds_ = seconds_since(start);
+  }
+
+  double wait() override { return std::exchange(seconds_, 0.0); }
+
+  void close() override {
+    shared_.close();
+    if (file_) file_->resume();
+  }
+
+ private:
+  static std::string suspended_path(EnsembleFile* file) {
+    if (file) file->suspend();
+    return broadcast_from_root(file ? file->temp_path() : std::string());
+  }
+
+  EnsembleFile* file_;
+  ParallelSeriesFile shared_;
+  double seconds_ = 0;
+};
+#endif
+
+// Generates this rank's contiguous share of one ensemble's replicas (all of
+// them on one rank) batch by batch: batch k is written (`writer`; none with
+// --no-output) while batch k+1 is generated, and a study compares each batch
+// with its dataset. Only the first `stored` replicas are written (a study's
+// store_replicas); a batch none of whose rows is written stays on a backend
+// that compares in place. Every rank makes as many rounds as rank 0 (which
+// has the most replicas), as the writes are collective; the tallies are summed
+// over the ranks.
+EnsembleResult generate_ensemble(const EnsemblePlan& ensemble, BackendDevice& backend, RowWriter* writer,
+                                 std::uint64_t stored, Study* study, Progress& progress) {
   const EnsembleSpec& spec = *ensemble.job.spec;
   const StorageType storage = ensemble.job.request.storage;
   stored = std::min(stored, spec.replicas);
   const std::optional<std::size_t> found = study ? study->find(spec.name) : std::nullopt;
   if (!found) study = nullptr;
   const std::size_t compared = found.value_or(0);  // the ensemble's index in the study
-  std::optional<SeriesDataset> series;
-  if (file) series.emplace(create_ensemble_series(*file, ensemble, stored, compression));
   auto generator = backend.make_generator(ensemble.job, ensemble.batch_replicas);
   // A backend that compares in place (CUDA) keeps the batch where it is unless
   // some of its replicas are stored.
@@ -160,53 +252,43 @@ EnsembleResult generate_ensemble(const EnsemblePlan& ensemble, BackendDevice& ba
   if (in_place) generator->set_comparison(study->real_of(compared), study->options());
   const std::size_t buffer_bytes = ensemble.batch_replicas * ensemble.row_bytes;
   HostBuffer buffers[2] = {backend.host_buffer(buffer_bytes), backend.host_buffer(buffer_bytes)};
-  std::future<double> pending_write;
+  const ReplicaRange mine = replica_range(spec.replicas, ranks().rank, ranks().size);
+  const std::uint64_t most = replica_range(spec.replicas, 0, ranks().size).count;
+  const std::uint64_t rounds = (most + ensemble.batch_replicas - 1) / ensemble.batch_replicas;
+  if (writer) writer->open(ensemble);
   EnsembleResult result;
   result.name = spec.name;
   progress.begin(spec.name);
-  try {
-    for (std::uint64_t b = 0; b < ensemble.batches; ++b) {
-      throw_if_interrupted();
-      fault_point("generate");
-      const std::uint64_t first = b * ensemble.batch_replicas;
-      const std::uint64_t count = std::min(ensemble.batch_replicas, spec.replicas - first);
-      const bool stored_here = series && first < stored;
-      const bool stays_on_device = in_place && !stored_here;
-      unsigned char* buffer = stays_on_device ? nullptr : buffers[b % 2].get();
-      const auto start = std::chrono::steady_clock::now();
-      result.tally += generator->generate(first, count, buffer);
-      result.generate_seconds += seconds_since(start);
-      throw_if_interrupted();  // a generator stops early when interrupted: its batch is incomplete
-      if (pending_write.valid()) result.write_seconds += pending_write.get();
-      if (stored_here) {
-        const std::uint64_t rows = std::min(count, stored - first);
-        pending_write = std::async(std::launch::async, [&series, first, rows, buffer] {
-          const auto write_start = std::chrono::steady_clock::now();
-          series->write_rows(first, rows, buffer);
-          return seconds_since(write_start);
-        });
-      }
-      if (study) {
-        const auto compare_start = std::chrono::steady_clock::now();
-        if (in_place) {
-          study->add_compared(compared, first, count, generator->compare_batch(count));
-          result.compared_in_place += count;
-        } else {
-          study->add_batch(compared, first, count, buffer, storage);
-        }
-        result.compare_seconds += seconds_since(compare_start);
-      }
-      progress.advance(count * spec.length);
+  for (std::uint64_t b = 0; b < rounds; ++b) {
+    throw_if_interrupted();
+    fault_point("generate");
+    const std::uint64_t first = mine.first + b * ensemble.batch_replicas, end = mine.first + mine.count;
+    const std::uint64_t count = first < end ? std::min(ensemble.batch_replicas, end - first) : 0;
+    const std::uint64_t rows = writer && first < stored ? std::min(count, stored - first) : 0;
+    unsigned char* buffer = in_place && rows == 0 ? nullptr : buffers[b % 2].get();
+    const auto start = std::chrono::steady_clock::now();
+    if (count > 0) result.tally += generator->generate(first, count, buffer);
+    result.generate_seconds += seconds_since(start);
+    throw_if_interrupted();  // a generator stops early when interrupted: its batch is incomplete
+    if (writer) {
+      result.write_seconds += writer->wait();
+      writer->write(first, rows, buffer);
     }
-    if (pending_write.valid()) result.write_seconds += pending_write.get();
-  } catch (...) {
-    if (pending_write.valid()) pending_write.wait();
-    throw;
+    if (study && count > 0) {
+      const auto compare_start = std::chrono::steady_clock::now();
+      if (in_place) {
+        study->add_compared(compared, first, count, generator->compare_batch(count));
+        result.compared_in_place += count;
+      } else {
+        study->add_batch(compared, first, count, buffer, storage);
+      }
+      result.compare_seconds += seconds_since(compare_start);
+    }
+    progress.advance(sum_over_ranks(count) * spec.length);
   }
-  if (series) {
-    series->write_attributes(ensemble_attributes(ensemble, result.tally));
-    if (!spec.fit.empty()) series->write_fit(spec.fit);
-  }
+  if (writer) result.write_seconds += writer->wait();
+  result.tally.clipped = sum_over_ranks(result.tally.clipped);
+  result.tally.saturated = sum_over_ranks(result.tally.saturated);
   return result;
 }
 
@@ -230,7 +312,7 @@ Study make_study(const RunConfig& config, const std::vector<RunDataset>& dataset
   return Study(*config.study.compare, series, std::move(entries), std::move(stopped), config.path);
 }
 
-void check_disk_space(const RunPlan& plan, const RunConfig& config, bool quiet) {
+void check_disk_space(const RunPlan& plan, const RunConfig& config, const ExecutionContext& context) {
   // The file system the file lands on: a symlinked output is written through to its target.
   const std::uint64_t free = free_disk_bytes(resolve_output_target(config.output, "output"));
   if (free == 0 || plan.total_bytes <= free) return;
@@ -240,78 +322,49 @@ void check_disk_space(const RunPlan& plan, const RunConfig& config, bool quiet) 
                     "system; free some space, choose another output (-o) or enable compression",
                     config.output, format_bytes(plan.total_bytes), format_bytes(free)));
   }
-  log_info(quiet, fmt::format("warning: the ensembles are {} uncompressed and only {} is free at '{}'; the run "
+  context.log(fmt::format("warning: the ensembles are {} uncompressed and only {} is free at '{}'; the run "
                               "relies on compression",
                               format_bytes(plan.total_bytes), format_bytes(free), config.output));
 }
 
+// The file the ranks' rows go to: this process's EnsembleFile on one rank;
+// with several, the shared temporary of the file rank 0 laid out (rank 0
+// suspends its EnsembleFile meanwhile and resumes it on close).
+std::unique_ptr<RowWriter> make_row_writer(EnsembleFile* file, const RunConfig& config) {
 #ifdef GPUSYNTH_HAVE_MPI
-// Several MPI ranks (docs/scale-out.md): rank 0 lays the file out (root
-// attributes, datasets, every ensemble's empty series); every rank generates
-// its contiguous share of each ensemble's replicas, compares it with the
-// dataset (a study) and writes the stored rows in collective calls (ranks with
-// fewer batches write nothing in the last ones); the per-replica comparisons
-// are gathered on rank 0, which summarises the study, writes the ensembles'
-// attributes with the tallies summed over the ranks, /compare, and commits.
-// Counter-based draws make every value the serial run's.
-void run_ranks(const RunConfig& config, const RunPlan& plan, BackendDevice& backend,
-               const std::vector<RunDataset>& datasets, const RunOptions& options, std::optional<Study>& study,
-               RunOutcome& outcome) {
-  const bool writing = !options.no_output;
+  if (several_ranks()) return std::make_unique<RanksRowWriter>(file);
+#endif
+  return std::make_unique<FileRowWriter>(*file, config);
+}
+
+// The ensembles generated into the run's file, on one rank or many
+// (docs/scale-out.md): rank 0 lays the file out (root attributes, datasets,
+// every ensemble's empty series); every rank generates its share of each
+// ensemble's replicas (generate_ensemble), compares it with the dataset (a
+// study) and writes its stored rows; the per-replica comparisons are gathered
+// on rank 0, which summarises the study, writes the ensembles' attributes with
+// the tallies summed over the ranks, then /compare and the analyses, and
+// commits. Counter-based draws make every value the one-rank run's.
+void generate_run(const RunConfig& config, const RunPlan& plan, BackendDevice& backend,
+                  const std::vector<RunDataset>& datasets, const RunOptions& options, const ExecutionContext& context,
+                  std::optional<Study>& study, RunOutcome& outcome) {
   std::optional<EnsembleFile> file;
-  std::string temp_path;
-  if (writing && is_root_rank()) {
+  if (!options.no_output && is_root_rank()) {
     file.emplace(config.output);
-    file->write_root_attributes(root_attributes(config, plan, options));
+    file->write_root_attributes(root_attributes(config, plan, options, context));
     for (const RunDataset& d : datasets) file->write_dataset(d.name, d.series, d.attributes, d.bin_seconds);
     for (const EnsemblePlan& ensemble : plan.ensembles)
       create_ensemble_series(*file, ensemble, stored_replicas_of(config, *ensemble.job.spec), config.compression);
-    file->suspend();
-    temp_path = file->temp_path();
   }
-  std::optional<ParallelSeriesFile> shared;
-  if (writing) shared.emplace(broadcast_from_root(temp_path));
-  Progress progress(plan.total_samples, options.quiet || !is_root_rank());
-  std::vector<Tally> tallies;
+  std::unique_ptr<RowWriter> writer = options.no_output ? nullptr : make_row_writer(file ? &*file : nullptr, config);
+  Progress progress(plan.total_samples, context.quiet || !is_root_rank());
   for (const EnsemblePlan& ensemble : plan.ensembles) {
-    const EnsembleSpec& spec = *ensemble.job.spec;
-    const std::uint64_t stored = stored_replicas_of(config, spec);
-    const std::optional<std::size_t> compared = study ? study->find(spec.name) : std::nullopt;
-    const ReplicaRange mine = replica_range(spec.replicas, ranks().rank, ranks().size);
-    const std::uint64_t most = replica_range(spec.replicas, 0, ranks().size).count;  // rank 0 has the most
-    const std::uint64_t rounds = (most + ensemble.batch_replicas - 1) / ensemble.batch_replicas;
-    auto generator = backend.make_generator(ensemble.job, ensemble.batch_replicas);
-    HostBuffer buffer = backend.host_buffer(ensemble.batch_replicas * ensemble.row_bytes);
-    if (shared) shared->open(spec.name, ensemble.job.request.storage, spec.length);
-    EnsembleResult result;
-    result.name = spec.name;
-    progress.begin(spec.name);
-    for (std::uint64_t b = 0; b < rounds; ++b) {
-      throw_if_interrupted();
-      fault_point("generate");
-      const std::uint64_t first = mine.first + b * ensemble.batch_replicas;
-      const std::uint64_t end = mine.first + mine.count;
-      const std::uint64_t count = first < end ? std::min(ensemble.batch_replicas, end - first) : 0;
-      const auto start = std::chrono::steady_clock::now();
-      if (count > 0) result.tally += generator->generate(first, count, buffer.get());
-      result.generate_seconds += seconds_since(start);
-      if (compared && count > 0) {
-        const auto compare_start = std::chrono::steady_clock::now();
-        study->add_batch(*compared, first, count, buffer.get(), ensemble.job.request.storage);
-        result.compare_seconds += seconds_since(compare_start);
-      }
-      const auto write_start = std::chrono::steady_clock::now();
-      const std::uint64_t rows = first < stored ? std::min(count, stored - first) : 0;  // a study's store_replicas
-      if (shared) shared->write_rows(first, rows, buffer.get());
-      result.write_seconds += seconds_since(write_start);
-      progress.advance(sum_over_ranks(count) * spec.length);
-    }
-    result.tally.clipped = sum_over_ranks(result.tally.clipped);
-    result.tally.saturated = sum_over_ranks(result.tally.saturated);
-    tallies.push_back(result.tally);
-    outcome.ensembles.push_back(std::move(result));
+    outcome.ensembles.push_back(generate_ensemble(ensemble, backend, writer.get(),
+                                                  stored_replicas_of(config, *ensemble.job.spec),
+                                                  study ? &*study : nullptr, progress));
   }
-  if (shared) shared->close();
+  if (writer) writer->close();
+  throw_if_interrupted();
   progress.finish();
   if (study) {
     for (std::size_t c = 0; c < study->compared().size(); ++c)
@@ -324,31 +377,26 @@ void run_ranks(const RunConfig& config, const RunPlan& plan, BackendDevice& back
       study->summarize(config.seed, *backend.make_resampler());
       outcome.summary_seconds = seconds_since(summary_start);
     }
-    if (file) {  // the rest of the file, as one rank writes it
-      file->resume();
+    if (file) {
       for (std::size_t e = 0; e < plan.ensembles.size(); ++e) {
         const EnsemblePlan& ensemble = plan.ensembles[e];
         const EnsembleSpec& spec = *ensemble.job.spec;
         SeriesDataset series =
             file->open_series(spec.name, ensemble.job.request.storage, spec.length, ensemble.chunk, config.compression);
-        series.write_attributes(ensemble_attributes(ensemble, tallies[e]));
+        series.write_attributes(ensemble_attributes(ensemble, outcome.ensembles[e].tally));
         if (!spec.fit.empty()) series.write_fit(spec.fit);
       }
-      finish_file(config, datasets, *file, study, options, outcome);
+      finish_file(config, datasets, *file, study, context, outcome);
     }
     if (study) outcome.study = std::move(study);
   }
   barrier();  // the file is in place before any rank reports success
 }
-#endif
 
 }  // namespace
 
 void apply_overrides(RunConfig& config, const RunOptions& options) {
-  if (options.seed) {
-    config.seed = *options.seed;
-    config.seed_given = true;
-  }
+  if (options.seed) config.seed = *options.seed;
   if (options.output) {
     if (options.output->empty()) throw UserError("--output must not be empty");
     config.output = *options.output;
@@ -366,7 +414,6 @@ void apply_overrides(RunConfig& config, const RunOptions& options) {
 
 namespace {
 
-// The run after the output check, under the interrupt guard.
 // What every rank prepares alike before the work: the datasets (and fits),
 // the backend and the plan.
 struct PreparedRun {
@@ -376,24 +423,24 @@ struct PreparedRun {
   RunPlan plan;
 };
 
-PreparedRun prepare_run(RunConfig& config, const RunOptions& options) {
+PreparedRun prepare_run(RunConfig& config, const RunOptions& options, const ExecutionContext& context) {
   PreparedRun run;
-  run.prepared = prepare_datasets(config, options.quiet);
-  use_math_precision(config.precision);  // before the backend describes its math
-  run.backend = open_backend(config.backend, run.backend_log);
+  run.prepared = prepare_datasets(config, context);
+  run.backend = open_backend(config.backend, context, run.backend_log);
   run.plan = make_plan(config, *run.backend, options.memory_limit);
-  if (!options.dry_run && !options.no_output) check_disk_space(run.plan, config, options.quiet);
+  if (!options.dry_run && !options.no_output) check_disk_space(run.plan, config, context);
   return run;
 }
 
 RunOutcome run_prepared(RunConfig& config, const RunOptions& options) {
+  const ExecutionContext context{config.precision, CpuLanes::avx512, options.quiet};
   // Every rank prepares the same run from the same config: a failure there is
   // agreed on (every rank fails with the first failing rank's error, rank 0
   // reports it); from begin_job() on, a rank's failure ends every rank.
   PreparedRun run;
   std::exception_ptr failure;
   try {
-    run = prepare_run(config, options);
+    run = prepare_run(config, options, context);
   } catch (...) {
     failure = std::current_exception();
   }
@@ -410,47 +457,17 @@ RunOutcome run_prepared(RunConfig& config, const RunOptions& options) {
     outcome.plan = format_plan(plan, config);
     return outcome;
   }
-  log_info(options.quiet, backend_log + "; " + plan.device);
+  context.log(backend_log + "; " + plan.device);
   if (options.node_log)  // once per node: its ranks' GPUs
     log_info(false, fmt::format("{} (rank {}): {}; {}", host_name(), ranks().rank, backend_log, plan.device));
   for (const EnsemblePlan& ensemble : plan.ensembles) {
     if (!ensemble.job.generation.warning.empty())
-      log_info(options.quiet,
-               fmt::format("warning: ensemble '{}': {}", ensemble.job.spec->name, ensemble.job.generation.warning));
+      context.log(fmt::format("warning: ensemble '{}': {}", ensemble.job.spec->name, ensemble.job.generation.warning));
   }
   const auto start = std::chrono::steady_clock::now();
-#ifdef GPUSYNTH_HAVE_MPI
-  if (several_ranks()) {
-    std::optional<Study> study;
-    if (config.study.compare) study.emplace(make_study(config, prepared.datasets, std::move(prepared.stopped)));
-    run_ranks(config, plan, *backend, prepared.datasets, options, study, outcome);
-    outcome.seconds = seconds_since(start);
-    return outcome;
-  }
-#endif
   std::optional<Study> study;
   if (config.study.compare) study.emplace(make_study(config, prepared.datasets, std::move(prepared.stopped)));
-  std::optional<EnsembleFile> file;
-  if (!options.no_output) {
-    file.emplace(config.output);
-    file->write_root_attributes(root_attributes(config, plan, options));
-    for (const RunDataset& d : prepared.datasets) file->write_dataset(d.name, d.series, d.attributes, d.bin_seconds);
-  }
-  Progress progress(plan.total_samples, options.quiet);
-  for (const EnsemblePlan& ensemble : plan.ensembles) {
-    outcome.ensembles.push_back(generate_ensemble(ensemble, *backend, file ? &*file : nullptr, config.compression,
-                                                  stored_replicas_of(config, *ensemble.job.spec),
-                                                  study ? &*study : nullptr, progress));
-  }
-  throw_if_interrupted();
-  progress.finish();
-  if (study) {
-    const auto summary_start = std::chrono::steady_clock::now();
-    study->summarize(config.seed, *backend->make_resampler());
-    outcome.summary_seconds = seconds_since(summary_start);
-  }
-  if (file) finish_file(config, prepared.datasets, *file, study, options, outcome);
-  if (study) outcome.study = std::move(study);
+  generate_run(config, plan, *backend, prepared.datasets, options, context, study, outcome);
   outcome.seconds = seconds_since(start);
   return outcome;
 }

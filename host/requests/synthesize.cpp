@@ -325,7 +325,7 @@ class PathBuilder {
   }
 
   Workload build() {
-    for (int ci = 0; ci < kFileClasses; ++ci) plan_class(ci);
+    for (int ci = 0; ci < kClassesWithFiles; ++ci) plan_class(ci);
     while (!next_session.empty()) place_next_session();
     std::sort(placed.begin(), placed.end(), [](const Request& a, const Request& b) { return a.seq < b.seq; });
     fill_holes();
@@ -560,7 +560,7 @@ class PathBuilder {
   void fill_holes() {
     std::vector<double> weights;
     std::vector<std::pair<int, std::uint32_t>> choices;
-    for (int ci = 0; ci <= kFileClasses; ++ci) {
+    for (int ci = 0; ci < kFileClassCount; ++ci) {
       const Frequencies& rt2 = characteristics.classes[ci].types_outside;
       for (std::size_t i = 0; i < rt2.names.size(); ++i) {
         const std::uint32_t op = out.table.op_id(rt2.names[i]);
@@ -601,7 +601,7 @@ class PathBuilder {
     std::vector<Request>& requests = out.table.requests;
     double previous_start = 0, previous_end = 0, slack = 0;
     const auto class_of = [&](const Request& r) -> const ClassCharacteristics& {
-      return characteristics.classes[r.file < 0 ? kFileClasses : static_cast<int>(out.files[r.file].file_class)];
+      return characteristics.of(r.file < 0 ? FileClass::none : out.files[r.file].file_class);
     };
     for (std::size_t i = 0; i < requests.size(); ++i) {
       poll_interrupts(i);
@@ -648,8 +648,8 @@ class PathBuilder {
   Sampler sample;
   Workload out;
   std::vector<FilePlan> files;
-  std::vector<std::vector<std::int32_t>> files_of_class = std::vector<std::vector<std::int32_t>>(kFileClasses + 1);
-  std::array<std::pair<std::uint32_t, std::uint32_t>, kFileClasses> open_close{};
+  std::vector<std::vector<std::int32_t>> files_of_class = std::vector<std::vector<std::int32_t>>(kFileClassCount);
+  std::array<std::pair<std::uint32_t, std::uint32_t>, kClassesWithFiles> open_close{};
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> next_session;
   Occupancy occupancy;
   std::vector<Request> placed;
@@ -755,8 +755,8 @@ SynthesisSize expected_synthesis_size(const Workload& path, const Characteristic
     double root_only = 0, everyone = 0;
     for (const Request& r : path.table.requests) {
       // A data request after a seek ("<op>1") gets its seek back.
-      const std::string& op = path.table.op_name(r);
-      const double n = is_data(path.table.op_class(r)) && !op.empty() && op.back() == '1' ? 2.0 : 1.0;
+      const auto form = is_data(path.table.op_class(r)) ? soft_dependency_form(path.table.op_name(r)) : std::nullopt;
+      const double n = form && form->after_seek ? 2.0 : 1.0;
       ((r.flags & kRootExclusive) ? root_only : everyone) += n;
     }
     size.path_requests = root_only + everyone;
@@ -777,7 +777,7 @@ SynthesisSize expected_synthesis_size(const Workload& path, const Characteristic
       holes =
           holes || (classify_operation(c.types_outside.names[i]) == OpClass::metadata && c.types_outside.counts[i] > 0);
   double root_only = 0, everyone = 0, last_id = 0;
-  for (int ci = 0; ci < kFileClasses; ++ci) {
+  for (int ci = 0; ci < kClassesWithFiles; ++ci) {
     const FileClass file_class = static_cast<FileClass>(ci);
     const ClassCharacteristics& c = characteristics.classes[ci];
     const double count = static_cast<double>(options.files[ci].value_or(static_cast<std::uint64_t>(c.files)));

@@ -32,7 +32,7 @@ struct SynthesisOptions {
   RngStreamKey key;            // (seed, stream); the replica is the third counter word
   // Of the characteristics the table marks overridable (ISG, IRG, D, OT, FS, OFF, SIZE, SEQ, ST).
   std::map<Characteristic, CharacteristicOverride> overrides;
-  std::array<std::optional<std::uint64_t>, kFileClasses> files;  // OS per class, else the path's
+  std::array<std::optional<std::uint64_t>, kClassesWithFiles> files;  // OS per class, else the path's
   // The memory a synthetic path, and a replica expanded to its processes, may
   // take (replica_bytes): beyond it a UserError that ends with `limit_note`
   // (the requests' memory plan, docs/requests.md).

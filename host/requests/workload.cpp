@@ -16,19 +16,6 @@
 
 namespace gs {
 
-const char* file_class_name(FileClass c) {
-  switch (c) {
-    case FileClass::root_exclusive:
-      return "root_exclusive";
-    case FileClass::private_file:
-      return "private";
-    case FileClass::shared:
-      return "shared";
-    default:
-      return "none";
-  }
-}
-
 namespace {
 
 // A name cut into texts and digit runs: "out_17.dat" -> {"out_", ".dat"}, {"17"}.
@@ -49,17 +36,6 @@ void split_numbers(const std::string& name, std::vector<std::string>& texts, std
 }
 
 }  // namespace
-
-std::string NamePattern::name_for(std::int64_t rank) const {
-  if (!learned) return rank == 0 ? root_name : fmt::format("{}.{}", root_name, rank);
-  std::string name = texts[0];
-  for (std::size_t i = 0; i < numbers.size(); ++i) {
-    const std::int64_t value = numbers[i].base + numbers[i].step * rank;
-    name += fmt::format("{:0{}}", value, numbers[i].width);
-    name += texts[i + 1];
-  }
-  return name;
-}
 
 NamePattern learn_name_pattern(const std::vector<std::pair<std::int64_t, std::string>>& names) {
   NamePattern pattern;
@@ -627,11 +603,11 @@ void derive_soft_dependencies(Workload& path) {
       if (r.session >= 0)
         if (auto it = last_in_session.find({r.rank, r.session});
             it != last_in_session.end() && it->second == kept.size() - 1 && is_seek(t, kept.back())) {
-          path.seek_before.emplace(base + "1", t.ops[kept.back().op]);
+          path.seek_before.emplace(soft_dependency_name({base, true}), t.ops[kept.back().op]);
           kept.pop_back();
           after_seek = true;
         }
-      r.op = t.op_id(base + (after_seek ? "1" : "0"));
+      r.op = t.op_id(soft_dependency_name({base, after_seek}));
     }
     if (r.session >= 0) last_in_session[{r.rank, r.session}] = kept.size();
     kept.push_back(r);
@@ -647,8 +623,9 @@ void lower_soft_dependencies(Workload& path) {
   std::vector<std::pair<std::int64_t, std::int64_t>> lowered(derived_ops, {-1, -1});
   for (std::size_t op = 0; op < derived_ops; ++op) {
     const std::string name = t.ops[op];
-    if (!is_data(t.op_classes[op]) || name.empty() || (name.back() != '0' && name.back() != '1')) continue;
-    lowered[op].first = t.op_id(name.substr(0, name.size() - 1));
+    const std::optional<SoftDependencyForm> form = is_data(t.op_classes[op]) ? soft_dependency_form(name) : std::nullopt;
+    if (!form) continue;
+    lowered[op].first = t.op_id(form->base);
     if (auto it = path.seek_before.find(name); it != path.seek_before.end()) lowered[op].second = t.op_id(it->second);
   }
   // A seek put back takes the sequence ID before its request; every later ID moves up by one.

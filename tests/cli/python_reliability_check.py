@@ -129,7 +129,7 @@ if case.startswith("recursion-"):
 
 elif case == "threads":
     # Several threads at once, each with its own seed and precision: every result has the bits of a
-    # serial call (calls run one at a time); nothing crashes; Python's Ctrl-C works afterwards.
+    # serial call (the calls run at once); nothing crashes; Python's Ctrl-C works afterwards.
     calls = [(seed, "fast" if seed % 2 else "accurate", seed % 4 == 0) for seed in range(1, 17)]
     def one(seed, precision, as_xarray):
         out = gpusynth.generate(SMALL, seed=seed, precision=precision, as_xarray=as_xarray, backend="cpu")
@@ -154,6 +154,44 @@ elif case == "threads":
     assert serial[calls[0]]["b"].tobytes() != serial[calls[1]]["b"].tobytes()
     python_sees_ctrl_c()
     print(f"ok: {case}: {len(calls)} calls from 4 threads gave the serial bits")
+
+elif case == "concurrent":
+    # Two calls at once with different precisions (each run has its own execution context): the
+    # short call (fast) starts while the long one (accurate) runs and ends before it, and each
+    # gives the bits it gives alone. Calls that were serialised, or that shared a process-wide
+    # precision, fail this.
+    long_config = dict(SLOW, ensembles=[dict(SLOW["ensembles"][0], replicas=4000)])
+    def long_call():
+        return gpusynth.generate(long_config, precision="accurate", as_xarray=False, backend="cpu")["slow"]
+    def short_call(precision):
+        return gpusynth.generate(SMALL, precision=precision, as_xarray=False, backend="cpu")
+    started = time.monotonic()
+    alone_long = long_call()
+    long_seconds = time.monotonic() - started
+    alone_short = short_call("fast")
+    flags = pathlib.Path("/proc/cpuinfo").read_text()
+    if " avx2 " in flags and " fma " in flags:  # the lanes have a fast form; the scalar path has none
+        assert any(alone_short[k].tobytes() != v.tobytes() for k, v in short_call("accurate").items()), \
+            "precision fast gave the accurate bits"
+    else:
+        print("note: this CPU has no lanes: fast and accurate give the same bits here")
+    results, ended = {}, {}
+    def long_thread():
+        results["long"] = long_call()
+        ended["long"] = time.monotonic()
+    thread = threading.Thread(target=long_thread)
+    thread.start()
+    time.sleep(0.25 * long_seconds)  # the long call is well inside its run
+    results["short"] = short_call("fast")
+    ended["short"] = time.monotonic()
+    thread.join()
+    assert ended["short"] < ended["long"], \
+        f"the short call ended {ended['short'] - ended['long']:.2f} s after the long one: the calls were serialised"
+    same_bits(results["long"], alone_long, "the long call (accurate) beside the short one")
+    for name, values in alone_short.items():
+        same_bits(results["short"][name], values, f"the short call (fast) [{name}]")
+    print(f"ok: {case}: the fast call ended {ended['long'] - ended['short']:.2f} s before the accurate one "
+          f"({long_seconds:.2f} s alone), each with its own bits")
 
 elif case == "readback":
     # The read-back in slabs (16 MiB): the file's bits as numpy, and as xarray exactly what

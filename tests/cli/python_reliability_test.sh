@@ -30,6 +30,7 @@ run_case() {  # case [repeat]
 
 for kind in dict list deep-dict deep-list keyword; do run_case "recursion-$kind"; done
 run_case threads 3  # the unserialised read-back crashed about one run in three
+run_case concurrent
 run_case readback
 run_case paths
 run_case fit-empty

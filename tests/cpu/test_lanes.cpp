@@ -45,7 +45,7 @@ TEST(CpuLanes, PhiloxMatchesRandom123WordForWord) {
           for (std::uint32_t draw : {0u, 1u, 255u}) {
             const RngStreamKey key{seed, stream};
             PhiloxBits lanes[kMaxCpuLanes];
-            const int count = philox_by_lanes(key, 3 + draw, first, draw, lanes);
+            const int count = philox_by_lanes(test::context().lanes, key, 3 + draw, first, draw, lanes);
             ASSERT_EQ(count, lane_count(width));
             for (int i = 0; i < count; ++i) {
               const PhiloxBits scalar = philox_bits(key, 3 + draw, first + static_cast<std::uint64_t>(i), draw);
@@ -113,7 +113,7 @@ void check_stable_within_bound(MathPrecision precision) {
         law.alpha = alpha, law.beta = beta, law.parameterization = p;
         const StableSampler<Real> sampler = make_stable_sampler<Real>(law);
         std::vector<Real> lanes(kv.size());
-        ASSERT_TRUE(stable_by_lanes(sampler, kv.data(), kw.data(), kv.size(), lanes.data()));
+        ASSERT_TRUE(stable_by_lanes(test::context().lanes, test::context().precision, sampler, kv.data(), kw.data(), kv.size(), lanes.data()));
         for (std::size_t i = 0; i < kv.size(); ++i) {
           const Real scalar = sampler(kv[i], kw[i]);
           ASSERT_FALSE(std::isnan(lanes[i])) << "alpha=" << alpha << " beta=" << beta << " kv=" << kv[i];
@@ -178,7 +178,7 @@ std::vector<unsigned char> generate_bytes(const EnsembleSpec& spec, int threads,
   const EnsembleJob job = test::job(spec, 31);
   const std::size_t bytes_per_value = storage_bytes(job.request.storage);
   std::vector<unsigned char> out(spec.replicas * spec.length * bytes_per_value);
-  auto generator = make_cpu_backend()->make_generator(job, batch);
+  auto generator = make_cpu_backend(test::context())->make_generator(job, batch);
   for (std::uint64_t first = 0; first < spec.replicas; first += batch) {
     const std::uint64_t count = std::min(batch, spec.replicas - first);
     const Tally counted = generator->generate(first, count, out.data() + first * spec.length * bytes_per_value);
@@ -338,11 +338,11 @@ void check_values_do_not_depend_on_where_the_last_pack_falls() {
   std::vector<double> longest(64), shorter(64);
   kernel.fine_points = 64;
   kernel.signal = longest.data();
-  serial_for_each(kernel);
+  serial_for_each(kernel, test::context().lane_form());
   for (std::uint64_t points : {std::uint64_t{1}, std::uint64_t{9}, std::uint64_t{31}}) {
     kernel.fine_points = points;
     kernel.signal = shorter.data();
-    serial_for_each(kernel);
+    serial_for_each(kernel, test::context().lane_form());
     for (std::uint64_t t = 0; t < 64; ++t)
       ASSERT_EQ(shorter[t], t < points ? longest[t] : 0.0) << points << " points, t = " << t;
   }
@@ -382,7 +382,7 @@ TEST(CpuLanes, Avx512GivesAvx2Bits) {
     test::ScopedCpuLanes path(width);
     EXPECT_EQ(path.lanes(), width);
     std::vector<decltype(real)> out(kv.size());
-    EXPECT_TRUE(stable_by_lanes(law, kv.data(), kw.data(), kv.size(), out.data()));
+    EXPECT_TRUE(stable_by_lanes(test::context().lanes, test::context().precision, law, kv.data(), kw.data(), kv.size(), out.data()));
     return out;
   };
   struct Case {
@@ -436,7 +436,7 @@ TEST(CpuLanes, Avx512GivesAvx2Bits) {
       }
       {
         test::ScopedCpuLanes path(CpuLanes::avx512);
-        EXPECT_NE(cpu_math_description().find("AVX-512"), std::string::npos) << cpu_math_description();
+        EXPECT_NE(cpu_math_description(test::context().lanes, test::context().precision).find("AVX-512"), std::string::npos) << cpu_math_description(test::context().lanes, test::context().precision);
         avx512 = generate_bytes(spec, 2, 5, &avx512_tally);
       }
       const std::string which = std::string(c.model) + " " + c.params + " " + to_string(c.dtype) + " " +

@@ -29,7 +29,7 @@ std::vector<double> generate(const LfsnParams& model, std::uint64_t length, std:
       fmt::format("{{alpha: {}, beta: {}, H: {}, m: {}, K: {}}}", model.alpha, model.beta, model.H, model.m, model.K),
       replicas, length, dtype, 12);
   const EnsembleJob job = test::job(spec, seed);
-  auto generator = make_cpu_backend()->make_generator(job, replicas);
+  auto generator = make_cpu_backend(test::context())->make_generator(job, replicas);
   std::vector<double> values(replicas * length);
   if (dtype == Dtype::float64) {
     EXPECT_EQ(generator->generate(0, replicas, values.data()).saturated, 0u);
@@ -280,7 +280,7 @@ TEST(Lfsn, ResultsDoNotDependOnBatchBoundaries) {
   const EnsembleSpec spec =
       test::ensemble("lfsn", "{alpha: 1.4, beta: -0.3, H: 0.7, m: 4, K: 16}", 7, 100, Dtype::float32, 4);
   const EnsembleJob job = test::job(spec, 3);
-  auto generator = make_cpu_backend()->make_generator(job, 7);
+  auto generator = make_cpu_backend(test::context())->make_generator(job, 7);
   std::vector<float> whole(700), parts(700);
   generator->generate(0, 7, whole.data());
   generator->generate(0, 3, parts.data());

@@ -56,7 +56,7 @@ test::CdfDeviation gaussian_deviation() {
   normal.pairs_per_row = (kDraws + 1) / 2;
   std::vector<double> values(kDraws);
   normal.out = values.data();
-  cpu_for_each(1, normal);
+  cpu_for_each(1, normal, test::context().lane_form());
   test::add_cdf_deviations(values, test::normal_quantile_points(1.0), "normal model", deviation);
   StableLawParams two;  // α = 2: N(0, 2) by the stable model's Gaussian branch
   test::add_cdf_deviations(test::draw_stable<Real>(two, kDraws, 43, 7101), test::normal_quantile_points(std::sqrt(2.0)),

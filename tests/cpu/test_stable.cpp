@@ -388,8 +388,8 @@ void expect_gaussian_kernel_gives_the_general_kernels_values() {
     test::on_each_cpu_path([&] {
       std::vector<Out> expected(3 * length), got(3 * length, Out(-1));
       general.out = expected.data();
-      cpu_for_each(3, general);
-      job.generation.direct->run_on_host(0, 3, got.data(), nullptr);
+      cpu_for_each(3, general, test::context().lane_form());
+      job.generation.direct->run_on_host(0, 3, got.data(), nullptr, test::context().lane_form());
       ASSERT_EQ(std::memcmp(expected.data(), got.data(), expected.size() * sizeof(Out)), 0) << "beta " << beta;
     });
   }

@@ -55,8 +55,8 @@ Generated generate_both(const EnsembleSpec& spec, std::uint64_t seed = 31) {
       }
     }
   };
-  run(*make_cpu_backend(), out.cpu, out.cpu_tally);
-  run(*make_cuda_backend(), out.gpu, out.gpu_tally);
+  run(*make_cpu_backend(test::context()), out.cpu, out.cpu_tally);
+  run(*make_cuda_backend(test::context()), out.gpu, out.gpu_tally);
   return out;
 }
 
@@ -170,7 +170,7 @@ TEST(Cuda, NolanS1TableOnGpuOutput) {
   std::map<std::pair<double, double>, std::vector<std::pair<double, double>>> groups;
   for (const auto& row : table.rows)
     groups[{std::stod(row[0]), std::stod(row[1])}].push_back({std::stod(row[3]), std::stod(row[4])});
-  auto backend = make_cuda_backend();
+  auto backend = make_cuda_backend(test::context());
   const std::uint64_t n = 100000;
   std::uint32_t stream = 9000;
   for (const auto& [ab, rows] : groups) {
@@ -195,7 +195,7 @@ TEST(Cuda, NolanS1TableOnGpuOutput) {
 TEST(Cuda, FastFloatMatchesNolanAndNormalQuantilesAt1e7) {
   GS_REQUIRE_CUDA_DEVICE();
   constexpr std::uint64_t n = 10000000;
-  auto backend = make_cuda_backend();
+  auto backend = make_cuda_backend(test::context());
   const auto draw = [&](const EnsembleSpec& spec, std::uint32_t stream) {
     EnsembleJob job = make_job(spec, 41);
     job.request.key.stream = stream;
@@ -323,7 +323,7 @@ TEST(Cuda, StudyMetricsOnTheDeviceMatchTheCpuLoop) {
     spec.workload = WorkloadMapping{8.0, 40.0};
     if (storage == StorageType::uint32) spec.values = ValueKind::counts;
     const EnsembleJob job = make_job(spec, 7);
-    auto generator = make_cuda_backend()->make_generator(job, kReplicas);
+    auto generator = make_cuda_backend(test::context())->make_generator(job, kReplicas);
     ASSERT_TRUE(generator->compares_in_place());
     generator->set_comparison(profile, o);
     std::vector<unsigned char> raw(kReplicas * kLength * storage_bytes(storage));
@@ -371,7 +371,7 @@ ensembles:
   options.quiet = true;
   options.memory_limit = 4 << 20;  // 4 MiB: many batches on the device and the host
   const RunConfig config = load_config(options.config_path);
-  const RunPlan plan = make_plan(config, *make_cuda_backend(), options.memory_limit);
+  const RunPlan plan = make_plan(config, *make_cuda_backend(test::context()), options.memory_limit);
   EXPECT_GT(plan.ensembles[0].batches, 10u);
   EXPECT_GT(plan.ensembles[1].batches, 10u);
   options.backend = BackendChoice::cuda;

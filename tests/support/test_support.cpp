@@ -75,13 +75,22 @@ std::vector<double> draw_stable(const StableLawParams& law, std::size_t n, std::
   kernel.pairs_per_row = (n + 1) / 2;
   std::vector<double> out(n);
   kernel.out = out.data();
-  cpu_for_each(1, kernel);  // the CPU's lanes where in use (ScopedCpuLanes)
+  cpu_for_each(1, kernel, context().lane_form());  // the test context's lanes (ScopedCpuLanes)
   return out;
 }
 
-ScopedCpuLanes::ScopedCpuLanes(CpuLanes lanes) : before_(active_cpu_lanes()) { lanes_ = use_cpu_lanes(lanes); }
+namespace {
+ExecutionContext test_context;
+}  // namespace
+
+const ExecutionContext& context() { return test_context; }
+
+ScopedCpuLanes::ScopedCpuLanes(CpuLanes lanes) : before_(test_context.lanes) {
+  lanes_ = supported_cpu_lanes(lanes);
+  test_context.lanes = lanes_;
+}
 ScopedCpuLanes::ScopedCpuLanes(bool on) : ScopedCpuLanes(on ? CpuLanes::avx512 : CpuLanes::none) {}
-ScopedCpuLanes::~ScopedCpuLanes() { use_cpu_lanes(before_); }
+ScopedCpuLanes::~ScopedCpuLanes() { test_context.lanes = before_; }
 
 void add_cdf_deviations(const std::vector<double>& values, std::vector<std::pair<double, double>> points,
                         const std::string& law, CdfDeviation& deviation) {
@@ -128,10 +137,10 @@ std::vector<std::pair<double, double>> normal_quantile_points(double sd) {
   return points;
 }
 
-ScopedMathPrecision::ScopedMathPrecision(MathPrecision precision) : before_(math_precision()) {
-  use_math_precision(precision);
+ScopedMathPrecision::ScopedMathPrecision(MathPrecision precision) : before_(test_context.precision) {
+  test_context.precision = precision;
 }
-ScopedMathPrecision::~ScopedMathPrecision() { use_math_precision(before_); }
+ScopedMathPrecision::~ScopedMathPrecision() { test_context.precision = before_; }
 
 template std::vector<double> draw_stable<float>(const StableLawParams&, std::size_t, std::uint64_t, std::uint32_t);
 template std::vector<double> draw_stable<double>(const StableLawParams&, std::size_t, std::uint64_t, std::uint32_t);
@@ -175,7 +184,7 @@ EnsembleJob job(const EnsembleSpec& spec, std::uint64_t seed) { return make_job(
 std::vector<double> generate_float64(const EnsembleSpec& spec, std::uint64_t seed) {
   const EnsembleJob job = make_job(spec, seed);
   std::vector<double> values(spec.replicas * spec.length);
-  make_cpu_backend()->make_generator(job, spec.replicas)->generate(0, spec.replicas, values.data());
+  make_cpu_backend(context())->make_generator(job, spec.replicas)->generate(0, spec.replicas, values.data());
   return values;
 }
 

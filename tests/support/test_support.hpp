@@ -66,9 +66,15 @@ class TempDir {
 template <class Real>
 std::vector<double> draw_stable(const StableLawParams& law, std::size_t n, std::uint64_t seed, std::uint32_t stream);
 
-// The CPU's lanes (host/engine/cpu/lanes.hpp) on (the widest, or at most
-// `lanes`) or off while in scope; `on()`: whether they are on (false where the
-// CPU has none), `lanes()`: which.
+// The execution context (host/engine/context.hpp) the helpers here and the
+// tests hand to the engine: the widest lanes and precision accurate, unless a
+// ScopedCpuLanes or ScopedMathPrecision below changes it for a while. Tests
+// only: the engine itself has no such process-wide context.
+const ExecutionContext& context();
+
+// The test context's lanes on (the widest, or at most `lanes`) or off while
+// in scope; `on()`: whether they are on (false where the CPU has none),
+// `lanes()`: which.
 class ScopedCpuLanes {
  public:
   explicit ScopedCpuLanes(bool on);
@@ -111,7 +117,7 @@ std::map<std::pair<double, double>, std::vector<std::pair<double, double>>> nola
 // The quantiles (x, p) of N(0, sd²) at the p of Nolan's S0 table.
 std::vector<std::pair<double, double>> normal_quantile_points(double sd);
 
-// The kernels' math precision (host/engine/precision.hpp) while in scope.
+// The test context's math precision (host/engine/precision.hpp) while in scope.
 class ScopedMathPrecision {
  public:
   explicit ScopedMathPrecision(MathPrecision precision);
@@ -144,7 +150,7 @@ struct OnCpuPath {
   StableSampler<Real> law;
   Real operator()(std::uint32_t kv, std::uint32_t kw) const {
     Real z;
-    if (stable_by_lanes(law, &kv, &kw, 1, &z)) return z;
+    if (stable_by_lanes(context().lanes, context().precision, law, &kv, &kw, 1, &z)) return z;
     return law(kv, kw);
   }
 };
@@ -192,7 +198,7 @@ std::pair<std::vector<double>, std::vector<std::uint8_t>> run_chain(Kernel kerne
   kernel.out = values.data();
   kernel.hidden = states.data();
   kernel.first_replica = 0;
-  cpu_for_each(replicas, kernel);
+  cpu_for_each(replicas, kernel, context().lane_form());
   return {values, states};
 }
 

@@ -59,7 +59,6 @@ AttributeValue described(const EnsembleSpec& spec, const std::string& name) {
 TEST(Config, ValidFileWithDefaults) {
   const RunConfig config = parse_config(kValid, "test.yaml");
   EXPECT_EQ(config.seed, 7u);
-  EXPECT_TRUE(config.seed_given);
   EXPECT_EQ(config.backend, BackendChoice::cpu);
   EXPECT_EQ(config.precision, MathPrecision::accurate);
   EXPECT_EQ(config.compression, 1);
@@ -89,7 +88,6 @@ TEST(Config, ValidFileWithDefaults) {
 TEST(Config, DefaultSeedWhenAbsent) {
   const RunConfig config = parse_config(with_params("stable", "alpha: 1"), "t.yaml");
   EXPECT_EQ(config.seed, kDefaultSeed);
-  EXPECT_FALSE(config.seed_given);
 }
 
 TEST(Config, StreamIsFnv1aOfTheName) {
@@ -338,7 +336,7 @@ TEST(Config, BurstsSection) {
   ASSERT_EQ(config.bursts.size(), 1u);
   const BurstsSpec& b = config.bursts[0];
   EXPECT_EQ(b.dataset, "system");
-  EXPECT_FALSE(b.ensembles_given);  // the study's ensembles fitted to 'system'
+  EXPECT_FALSE(b.ensembles);  // the study's ensembles fitted to 'system'
   EXPECT_EQ(b.analysis.k, std::optional<double>(3));
   EXPECT_EQ(b.horizon_seconds, (std::vector<double>{300, 3600}));
   EXPECT_EQ(b.analysis.prediction.label, BurstLabel::within);

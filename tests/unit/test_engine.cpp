@@ -98,7 +98,7 @@ TEST(Engine, FileRoundTripsDataAndAttributes) {
   const auto stored = series(out, "marginal", &dims);
   ASSERT_EQ(dims, (std::vector<hsize_t>{29, 301}));
   RunConfig config = load_config(run.path);
-  auto backend = make_cpu_backend();
+  auto backend = make_cpu_backend(test::context());
   const RunPlan plan = make_plan(config, *backend, std::nullopt);
   std::vector<double> direct(29 * 301);
   backend->make_generator(plan.ensembles[1].job, 29)->generate(0, 29, direct.data());
@@ -121,9 +121,9 @@ TEST(Engine, SameSeedSameBytesAcrossThreadsAndBatchSizes) {
   // A budget that forces other batch boundaries: the LFSN workspace of two
   // threads plus room for three replicas (three output copies each).
   RunConfig config = load_config(run.path);
-  const RunPlan roomy = make_plan(config, *make_cpu_backend(), std::nullopt);
+  const RunPlan roomy = make_plan(config, *make_cpu_backend(test::context()), std::nullopt);
   const std::uint64_t budget = roomy.ensembles[0].need.fixed + 3 * 3 * roomy.ensembles[0].row_bytes;
-  const RunPlan small = make_plan(config, *make_cpu_backend(), budget);
+  const RunPlan small = make_plan(config, *make_cpu_backend(test::context()), budget);
   EXPECT_GT(small.ensembles[0].batches, 10u);
   EXPECT_GT(small.ensembles[1].batches, 1u);
   run.options.memory_limit = budget;

@@ -25,7 +25,7 @@ TEST(Models, EveryModelIgnoresBatchBoundariesAndThreads) {
           fmt::format("{{name: {}-test, model: {}, params: {}, replicas: 7, length: 101, workload: {{values: {}}}}}",
                       traits->name, traits->name, traits->example, values));
       const EnsembleJob job = make_job(spec, 3);
-      auto generator = make_cpu_backend()->make_generator(job, 7);
+      auto generator = make_cpu_backend(test::context())->make_generator(job, 7);
       std::vector<float> whole(7 * 101), parts(7 * 101), one_thread(7 * 101);
       generator->generate(0, 7, whole.data());
       generator->generate(0, 3, parts.data());

@@ -21,8 +21,8 @@
 #include "host/base/interrupt.hpp"
 #include "host/engine/config.hpp"
 #include "host/engine/requests_run.hpp"
-#include "host/requests/emit.hpp"
 #include "host/requests/synthesize.hpp"
+#include "io/request_texts.hpp"
 #include "io/line_reader.hpp"
 #include "test_support.hpp"
 

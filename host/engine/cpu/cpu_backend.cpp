@@ -14,7 +14,7 @@
 #include "host/base/interrupt.hpp"
 #include "host/base/sysinfo.hpp"
 #include "host/engine/backend.hpp"
-#include "host/engine/cpu/lanes.hpp"
+#include "host/engine/context.hpp"
 #include "host/engine/plan.hpp"
 #include "host/engine/spectral_steps.hpp"
 #include "kernels/launch.hpp"
@@ -27,15 +27,16 @@ namespace {
 // with the kernel's scratch rows when it asks for them.
 class CpuDirectGenerator final : public EnsembleGenerator {
  public:
-  explicit CpuDirectGenerator(const DirectKernel& kernel) : kernel_(kernel) {}
+  CpuDirectGenerator(const DirectKernel& kernel, CpuLaneForm lanes) : kernel_(kernel), lanes_(lanes) {}
 
   Tally generate(std::uint64_t first, std::uint64_t count, void* out) override {
     scratch_.resize(count * kernel_.scratch_per_replica());
-    return kernel_.run_on_host(first, count, out, scratch_.data());
+    return kernel_.run_on_host(first, count, out, scratch_.data(), lanes_);
   }
 
  private:
   DirectKernel kernel_;
+  CpuLaneForm lanes_;
   std::vector<double> scratch_;
 };
 
@@ -46,8 +47,9 @@ class CpuDirectGenerator final : public EnsembleGenerator {
 template <class Real, class Out>
 class CpuSpectralGenerator final : public EnsembleGenerator {
  public:
-  explicit CpuSpectralGenerator(const EnsembleJob& job)
-      : plan_(*job.generation.spectral),
+  CpuSpectralGenerator(const EnsembleJob& job, CpuLaneForm lanes)
+      : lanes_(lanes),
+        plan_(*job.generation.spectral),
         store_(make_filtered_store_kernel<Out>(job)),
         fft_(plan_.fft_length, plan_.inverse_length) {
     if (plan_.method == SpectralMethod::convolution) {
@@ -83,17 +85,17 @@ class CpuSpectralGenerator final : public EnsembleGenerator {
           InnovationsKernel<Real> innovations = innovations_;
           innovations.first_replica = replica;
           innovations.signal = signal;
-          tally += serial_for_each(innovations);
+          tally += serial_for_each(innovations, lanes_);
           fft_.forward(signal, spectra_[thread].data());
           SpectrumFoldKernel fold = fold_;
           fold.spectra = spectra_[thread].data();
           fold.folded = folded;
-          serial_for_each(fold);
+          serial_for_each(fold, lanes_);
         } else {
           CirculantNoiseKernel noise = noise_;
           noise.first_replica = replica;
           noise.folded = folded;
-          serial_for_each(noise);
+          serial_for_each(noise, lanes_);
         }
         fft_.inverse(folded, signal);
         if (plan_.cumulative)
@@ -101,7 +103,7 @@ class CpuSpectralGenerator final : public EnsembleGenerator {
         FilteredStoreKernel<Out> store = store_;
         store.decimated = signal;
         store.out = static_cast<Out*>(out) + static_cast<std::uint64_t>(row) * length;
-        tally += serial_for_each(store);
+        tally += serial_for_each(store, lanes_);
         clipped += tally.clipped;
         saturated += tally.saturated;
       }
@@ -111,6 +113,7 @@ class CpuSpectralGenerator final : public EnsembleGenerator {
 
  private:
   int threads_ = omp_get_max_threads();
+  CpuLaneForm lanes_;
   SpectralPlan plan_;
   InnovationsKernel<Real> innovations_;
   SpectrumFoldKernel fold_;
@@ -125,11 +128,13 @@ class CpuSpectralGenerator final : public EnsembleGenerator {
 
 class CpuBackend final : public BackendDevice {
  public:
+  explicit CpuBackend(const ExecutionContext& context) : context_(context) {}
+
   Backend kind() const override { return Backend::cpu; }
 
   std::string description() const override {
     return fmt::format("CPU: {}, {} OpenMP threads, math: {}", cpu_model(), omp_get_max_threads(),
-                       cpu_math_description());
+                       cpu_math_description(context_.lanes, context_.precision));
   }
 
   std::uint64_t default_memory_budget() const override { return default_host_budget(); }
@@ -154,15 +159,20 @@ class CpuBackend final : public BackendDevice {
   std::unique_ptr<Resampler> make_resampler() const override { return std::make_unique<CpuResampler>(); }
 
   std::unique_ptr<EnsembleGenerator> make_generator(const EnsembleJob& job, std::uint64_t) override {
-    if (job.generation.direct) return std::make_unique<CpuDirectGenerator>(*job.generation.direct);
+    if (job.generation.direct) return std::make_unique<CpuDirectGenerator>(*job.generation.direct, context_.lane_form());
     return with_value_types(job.request, [&](auto real, auto out) -> std::unique_ptr<EnsembleGenerator> {
-      return std::make_unique<CpuSpectralGenerator<decltype(real), decltype(out)>>(job);
+      return std::make_unique<CpuSpectralGenerator<decltype(real), decltype(out)>>(job, context_.lane_form());
     });
   }
+
+ private:
+  ExecutionContext context_;
 };
 
 }  // namespace
 
-std::unique_ptr<BackendDevice> make_cpu_backend() { return std::make_unique<CpuBackend>(); }
+std::unique_ptr<BackendDevice> make_cpu_backend(const ExecutionContext& context) {
+  return std::make_unique<CpuBackend>(context);
+}
 
 }  // namespace gs

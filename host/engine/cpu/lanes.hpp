@@ -17,6 +17,7 @@
 #include <string>
 
 #include "host/engine/precision.hpp"
+#include "kernels/launch.hpp"
 #include "kernels/philox.hpp"
 #include "kernels/stable.hpp"
 
@@ -34,29 +35,25 @@ int lane_count(CpuLanes lanes);
 CpuLanes widest_cpu_lanes();
 bool cpu_lanes_supported();
 
-// Turns the lanes on (the widest this CPU has) or off for every kernel that
-// has them (on, the widest, by default); returns whether they are on.
-bool use_cpu_lanes(bool on);
-// Uses `lanes`, or the widest this CPU has below them; returns what is in use.
-CpuLanes use_cpu_lanes(CpuLanes lanes);
-CpuLanes active_cpu_lanes();
+// `wanted`, or the widest this CPU has below it.
+CpuLanes supported_cpu_lanes(CpuLanes wanted);
+// The launchers' form (kernels/launch.hpp) of lanes at a precision: the
+// lanes this CPU has up to `lanes`; the scalar path (index -1) where it has none.
+CpuLaneForm cpu_lane_form(CpuLanes lanes, MathPrecision precision);
 
-// Fills the slots with the lanes of the precision now in use, where the lanes
-// are on (called by use_math_precision).
-void refill_cpu_lane_slots();
+// "SLEEF 3.5.1 AVX-512 lanes (…)" or "C library (scalar)": what computes the
+// elementary functions with these lanes and precision, for the output's
+// `device` attribute.
+std::string cpu_math_description(CpuLanes lanes, MathPrecision precision);
 
-// "SLEEF 3.5.1 AVX-512 lanes (…)" or "C library (scalar)": what computed the
-// elementary functions, for the output's `device` attribute.
-std::string cpu_math_description();
-
-// The lanes in use on chosen inputs, for tests and tools (0 or false, nothing
-// written, where they are off): the Philox calls at positions first, first + 1,
-// … (returns how many: the lanes' count), and a law's values on n given word
-// pairs (at the precision in use).
-int philox_by_lanes(const RngStreamKey& key, std::uint32_t replica, std::uint64_t first, std::uint32_t draw,
-                    PhiloxBits out[kMaxCpuLanes]);
+// Lanes on chosen inputs, for tests and tools (0 or false, nothing written,
+// where this CPU has none of them): the Philox calls at positions first,
+// first + 1, … (returns how many: the lanes' count), and a law's values on n
+// given word pairs.
+int philox_by_lanes(CpuLanes lanes, const RngStreamKey& key, std::uint32_t replica, std::uint64_t first,
+                    std::uint32_t draw, PhiloxBits out[kMaxCpuLanes]);
 template <class Real>
-bool stable_by_lanes(const StableSampler<Real>& law, const std::uint32_t* kv, const std::uint32_t* kw, std::size_t n,
-                     Real* out);
+bool stable_by_lanes(CpuLanes lanes, MathPrecision precision, const StableSampler<Real>& law, const std::uint32_t* kv,
+                     const std::uint32_t* kw, std::size_t n, Real* out);
 
 }  // namespace gs

@@ -99,10 +99,10 @@ class CudaGenerator : public EnsembleGenerator {
 // once and its scratch rows on the device.
 class CudaDirectGenerator final : public CudaGenerator {
  public:
-  CudaDirectGenerator(const DirectKernel& kernel, std::uint64_t max_batch, const EnsembleJob& job)
+  CudaDirectGenerator(const DirectKernel& kernel, std::uint64_t max_batch, const EnsembleJob& job, MathPrecision precision)
       : CudaGenerator(max_batch, job.spec->length * storage_bytes(job.request.storage), job.request.storage),
         kernel_(kernel),
-        launch_(kernel.cuda_launch(math_precision() == MathPrecision::fast)),
+        launch_(kernel.cuda_launch(precision == MathPrecision::fast)),
         table_(kernel.table().size()),
         scratch_(max_batch * kernel.scratch_per_replica()) {
     if (!launch_)
@@ -201,11 +201,11 @@ __global__ void row_prefix_sum_kernel(double* rows, std::uint64_t count, std::ui
 template <class Real, class Out>
 class CudaSpectralGenerator final : public CudaGenerator {
  public:
-  CudaSpectralGenerator(const EnsembleJob& job, std::uint64_t max_batch)
+  CudaSpectralGenerator(const EnsembleJob& job, std::uint64_t max_batch, MathPrecision precision)
       : CudaGenerator(max_batch, job.spec->length * sizeof(Out), job.request.storage),
         plan_(*job.generation.spectral),
         convolution_(plan_.method == SpectralMethod::convolution),
-        fast_innovations_(std::is_same<Real, float>::value && math_precision() == MathPrecision::fast),
+        fast_innovations_(std::is_same<Real, float>::value && precision == MathPrecision::fast),
         noise_(make_circulant_noise_kernel(job)),
         store_(make_filtered_store_kernel<Out>(job)),
         signal_(max_batch * plan_.fft_length),
@@ -287,7 +287,7 @@ class CudaSpectralGenerator final : public CudaGenerator {
 
 class CudaBackend final : public BackendDevice {
  public:
-  CudaBackend() {
+  explicit CudaBackend(MathPrecision precision) : precision_(precision) {
     GS_CUDA_CHECK(cudaGetDevice(&device_));
     GS_CUDA_CHECK(cudaGetDeviceProperties(&properties_, device_));
   }
@@ -338,13 +338,15 @@ class CudaBackend final : public BackendDevice {
   std::unique_ptr<Resampler> make_resampler() const override { return make_cuda_resampler(); }
 
   std::unique_ptr<EnsembleGenerator> make_generator(const EnsembleJob& job, std::uint64_t max_batch) override {
-    if (job.generation.direct) return std::make_unique<CudaDirectGenerator>(*job.generation.direct, max_batch, job);
+    if (job.generation.direct)
+      return std::make_unique<CudaDirectGenerator>(*job.generation.direct, max_batch, job, precision_);
     return with_value_types(job.request, [&](auto real, auto out) -> std::unique_ptr<EnsembleGenerator> {
-      return std::make_unique<CudaSpectralGenerator<decltype(real), decltype(out)>>(job, max_batch);
+      return std::make_unique<CudaSpectralGenerator<decltype(real), decltype(out)>>(job, max_batch, precision_);
     });
   }
 
  private:
+  MathPrecision precision_;
   int device_ = 0;
   cudaDeviceProp properties_{};
 };
@@ -373,10 +375,10 @@ int cuda_device_count(std::string* why_none) {
   return count;
 }
 
-std::unique_ptr<BackendDevice> make_cuda_backend() {
+std::unique_ptr<BackendDevice> make_cuda_backend(const ExecutionContext& context) {
   std::string why;
   if (cuda_device_count(&why) == 0) throw UserError("no CUDA device is usable: " + why);
-  return std::make_unique<CudaBackend>();
+  return std::make_unique<CudaBackend>(context.precision);
 }
 
 void use_cuda_device(int device) { GS_CUDA_CHECK(cudaSetDevice(device)); }

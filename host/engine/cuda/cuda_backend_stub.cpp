@@ -12,17 +12,20 @@ int cuda_device_count(std::string* why_none) {
   return 0;
 }
 
-std::unique_ptr<BackendDevice> make_cuda_backend() {
+namespace {
+[[noreturn]] void refuse() {
   throw UserError(
       "the CUDA backend is not compiled into this gpusynth; rebuild with nvcc available "
       "(-DGPUSYNTH_CUDA=ON) or use --backend cpu");
 }
+}  // namespace
 
-void use_cuda_device(int) { make_cuda_backend(); }  // throws
+std::unique_ptr<BackendDevice> make_cuda_backend(const ExecutionContext&) { refuse(); }
+
+void use_cuda_device(int) { refuse(); }
 
 std::vector<std::uint32_t> cuda_philox_words(const RngStreamKey&, std::uint32_t, std::uint64_t, std::uint64_t) {
-  make_cuda_backend();  // throws
-  return {};
+  refuse();
 }
 
 }  // namespace gs

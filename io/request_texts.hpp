@@ -1,29 +1,16 @@
-// Request-level outputs (docs/requests.md): the characteristics and the
-// generic workload path in HDF5, request tables under /requests/<name>/, and
-// the text a replayer or simulator reads: fio iolog v3 (one log per process,
-// a job file and a script that creates the files), DiskSim ASCII and
-// DXT-like text that `gpusynth characterize` reads back.
+// Request-level text outputs (docs/requests.md): what a replayer or a
+// simulator reads: fio iolog v3 (one log per process, a job file and a script
+// that creates the files), DiskSim ASCII and DXT-like text that `gpusynth
+// characterize` reads back. The HDF5 tables are io/requests_file.hpp's.
 #pragma once
-
-#include <hdf5.h>
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "host/requests/characteristics.hpp"
-#include "io/attributes.hpp"
+#include "io/requests.hpp"
 
 namespace gs {
-
-// /characteristics/<class>/<name> (Table III), /files, /generic_path and
-// /sanitized (every rank's requests) under `parent`.
-void write_characterization(hid_t parent, const TraceCharacterization& characterization);
-
-// One table `requests` (replica, seq, rank, time, duration, op, file, offset,
-// size, session, flags) over all replicas, with `ops` and `files` naming the
-// indices of replica 0's tables (every replica is written with its own, concatenated).
-void write_request_tables(hid_t group, const std::vector<Workload>& replicas, const std::vector<Attribute>& attributes);
 
 struct FioSummary {
   std::uint64_t logged = 0, skipped_metadata = 0, processes = 0;

@@ -1,4 +1,4 @@
-#include "host/requests/emit.hpp"
+#include "io/request_texts.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -18,7 +18,6 @@
 #include "host/base/errors.hpp"
 #include "host/base/interrupt.hpp"
 #include "host/base/output_file.hpp"
-#include "io/hdf5.hpp"
 #include "io/traces/fields.hpp"
 
 namespace gs {
@@ -30,133 +29,8 @@ inline void poll_interrupts(std::size_t step) {
   if ((step & 0xffff) == 0) throw_if_interrupted();
 }
 
-void write_frequencies(hid_t group, const std::string& name, const Frequencies& f, const CharacteristicInfo& info) {
-  h5::write_table(group, name, {{"name", f.names}, {"count", f.counts}},
-                  {{"table_iii", std::string(info.short_name)},
-                   {"units", std::string(info.units)},
-                   {"meaning", std::string(info.meaning)}});
-}
-
 }  // namespace
 
-void write_characterization(hid_t parent, const TraceCharacterization& characterization) {
-  const Characteristics& characteristics = characterization.characteristics;
-  const Workload& path = characterization.path;
-  const h5::Handle top = h5::create_group(parent, "characteristics");
-  for (int ci = 0; ci <= kFileClasses; ++ci) {
-    const ClassCharacteristics& c = characteristics.classes[ci];
-    const h5::Handle group = h5::create_group(top.id(), file_class_name(static_cast<FileClass>(ci)));
-    h5::write_attribute(group.id(), {"files", static_cast<std::int64_t>(c.files)});
-    for (const CharacteristicInfo& info : characteristic_table()) {
-      const std::string name = info.name;
-      std::vector<Attribute> attributes = {{"table_iii", std::string(info.short_name)},
-                                           {"units", std::string(info.units)},
-                                           {"meaning", std::string(info.meaning)}};
-      if (const auto* samples = numeric_characteristic(c, name)) {
-        h5::write_vector(group.id(), name, *samples, attributes);
-      } else if (name == "request_types_in_sessions") {
-        write_frequencies(group.id(), name, c.types_in_sessions, info);
-      } else if (name == "request_types_outside_sessions") {
-        write_frequencies(group.id(), name, c.types_outside, info);
-      } else if (name == "access_mode") {
-        write_frequencies(group.id(), name, c.access_mode, info);
-      }
-    }
-  }
-  std::vector<std::string> names, classes, patterns;
-  std::vector<std::int64_t> sizes, strides;
-  for (std::size_t f = 0; f < path.files.size(); ++f) {
-    const FileInfo& info = path.files[f];
-    names.push_back(path.table.files[f]);
-    classes.push_back(file_class_name(info.file_class));
-    sizes.push_back(info.size);
-    strides.push_back(info.rank_stride);
-    patterns.push_back(info.file_class != FileClass::private_file ? ""
-                       : info.name.learned                        ? info.name.name_for(1) + " (rank 1)"
-                                                                  : "not learned: NAME.<rank>");
-  }
-  h5::write_table(
-      parent, "files",
-      {{"name", names}, {"class", classes}, {"size", sizes}, {"rank_stride", strides}, {"name_on_rank_1", patterns}},
-      {{"meaning", std::string("the generic workload path's files: class, FS, offset stride per rank "
-                               "(shared), private name pattern")},
-       {"dimensions", std::string("file")}});
-  write_request_tables(h5::create_group(parent, "generic_path").id(), {path},
-                       {{"meaning", std::string("the root's requests with seq = global sequence ID; flags bit 0: "
-                                                "root-exclusive, bit 1: inferred open/close")}});
-  write_request_tables(h5::create_group(parent, "sanitized").id(), {characterization.sanitized},
-                       {{"meaning", std::string("every rank's requests after sanitization, opens and closes "
-                                                "included")}});
-}
-
-void write_request_tables(hid_t group, const std::vector<Workload>& replicas,
-                          const std::vector<Attribute>& attributes) {
-  std::map<std::string, std::int64_t> op_index, file_index;
-  std::vector<std::string> ops, files;
-  const auto index_of = [](std::map<std::string, std::int64_t>& index, std::vector<std::string>& names,
-                           const std::string& name) {
-    auto [it, fresh] = index.emplace(name, static_cast<std::int64_t>(names.size()));
-    if (fresh) names.push_back(name);
-    return it->second;
-  };
-  std::vector<std::int64_t> replica, seq, rank, op, file, offset, size, session, flags;
-  std::vector<double> time, duration;
-  std::size_t rows = 0;
-  for (const Workload& w : replicas) rows += w.table.requests.size();
-  for (auto* column : {&replica, &seq, &rank, &op, &file, &offset, &size, &session, &flags}) column->reserve(rows);
-  time.reserve(rows);
-  duration.reserve(rows);
-  std::size_t row = 0;
-  for (std::size_t k = 0; k < replicas.size(); ++k) {
-    const RequestTable& t = replicas[k].table;
-    std::vector<std::int64_t> ops_here, files_here;
-    for (const auto& name : t.ops) ops_here.push_back(index_of(op_index, ops, name));
-    for (std::size_t f = 0; f < t.files.size(); ++f) {
-      poll_interrupts(f);
-      files_here.push_back(index_of(file_index, files, t.files[f]));
-    }
-    for (const Request& r : t.requests) {
-      poll_interrupts(row++);
-      replica.push_back(static_cast<std::int64_t>(k));
-      seq.push_back(r.seq);
-      rank.push_back(r.rank);
-      time.push_back(r.start);
-      duration.push_back(r.duration);
-      op.push_back(ops_here[r.op]);
-      file.push_back(r.file < 0 ? -1 : files_here[r.file]);
-      offset.push_back(r.offset);
-      size.push_back(r.size);
-      session.push_back(r.session);
-      flags.push_back(r.flags);
-    }
-  }
-  // Moved, not copied (an initializer list copies): the columns are most of the memory a run takes.
-  std::vector<h5::TableColumn> columns;
-  columns.reserve(11);
-  columns.push_back({"replica", std::move(replica)});
-  columns.push_back({"seq", std::move(seq)});
-  columns.push_back({"rank", std::move(rank)});
-  columns.push_back({"time", std::move(time)});
-  columns.push_back({"duration", std::move(duration)});
-  columns.push_back({"op", std::move(op)});
-  columns.push_back({"file", std::move(file)});
-  columns.push_back({"offset", std::move(offset)});
-  columns.push_back({"size", std::move(size)});
-  columns.push_back({"session", std::move(session)});
-  columns.push_back({"flags", std::move(flags)});
-  h5::write_table(group, "requests", columns,
-                  {{"dimensions", std::string("request")},
-                   {"time_units", std::string("s")},
-                   {"offset_size_units", std::string("bytes (-1: not given)")},
-                   {"flags", std::string("bit 0 root-exclusive, 1 inferred open/close, 2 session may read, 3 may "
-                                         "write")}});
-  columns.clear();
-  std::vector<std::string> classes;
-  for (const auto& name : ops) classes.push_back(op_class_name(classify_operation(name)));
-  h5::write_table(group, "ops", {{"name", ops}, {"class", classes}}, {{"dimensions", std::string("op")}});
-  h5::write_table(group, "files", {{"name", files}}, {{"dimensions", std::string("file")}});
-  h5::write_attributes(group, attributes);
-}
 
 namespace {
 
