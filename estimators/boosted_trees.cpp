@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <string>
 
-#include "estimators/bursts.hpp"
+#include "estimators/burst_statistics.hpp"
 #include "host/base/errors.hpp"
 #include "host/base/interrupt.hpp"
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "estimators/burst_prediction.hpp"
-#include "estimators/bursts.hpp"
+#include "estimators/burst_statistics.hpp"
 
 namespace gs {
 

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "estimators/boosted_trees.hpp"
-#include "estimators/bursts.hpp"
+#include "estimators/burst_statistics.hpp"
 
 namespace gs {
 

@@ -18,6 +18,7 @@
 #include "host/base/errors.hpp"
 #include "host/base/interrupt.hpp"
 #include "host/base/output_file.hpp"
+#include "host/base/sysinfo.hpp"
 #include "io/traces/fields.hpp"
 
 namespace gs {
@@ -223,8 +224,11 @@ std::vector<std::string> fio_logs(const Workload& workload, const std::vector<do
     if (is_data(c)) last_io[r.rank] = r.start;
     const auto micros = static_cast<long long>(std::llround(std::max(0.0, last_io[r.rank]) * 1e6));
     if (added[r.rank].emplace(r.file, true).second) log += fmt::format("{} {} add\n", micros, name);
-    if (is_data(c))
+    if (is_data(c)) {
       log += fmt::format("{} {} {} {} {}\n", micros, name, action, r.offset, r.size);
+      (c == OpClass::read ? summary.reads : summary.writes) += 1;
+      (c == OpClass::read ? summary.bytes_read : summary.bytes_written) += static_cast<std::uint64_t>(r.size);
+    }
     else if (c == OpClass::open || c == OpClass::close)
       log += fmt::format("{} {} {}\n", micros, name, action);
     else  // sync and datasync are I/O for fio: with an offset and a length, or it takes them as file actions
@@ -245,7 +249,8 @@ void stage_fio_jobs(const PendingReplayDirectory& directory, std::vector<std::st
       "# them (fio does not time them); the latency logs (lat/) give completion time\n"
       "# in ms from that start, latency in ns, direction, size and offset (log_offset=1).\n"
       "# invalidate=0: the traced application did not drop the page cache when it opened a file.\n"
-      "[global]\nioengine=psync\nthread\ninvalidate=0\nlog_offset=1\n\n",
+      "# group_reporting: one summary for all processes (replay_check.py prints the totals per direction).\n"
+      "[global]\nioengine=psync\nthread\ninvalidate=0\nlog_offset=1\ngroup_reporting\n\n",
       title);
   for (std::size_t rank = 0; rank < logs.size(); ++rank) {
     throw_if_interrupted();      // a file written per step
@@ -301,9 +306,16 @@ FioSummary stage_fio_replay(const PendingReplayDirectory& directory, const Workl
   std::vector<std::string> logs = fio_logs(workload, first_time, summary);
   stage_fio_jobs(directory, logs, first_time, title, summary);
   directory.write("create_files.sh", create_files_script(workload));
+  for (const FileInfo& f : workload.files) summary.file_bytes += static_cast<std::uint64_t>(std::max<std::int64_t>(f.size, 0));
   ::chmod((directory.temp_path() + "/create_files.sh").c_str(), 0755);
   directory.write(kReplayMarker, title + "\n");
   return summary;
+}
+
+std::string FioSummary::volume(std::uint64_t files) const {
+  return fmt::format("{} reads of {} and {} writes of {} into {} files of up to {} (made sparse by create_files.sh)",
+                     reads, format_bytes(bytes_read), writes, format_bytes(bytes_written), files,
+                     format_bytes(file_bytes));
 }
 
 FioSummary write_fio_replay(const std::string& directory, const Workload& workload, const std::string& title) {

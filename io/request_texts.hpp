@@ -16,6 +16,11 @@ struct FioSummary {
   std::uint64_t logged = 0, skipped_metadata = 0, processes = 0;
   std::uint64_t skipped_empty = 0;          // data requests without offset, of size 0, or of 4 GiB or more
   std::uint64_t processes_without_io = 0;  // no job: fio refuses a log without I/O
+  std::uint64_t reads = 0, writes = 0, bytes_read = 0, bytes_written = 0;  // what the replay will do
+  std::uint64_t file_bytes = 0;  // the files' sizes: create_files.sh makes them sparse; at most this on the target
+
+  // "4608 reads of 17.2 GiB and 4608 writes of 17.2 GiB into 257 files of up to 1.1 GiB".
+  std::string volume(std::uint64_t files) const;
 };
 
 // The directory a fio output `path` replaces, checked before any work: a new

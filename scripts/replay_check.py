@@ -3,6 +3,7 @@
 
     replay_check.py RESULTS.h5 NAME FIO_DIR [--replica R] [--bin SECONDS]
                     [--pace-ms P] [--tolerance-ms D] [--run] [--fio-option=OPTION ...]
+                    [--json PATH]
 
 RESULTS.h5 holds /requests/NAME (a run of a config with `requests:`); FIO_DIR
 is the directory its `emit: {fio: ...}` wrote from replica R (default: the
@@ -27,6 +28,12 @@ job's start, latency in ns, direction, size, offset) and checks, per process:
    differs from the synthesized count by no more than the number of requests
    within D of its edges.
 
+It also prints the replay's totals, as IOR prints its summary: per direction
+the I/Os and bytes fio did, their bandwidth and IOPS over the replay's run
+time (from the earliest job start to the last completion), all from the
+latency logs; --json PATH writes the totals, the timing figures and the
+verdict as JSON.
+
 Exit status: 0 when every check passes; 1 when a check fails (each failure
 printed as "FAIL: ..."; fio exiting with a status other than 0 is one); 2 when
 the command line or an input is wrong, before anything is checked or run: one
@@ -42,6 +49,7 @@ or a create_files.sh that fails); 130 when interrupted (SIGINT, SIGTERM).
 import argparse
 import collections
 import glob
+import json
 import math
 import os
 import re
@@ -211,6 +219,38 @@ def latency_log(path):
     return np.array(rows, dtype=float).reshape(-1, 5)
 
 
+class Totals:
+    """What fio did, per direction, from its latency logs (completion ms, latency ns, direction, size, offset)."""
+    NAMES = {0: "read", 1: "write", 2: "trim"}
+
+    def __init__(self):
+        self.ios = collections.Counter()
+        self.bytes = collections.Counter()
+        self.end = 0.0  # s, the last completion since the replay started (startdelay included)
+
+    def add(self, log, delay):
+        for direction, name in self.NAMES.items():
+            mine = log[:, 2] == direction
+            self.ios[name] += int(np.count_nonzero(mine))
+            self.bytes[name] += int(log[mine, 3].sum())
+        if len(log):
+            self.end = max(self.end, delay + log[:, 0].max() / 1e3)
+
+    def as_dict(self):
+        run = self.end
+        return {"run_time_s": run, **{name: {"ios": self.ios[name], "bytes": self.bytes[name],
+                                              "bandwidth_bytes_per_s": self.bytes[name] / run if run > 0 else 0.0,
+                                              "iops": self.ios[name] / run if run > 0 else 0.0}
+                                       for name in ("read", "write")}}
+
+    def summary(self):
+        d = self.as_dict()
+        parts = [f"{name} {d[name]['ios']} I/Os, {d[name]['bytes'] / 2**20:.3f} MiB, "
+                 f"{d[name]['bandwidth_bytes_per_s'] / 2**20:.3f} MiB/s, {d[name]['iops']:.1f} IOPS"
+                 for name in ("read", "write")]
+        return f"replay totals over {d['run_time_s']:.3f} s: " + "; ".join(parts)
+
+
 def positive(option, value, what):
     if value is not None and not (math.isfinite(value) and value > 0):
         raise InputError(f"{option} {value:g}: {what}")
@@ -228,7 +268,10 @@ def main():
     parser.add_argument("--run", action="store_true")
     parser.add_argument("--fio-option", action="append", default=[], dest="fio_options",
                         help="passed to fio with --run, e.g. --fio-option=--replay_no_stall=1")
+    parser.add_argument("--json", metavar="PATH", help="write the totals, timing figures and verdict as JSON")
     args = parser.parse_args()
+    if args.json is not None and not os.path.isdir(os.path.dirname(os.path.abspath(args.json))):
+        raise InputError(f"--json {args.json}: its directory does not exist")
 
     # Every input is checked before fio runs.
     positive("--bin", args.bin, "the bin width must be a positive number of seconds (e.g. 0.05); leave it out for "
@@ -276,6 +319,7 @@ def main():
     tolerance, pace = args.tolerance_ms / 1e3, args.pace_ms / 1e3
     logs = latency_logs(args.fio_dir)
     intended, observed, relative, start_skew = [], [], [], []
+    totals = Totals()
     mismatched = 0
     # Every rank of the requests, and every job of replay.fio (a log of requests the synthesis lacks fails too).
     for rank in sorted(set(rows["rank"].tolist()) | set(delays)):
@@ -283,6 +327,7 @@ def main():
         expected = collections.Counter(zip(direction[mine].tolist(), rows["offset"][mine].tolist(),
                                            rows["size"][mine].tolist()))
         log = latency_log(logs[rank]) if rank in logs else np.zeros((0, 5))
+        totals.add(log, delays.get(rank, 0.0))
         seen = collections.Counter(zip(log[:, 2].astype(int).tolist(), log[:, 4].astype(np.int64).tolist(),
                                        log[:, 3].astype(np.int64).tolist()))
         if seen != expected:
@@ -346,10 +391,23 @@ def main():
                             f"{want[k]} (allowance {allowance[k]})")
         if len(bad) > 5:
             failures.append(f"... and {len(bad) - 5} more bins")
+    print(totals.summary())
     for failure in failures:
         print("FAIL:", failure)
     if not failures:
         print("PASS: fio replayed every request, each process's requests equal the log's, and the timing holds")
+    if args.json is not None:
+        timing = {}
+        if len(intended):
+            timing = {"requests": int(intended.size), "pace_within_share": float(within),
+                      "pace_p99_ms": float(np.percentile(np.abs(relative), 99) * 1e3),
+                      "time_p99_ms": float(np.percentile(np.abs(error), 99) * 1e3),
+                      "bin_s": float(bin_width), "bins_outside_allowance": int(len(bad))}
+        with open(args.json, "w") as f:
+            json.dump({"results": args.results, "name": args.name, "replica": int(replica), "fio_dir": args.fio_dir,
+                       "pass": not failures, "failures": failures, "totals": totals.as_dict(), "timing": timing},
+                      f, indent=2)
+            f.write("\n")
     return 1 if failures else 0
 
 

@@ -6,7 +6,7 @@
 
 #include <cstdio>
 
-#include "host/app/burst_tables.hpp"
+#include "host/app/bursts_tables.hpp"
 #include "host/app/study_tables.hpp"
 #include "host/base/errors.hpp"
 #include "host/base/progress.hpp"
@@ -33,7 +33,7 @@ int run_command(const RunOptions& given) {
     return kExitInterrupted;
   }
   if (outcome.study) std::fputs(study_tables(*outcome.study).c_str(), stdout);
-  if (!outcome.bursts.empty()) std::fputs(burst_tables(outcome.bursts).c_str(), stdout);
+  if (!outcome.bursts.empty()) std::fputs(bursts_tables(outcome.bursts).c_str(), stdout);
   double generate_seconds = 0, write_seconds = 0, compare_seconds = 0;
   std::uint64_t compared_in_place = 0;
   for (const EnsembleResult& result : outcome.ensembles) {

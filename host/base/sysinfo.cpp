@@ -1,5 +1,6 @@
 #include "host/base/sysinfo.hpp"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <array>
@@ -46,6 +47,17 @@ std::string utc_now_iso8601() {
   std::array<char, 32> buffer{};
   std::strftime(buffer.data(), buffer.size(), "%Y-%m-%dT%H:%M:%SZ", &utc);
   return buffer.data();
+}
+
+std::string format_bytes(std::uint64_t bytes) {
+  static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  double value = static_cast<double>(bytes);
+  int unit = 0;
+  while (value >= 1024 && unit < 5) {
+    value /= 1024;
+    ++unit;
+  }
+  return unit == 0 ? fmt::format("{} B", bytes) : fmt::format("{:.1f} {}", value, kUnits[unit]);
 }
 
 }  // namespace gs

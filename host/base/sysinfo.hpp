@@ -10,5 +10,7 @@ std::string host_name();
 std::string cpu_model();           // from /proc/cpuinfo, "unknown CPU" elsewhere
 std::uint64_t available_memory();  // bytes the system reports as available
 std::string utc_now_iso8601();
+// "512 B", "4.0 KiB", "17.2 GiB": a size for people.
+std::string format_bytes(std::uint64_t bytes);
 
 }  // namespace gs

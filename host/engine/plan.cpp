@@ -65,17 +65,6 @@ std::uint64_t parse_memory_size(const std::string& text) {
                   text));
 }
 
-std::string format_bytes(std::uint64_t bytes) {
-  static const char* names[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-  double value = static_cast<double>(bytes);
-  int unit = 0;
-  while (value >= 1024 && unit < 5) {
-    value /= 1024;
-    ++unit;
-  }
-  return unit == 0 ? fmt::format("{} B", bytes) : fmt::format("{:.1f} {}", value, names[unit]);
-}
-
 RunPlan make_plan(const RunConfig& config, const BackendDevice& backend, std::optional<std::uint64_t> memory_limit) {
   RunPlan plan;
   plan.backend = backend.kind();

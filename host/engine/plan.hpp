@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "host/base/sysinfo.hpp"
 #include "host/engine/backend.hpp"
 #include "host/engine/config.hpp"
 #include "io/ensemble_file.hpp"
@@ -48,6 +49,5 @@ std::uint64_t default_host_budget();
 
 // "2GiB", "512MiB", "1.5GB", "4096" (bytes) → bytes; UserError otherwise.
 std::uint64_t parse_memory_size(const std::string& text);
-std::string format_bytes(std::uint64_t bytes);
 
 }  // namespace gs

@@ -399,11 +399,11 @@ RequestTexts::RequestTexts(const RunConfig& config, std::vector<RequestsOutcome>
         staged.directory = std::make_unique<PendingReplayDirectory>(staged.path, where + "fio");
         const FioSummary s = stage_fio_replay(*staged.directory, w, title);
         staged.log = fmt::format(
-            "wrote {}: fio iologs of {} processes, {} entries ({} metadata operations fio "
+            "wrote {}: fio iologs of {} processes, {} entries: {} ({} metadata operations fio "
             "cannot issue, {} data requests without offset, empty or of 4 GiB or more, and {} "
             "processes without I/O left out)",
-            staged.path, s.processes - s.processes_without_io, s.logged, s.skipped_metadata, s.skipped_empty,
-            s.processes_without_io);
+            staged.path, s.processes - s.processes_without_io, s.logged, s.volume(w.table.files.size()),
+            s.skipped_metadata, s.skipped_empty, s.processes_without_io);
         staged_.push_back(std::move(staged));
       }
       const std::pair<const std::string*, const char*> texts[] = {{&spec.emit.disksim, "disksim"},

@@ -93,6 +93,11 @@ class Sampler {
       return it->second.scale * x + it->second.shift;
     return x;
   }
+  // A difference of two values of `c` (a shared file's rank stride, of offsets) moves with its scale only.
+  double adjusted_difference(double x, Characteristic c) const {
+    if (auto it = options_.overrides.find(c); it != options_.overrides.end()) return it->second.scale * x;
+    return x;
+  }
   std::int64_t whole(double x, std::int64_t at_least) const {
     return std::max<std::int64_t>(at_least, static_cast<std::int64_t>(std::llround(std::min(x, 4.6e18))));
   }
@@ -368,6 +373,9 @@ class PathBuilder {
       FileInfo& info = out.files[plan.file];
       info = path.files[source];
       info.size = 0;
+      // Rank r reaches offset + r·stride: the stride is scaled as the offsets are (OFF).
+      info.rank_stride =
+          std::llround(sample.adjusted_difference(static_cast<double>(info.rank_stride), Characteristic::OFF));
       info.name.root_name = out.table.files[plan.file];
       if (info.name.learned) info.name.texts.back() += suffix;
       files_of_class[ci].push_back(plan.file);
@@ -497,7 +505,7 @@ class PathBuilder {
                           "their overrides too large?)",
                           out.table.ops[d.op], out.table.files[plan.file], std::max(offset, 0.0) + std::max(size, 0.0),
                           offset, size));
-        r.size = sample.whole(size, 0);
+        r.size = sample.whole(size, d.size > 0 ? 1 : 0);  // a request scaled below 1 byte keeps 1: it still happens
         r.offset = sample.whole(offset, 0);
         previous_end = r.offset + r.size;
         info.size = std::max(info.size, previous_end);

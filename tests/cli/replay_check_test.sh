@@ -2,7 +2,7 @@
 # scripts/replay_check.py on wrong input (docs/requests.md): a replica that
 # /requests/NAME does not hold, a missing fio with --run, a missing FIO_DIR or
 # latency logs, a wrong NAME, a results file that is not HDF5 or is damaged,
-# damaged latency logs and options out of range are each one line
+# damaged latency logs, a --json path in a missing folder and options out of range are each one line
 # "replay_check: error: ..." naming the option or file and what is accepted,
 # exit 2, and nothing run; exit 1 stays for checks that fail and 0 for a pass.
 # fio is not needed: tests/cli/fake_fio_logs.py writes the latency logs of an
@@ -46,8 +46,31 @@ cp -r "$fio_dir" "$tmp/no-logs"
   fail "fake fio logs: $(cat "$tmp/fake")"
 py() { /usr/bin/python3 "$check" "$@"; }
 
-expect_rc 0 "an on-time replay passes" py "$h5" mpiio "$fio_dir"
+expect_rc 0 "an on-time replay passes" py "$h5" mpiio "$fio_dir" --json "$tmp/check.json"
 expect_in "$tmp/stdout" "PASS" "the pass is said"
+expect_in "$tmp/stdout" "replay totals over [0-9.]* s: read [0-9]* I/Os, [0-9.]* MiB, [0-9.]* MiB/s, [0-9.]* IOPS; write" \
+  "the totals are printed, as IOR prints its summary"
+# The JSON's totals against the request table itself (replica 0's reads and writes with an offset and a size).
+/usr/bin/python3 - "$h5" "$tmp/check.json" >"$tmp/json-check" 2>&1 <<'PY' || fail "--json: $(cat "$tmp/json-check")"
+import json, sys
+import h5py, numpy as np
+with h5py.File(sys.argv[1], "r") as f:
+    g = f["requests/mpiio"]
+    t = g["requests"][()]
+    classes = [c.decode() if isinstance(c, bytes) else c for c in g["ops"]["class"]]
+report = json.load(open(sys.argv[2]))
+assert report["pass"] is True and report["failures"] == [], report
+mine = (t["replica"] == report["replica"]) & (t["offset"] >= 0) & (t["size"] > 0)
+for name in ("read", "write"):
+    rows = mine & np.isin(t["op"], [i for i, c in enumerate(classes) if c == name])
+    got = report["totals"][name]
+    assert got["ios"] == int(rows.sum()) and got["bytes"] == int(t["size"][rows].sum()), (name, got, rows.sum())
+    assert got["ios"] > 0 and got["bandwidth_bytes_per_s"] > 0 and got["iops"] > 0, got
+assert report["totals"]["run_time_s"] > 0 and report["timing"]["requests"] > 0, report
+print("ok")
+PY
+expect_rc 2 "--json into a missing folder" py "$h5" mpiio "$fio_dir" --json "$tmp/none/check.json"
+one_error "--json into a missing folder" "--json .*none/check.json: its directory does not exist"
 
 # A replica that does not exist, or that replay.fio does not hold, is checked against nothing: an error.
 for replica in 99 -1; do
@@ -89,9 +112,10 @@ one_error "an h5py-made request group" "/requests/mine has no 'ops' table"
 
 # Damaged latency logs: the file and line.
 cp -r "$fio_dir" "$tmp/damaged-logs"
+lines=$(wc -l <"$tmp/damaged-logs/lat/rank_1_lat.2.log")
 echo "1,2,garbage" >>"$tmp/damaged-logs/lat/rank_1_lat.2.log"
 expect_rc 2 "a damaged latency log" py "$h5" mpiio "$tmp/damaged-logs"
-one_error "a damaged latency log" "rank_1_lat.2.log:9: '1,2,garbage' is not a line of fio's latency log"
+one_error "a damaged latency log" "rank_1_lat.2.log:$((lines + 1)): '1,2,garbage' is not a line of fio's latency log"
 
 # Options out of range.
 for option in "--bin -1" "--bin 0" "--pace-ms inf" "--replica x"; do
@@ -102,7 +126,9 @@ expect_in "$tmp/stderr" "invalid int value: 'x'" "--replica x"
 
 # A check that fails is exit 1: a request missing from fio's log.
 cp -r "$fio_dir" "$tmp/short"
+done_by_fio=$(wc -l <"$tmp/short/lat/rank_0_lat.1.log")  # one line per request (fake_fio_logs.py)
 sed -i '$d' "$tmp/short/lat/rank_0_lat.1.log"
 expect_rc 1 "a request fio did not do" py "$h5" mpiio "$tmp/short"
-expect_in "$tmp/stdout" "FAIL: rank 0: fio did 7 requests, the log holds 8" "the failing check is named"
+expect_in "$tmp/stdout" "FAIL: rank 0: fio did $((done_by_fio - 1)) requests, the log holds $done_by_fio" \
+  "the failing check is named"
 finish "replay_check"

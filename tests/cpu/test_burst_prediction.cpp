@@ -1,4 +1,4 @@
-// Burst prediction against planted truth (estimators/bursts.hpp): an fGn
+// Burst prediction against planted truth (estimators/burst_statistics.hpp): an fGn
 // background (H = 0.8) with 1-bin bursts at known times, half of them
 // announced by a ramp over the 3 bins before. At a horizon of 1 bin the
 // logistic model and the boosted trees learn the ramp and beat persistence (a

@@ -1,5 +1,5 @@
 // Burst detection, features and Algorithm 1 of the Darshan burst paper
-// (estimators/bursts.hpp) against closed forms and a case solved by hand.
+// (estimators/burst_statistics.hpp) against closed forms and a case solved by hand.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -7,7 +7,7 @@
 #include <numeric>
 
 #include "estimators/burst_analysis.hpp"
-#include "estimators/bursts.hpp"
+#include "estimators/burst_statistics.hpp"
 #include "kernels/gaussian.hpp"
 #include "kernels/philox.hpp"
 #include "test_support.hpp"

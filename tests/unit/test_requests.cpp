@@ -218,6 +218,39 @@ TEST(Requests, MoreFilesThanTheTraceGetNamesOfTheirOwn) {
   EXPECT_EQ(check_dependencies(w).total(), 0u);
 }
 
+// Scaling OFF and SIZE (the docs' quick try: 4 KiB requests) scales a shared
+// file's rank stride with the offsets, so rank r stays in the scaled file, and
+// keeps a request that scales below 1 byte at 1 byte (fio drops an empty one).
+TEST(Requests, ScaledOffsetsAndSizesStayConsistent) {
+  const TraceCharacterization c = characterize_requests(mpi_io_test());
+  const double scale = 1.0 / 4096;
+  SynthesisOptions options;
+  options.overrides[Characteristic::SIZE] = {scale, 0};
+  options.overrides[Characteristic::OFF] = {scale, 0};
+  const Workload w = synthesize_path(c.path, c.characteristics, options, 0);
+  std::size_t shared = 0;
+  for (std::size_t f = 0; f < w.files.size(); ++f) {
+    if (w.files[f].file_class != FileClass::shared) continue;
+    ++shared;
+    const auto source = std::find(c.path.table.files.begin(), c.path.table.files.end(), w.table.files[f]);
+    ASSERT_NE(source, c.path.table.files.end()) << w.table.files[f];
+    const std::int64_t traced = c.path.files[static_cast<std::size_t>(source - c.path.table.files.begin())].rank_stride;
+    EXPECT_GT(traced, 4096) << "the trace's stride is large enough to show the scale";
+    EXPECT_EQ(w.files[f].rank_stride, std::llround(static_cast<double>(traced) * scale)) << w.table.files[f];
+  }
+  EXPECT_GT(shared, 0u);
+  std::size_t data = 0, small = 0;
+  for (const Request& r : c.path.table.requests)
+    small += is_data(c.path.table.op_class(r)) && r.size > 0 && static_cast<double>(r.size) * scale < 0.5;
+  for (const Request& r : w.table.requests) {
+    if (!is_data(w.table.op_class(r))) continue;
+    ++data;
+    EXPECT_GE(r.size, 1) << "a data request scaled to nothing";
+  }
+  EXPECT_GT(data, 0u);
+  EXPECT_GT(small, 0u) << "the trace has requests that scale below half a byte (the case checked)";
+}
+
 TEST(Requests, OffsetsOutsideTheRangeAreUserErrors) {
   Workload path;
   const std::int32_t f = path.table.file_id("/shared");
@@ -598,6 +631,18 @@ TEST(Requests, SignalsStopTheSynthesis) {
 std::string dxt_header(std::size_t writes) {
   return "# start_time: 0\n# DXT, file_id: 1, file_name: /f\n# DXT, rank: 0, hostname: h\n" +
          fmt::format("# DXT, write_count: {}, read_count: 0\n", writes);
+}
+
+// A darshan-dxt-parser output of a log recorded without DXT tracing (its
+// header, then "# no DXT module data available"): the error says so and how
+// to record the requests, not only "no requests".
+TEST(RequestTraces, ALogWithoutDxtDataSaysHowToRecordIt) {
+  test::TempDir dir;
+  test::write_file(dir.path("plain.dxt"), "# start_time: 0\n# no DXT module data available\n");
+  const std::string error = error_of([&] { read_request_trace({dir.path("plain.dxt")}, "dxt", TraceOptions{}); });
+  EXPECT_NE(error.find(dir.path("plain.dxt") + ": no DXT records: the log holds no DXT module data"), std::string::npos)
+      << error;
+  EXPECT_NE(error.find("DXT_ENABLE_IO_TRACE=1"), std::string::npos) << error;
 }
 
 TEST(RequestTraces, DxtBlocksAreCheckedAgainstTheirCounts) {

@@ -1,4 +1,4 @@
-#include "estimators/bursts.hpp"
+#include "estimators/burst_statistics.hpp"
 
 #include <fmt/format.h>
 

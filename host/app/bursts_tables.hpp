@@ -10,6 +10,6 @@
 
 namespace gs {
 
-std::string burst_tables(const std::vector<BurstsOutcome>& outcomes);
+std::string bursts_tables(const std::vector<BurstsOutcome>& outcomes);
 
 }  // namespace gs

@@ -1,4 +1,4 @@
-#include "host/app/burst_tables.hpp"
+#include "host/app/bursts_tables.hpp"
 
 #include <fmt/format.h>
 
@@ -101,7 +101,7 @@ void augmentation(std::string& out, const AugmentationResult& r) {
 
 }  // namespace
 
-std::string burst_tables(const std::vector<BurstsOutcome>& outcomes) {
+std::string bursts_tables(const std::vector<BurstsOutcome>& outcomes) {
   std::string out;
   for (const BurstsOutcome& o : outcomes) {
     out += fmt::format("bursts '{}' ({:.1f} s)\n", o.name, o.seconds);
