@@ -90,7 +90,9 @@ int fit_command(const FitOptions& given) {
 
   YAML::Node root(YAML::NodeType::Map);
   root["seed"] = o.seed;
-  root["output"] = o.ensemble_output.empty() ? default_yaml_output(o.output) : o.ensemble_output;
+  // The config's paths are read relative to the config: its output beside it, or the one given, absolute.
+  root["output"] = o.ensemble_output.empty() ? default_yaml_output(o.output)
+                                             : std::filesystem::absolute(o.ensemble_output).string();
   root["datasets"].push_back(dataset_node(read, read.name));
   for (const FittedModel& r : fitted)
     if (r.invalid.empty())

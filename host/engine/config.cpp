@@ -382,7 +382,7 @@ RunConfig config_from(const YAML::Node& root, const std::string& text, const std
   // Optional: -o gives it, and --no-output and --dry-run write nothing (run_config checks).
   if (auto output = top.text("output")) {
     if (output->empty()) throw top.error_at("output", "output must not be empty");
-    config.output = *output;
+    config.output = path_beside(path, *output);  // relative to the config, as every path in it
   }
   const auto compression = top.integer("compression").value_or(1);
   require_in_range(top, "compression", static_cast<double>(compression), compression >= 0 && compression <= 9,

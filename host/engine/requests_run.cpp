@@ -148,11 +148,16 @@ std::string emit_path(const RunConfig& config, const std::string& path) {
 
 std::string RequestsPlan::text() const {
   std::string text;
-  for (const Entry& e : entries)
+  const auto bytes = [](double b) { return format_bytes(static_cast<std::uint64_t>(std::min(b, 1.8e19))); };
+  for (const Entry& e : entries) {
     text += fmt::format(
         "requests '{}': about {:.3g} requests and {:.3g} files per replica ({} processes), {} "
         "replica(s) held until written: about {} of memory\n",
         e.name, e.size.replica_requests, e.size.replica_files, e.processes, e.replicas, format_bytes(e.bytes));
+    text += fmt::format("  each replica about {:.0f} reads of {} and {:.0f} writes of {}{}\n", e.volume.reads,
+                        bytes(e.volume.bytes_read), e.volume.writes, bytes(e.volume.bytes_written),
+                        e.replays ? ": what its fio replay reads and writes on the file system it runs in" : "");
+  }
   if (!entries.empty())
     text += fmt::format("requests' memory budget {} ({})\n",
                         budget == UINT64_MAX ? std::string("unlimited") : format_bytes(budget), budget_source);
@@ -184,6 +189,8 @@ RequestsPlan prepare_requests(RunConfig& config, std::optional<std::uint64_t> me
     entry.replicas = spec.replicas;
     entry.processes = spec.processes > 0 ? spec.processes : path.processes;
     entry.size = expected_synthesis_size(path, characteristics, spec.synthesis, entry.processes);
+    entry.volume = expected_synthesis_volume(path, spec.synthesis, entry.processes, entry.size);
+    entry.replays = !spec.emit.fio.empty();
     const std::uint64_t one = replica_bytes(entry.size.replica_requests, entry.size.replica_files);
     const double all = static_cast<double>(one) * spec.replicas + static_cast<double>(held);
     entry.bytes = all >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(all);

@@ -32,7 +32,9 @@ struct RequestsPlan {
   std::string budget_source;
   struct Entry {
     std::string name;
-    SynthesisSize size;  // one replica, expected
+    SynthesisSize size;      // one replica, expected
+    SynthesisVolume volume;  // what it reads and writes, expected
+    bool replays = false;    // emits a fio replay
     std::uint32_t replicas = 1;
     std::int32_t processes = 1;
     std::uint64_t bytes = 0;  // the entry's replicas, with the texts' replica of the entries before

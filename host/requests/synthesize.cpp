@@ -831,6 +831,30 @@ SynthesisSize expected_synthesis_size(const Workload& path, const Characteristic
   return size;
 }
 
+SynthesisVolume expected_synthesis_volume(const Workload& path, const SynthesisOptions& options,
+                                          std::int32_t processes, const SynthesisSize& size) {
+  RandomDraws unused({}, 0);
+  const Sampler sample(unused, options);
+  SynthesisVolume v;
+  double path_requests = 0;  // the path's, for these processes: what template mode makes
+  for (const Request& r : path.table.requests) {
+    const double copies = (r.flags & kRootExclusive) ? 1.0 : static_cast<double>(std::max(processes, 1));
+    path_requests += copies;
+    const OpClass c = path.table.op_class(r);
+    if (!is_data(c) || r.size <= 0) continue;
+    const double bytes =
+        options.template_mode ? static_cast<double>(r.size)
+                              : std::max(1.0, sample.adjusted(static_cast<double>(r.size), Characteristic::SIZE));
+    (c == OpClass::read ? v.reads : v.writes) += copies;
+    (c == OpClass::read ? v.bytes_read : v.bytes_written) += copies * bytes;
+  }
+  if (!options.template_mode && path_requests > 0) {
+    const double drawn = size.replica_requests / path_requests;
+    v.reads *= drawn, v.writes *= drawn, v.bytes_read *= drawn, v.bytes_written *= drawn;
+  }
+  return v;
+}
+
 std::uint64_t DependencyReport::total() const {
   std::uint64_t sum = 0;
   for (const auto& [_, n] : violations) sum += n;

@@ -64,6 +64,17 @@ struct SynthesisSize {
 SynthesisSize expected_synthesis_size(const Workload& path, const Characteristics& characteristics,
                                       const SynthesisOptions& options, std::int32_t processes);
 
+// What one replica will read and write, expected (what --dry-run says a
+// replay will do): the path's data requests for `processes` processes
+// (root-exclusive ones once); in sample mode their sizes through SIZE's
+// override (at least 1 byte, as synthesis keeps them) and their number scaled
+// to the requests `size` expects.
+struct SynthesisVolume {
+  double reads = 0, writes = 0, bytes_read = 0, bytes_written = 0;
+};
+SynthesisVolume expected_synthesis_volume(const Workload& path, const SynthesisOptions& options,
+                                          std::int32_t processes, const SynthesisSize& size);
+
 // The Table III names a `requests:` override may change.
 const std::vector<std::string>& overridable_characteristics();
 

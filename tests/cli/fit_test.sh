@@ -11,6 +11,18 @@ expect_rc 0 "fit counts" "$gpusynth" fit "$data/cloudphysics_per_second.counts" 
   --ensemble-output "$tmp/fitted.h5"
 for model in stable lfsn fgn norros farima normal markov; do expect_in "$tmp/stdout" "$model " "fit table row"; done
 expect_rc 0 "fitted config runs" "$gpusynth" "$tmp/fitted.yaml" -q
+# The written config's output follows the config's path rule (docs/config.md): the default lands
+# beside the YAML, a relative --ensemble-output is written absolute (it was given from the working directory).
+mkdir -p "$tmp/yaml" "$tmp/work"
+expect_rc 0 "fit -o into another folder" sh -c "cd '$tmp/work' && '$gpusynth' fit '$data/cloudphysics_per_second.counts' \
+  --format counts --bin 1s --models normal --replicas 2 -o ../yaml/beside.yaml"
+expect_in "$tmp/yaml/beside.yaml" "^output: beside.h5$" "the default output is the YAML's name"
+expect_rc 0 "the fitted config runs from anywhere" sh -c "cd / && '$gpusynth' '$tmp/yaml/beside.yaml' -q"
+[ -f "$tmp/yaml/beside.h5" ] || fail "the fitted config's output did not land beside it"
+expect_rc 0 "fit --ensemble-output relative" sh -c "cd '$tmp/work' && '$gpusynth' fit \
+  '$data/cloudphysics_per_second.counts' --format counts --bin 1s --models normal --replicas 2 \
+  -o ../yaml/given.yaml --ensemble-output given.h5"
+expect_in "$tmp/yaml/given.yaml" "^output: $tmp/work/given.h5$" "a relative --ensemble-output is written absolute"
 /usr/bin/python3 - "$tmp/fitted.h5" "$data/cloudphysics_per_second.counts" <<'PY' || fail "fitted HDF5 layout"
 import h5py, hashlib, sys
 f = h5py.File(sys.argv[1], "r")

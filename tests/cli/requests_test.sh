@@ -54,6 +54,18 @@ requests:
     emit: {fio: replay-fio, disksim: replay.disksim, dxt: replay.dxt.txt}
 EOF
 mkdir -p "$tmp/out"
+# --dry-run says what the replay will read and write; in template mode (the trace itself, exact)
+# it is what the run's log then says the fio replay does.
+expect_rc 0 "a dry run of the requests" "$gpusynth" "$tmp/replay.yaml" -o "$tmp/out/replay.h5" --dry-run
+expect_in "$tmp/stdout" "each replica about [0-9]* reads of [0-9.]* [KMG]*i*B and [0-9]* writes of .*: what its fio replay reads and writes" \
+  "the dry run states the replay's volume"
+sed 's/^    processes: 24$/    processes: 24\n    mode: template/' "$tmp/replay.yaml" >"$tmp/template.yaml"
+expect_rc 0 "a dry run in template mode" "$gpusynth" "$tmp/template.yaml" -o "$tmp/out/template.h5" --dry-run
+planned=$(sed -n 's/.*each replica about \([0-9]*\) reads of \([^ ]* [^ ]*\) and \([0-9]*\) writes of \([^ ]* [^ ]*\):.*/\1 reads of \2 and \3 writes of \4/p' "$tmp/stdout")
+expect_rc 0 "the template run" "$gpusynth" "$tmp/template.yaml" -o "$tmp/out/template.h5"
+[ -n "$planned" ] && grep -q "entries: $planned into" "$tmp/stderr" ||
+  fail "template mode: the dry run planned '$planned', the run's log says: $(grep -o 'entries: .*sparse' "$tmp/stderr")"
+rm -rf "$tmp/out/template.h5" "$tmp/out/replay-fio"
 expect_rc 0 "a config with requests" "$gpusynth" "$tmp/replay.yaml" -o "$tmp/out/replay.h5"
 expect_in "$tmp/stderr" "requests .mpiio.: .* in 2 replica(s) of 24 processes, 0 dependency violations" "the synthesis is logged"
 for made in replay.h5 replay-fio/replay.fio replay-fio/rank_23.iolog replay-fio/create_files.sh replay.disksim replay.dxt.txt; do

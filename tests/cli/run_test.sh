@@ -14,6 +14,16 @@ ensembles:
   - {name: b, model: stable, params: {alpha: 1.2, beta: -1}, replicas: 10, length: 99}
 YAML
 
+# One rule for the paths in a config: relative to the config (docs/config.md), whatever the working
+# directory; -o stays relative to the working directory.
+mkdir -p "$tmp/cfg/out" "$tmp/elsewhere"
+sed "s|^output: .*|output: out/beside.h5|" "$tmp/small.yaml" >"$tmp/cfg/relative.yaml"
+expect_rc 0 "a relative output: run from another folder" sh -c "cd '$tmp/elsewhere' && '$gpusynth' ../cfg/relative.yaml -q"
+[ -f "$tmp/cfg/out/beside.h5" ] || fail "the relative output: did not land beside the config ($(ls -R "$tmp" | head -20))"
+[ ! -e "$tmp/elsewhere/out" ] || fail "the relative output: followed the working directory"
+expect_rc 0 "-o relative to the working directory" sh -c "cd '$tmp/elsewhere' && '$gpusynth' ../cfg/relative.yaml -q -o here.h5"
+[ -f "$tmp/elsewhere/here.h5" ] || fail "-o did not follow the working directory"
+
 expect_rc 0 "--version" "$gpusynth" --version
 expect_in "$tmp/stdout" "gpusynth 0.1.0" "--version"
 expect_rc 0 "--help" "$gpusynth" --help
