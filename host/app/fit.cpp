@@ -98,6 +98,11 @@ int fit_command(const FitOptions& given) {
     if (r.invalid.empty())
       root["ensembles"].push_back(fitted_ensemble_node(r, read.name, o.replicas, replicas_as_counts(counts, s.series)));
   if (!root["ensembles"]) throw UserError("no model could be fitted to this trace; nothing written");
+  // A study with the default comparison (docs/studies.md): every fitted ensemble against its
+  // dataset, so that `gpusynth report` reads the run's file as it is.
+  YAML::Node compare(YAML::NodeType::Map);
+  compare.SetStyle(YAML::EmitterStyle::Flow);  // "compare: {}", not an empty value (null)
+  root["compare"] = compare;
   YAML::Emitter out;
   out.SetDoublePrecision(17);
   out << root;
@@ -107,7 +112,10 @@ int fit_command(const FitOptions& given) {
     if (r.invalid.empty() && !r.boundary.empty())
       warnings += fmt::format("# WARNING: ensemble {}-{} is a boundary fit: {}\n", read.name, r.model, r.boundary);
   const std::string text = fmt::format(
-      "# Written by gpusynth {} fit (seed {}) from {} (sha256 {}).\n# Run it with: gpusynth {}\n{}{}\n", kVersion,
+      "# Written by gpusynth {} fit (seed {}) from {} (sha256 {}).\n# Run it with: gpusynth {}; then "
+      "gpusynth report on its output\n# (compare: {{}} makes the run a study of every fitted model against "
+      "the trace, docs/studies.md).\n{}{}\n",
+      kVersion,
       o.seed, fmt::join(read.traces, ", "), fmt::join(digests, ", "), o.output, warnings, out.c_str());
   write_file_atomically(o.output, text, "-o");
   std::fprintf(stderr, "wrote %s\n", o.output.c_str());

@@ -11,6 +11,10 @@ expect_rc 0 "fit counts" "$gpusynth" fit "$data/cloudphysics_per_second.counts" 
   --ensemble-output "$tmp/fitted.h5"
 for model in stable lfsn fgn norros farima normal markov; do expect_in "$tmp/stdout" "$model " "fit table row"; done
 expect_rc 0 "fitted config runs" "$gpusynth" "$tmp/fitted.yaml" -q
+# The written config is a study (compare: {}): its output has /compare, and report reads it as it is.
+expect_in "$tmp/fitted.yaml" "^compare: {}$" "fit -o writes a study"
+expect_rc 0 "report reads the fitted run's output unedited" "$gpusynth" report "$tmp/fitted.h5" -o "$tmp/fitted-report"
+[ -s "$tmp/fitted-report/index.html" ] || fail "the fitted run's report has no index.html"
 # The written config's output follows the config's path rule (docs/config.md): the default lands
 # beside the YAML, a relative --ensemble-output is written absolute (it was given from the working directory).
 mkdir -p "$tmp/yaml" "$tmp/work"
