@@ -5,11 +5,13 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <array>
 #include <vector>
 
 #include "host/base/errors.hpp"
 #include "host/base/fault_injection.hpp"
 #include "host/base/parallel.hpp"
+#include "host/base/paths.hpp"
 
 namespace gs {
 
@@ -53,7 +55,7 @@ ChunkShape series_chunk_shape(std::uint64_t replicas, std::uint64_t length, std:
 
 std::uint64_t free_disk_bytes(const std::string& path) {
   struct statvfs info {};
-  if (statvfs(h5::output_directory(path).c_str(), &info) != 0) return 0;
+  if (statvfs(directory_of(path).c_str(), &info) != 0) return 0;
   return static_cast<std::uint64_t>(info.f_bavail) * info.f_frsize;
 }
 
@@ -217,6 +219,25 @@ namespace {
 
 std::string series_path(const std::string& name) { return fmt::format("ensembles/{}/series", name); }
 
+// The (rows, columns) of a 2-D dataset.
+std::array<hsize_t, 2> dimensions_of(hid_t dataset) {
+  const h5::Handle space(GS_H5_CHECK(H5Dget_space(dataset)), H5Sclose);
+  std::array<hsize_t, 2> dims = {0, 0};
+  GS_H5_CHECK(H5Sget_simple_extent_dims(space.id(), dims.data(), nullptr));
+  return dims;
+}
+
+// Rows [first, first + count) of a 2-D dataset of `columns` columns into
+// `out`, converted to `memory_type`.
+void read_row_block(hid_t dataset, std::uint64_t first, std::uint64_t count, hsize_t columns, hid_t memory_type,
+                    void* out) {
+  const h5::Handle file_space(GS_H5_CHECK(H5Dget_space(dataset)), H5Sclose);
+  const hsize_t start[2] = {first, 0}, block[2] = {count, columns};
+  GS_H5_CHECK(H5Sselect_hyperslab(file_space.id(), H5S_SELECT_SET, start, nullptr, block, nullptr));
+  const h5::Handle memory_space(GS_H5_CHECK(H5Screate_simple(2, block, nullptr)), H5Sclose);
+  GS_H5_CHECK(H5Dread(dataset, memory_type, memory_space.id(), file_space.id(), H5P_DEFAULT, out));
+}
+
 }  // namespace
 
 std::uint64_t EnsembleFile::stored_replicas(const std::string& name, const std::string& purpose) const {
@@ -224,26 +245,18 @@ std::uint64_t EnsembleFile::stored_replicas(const std::string& name, const std::
   const std::string path = series_path(name);
   if (!h5::has_link(file, path))
     throw UserError(fmt::format("{}: ensemble '{}' has no stored series in this run", purpose, name));
-  const h5::Handle dataset = h5::open_dataset(file, path);
-  const h5::Handle space(GS_H5_CHECK(H5Dget_space(dataset.id())), H5Sclose);
-  hsize_t dims[2] = {0, 0};
-  GS_H5_CHECK(H5Sget_simple_extent_dims(space.id(), dims, nullptr));
-  if (dims[0] == 0) throw UserError(fmt::format("{}: ensemble '{}' stored no replica", purpose, name));
-  return dims[0];
+  const hsize_t rows = dimensions_of(h5::open_dataset(file, path).id())[0];
+  if (rows == 0) throw UserError(fmt::format("{}: ensemble '{}' stored no replica", purpose, name));
+  return rows;
 }
 
 std::vector<double> EnsembleFile::read_rows(const std::string& name, std::uint64_t first, std::uint64_t count,
                                             std::uint64_t* length) const {
   const h5::Handle dataset = h5::open_dataset(file_.id(), series_path(name));
-  const h5::Handle space(GS_H5_CHECK(H5Dget_space(dataset.id())), H5Sclose);
-  hsize_t dims[2] = {0, 0};
-  GS_H5_CHECK(H5Sget_simple_extent_dims(space.id(), dims, nullptr));
-  const hsize_t start[2] = {first, 0}, block[2] = {count, dims[1]};
-  GS_H5_CHECK(H5Sselect_hyperslab(space.id(), H5S_SELECT_SET, start, nullptr, block, nullptr));
-  const h5::Handle memory(GS_H5_CHECK(H5Screate_simple(2, block, nullptr)), H5Sclose);
-  std::vector<double> rows(count * dims[1]);
-  GS_H5_CHECK(H5Dread(dataset.id(), H5T_NATIVE_DOUBLE, memory.id(), space.id(), H5P_DEFAULT, rows.data()));
-  if (length) *length = dims[1];
+  const hsize_t columns = dimensions_of(dataset.id())[1];
+  std::vector<double> rows(count * columns);
+  read_row_block(dataset.id(), first, count, columns, native_type(StorageType::float64), rows.data());
+  if (length) *length = columns;
   return rows;
 }
 
@@ -257,9 +270,7 @@ SeriesReader::SeriesReader(const std::string& path) : file_(h5::open_file_read(p
 SeriesShape SeriesReader::shape(const std::string& name) const {
   const h5::Handle data = h5::open_dataset(file_.id(), series_path(name));
   const h5::Handle type(GS_H5_CHECK(H5Dget_type(data.id())), H5Tclose);
-  const h5::Handle space(GS_H5_CHECK(H5Dget_space(data.id())), H5Sclose);
-  hsize_t dims[2] = {0, 0};
-  GS_H5_CHECK(H5Sget_simple_extent_dims(space.id(), dims, nullptr));
+  const std::array<hsize_t, 2> dims = dimensions_of(data.id());
   SeriesShape s;
   s.name = name;
   s.replicas = dims[0];
@@ -277,11 +288,7 @@ SeriesShape SeriesReader::shape(const std::string& name) const {
 
 void SeriesReader::read_rows(const SeriesShape& shape, std::uint64_t first, std::uint64_t count, void* out) const {
   const h5::Handle data = h5::open_dataset(file_.id(), series_path(shape.name));
-  const h5::Handle file_space(GS_H5_CHECK(H5Dget_space(data.id())), H5Sclose);
-  const hsize_t start[2] = {first, 0}, size[2] = {count, shape.bins};
-  GS_H5_CHECK(H5Sselect_hyperslab(file_space.id(), H5S_SELECT_SET, start, nullptr, size, nullptr));
-  const h5::Handle memory_space(GS_H5_CHECK(H5Screate_simple(2, size, nullptr)), H5Sclose);
-  GS_H5_CHECK(H5Dread(data.id(), native_type(shape.storage), memory_space.id(), file_space.id(), H5P_DEFAULT, out));
+  read_row_block(data.id(), first, count, shape.bins, native_type(shape.storage), out);
 }
 
 }  // namespace gs

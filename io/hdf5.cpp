@@ -143,11 +143,6 @@ std::string group_name_from(const std::string& text) {
   return name;
 }
 
-std::string output_directory(const std::string& path) {
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  return parent.empty() ? std::string(".") : parent.string();
-}
-
 PendingFile::PendingFile(const std::string& output_path, const std::string& option) : output_(output_path, option) {
   file_ = create_file(output_.temp_path());
   const std::lock_guard<std::mutex> lock(pending_mutex);

@@ -26,9 +26,6 @@ bool is_group_name(const std::string& name);
 std::string group_name_from(const std::string& text);
 constexpr const char* kGroupNameRule = "letters, digits, _ . - (starting with a letter, a digit or _)";
 
-// The directory an output path lies in ("." for a bare name).
-std::string output_directory(const std::string& path);
-
 // Whether the library still has a file open (a failed write left one).
 bool any_file_open();
 

@@ -18,6 +18,7 @@
 #include "host/base/errors.hpp"
 #include "host/base/interrupt.hpp"
 #include "host/base/output_file.hpp"
+#include "host/base/paths.hpp"
 #include "host/base/sysinfo.hpp"
 #include "io/traces/fields.hpp"
 
@@ -60,7 +61,7 @@ void remove_old_staging(const std::filesystem::path& target) {
   const std::string prefix = target.filename().string() + ".tmp-";
   std::error_code ec;
   for (const fs::directory_entry& entry :
-       fs::directory_iterator(target.parent_path().empty() ? "." : target.parent_path(), ec)) {
+       fs::directory_iterator(directory_of(target.string()), ec)) {
     const std::string name = entry.path().filename().string();
     if (name.compare(0, prefix.size(), prefix) != 0) continue;
     const std::string digits = name.substr(prefix.size());
@@ -115,7 +116,7 @@ std::string resolve_replay_directory(const std::string& path, const std::string&
           fmt::format("{} '{}': cannot read the link '{}': {}", option, path, target.string(), ec.message()));
     target = (link.is_absolute() ? link : target.parent_path() / link).lexically_normal();
   }
-  const std::string directory = target.parent_path().empty() ? "." : target.parent_path().string();
+  const std::string directory = directory_of(target.string());
   struct stat info {};
   if (stat(directory.c_str(), &info) != 0 || !S_ISDIR(info.st_mode))
     throw UserError(fmt::format("{} '{}': the directory '{}' does not exist; create it first or choose another path",
@@ -131,7 +132,7 @@ PendingReplayDirectory::PendingReplayDirectory(const std::string& path, const st
   namespace fs = std::filesystem;
   remove_stale_temporaries_of(target_);
   remove_old_staging(target_);
-  const fs::path parent = fs::path(target_).parent_path().empty() ? fs::path(".") : fs::path(target_).parent_path();
+  const fs::path parent = directory_of(target_);
   const std::string prefix = (parent / temporary_prefix(target_)).string() + std::to_string(getpid());
   for (unsigned n = 0;; ++n) {
     temp_ = prefix + (n ? "." + std::to_string(n) : "");
@@ -163,7 +164,7 @@ void PendingReplayDirectory::publish() {
   };
   if (!replace_directory(temp_, target_)) failed();
   published_ = true;
-  const std::string parent = fs::path(target_).parent_path().empty() ? "." : fs::path(target_).parent_path().string();
+  const std::string parent = directory_of(target_);
   const int directory = open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (directory >= 0) {  // the rename itself durable; best effort
     fsync(directory);

@@ -9,7 +9,6 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <cmath>
 #include <csignal>
@@ -418,7 +417,6 @@ MemoryBudget memory_budget_from(const py::object& limit) {
   throw UserError("memory_limit: bytes (an int) or a size such as '2GiB' is needed");
 }
 
-
 // The bytes generate returns for it: the array, and the indexes xarray loads
 // with it (and the file's writer builds): 8 bytes a replica, 16 a bin (bin
 // index and time).
@@ -501,8 +499,10 @@ py::array read_numpy(const std::string& path, const SeriesShape& s) {
 // engine="h5netcdf") gives it, loaded: the series slab by slab (an interrupt
 // between slabs throws Interrupted), then the rest.
 py::object read_xarray(const py::module_& xarray, const std::string& path, const SeriesShape& s) {
-  // h5py enters the same HDF5 library: it holds the library's lock for the
-  // whole read, taken without the GIL (the lock's holder may need the GIL).
+  // h5py enters the HDF5 library gpusynth links when gpusynth is built
+  // without MPI (Debian's serial one; with MPI gpusynth links the openmpi
+  // one): the read holds the library's lock, taken without the GIL (the
+  // lock's holder may need the GIL).
   std::unique_lock<std::recursive_mutex> library(h5::library_mutex(), std::defer_lock);
   {
     py::gil_scoped_release unlocked;

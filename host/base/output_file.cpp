@@ -16,6 +16,7 @@
 
 #include "host/base/errors.hpp"
 #include "host/base/interrupt.hpp"
+#include "host/base/paths.hpp"
 
 namespace gs {
 
@@ -24,11 +25,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr int kMaxSymlinkHops = 40;  // as the kernel's ELOOP limit
-
-std::string parent_of(const std::string& path) {
-  const fs::path parent = fs::path(path).parent_path();
-  return parent.empty() ? std::string(".") : parent.string();
-}
 
 // The host name as it may appear in a file name.
 std::string host_tag() {
@@ -94,9 +90,9 @@ std::string resolve_output_target(const std::string& path, const std::string& op
     std::error_code ec;
     const fs::path link = fs::read_symlink(target, ec);
     if (ec) throw UserError(fmt::format("{} '{}': cannot read the link '{}': {}", option, path, target, ec.message()));
-    target = link.is_absolute() ? link.string() : (fs::path(parent_of(target)) / link).string();
+    target = link.is_absolute() ? link.string() : (fs::path(directory_of(target)) / link).string();
   }
-  const std::string directory = parent_of(target);
+  const std::string directory = directory_of(target);
   struct stat info {};
   if (stat(directory.c_str(), &info) != 0 || !S_ISDIR(info.st_mode))
     throw UserError(fmt::format("{} '{}': the directory '{}' does not exist; create it first or choose another path",
@@ -112,7 +108,7 @@ std::string temporary_prefix(const std::string& path) {
 
 PendingOutput::PendingOutput(const std::string& path, const std::string& option)
     : path_(path), option_(option), target_(resolve_output_target(path, option)) {
-  const std::string directory = parent_of(target_);
+  const std::string directory = directory_of(target_);
   const std::string prefix = temporary_prefix(target_);
   remove_stale_temporaries(directory, prefix);
   static std::atomic<unsigned> sequence{0};  // several outputs of one process in one directory
@@ -148,7 +144,7 @@ void PendingOutput::publish() {
     throw UserError(fmt::format("{} '{}': cannot rename the finished file onto '{}': {}", option_, path_, target_,
                                 std::strerror(errno)));
   committed_ = true;
-  const int directory = open(parent_of(target_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  const int directory = open(directory_of(target_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (directory >= 0) {  // the rename itself durable; best effort (not every file system syncs directories)
     fsync(directory);
     close(directory);
@@ -194,7 +190,7 @@ bool replace_directory(const std::string& staged, const std::string& target) {
 }
 
 void remove_stale_temporaries_of(const std::string& path) {
-  remove_stale_temporaries(parent_of(path), temporary_prefix(path));
+  remove_stale_temporaries(directory_of(path), temporary_prefix(path));
 }
 
 void write_and_close(int fd, const std::string& text, const std::string& shown) {

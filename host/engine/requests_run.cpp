@@ -15,6 +15,7 @@
 #include "host/base/errors.hpp"
 #include "host/base/fault_injection.hpp"
 #include "host/base/interrupt.hpp"
+#include "host/base/paths.hpp"
 #include "host/base/progress.hpp"
 #include "host/base/sysinfo.hpp"
 #include "host/engine/plan.hpp"
@@ -58,11 +59,6 @@ std::optional<std::uint64_t> free_bytes(const std::string& directory) {
   if (statvfs(directory.c_str(), &info) != 0) return std::nullopt;
   const auto blocks = geteuid() == 0 ? info.f_bfree : info.f_bavail;
   return static_cast<std::uint64_t>(blocks) * info.f_frsize;
-}
-
-std::string directory_of(const std::string& path) {
-  const fs::path parent = fs::path(path).parent_path();
-  return parent.empty() ? std::string(".") : parent.string();
 }
 
 // One path a run reads or writes, for the checks that no two are the same.

@@ -752,6 +752,19 @@ double mean_of(const std::vector<double>& samples, double fallback, F f) {
   return sum / static_cast<double>(samples.size());
 }
 
+// The requests template mode makes of `path`: those only the root issues and
+// those every process issues (a data request after a seek, "<op>1", gets its
+// seek back).
+std::pair<double, double> template_requests(const Workload& path) {
+  double root_only = 0, everyone = 0;
+  for (const Request& r : path.table.requests) {
+    const auto form = is_data(path.table.op_class(r)) ? soft_dependency_form(path.table.op_name(r)) : std::nullopt;
+    const double n = form && form->after_seek ? 2.0 : 1.0;
+    ((r.flags & kRootExclusive) ? root_only : everyone) += n;
+  }
+  return {root_only, everyone};
+}
+
 }  // namespace
 
 SynthesisSize expected_synthesis_size(const Workload& path, const Characteristics& characteristics,
@@ -760,13 +773,7 @@ SynthesisSize expected_synthesis_size(const Workload& path, const Characteristic
   const double p = std::max(processes, 1);
   const auto files_of = [&](FileClass c, double n) { return c == FileClass::private_file ? n * p : n; };
   if (options.template_mode) {
-    double root_only = 0, everyone = 0;
-    for (const Request& r : path.table.requests) {
-      // A data request after a seek ("<op>1") gets its seek back.
-      const auto form = is_data(path.table.op_class(r)) ? soft_dependency_form(path.table.op_name(r)) : std::nullopt;
-      const double n = form && form->after_seek ? 2.0 : 1.0;
-      ((r.flags & kRootExclusive) ? root_only : everyone) += n;
-    }
+    const auto [root_only, everyone] = template_requests(path);
     size.path_requests = root_only + everyone;
     size.replica_requests = root_only + everyone * p;
     for (const FileInfo& f : path.files) size.replica_files += files_of(f.file_class, 1);
@@ -835,11 +842,10 @@ SynthesisVolume expected_synthesis_volume(const Workload& path, const SynthesisO
                                           std::int32_t processes, const SynthesisSize& size) {
   RandomDraws unused({}, 0);
   const Sampler sample(unused, options);
+  const double p = std::max(processes, 1);
   SynthesisVolume v;
-  double path_requests = 0;  // the path's, for these processes: what template mode makes
   for (const Request& r : path.table.requests) {
-    const double copies = (r.flags & kRootExclusive) ? 1.0 : static_cast<double>(std::max(processes, 1));
-    path_requests += copies;
+    const double copies = (r.flags & kRootExclusive) ? 1.0 : p;
     const OpClass c = path.table.op_class(r);
     if (!is_data(c) || r.size <= 0) continue;
     const double bytes =
@@ -848,6 +854,8 @@ SynthesisVolume expected_synthesis_volume(const Workload& path, const SynthesisO
     (c == OpClass::read ? v.reads : v.writes) += copies;
     (c == OpClass::read ? v.bytes_read : v.bytes_written) += copies * bytes;
   }
+  const auto [root_only, everyone] = template_requests(path);
+  const double path_requests = root_only + everyone * p;  // what template mode makes for these processes
   if (!options.template_mode && path_requests > 0) {
     const double drawn = size.replica_requests / path_requests;
     v.reads *= drawn, v.writes *= drawn, v.bytes_read *= drawn, v.bytes_written *= drawn;
