@@ -202,9 +202,8 @@ HorizonRows horizon_rows(std::size_t n, std::size_t labelled, std::size_t horizo
 // Persistence (bin t now; ranked by its bytes) and climatology (the training
 // share for every bin; as a decision the better constant for F1, a burst
 // everywhere when training had one; the most frequent training class).
-void add_baselines(HorizonEvaluation& e, const FeatureMatrix& features,
-                   const std::vector<int>& severity, const std::vector<int>& classes, const HorizonRows& r,
-                   std::size_t rows) {
+void add_baselines(HorizonEvaluation& e, const FeatureMatrix& features, const std::vector<int>& severity,
+                   const std::vector<int>& classes, const HorizonRows& r, std::size_t rows) {
   ScoredPredictor persistence;
   persistence.predictor = Predictor::persistence;
   persistence.predicted = persistence_predictions(severity, rows);
@@ -228,8 +227,12 @@ void add_baselines(HorizonEvaluation& e, const FeatureMatrix& features,
 // One predictor's statistics on each resample of the scored rows.
 struct ResampledStatistics {
   explicit ResampledStatistics(std::uint32_t resamples)
-      : f1(resamples), precision(resamples), recall(resamples), average_precision(resamples),
-        severity_macro(resamples), f1_minus_persistence(resamples) {}
+      : f1(resamples),
+        precision(resamples),
+        recall(resamples),
+        average_precision(resamples),
+        severity_macro(resamples),
+        f1_minus_persistence(resamples) {}
   std::vector<double> f1, precision, recall, average_precision, severity_macro, f1_minus_persistence;
 };
 

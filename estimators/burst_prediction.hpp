@@ -52,9 +52,9 @@ struct ScoredPredictor {
   MulticlassF1 severity;
   BlockBootstrapInterval f1, precision, recall, average_precision_interval, severity_macro;
   BlockBootstrapInterval f1_minus_persistence;  // paired (the same resampled rows)
-  std::vector<int> predicted;                  // burst or not, for every labelled row
-  std::vector<double> ranking;                 // its score of every labelled row (average precision ranks by it)
-  std::vector<int> predicted_severity;         // its severity class of every labelled row (0s without severity)
+  std::vector<int> predicted;                   // burst or not, for every labelled row
+  std::vector<double> ranking;                  // its score of every labelled row (average precision ranks by it)
+  std::vector<int> predicted_severity;          // its severity class of every labelled row (0s without severity)
 };
 
 struct HorizonEvaluation {

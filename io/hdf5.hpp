@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "host/base/output_file.hpp"
-#include "io/hdf5_library.hpp"
 #include "io/attributes.hpp"
+#include "io/hdf5_library.hpp"
 
 namespace gs::h5 {
 

@@ -28,9 +28,7 @@ std::string NamePattern::name_for(std::int64_t rank) const {
   return name;
 }
 
-std::string soft_dependency_name(const SoftDependencyForm& form) {
-  return form.base + (form.after_seek ? "1" : "0");
-}
+std::string soft_dependency_name(const SoftDependencyForm& form) { return form.base + (form.after_seek ? "1" : "0"); }
 
 std::optional<SoftDependencyForm> soft_dependency_form(const std::string& name) {
   if (name.empty() || (name.back() != '0' && name.back() != '1')) return std::nullopt;

@@ -168,7 +168,7 @@ void write_characterization_file(const std::string& path, const TraceCharacteriz
 void write_requests_entry(EnsembleFile& file, const std::string& name, const std::vector<Workload>& replicas,
                           const std::vector<Attribute>& attributes, const TraceCharacterization* characterized) {
   const h5::Handle top = h5::has_link(file.id(), "requests") ? h5::open_group(file.id(), "requests")
-                                                               : h5::create_group(file.id(), "requests");
+                                                             : h5::create_group(file.id(), "requests");
   const h5::Handle group = h5::create_group(top.id(), name);
   write_request_tables(group.id(), replicas, attributes);
   if (characterized) write_characterization(h5::create_group(group.id(), "characterized").id(), *characterized);

@@ -6,9 +6,9 @@
 #include <cstdio>
 
 #include "host/base/errors.hpp"
-#include "version.hpp"
 #include "host/requests/characteristics.hpp"
 #include "io/requests_file.hpp"
+#include "version.hpp"
 
 namespace gs {
 
@@ -64,14 +64,14 @@ int characterize_command(const CharacterizeOptions& o) {
   if (o.output.empty()) return kExitOk;
   write_characterization_file(o.output, c,
                               {{"gpusynth_version", std::string(kVersion)},
-                                   {"command_line", o.command_line},
-                                   {"format", o.format},
-                                   {"sources", fmt::format("{}", fmt::join(o.traces, ", "))},
-                                   {"counters", o.counters},
-                                   {"ranks", static_cast<std::int64_t>(trace.ranks)},
-                                   {"requests_read", static_cast<std::int64_t>(c.sanitize.read)},
-                                   {"requests_absorbed", static_cast<std::int64_t>(c.sanitize.absorbed)},
-                                   {"sessions_inferred", static_cast<std::int64_t>(c.sanitize.inferred_sessions)},
+                               {"command_line", o.command_line},
+                               {"format", o.format},
+                               {"sources", fmt::format("{}", fmt::join(o.traces, ", "))},
+                               {"counters", o.counters},
+                               {"ranks", static_cast<std::int64_t>(trace.ranks)},
+                               {"requests_read", static_cast<std::int64_t>(c.sanitize.read)},
+                               {"requests_absorbed", static_cast<std::int64_t>(c.sanitize.absorbed)},
+                               {"sessions_inferred", static_cast<std::int64_t>(c.sanitize.inferred_sessions)},
                                {"root_exclusive", static_cast<std::int64_t>(c.path_summary.root_exclusive)}});
   std::printf("wrote %s\n", o.output.c_str());
   return kExitOk;

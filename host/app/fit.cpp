@@ -91,8 +91,8 @@ int fit_command(const FitOptions& given) {
   YAML::Node root(YAML::NodeType::Map);
   root["seed"] = o.seed;
   // The config's paths are read relative to the config: its output beside it, or the one given, absolute.
-  root["output"] = o.ensemble_output.empty() ? default_yaml_output(o.output)
-                                             : std::filesystem::absolute(o.ensemble_output).string();
+  root["output"] =
+      o.ensemble_output.empty() ? default_yaml_output(o.output) : std::filesystem::absolute(o.ensemble_output).string();
   root["datasets"].push_back(dataset_node(read, read.name));
   for (const FittedModel& r : fitted)
     if (r.invalid.empty())
@@ -115,8 +115,7 @@ int fit_command(const FitOptions& given) {
       "# Written by gpusynth {} fit (seed {}) from {} (sha256 {}).\n# Run it with: gpusynth {}; then "
       "gpusynth report on its output\n# (compare: {{}} makes the run a study of every fitted model against "
       "the trace, docs/studies.md).\n{}{}\n",
-      kVersion,
-      o.seed, fmt::join(read.traces, ", "), fmt::join(digests, ", "), o.output, warnings, out.c_str());
+      kVersion, o.seed, fmt::join(read.traces, ", "), fmt::join(digests, ", "), o.output, warnings, out.c_str());
   write_file_atomically(o.output, text, "-o");
   std::fprintf(stderr, "wrote %s\n", o.output.c_str());
   return kExitOk;

@@ -15,8 +15,8 @@
 #include "host/base/output_file.hpp"
 #include "host/base/parallel.hpp"
 #include "io/hdf5_library.hpp"
-#include "io/stats_file.hpp"
 #include "io/line_reader.hpp"
+#include "io/stats_file.hpp"
 #include "version.hpp"
 
 namespace gs {

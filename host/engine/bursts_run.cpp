@@ -256,12 +256,11 @@ std::vector<BurstsOutcome> analyse_run_bursts(const RunConfig& config, const std
         spec.dataset.empty() ? BurstChannels{} : real_channels(spec, datasets, where, bin_seconds);
     outcome.all_channels = !real.operations.empty() && !real.io_time.empty();
     outcome.options = resolved_options(spec, bin_seconds, config.seed, where);
-    outcome.options.features =
-        spec.features.value_or(outcome.all_channels ? FeatureSet::fs3 : FeatureSet::fs3_bytes);
+    outcome.options.features = spec.features.value_or(outcome.all_channels ? FeatureSet::fs3 : FeatureSet::fs3_bytes);
     try {
       if (!spec.dataset.empty()) {
-        context.log(fmt::format("bursts '{}': {} bins of {} s, {} horizons", spec.name, real.bytes.size(),
-                                    bin_seconds, outcome.options.horizons.size()));
+        context.log(fmt::format("bursts '{}': {} bins of {} s, {} horizons", spec.name, real.bytes.size(), bin_seconds,
+                                outcome.options.horizons.size()));
         outcome.real = analyse_bursts(real, outcome.options);
       }
       throw_if_interrupted();
@@ -275,8 +274,7 @@ std::vector<BurstsOutcome> analyse_run_bursts(const RunConfig& config, const std
       }
       if (!ensembles.empty())
         run_monte_carlo(file, spec, ensembles, real_figures ? &*real_figures : nullptr, context, outcome);
-      if (spec.augment_replicas && !ensembles.empty())
-        run_augmentation(file, spec, ensembles, real, context, outcome);
+      if (spec.augment_replicas && !ensembles.empty()) run_augmentation(file, spec, ensembles, real, context, outcome);
     } catch (const UserError& e) {
       throw UserError(fmt::format("{}: {}", where, e.what()));
     }

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "estimators/burst_results.hpp"
 #include "host/engine/config.hpp"
 #include "host/engine/datasets.hpp"
-#include "estimators/burst_results.hpp"
 #include "io/ensemble_file.hpp"
 
 namespace gs {

@@ -15,8 +15,8 @@
 #include <sstream>
 
 #include "host/base/config_map.hpp"
-#include "host/base/paths.hpp"
 #include "host/base/errors.hpp"
+#include "host/base/paths.hpp"
 #include "io/hdf5_library.hpp"
 #include "kernels/philox.hpp"
 

@@ -23,9 +23,10 @@ namespace {
 // stopped, ensemble}. Each (dataset, model) is a task of its own, so that the
 // cores stay busy to the end (one dataset's fits take up to 4× another's); the
 // models of a dataset share its FitData (the stable marginal, Hurst estimates).
-std::string fits_on_root(const RunConfig& config, const std::vector<LoadedSeries>& traces, const ExecutionContext& context) {
+std::string fits_on_root(const RunConfig& config, const std::vector<LoadedSeries>& traces,
+                         const ExecutionContext& context) {
   context.log(fmt::format("fitting {} to {} datasets ({} threads)", fmt::join(config.study.models, ", "),
-                              config.datasets.size(), omp_get_max_threads()));
+                          config.datasets.size(), omp_get_max_threads()));
   const std::size_t models = config.study.models.size();
   std::vector<std::unique_ptr<FitData>> data;
   for (const LoadedSeries& s : traces)
@@ -45,7 +46,7 @@ std::string fits_on_root(const RunConfig& config, const std::vector<LoadedSeries
     for (const FittedModel& fitted : fits[d]) {
       if (!fitted.warning.empty()) context.log(fmt::format("  {}: warning: {}", fitted.model, fitted.warning));
       context.log(fmt::format("  {}: {}", fitted.model,
-                                  fitted.invalid.empty() ? fitted.estimates : "stopped: " + fitted.invalid));
+                              fitted.invalid.empty() ? fitted.estimates : "stopped: " + fitted.invalid));
       YAML::Node outcome(YAML::NodeType::Map);
       outcome["dataset"] = dataset.name;
       outcome["model"] = fitted.model;

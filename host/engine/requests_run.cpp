@@ -373,14 +373,13 @@ std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, Ensemb
       throw UserError(fmt::format("{}: {}", located(config, spec), e.what()));
     }
     outcome.seconds = seconds_since(start);
-    context.log(
-             fmt::format("requests '{}': {} requests in {} replica(s) of {} processes, {} dependency "
-                         "violations, {:.2f} s{}",
-                         spec.name, outcome.requests, spec.replicas, processes, outcome.violations, outcome.seconds,
-                         spec.timing_ensemble.empty()
-                             ? ""
-                             : fmt::format("; replica 0 fills {} of the {} bins of '{}'", outcome.filled_bins,
-                                           outcome.counted_bins, spec.timing_ensemble)));
+    context.log(fmt::format(
+        "requests '{}': {} requests in {} replica(s) of {} processes, {} dependency "
+        "violations, {:.2f} s{}",
+        spec.name, outcome.requests, spec.replicas, processes, outcome.violations, outcome.seconds,
+        spec.timing_ensemble.empty() ? ""
+                                     : fmt::format("; replica 0 fills {} of the {} bins of '{}'", outcome.filled_bins,
+                                                   outcome.counted_bins, spec.timing_ensemble)));
     outcomes.push_back(std::move(outcome));
   }
   return outcomes;

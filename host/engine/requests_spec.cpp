@@ -117,7 +117,8 @@ RequestsSpec parse_requests(const YAML::Node& node, const std::string& file, std
       add(trace);
     spec.format = map.require(map.choice("format", {"dxt", "pioneer"}), "format", "the trace format: dxt or pioneer");
     if (auto counters = map.text("counters")) spec.counters = path_beside(file, *counters);
-    if (auto unit = map.choice("time_unit", {"s", "ms", "us", "ns"})) spec.trace_options.time_unit = parse_time_unit(*unit);
+    if (auto unit = map.choice("time_unit", {"s", "ms", "us", "ns"}))
+      spec.trace_options.time_unit = parse_time_unit(*unit);
     if (auto delimiter = map.choice("delimiter", {"comma", "tab", "space"}))
       spec.trace_options.delimiter = *delimiter == "comma" ? ',' : *delimiter == "tab" ? '\t' : ' ';
   }

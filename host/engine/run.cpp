@@ -46,8 +46,8 @@ std::vector<Attribute> root_attributes(const RunConfig& config, const RunPlan& p
       {"backend", std::string(to_string(plan.backend))},
       {"device", plan.device},
       {"precision", std::string(to_string(context.precision))},
-      {"precision_note", math_precision_note(context.precision, plan.backend == Backend::cuda,
-                                             context.lanes_in_use() != CpuLanes::none)},
+      {"precision_note",
+       math_precision_note(context.precision, plan.backend == Backend::cuda, context.lanes_in_use() != CpuLanes::none)},
       {"host", host_name()},
       {"command_line", options.command_line},
       {"config_path", config.path},
@@ -322,9 +322,10 @@ void check_disk_space(const RunPlan& plan, const RunConfig& config, const Execut
                     "system; free some space, choose another output (-o) or enable compression",
                     config.output, format_bytes(plan.total_bytes), format_bytes(free)));
   }
-  context.log(fmt::format("warning: the ensembles are {} uncompressed and only {} is free at '{}'; the run "
-                              "relies on compression",
-                              format_bytes(plan.total_bytes), format_bytes(free), config.output));
+  context.log(
+      fmt::format("warning: the ensembles are {} uncompressed and only {} is free at '{}'; the run "
+                  "relies on compression",
+                  format_bytes(plan.total_bytes), format_bytes(free), config.output));
 }
 
 // The file the ranks' rows go to: this process's EnsembleFile on one rank;

@@ -838,8 +838,8 @@ SynthesisSize expected_synthesis_size(const Workload& path, const Characteristic
   return size;
 }
 
-SynthesisVolume expected_synthesis_volume(const Workload& path, const SynthesisOptions& options,
-                                          std::int32_t processes, const SynthesisSize& size) {
+SynthesisVolume expected_synthesis_volume(const Workload& path, const SynthesisOptions& options, std::int32_t processes,
+                                          const SynthesisSize& size) {
   RandomDraws unused({}, 0);
   const Sampler sample(unused, options);
   const double p = std::max(processes, 1);
@@ -848,9 +848,9 @@ SynthesisVolume expected_synthesis_volume(const Workload& path, const SynthesisO
     const double copies = (r.flags & kRootExclusive) ? 1.0 : p;
     const OpClass c = path.table.op_class(r);
     if (!is_data(c) || r.size <= 0) continue;
-    const double bytes =
-        options.template_mode ? static_cast<double>(r.size)
-                              : std::max(1.0, sample.adjusted(static_cast<double>(r.size), Characteristic::SIZE));
+    const double bytes = options.template_mode
+                             ? static_cast<double>(r.size)
+                             : std::max(1.0, sample.adjusted(static_cast<double>(r.size), Characteristic::SIZE));
     (c == OpClass::read ? v.reads : v.writes) += copies;
     (c == OpClass::read ? v.bytes_read : v.bytes_written) += copies * bytes;
   }

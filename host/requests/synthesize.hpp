@@ -72,8 +72,8 @@ SynthesisSize expected_synthesis_size(const Workload& path, const Characteristic
 struct SynthesisVolume {
   double reads = 0, writes = 0, bytes_read = 0, bytes_written = 0;
 };
-SynthesisVolume expected_synthesis_volume(const Workload& path, const SynthesisOptions& options,
-                                          std::int32_t processes, const SynthesisSize& size);
+SynthesisVolume expected_synthesis_volume(const Workload& path, const SynthesisOptions& options, std::int32_t processes,
+                                          const SynthesisSize& size);
 
 // The Table III names a `requests:` override may change.
 const std::vector<std::string>& overridable_characteristics();

@@ -623,7 +623,8 @@ void lower_soft_dependencies(Workload& path) {
   std::vector<std::pair<std::int64_t, std::int64_t>> lowered(derived_ops, {-1, -1});
   for (std::size_t op = 0; op < derived_ops; ++op) {
     const std::string name = t.ops[op];
-    const std::optional<SoftDependencyForm> form = is_data(t.op_classes[op]) ? soft_dependency_form(name) : std::nullopt;
+    const std::optional<SoftDependencyForm> form =
+        is_data(t.op_classes[op]) ? soft_dependency_form(name) : std::nullopt;
     if (!form) continue;
     lowered[op].first = t.op_id(form->base);
     if (auto it = path.seek_before.find(name); it != path.seek_before.end()) lowered[op].second = t.op_id(it->second);

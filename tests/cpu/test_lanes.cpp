@@ -113,7 +113,8 @@ void check_stable_within_bound(MathPrecision precision) {
         law.alpha = alpha, law.beta = beta, law.parameterization = p;
         const StableSampler<Real> sampler = make_stable_sampler<Real>(law);
         std::vector<Real> lanes(kv.size());
-        ASSERT_TRUE(stable_by_lanes(test::context().lanes, test::context().precision, sampler, kv.data(), kw.data(), kv.size(), lanes.data()));
+        ASSERT_TRUE(stable_by_lanes(test::context().lanes, test::context().precision, sampler, kv.data(), kw.data(),
+                                    kv.size(), lanes.data()));
         for (std::size_t i = 0; i < kv.size(); ++i) {
           const Real scalar = sampler(kv[i], kw[i]);
           ASSERT_FALSE(std::isnan(lanes[i])) << "alpha=" << alpha << " beta=" << beta << " kv=" << kv[i];
@@ -382,7 +383,8 @@ TEST(CpuLanes, Avx512GivesAvx2Bits) {
     test::ScopedCpuLanes path(width);
     EXPECT_EQ(path.lanes(), width);
     std::vector<decltype(real)> out(kv.size());
-    EXPECT_TRUE(stable_by_lanes(test::context().lanes, test::context().precision, law, kv.data(), kw.data(), kv.size(), out.data()));
+    EXPECT_TRUE(stable_by_lanes(test::context().lanes, test::context().precision, law, kv.data(), kw.data(), kv.size(),
+                                out.data()));
     return out;
   };
   struct Case {
@@ -436,7 +438,9 @@ TEST(CpuLanes, Avx512GivesAvx2Bits) {
       }
       {
         test::ScopedCpuLanes path(CpuLanes::avx512);
-        EXPECT_NE(cpu_math_description(test::context().lanes, test::context().precision).find("AVX-512"), std::string::npos) << cpu_math_description(test::context().lanes, test::context().precision);
+        EXPECT_NE(cpu_math_description(test::context().lanes, test::context().precision).find("AVX-512"),
+                  std::string::npos)
+            << cpu_math_description(test::context().lanes, test::context().precision);
         avx512 = generate_bytes(spec, 2, 5, &avx512_tally);
       }
       const std::string which = std::string(c.model) + " " + c.params + " " + to_string(c.dtype) + " " +

@@ -319,7 +319,8 @@ namespace {
 // distance with its one-sided p-value.
 TEST(Bursts, MonteCarloDistributionsByHand) {
   const auto figures = [](double share_1, double share_2) {
-    return BurstFigures{{"run_length_share_1", "run_length_share_2+"}, {share_1, share_2}, 0, 2};  // shares from 0, 2 of them
+    return BurstFigures{
+        {"run_length_share_1", "run_length_share_2+"}, {share_1, share_2}, 0, 2};  // shares from 0, 2 of them
   };
   const std::vector<BurstFigures> replicas = {figures(1.0, 0.0), figures(0.8, 0.2), figures(0.6, 0.4),
                                               figures(0.6, 0.4)};

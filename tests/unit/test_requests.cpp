@@ -22,8 +22,8 @@
 #include "host/engine/config.hpp"
 #include "host/engine/requests_run.hpp"
 #include "host/requests/synthesize.hpp"
-#include "io/request_texts.hpp"
 #include "io/line_reader.hpp"
+#include "io/request_texts.hpp"
 #include "test_support.hpp"
 
 namespace gs {

@@ -159,7 +159,8 @@ class CpuBackend final : public BackendDevice {
   std::unique_ptr<Resampler> make_resampler() const override { return std::make_unique<CpuResampler>(); }
 
   std::unique_ptr<EnsembleGenerator> make_generator(const EnsembleJob& job, std::uint64_t) override {
-    if (job.generation.direct) return std::make_unique<CpuDirectGenerator>(*job.generation.direct, context_.lane_form());
+    if (job.generation.direct)
+      return std::make_unique<CpuDirectGenerator>(*job.generation.direct, context_.lane_form());
     return with_value_types(job.request, [&](auto real, auto out) -> std::unique_ptr<EnsembleGenerator> {
       return std::make_unique<CpuSpectralGenerator<decltype(real), decltype(out)>>(job, context_.lane_form());
     });

@@ -99,7 +99,8 @@ class CudaGenerator : public EnsembleGenerator {
 // once and its scratch rows on the device.
 class CudaDirectGenerator final : public CudaGenerator {
  public:
-  CudaDirectGenerator(const DirectKernel& kernel, std::uint64_t max_batch, const EnsembleJob& job, MathPrecision precision)
+  CudaDirectGenerator(const DirectKernel& kernel, std::uint64_t max_batch, const EnsembleJob& job,
+                      MathPrecision precision)
       : CudaGenerator(max_batch, job.spec->length * storage_bytes(job.request.storage), job.request.storage),
         kernel_(kernel),
         launch_(kernel.cuda_launch(precision == MathPrecision::fast)),
