@@ -1,7 +1,6 @@
 #include "io/ensemble_file.hpp"
 
 #include <fmt/format.h>
-#include <sys/statvfs.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -11,7 +10,6 @@
 #include "host/base/errors.hpp"
 #include "host/base/fault_injection.hpp"
 #include "host/base/parallel.hpp"
-#include "host/base/paths.hpp"
 
 namespace gs {
 
@@ -51,12 +49,6 @@ ChunkShape series_chunk_shape(std::uint64_t replicas, std::uint64_t length, std:
   const std::uint64_t max_rows = std::max<std::uint64_t>(1, max_bytes / row_bytes);
   const std::uint64_t rows = std::min({max_rows, std::max(min_rows, wanted_rows), replicas});
   return ChunkShape{std::max<std::uint64_t>(1, rows), std::min(length, max_chunk_elements)};
-}
-
-std::uint64_t free_disk_bytes(const std::string& path) {
-  struct statvfs info {};
-  if (statvfs(directory_of(path).c_str(), &info) != 0) return 0;
-  return static_cast<std::uint64_t>(info.f_bavail) * info.f_frsize;
 }
 
 SeriesDataset::SeriesDataset(h5::Handle group, h5::Handle dataset, StorageType type, std::uint64_t length,

@@ -128,7 +128,4 @@ class EnsembleFile {
   h5::Handle datasets_;   // created with the first dataset
 };
 
-// Free bytes on the file system holding `path`'s directory.
-std::uint64_t free_disk_bytes(const std::string& path);
-
 }  // namespace gs

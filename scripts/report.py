@@ -3,7 +3,9 @@
 
 Reads the /compare, /datasets and /ensembles groups that `gpusynth` wrote (docs/studies.md), and the
 /requests groups (docs/requests.md: each synthesis's first replica beside the trace it came from, as
-rank x time request plots and requests per bin) and the /bursts groups (docs/bursts.md, report_bursts.py:
+rank x time request plots and requests per bin), the /replay groups (docs/requests.md, report_replay.py:
+throughput, data operation ratio and arrival rate over time against the replicas' band, latency CDFs,
+replay errors and fidelity with intervals) and the /bursts groups (docs/bursts.md, report_bursts.py:
 the burst paper's figures with intervals), and writes DIR/index.html (tables and plots, the images
 embedded, so the one file stands alone), DIR/report.md and the plots as PNGs:
 CDFs of real vs synthetic with a replica band (the alpha-stable paper's
@@ -77,6 +79,7 @@ except ImportError as missing:
 from request_table_checks import request_table_problem  # noqa: E402
 from report_bursts import (InputError, MissingModule, WriteError, attribute, burst_sections, member,  # noqa: E402
                            plt, save, text, values)
+from report_replay import replay_sections  # noqa: E402
 
 BAND = (5, 95)  # percentiles of the replicas drawn as a band
 
@@ -339,6 +342,11 @@ def write_report(results, directory):
             for name, attrs, panels, width in syntheses:
                 rows, images = plot_requests(name, attrs, panels, width, directory)
                 sections.append((f"Requests {name}", [], [("Synthesis", ["key", "value"], rows)], list(images.items())))
+            if "replay" in f:
+                try:
+                    sections += replay_sections(f, directory, warnings.append)
+                except InputError as e:
+                    warnings.append(f"the replays are left out: {e}")
             if "bursts" in f:
                 try:
                     sections += burst_sections(f, directory, warnings.append)

@@ -26,14 +26,15 @@
 #include "host/engine/plan.hpp"
 #include "host/models/model.hpp"
 #include "io/hdf5_library.hpp"
+#include "io/series_source.hpp"
 #include "version.hpp"
 
 namespace gs {
 
 namespace {
 
-const std::vector<std::string> kCommands = {"run",    "stats",        "fit",   "norros",
-                                            "report", "characterize", "bursts", "models"};
+const std::vector<std::string> kCommands = {"run",          "stats",  "fit",    "norros", "report",
+                                            "characterize", "bursts", "replay", "models"};
 
 // The options that say how to read and bin a trace (stats and fit).
 struct TraceArguments {
@@ -175,6 +176,36 @@ int parse_and_run(int argc, char** argv) {
       "run CONFIG and its bursts: section: burst detection, prediction 5-120 min ahead and burst-aware "
       "scheduling on the real series and on every replica of its fitted models (docs/bursts.md)");
   add_run_options(bursts);
+  CLI::App* replay = app.add_subcommand(
+      "replay",
+      "run CONFIG, then replay its requests: with fio in --target DIR: the trace's own requests twice and every "
+      "synthetic replica once, and compare them (throughput band coverage, replay error, KS with the noise floor) "
+      "into /replay of the output (docs/requests.md)");
+  add_run_options(replay);
+  ReplayOptions replay_options;
+  std::string replay_bin;
+  replay
+      ->add_option("--target", replay_options.target,
+                   "a directory on the file system under test: each replay's files are made there and removed after")
+      ->required();
+  replay->add_option("--fio", replay_options.fio, "the fio to run (default: fio on PATH)");
+  replay
+      ->add_option("--fio-option", replay_options.fio_options,
+                   "passed to fio for every replay, e.g. --fio-option=--direct=1 (repeatable)")
+      ->allow_extra_args(false);
+  replay
+      ->add_option("--synthetic-fio-option", replay_options.synthetic_fio_options,
+                   "passed to fio for the replicas only, e.g. --synthetic-fio-option=--replay_no_stall=1 (a "
+                   "baseline without the synthesized timing) (repeatable)")
+      ->allow_extra_args(false);
+  replay->add_option("--bin", replay_bin,
+                     "bin width of the figures over time, e.g. 50ms (default: the entry's timing bins, else 100ms)");
+  replay
+      ->add_option("--original-replays", replay_options.original_replays,
+                   "replays of the original: 2 (default; the second measures the system's own noise) or 1")
+      ->check(whole_number(1, 2));
+  replay->add_option("--entry", replay_options.entries, "the requests: entries to replay (repeatable; default: all)")
+      ->allow_extra_args(false);
   std::string models = "\nModels (key `model:` of each ensemble; parameters in docs/models.md):\n";
   for (const ModelTraits* traits : registered_models())
     models += fmt::format("  {:<8} {}\n", traits->name, traits->summary);
@@ -301,6 +332,10 @@ int parse_and_run(int argc, char** argv) {
   if (report->parsed()) return report_command(report_options);
   if (models_command_app->parsed()) return models_command(models_options);
   options.bursts_required = bursts->parsed();
+  if (replay->parsed()) {
+    if (!replay_bin.empty()) replay_options.bin_seconds = parse_duration(replay_bin, "--bin");
+    options.replay = replay_options;
+  }
   if (!backend.empty()) options.backend = parse_backend_choice(backend);
   if (!precision.empty()) options.precision = parse_math_precision(precision);
   if (!memory_limit.empty()) options.memory_limit = parse_memory_size(memory_limit);

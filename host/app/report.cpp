@@ -2,20 +2,18 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <filesystem>
 #include <system_error>
 
+#include "host/base/child_process.hpp"
 #include "host/base/errors.hpp"
 #include "host/base/interrupt.hpp"
 #include "host/base/output_file.hpp"
@@ -135,29 +133,6 @@ class StagingDirectory {
   bool committed_ = false;
 };
 
-// Waits for the report script. A SIGINT or SIGTERM that gpusynth records is
-// passed on to the script (a terminal's ^C reaches both; `kill PID` only
-// gpusynth), which then has kChildGraceSeconds to stop before SIGKILL.
-// signal() restarts waitpid after our handler, so the wait polls.
-int wait_for(pid_t child) {
-  constexpr long kStepNs = 20'000'000;
-  long steps_since_signal = -1;  // -1: no signal passed on yet
-  for (;;) {
-    int status = 0;
-    const pid_t done = waitpid(child, &status, WNOHANG);
-    if (done == child) return status;
-    if (done < 0 && errno != EINTR) throw InternalError("waitpid", "lost the report script", __FILE__, __LINE__);
-    if (steps_since_signal < 0 && pending_interrupt() != 0) {
-      kill(child, pending_interrupt());
-      steps_since_signal = 0;
-    }
-    if (steps_since_signal >= 0 && ++steps_since_signal == static_cast<long>(kChildGraceSeconds * 1e9 / kStepNs))
-      kill(child, SIGKILL);
-    const timespec step{0, kStepNs};
-    nanosleep(&step, nullptr);
-  }
-}
-
 }  // namespace
 
 int report_command(const ReportOptions& o) {
@@ -181,31 +156,16 @@ int report_command(const ReportOptions& o) {
                     script));
   throw_if_interrupted();
   StagingDirectory staging(o.output, target);
-  std::fflush(nullptr);
-  const pid_t parent = getpid();
-  const pid_t child = fork();
-  if (child < 0) throw InternalError("fork", "cannot start the report script", __FILE__, __LINE__);
-  if (child == 0) {
-    prctl(PR_SET_PDEATHSIG, SIGKILL);  // gpusynth killed (SIGKILL): the script goes too
-    if (getppid() != parent) _exit(kExitInterrupted);
-    // SIGINT and SIGTERM wait, blocked through exec, until report.py has its handlers (it unblocks them):
-    // one that comes while Python starts ends the script like one that comes later, without a traceback.
-    sigset_t stop;
-    sigemptyset(&stop);
-    sigaddset(&stop, SIGINT);
-    sigaddset(&stop, SIGTERM);
-    sigprocmask(SIG_BLOCK, &stop, nullptr);
-    execl(python.c_str(), python.c_str(), script.c_str(), "--staged", o.results.c_str(), staging.path().c_str(),
-          static_cast<char*>(nullptr));
-    std::fprintf(stderr, "gpusynth: error: cannot run %s (python3-matplotlib and python3-h5py are needed)\n",
-                 python.c_str());
-    _exit(kExitUser);
-  }
-  const int status = wait_for(child);
+  ChildProgram program;
+  program.argv = {python, script, "--staged", o.results, staging.path()};
+  program.block_interrupts_through_exec = true;  // report.py unblocks them once its handlers are in place
+  program.cannot_run_note = " (python3-matplotlib and python3-h5py are needed)";
+  const int status = run_child(program, kChildGraceSeconds);
   throw_if_interrupted();  // the staging directory goes with the unwinding: nothing was written
   if (WIFSIGNALED(status))
     throw InternalError(script + ":", fmt::format("killed by signal {}; nothing was written", WTERMSIG(status)),
                         __FILE__, __LINE__);
+  if (WEXITSTATUS(status) == kCannotRun) return kExitUser;  // the child said why
   if (WEXITSTATUS(status) != 0) {
     // The script said why on stderr (a user error, exit 2, is one line); say what became of the output.
     if (WEXITSTATUS(status) != kExitUser)

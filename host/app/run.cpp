@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "host/app/bursts_tables.hpp"
+#include "host/app/replay_tables.hpp"
 #include "host/app/study_tables.hpp"
 #include "host/base/errors.hpp"
 #include "host/base/progress.hpp"
@@ -34,6 +35,7 @@ int run_command(const RunOptions& given) {
   }
   if (outcome.study) std::fputs(study_tables(*outcome.study).c_str(), stdout);
   if (!outcome.bursts.empty()) std::fputs(bursts_tables(outcome.bursts).c_str(), stdout);
+  if (!outcome.replays.empty()) std::fputs(replay_tables(outcome.replays).c_str(), stdout);
   double generate_seconds = 0, write_seconds = 0, compare_seconds = 0;
   std::uint64_t compared_in_place = 0;
   for (const EnsembleResult& result : outcome.ensembles) {
@@ -63,6 +65,9 @@ int run_command(const RunOptions& given) {
   if (!outcome.bursts.empty())
     log_info(options.quiet, fmt::format("bursts: {:.2f} s (detection, prediction, scheduling, Monte Carlo)",
                                         outcome.bursts_seconds));
+  if (!outcome.replays.empty())
+    log_info(options.quiet,
+             fmt::format("replays: {:.1f} s (fio, the logs read, the comparison)", outcome.replay_seconds));
   return kExitOk;
 }
 

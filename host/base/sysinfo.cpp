@@ -1,6 +1,7 @@
 #include "host/base/sysinfo.hpp"
 
 #include <fmt/format.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <array>
@@ -58,6 +59,13 @@ std::string format_bytes(std::uint64_t bytes) {
     ++unit;
   }
   return unit == 0 ? fmt::format("{} B", bytes) : fmt::format("{:.1f} {}", value, kUnits[unit]);
+}
+
+std::optional<std::uint64_t> free_space(const std::string& directory) {
+  struct statvfs info {};
+  if (statvfs(directory.c_str(), &info) != 0) return std::nullopt;
+  const auto blocks = geteuid() == 0 ? info.f_bfree : info.f_bavail;
+  return static_cast<std::uint64_t>(blocks) * info.f_frsize;
 }
 
 }  // namespace gs

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace gs {
@@ -12,5 +13,8 @@ std::uint64_t available_memory();  // bytes the system reports as available
 std::string utc_now_iso8601();
 // "512 B", "4.0 KiB", "17.2 GiB": a size for people.
 std::string format_bytes(std::uint64_t bytes);
+// Free bytes on the file system holding `directory`, as this user may use
+// them (root: every free block); nothing when it cannot be told.
+std::optional<std::uint64_t> free_space(const std::string& directory);
 
 }  // namespace gs

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -35,11 +34,6 @@ constexpr double kFioBytesPerRequest = 24, kDisksimBytesPerRequest = 8, kDxtByte
 // A row of the HDF5 request table (11 columns of 8 bytes).
 constexpr double kTableBytesPerRequest = 88;
 
-// Where the entry's error messages point: "c.yaml:12: requests[0] ('name')".
-std::string located(const RunConfig& config, const RequestsSpec& spec) {
-  return fmt::format("{}:{}: {}", config.path, spec.line, spec.where);
-}
-
 // The kB of /proc/self/status's `key` ("VmSize:"), 0 when it cannot be read.
 std::uint64_t own_memory(const std::string& key) {
   std::ifstream in("/proc/self/status");
@@ -50,15 +44,6 @@ std::uint64_t own_memory(const std::string& key) {
     in.ignore(1 << 20, '\n');
   }
   return 0;
-}
-
-// Free bytes on the file system holding `directory` (as this user may use
-// them); nothing when it cannot be told.
-std::optional<std::uint64_t> free_bytes(const std::string& directory) {
-  struct statvfs info {};
-  if (statvfs(directory.c_str(), &info) != 0) return std::nullopt;
-  const auto blocks = geteuid() == 0 ? info.f_bfree : info.f_bavail;
-  return static_cast<std::uint64_t>(blocks) * info.f_frsize;
 }
 
 // One path a run reads or writes, for the checks that no two are the same.
@@ -134,6 +119,10 @@ std::uint64_t default_requests_budget(std::string& source) {
     }
   }
   return budget;
+}
+
+std::string located(const RunConfig& config, const RequestsSpec& spec) {
+  return fmt::format("{}:{}: {}", config.path, spec.line, spec.where);
 }
 
 std::string emit_path(const RunConfig& config, const std::string& path) {
@@ -269,7 +258,7 @@ RequestsPlan prepare_requests(RunConfig& config, std::optional<std::uint64_t> me
     }
   for (const auto& [device, need] : needs) {
     const RunPath& first = *need.second.front();
-    const auto free = free_bytes(directory_of(first.target));
+    const auto free = free_space(directory_of(first.target));
     if (!free || static_cast<double>(*free) >= need.first) continue;
     std::string what;
     for (const RunPath* p : need.second) what += (what.empty() ? "" : ", ") + p->what;
@@ -282,7 +271,7 @@ RequestsPlan prepare_requests(RunConfig& config, std::optional<std::uint64_t> me
 }
 
 std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, EnsembleFile& file,
-                                                 const ExecutionContext& context) {
+                                                 const ExecutionContext& context, bool keep_replicas) {
   std::vector<RequestsOutcome> outcomes;
   if (config.requests.empty()) return outcomes;
   fault_point("requests");
@@ -356,10 +345,11 @@ std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, Ensemb
       }
       write_requests_entry(file, spec.name, replicas, attributes, spec.given ? nullptr : characterized.get());
       if (emits) {
-        outcome.emitted = std::move(replicas[spec.emit.replica]);
+        outcome.emitted = keep_replicas ? replicas[spec.emit.replica] : std::move(replicas[spec.emit.replica]);
         held += replica_bytes(static_cast<double>(outcome.emitted.table.requests.size()),
                               static_cast<double>(outcome.emitted.table.files.size()));
       }
+      if (keep_replicas) outcome.replicas = std::move(replicas);
     } catch (const std::bad_alloc&) {
       // A workload of the user's size: the estimate above missed it, the machine had less than it said.
       throw UserError(

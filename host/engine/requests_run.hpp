@@ -56,6 +56,9 @@ std::uint64_t default_requests_budget(std::string& source);
 // each file system against what the request tables and texts need.
 RequestsPlan prepare_requests(RunConfig& config, std::optional<std::uint64_t> memory_limit, bool check_outputs);
 
+// Where an entry's error messages point: "c.yaml:12: requests[0] ('name')".
+std::string located(const RunConfig& config, const RequestsSpec& spec);
+
 // Where an emit path lands: relative ones beside the HDF5 output.
 std::string emit_path(const RunConfig& config, const std::string& path);
 
@@ -67,11 +70,13 @@ struct RequestsOutcome {
   std::uint64_t counted_bins = 0;  // the ensemble's length
   double seconds = 0;
   Workload emitted;  // the replica the text outputs come from (empty when the entry emits none)
+  std::vector<Workload> replicas;  // every replica, when kept for a replay
 };
 
-// Synthesizes every entry into `file` (open, the ensembles written already).
+// Synthesizes every entry into `file` (open, the ensembles written already);
+// `keep_replicas`: every replica stays in its outcome (for a replay).
 std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, EnsembleFile& file,
-                                                 const ExecutionContext& context);
+                                                 const ExecutionContext& context, bool keep_replicas);
 
 // The fio directory, DiskSim and DXT-like files of every entry that asks for
 // them, written to temporaries beside their targets and synced (a full disk

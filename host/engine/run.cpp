@@ -12,6 +12,7 @@
 #include "host/base/fault_injection.hpp"
 #include "host/base/interrupt.hpp"
 #include "host/base/output_file.hpp"
+#include "host/base/paths.hpp"
 #include "host/base/progress.hpp"
 #include "host/base/ranks.hpp"
 #include "host/base/sysinfo.hpp"
@@ -125,18 +126,26 @@ SeriesDataset create_ensemble_series(EnsembleFile& file, const EnsemblePlan& ens
 }
 
 // What follows the ensembles in the file: /compare, the burst analyses, the
-// requests; then the requests' text outputs, staged beside their targets and
+// requests and their replays; then the requests' text outputs, staged beside their targets and
 // synced, and the commit of the run's outputs as one unit: the HDF5 file
 // (the last interrupt check, its fsync) and then the texts' renames. A
 // failure or a signal before the HDF5 rename leaves none of them.
 void finish_file(const RunConfig& config, const std::vector<RunDataset>& datasets, EnsembleFile& file,
-                 const std::optional<Study>& study, const ExecutionContext& context, RunOutcome& outcome) {
+                 const std::optional<Study>& study, const RunOptions& options, const ExecutionContext& context,
+                 RunOutcome& outcome) {
   if (study) write_compare(file, *study);
   const auto bursts_start = std::chrono::steady_clock::now();
   outcome.bursts = analyse_run_bursts(config, datasets, file, context);
   write_bursts(file, outcome.bursts);
   outcome.bursts_seconds = seconds_since(bursts_start);
-  std::vector<RequestsOutcome> requests = synthesize_requests(config, file, context);
+  std::vector<RequestsOutcome> requests = synthesize_requests(config, file, context, options.replay.has_value());
+  if (options.replay) {
+    const auto replay_start = std::chrono::steady_clock::now();
+    outcome.replays = replay_requests(config, requests, *options.replay, context);
+    write_replays(file, outcome.replays);
+    for (RequestsOutcome& r : requests) std::vector<Workload>().swap(r.replicas);
+    outcome.replay_seconds = seconds_since(replay_start);
+  }
   RequestTexts texts(config, requests, context);
   file.commit();
   texts.publish(config.output);
@@ -314,7 +323,7 @@ Study make_study(const RunConfig& config, const std::vector<RunDataset>& dataset
 
 void check_disk_space(const RunPlan& plan, const RunConfig& config, const ExecutionContext& context) {
   // The file system the file lands on: a symlinked output is written through to its target.
-  const std::uint64_t free = free_disk_bytes(resolve_output_target(config.output, "output"));
+  const std::uint64_t free = free_space(directory_of(resolve_output_target(config.output, "output"))).value_or(0);
   if (free == 0 || plan.total_bytes <= free) return;
   if (config.compression == 0) {
     throw UserError(
@@ -387,7 +396,7 @@ void generate_run(const RunConfig& config, const RunPlan& plan, BackendDevice& b
         series.write_attributes(ensemble_attributes(ensemble, outcome.ensembles[e].tally));
         if (!spec.fit.empty()) series.write_fit(spec.fit);
       }
-      finish_file(config, datasets, *file, study, context, outcome);
+      finish_file(config, datasets, *file, study, options, context, outcome);
     }
     if (study) outcome.study = std::move(study);
   }
@@ -482,6 +491,8 @@ RunOutcome run_config(RunConfig& config, const RunOptions& options) {
         fmt::format("{}: no 'bursts:' section; `gpusynth bursts` analyses the series it names "
                     "(docs/bursts.md)",
                     config.path));
+  if (options.replay && options.no_output)
+    throw UserError(fmt::format("{}: --no-output leaves no requests to replay", config.path));
   if (options.no_output && !config.bursts.empty())
     throw UserError(fmt::format("{}: --no-output leaves nothing for the 'bursts:' analyses to read", config.path));
   if (!options.no_output && !options.dry_run && config.output.empty())
@@ -498,8 +509,11 @@ RunOutcome run_config(RunConfig& config, const RunOptions& options) {
     // the run checked: before any work. With --no-output no request is synthesized.
     const RequestsPlan requests =
         options.no_output ? RequestsPlan{} : prepare_requests(config, options.memory_limit, !options.dry_run);
+    const std::string replays = options.replay ? plan_replays(config, requests, *options.replay) : "";
+    if (!options.dry_run && !replays.empty())  // before the work: what the replays will take
+      log_info(options.quiet || !is_root_rank(), replays.substr(0, replays.size() - 1));
     outcome = run_prepared(config, options);
-    if (options.dry_run) outcome.plan += requests.text();
+    if (options.dry_run) outcome.plan += requests.text() + replays;
     return outcome;
   } catch (const Interrupted& interrupted) {
     if (failure_ends_job()) throw;  // the other ranks may wait for this one: end them all

@@ -12,6 +12,7 @@
 #include "estimators/study.hpp"
 #include "host/engine/bursts_run.hpp"
 #include "host/engine/config.hpp"
+#include "host/engine/replay_run.hpp"
 #include "kernels/workload.hpp"
 
 namespace gs {
@@ -30,6 +31,7 @@ struct RunOptions {
   bool quiet = false;
   bool bursts_required = false;  // `gpusynth bursts`: the config must have a bursts: section
   bool node_log = false;         // MPI: the first rank of a node other than rank 0's logs its backend
+  std::optional<ReplayOptions> replay;  // `gpusynth replay`: the requests replayed by fio and compared
   std::string command_line;
 };
 
@@ -54,8 +56,9 @@ struct RunOutcome {
   std::vector<EnsembleResult> ensembles;
   std::optional<Study> study;  // summarised, when the config compares
   std::vector<BurstsOutcome> bursts;
+  std::vector<ReplayResult> replays;
   std::uint64_t total_samples = 0;
-  double fit_seconds = 0, summary_seconds = 0, bursts_seconds = 0, seconds = 0;
+  double fit_seconds = 0, summary_seconds = 0, bursts_seconds = 0, replay_seconds = 0, seconds = 0;
 };
 
 // Throws UserError / InternalError. With options.dry_run only the plan is made.

@@ -684,6 +684,22 @@ Workload synthesize_processes(const Workload& path, const Characteristics& chara
   return expand(synthetic, processes);
 }
 
+Workload replay_original(const Workload& sanitized, const SynthesisOptions& options) {
+  RandomDraws unused({}, 0);
+  const Sampler sample(unused, options);
+  Workload original = template_copy(sanitized, options);
+  original.files.assign(original.table.files.size(), FileInfo{});
+  for (Request& r : original.table.requests) {
+    if (r.size != kUnknown && r.size > 0)
+      r.size = sample.whole(sample.adjusted(static_cast<double>(r.size), Characteristic::SIZE), 1);
+    if (r.offset != kUnknown && r.offset >= 0)
+      r.offset = sample.whole(sample.adjusted(static_cast<double>(r.offset), Characteristic::OFF), 0);
+    if (r.file >= 0 && r.offset != kUnknown && r.size != kUnknown && r.size > 0)
+      original.files[r.file].size = std::max(original.files[r.file].size, r.offset + r.size);
+  }
+  return original;
+}
+
 void sort_for_issue(Workload& workload) {
   auto& requests = workload.table.requests;
   std::uint64_t comparisons = 0;  // a sort of 10^8 requests takes seconds: it polls too

@@ -98,6 +98,13 @@ Workload synthesize_processes(const Workload& path, const Characteristics& chara
 // are a UserError.
 std::uint64_t time_by_counts(Workload& workload, const std::vector<double>& counts, double bin_width);
 
+// The trace's own requests (sanitized: every rank with its recorded times,
+// from the first request on) as the original a replay compares replicas
+// with: sizes and offsets through the SIZE and OFF overrides as synthesis
+// applies them (a request scaled below 1 byte keeps 1; a shared file's rank
+// stride is in its offsets already), each file as large as the requests reach.
+Workload replay_original(const Workload& sanitized, const SynthesisOptions& options);
+
 // (seq, rank) order, the order the writers and the timing use.
 void sort_for_issue(Workload& workload);
 

@@ -1,0 +1,391 @@
+#include "estimators/replay_fidelity.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+
+#include "estimators/burst_statistics.hpp"
+#include "estimators/empirical.hpp"
+#include "host/base/errors.hpp"
+#include "host/base/interrupt.hpp"
+
+namespace gs {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+std::vector<double> latencies_of(const ReplayRecord& replay) {
+  std::vector<double> values;
+  values.reserve(replay.ios.size());
+  for (const ReplayedIo& io : replay.ios) values.push_back(io.latency);
+  sort_values(values);
+  return values;
+}
+
+double relative_error(double value, double reference) {
+  return reference != 0 ? std::abs(value - reference) / std::abs(reference) : kNaN;
+}
+
+double mean_of(const std::vector<double>& values, const std::vector<std::size_t>& which) {
+  double sum = 0;
+  for (std::size_t i : which) sum += values[i];
+  return which.empty() ? kNaN : sum / static_cast<double>(which.size());
+}
+
+std::vector<std::size_t> all_of(std::size_t n) {
+  std::vector<std::size_t> indices(n);
+  for (std::size_t i = 0; i < n; ++i) indices[i] = i;
+  return indices;
+}
+
+// The mean of a per-replica statistic over the replicas, with a percentile
+// interval from resampling the replicas (each resample draws R of them).
+Estimate mean_with_interval(const std::vector<double>& per_replica, const FidelityOptions& o, const std::string& what) {
+  Estimate e;
+  e.value = mean_of(per_replica, all_of(per_replica.size()));
+  const BlockBootstrapInterval interval =
+      block_bootstrap(per_replica.size(), 1, o.resamples, o.confidence, o.seed, stream_of_name(what) ^ o.stream,
+                      [&](const std::vector<std::size_t>& which) {
+                        throw_if_interrupted();
+                        return mean_of(per_replica, which);
+                      });
+  e.low = interval.low;
+  e.high = interval.high;
+  return e;
+}
+
+// The share of the counted bins that are inside, with an interval from a
+// moving-block bootstrap of the original's bins (dependent in time; blocks of
+// ceil(bins^(1/3))) against the band of all replicas. (Resampling the
+// replicas instead narrows the band with every repeated replica: its
+// intervals lie below the coverage itself.) NaN without a counted bin.
+Estimate coverage_of(const std::vector<bool>& inside, const std::vector<bool>& counted, const FidelityOptions& o,
+                     const std::string& what) {
+  const auto share = [&](const std::vector<std::size_t>& positions) {
+    double in = 0, all = 0;
+    for (std::size_t k : positions) {
+      in += counted[k] && inside[k];
+      all += counted[k];
+    }
+    return all > 0 ? in / all : kNaN;
+  };
+  const std::size_t n = inside.size();
+  const auto block = static_cast<std::size_t>(std::ceil(std::cbrt(static_cast<double>(n))));
+  const BlockBootstrapInterval interval =
+      block_bootstrap(n, block, o.resamples, o.confidence, o.seed, stream_of_name(what) ^ o.stream,
+                      [&](const std::vector<std::size_t>& positions) {
+                        throw_if_interrupted();
+                        const double s = share(positions);
+                        return std::isnan(s) ? 0.0 : s;  // a resample without busy bins: none covered
+                      });
+  const double value = share(all_of(n));
+  return std::isnan(value) ? Estimate{kNaN, kNaN, kNaN} : Estimate{value, interval.low, interval.high};
+}
+
+std::vector<double> cumulative_bytes(const ReplayBins& b) {
+  std::vector<double> out(b.bytes_read.size());
+  double sum = 0;
+  for (std::size_t k = 0; k < out.size(); ++k) out[k] = sum += b.bytes_read[k] + b.bytes_written[k];
+  return out;
+}
+
+// The pointwise band of the per-bin values of the replicas `which`.
+void band_of(const std::vector<std::vector<double>>& throughput, const std::vector<std::size_t>& which,
+             const FidelityOptions& o, std::vector<double>& low, std::vector<double>& high) {
+  const std::size_t bins = throughput.empty() ? 0 : throughput.front().size();
+  low.assign(bins, 0);
+  high.assign(bins, 0);
+  std::vector<double> column(which.size());
+  for (std::size_t k = 0; k < bins; ++k) {
+    for (std::size_t j = 0; j < which.size(); ++j) column[j] = throughput[which[j]][k];
+    std::sort(column.begin(), column.end());
+    low[k] = quantile_of_sorted(column.data(), column.size(), o.band_low);
+    high[k] = quantile_of_sorted(column.data(), column.size(), o.band_high);
+  }
+}
+
+double share_inside(const std::vector<double>& values, std::size_t bins, const std::vector<double>& low,
+                    const std::vector<double>& high) {
+  if (bins == 0) return kNaN;
+  std::size_t inside = 0;
+  for (std::size_t k = 0; k < bins; ++k) inside += values[k] >= low[k] && values[k] <= high[k];
+  return static_cast<double>(inside) / static_cast<double>(bins);
+}
+
+// The bins up to the one holding time `seconds` (a completion at the end counts).
+std::size_t bins_covering(double seconds, double bin_seconds) {
+  return static_cast<std::size_t>(std::floor(std::max(seconds, 0.0) / bin_seconds)) + 1;
+}
+
+// The per-bin throughput of a replay over its own bins, sorted (the KS sample).
+std::vector<double> sorted_own_throughput(const ReplayBins& bins, const ReplayRecord& replay, double bin_seconds) {
+  std::vector<double> values = bins.throughput(bin_seconds);
+  values.resize(std::min(values.size(), bins_covering(replay.run_time(), bin_seconds)));
+  sort_values(values);
+  return values;
+}
+
+double ks_of(const std::vector<double>& a, const std::vector<double>& b) {
+  return ks_distance_of_sorted(a.data(), a.size(), b.data(), b.size());
+}
+
+std::vector<double> latency_quantiles(const std::vector<double>& sorted, std::size_t points) {
+  std::vector<double> q(points);
+  for (std::size_t i = 0; i < points; ++i)
+    q[i] = quantile_of_sorted(sorted.data(), sorted.size(),
+                              points > 1 ? static_cast<double>(i) / static_cast<double>(points - 1) : 0.5);
+  return q;
+}
+
+void check_replays(const std::vector<ReplayRecord>& originals, const std::vector<ReplayRecord>& synthetic,
+                   const FidelityOptions& o) {
+  if (originals.empty() || originals.size() > 2 || synthetic.empty())
+    throw InternalError("assess_replay_fidelity", "one or two replays of the original and at least one replica",
+                        __FILE__, __LINE__);
+  if (!(o.bin_seconds > 0) || !(o.band_low >= 0 && o.band_low < o.band_high && o.band_high <= 1))
+    throw InternalError("assess_replay_fidelity", "bin width or band out of range", __FILE__, __LINE__);
+  for (std::size_t i = 0; i < originals.size() + synthetic.size(); ++i) {
+    const bool original = i < originals.size();
+    const ReplayRecord& r = original ? originals[i] : synthetic[i - originals.size()];
+    if (r.ios.empty())
+      throw UserError(original ? fmt::format("replay {} of the original did no data request", i + 1)
+                               : fmt::format("the replay of replica {} did no data request", i - originals.size()));
+  }
+}
+
+void compare_figures(const std::vector<ReplayRecord>& originals, const std::vector<ReplayRecord>& synthetic,
+                     const FidelityOptions& o, ReplayFidelity& f) {
+  for (int index = 0; index < kReplayFigures; ++index) {
+    const auto figure = static_cast<ReplayFigure>(index);
+    FigureComparison c;
+    c.figure = figure;
+    c.original = replay_figure(originals[0], figure);
+    c.original_again = originals.size() > 1 ? replay_figure(originals[1], figure) : kNaN;
+    c.noise_error = relative_error(c.original_again, c.original);
+    std::vector<double> values, errors;
+    for (const ReplayRecord& r : synthetic) {
+      values.push_back(replay_figure(r, figure));
+      errors.push_back(relative_error(values.back(), c.original));
+    }
+    c.synthetic = mean_with_interval(values, o, std::string("replay/figure/") + to_string(figure));
+    c.replay_error = mean_with_interval(errors, o, std::string("replay/error/") + to_string(figure));
+    f.figures.push_back(c);
+  }
+}
+
+void compare_bands(const std::vector<ReplayRecord>& originals, const std::vector<ReplayRecord>& synthetic,
+                   const FidelityOptions& o, ReplayFidelity& f) {
+  const double w = o.bin_seconds;
+  std::vector<std::vector<double>> throughput;
+  for (const ReplayBins& b : f.synthetic) throughput.push_back(b.throughput(w));
+  band_of(throughput, all_of(synthetic.size()), o, f.band_low, f.band_high);
+  const std::vector<double> original = f.originals[0].throughput(w);
+  std::vector<bool> inside(f.original_bins), busy(f.original_bins);
+  for (std::size_t k = 0; k < f.original_bins; ++k) {
+    inside[k] = original[k] >= f.band_low[k] && original[k] <= f.band_high[k];
+    busy[k] = original[k] > 0;
+  }
+  f.busy_bins = static_cast<std::size_t>(std::count(busy.begin(), busy.end(), true));
+  f.coverage = coverage_of(inside, std::vector<bool>(f.original_bins, true), o, "replay/coverage");
+  f.busy_coverage = coverage_of(inside, busy, o, "replay/busy_coverage");
+  f.original_again_coverage = originals.size() > 1
+                                  ? share_inside(f.originals[1].throughput(w), f.original_bins, f.band_low, f.band_high)
+                                  : kNaN;
+  // Bytes done by the end of each bin: the progress of the replay, not sparse as a bursty rate is.
+  std::vector<std::vector<double>> done;
+  for (const ReplayBins& b : f.synthetic) done.push_back(cumulative_bytes(b));
+  band_of(done, all_of(synthetic.size()), o, f.cumulative_band_low, f.cumulative_band_high);
+  const std::vector<double> original_done = cumulative_bytes(f.originals[0]);
+  std::vector<bool> done_inside(f.original_bins);
+  for (std::size_t k = 0; k < f.original_bins; ++k)
+    done_inside[k] = original_done[k] >= f.cumulative_band_low[k] && original_done[k] <= f.cumulative_band_high[k];
+  f.cumulative_coverage = coverage_of(done_inside, std::vector<bool>(f.original_bins, true), o, "replay/cumulative");
+  f.replica_coverage = kNaN;
+  if (synthetic.size() >= 3) {  // each replica against the band of the others, over its own bins
+    double sum = 0;
+    for (std::size_t r = 0; r < synthetic.size(); ++r) {
+      std::vector<std::size_t> others;
+      for (std::size_t j = 0; j < synthetic.size(); ++j)
+        if (j != r) others.push_back(j);
+      std::vector<double> low, high;
+      band_of(throughput, others, o, low, high);
+      sum += share_inside(throughput[r], std::min(f.bins, bins_covering(synthetic[r].run_time(), w)), low, high);
+    }
+    f.replica_coverage = sum / static_cast<double>(synthetic.size());
+  }
+}
+
+void compare_distributions(const std::vector<ReplayRecord>& originals, const std::vector<ReplayRecord>& synthetic,
+                           const FidelityOptions& o, ReplayFidelity& f) {
+  const double w = o.bin_seconds;
+  std::vector<std::vector<double>> throughput, latency;
+  for (std::size_t i = 0; i < originals.size(); ++i) {
+    throughput.push_back(sorted_own_throughput(f.originals[i], originals[i], w));
+    latency.push_back(latencies_of(originals[i]));
+  }
+  for (std::size_t i = 0; i < synthetic.size(); ++i) {
+    throughput.push_back(sorted_own_throughput(f.synthetic[i], synthetic[i], w));
+    latency.push_back(latencies_of(synthetic[i]));
+  }
+  std::vector<double> ks_throughput, ks_latency;
+  for (std::size_t i = originals.size(); i < throughput.size(); ++i) {
+    ks_throughput.push_back(ks_of(throughput[0], throughput[i]));
+    ks_latency.push_back(ks_of(latency[0], latency[i]));
+  }
+  f.ks_throughput = mean_with_interval(ks_throughput, o, "replay/ks/throughput");
+  f.ks_latency = mean_with_interval(ks_latency, o, "replay/ks/latency");
+  f.ks_throughput_floor = originals.size() > 1 ? ks_of(throughput[0], throughput[1]) : kNaN;
+  f.ks_latency_floor = originals.size() > 1 ? ks_of(latency[0], latency[1]) : kNaN;
+  for (const std::vector<double>& l : latency) f.latency_quantiles.push_back(latency_quantiles(l, o.latency_points));
+}
+
+}  // namespace
+
+double ReplayRecord::run_time() const {
+  double end = 0;
+  for (const ReplayedIo& io : ios) end = std::max(end, io.completion);
+  return end;
+}
+
+double ReplayRecord::bytes() const {
+  double sum = 0;
+  for (const ReplayedIo& io : ios) sum += io.bytes;
+  return sum;
+}
+
+std::vector<double> ReplayBins::throughput(double bin_seconds) const {
+  std::vector<double> out(bytes_read.size());
+  for (std::size_t k = 0; k < out.size(); ++k) out[k] = (bytes_read[k] + bytes_written[k]) / bin_seconds;
+  return out;
+}
+
+std::vector<double> ReplayBins::data_operation_ratio() const {
+  std::vector<double> out(reads.size());
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    const double data = reads[k] + writes[k], all = data + metadata[k];
+    out[k] = all > 0 ? data / all : kNaN;
+  }
+  return out;
+}
+
+std::vector<double> ReplayBins::arrival_rate(double bin_seconds) const {
+  std::vector<double> out(issued.size());
+  for (std::size_t k = 0; k < out.size(); ++k) out[k] = issued[k] / bin_seconds;
+  return out;
+}
+
+ReplayBins bin_replay(const ReplayRecord& replay, double bin_seconds, std::size_t bins) {
+  ReplayBins b;
+  for (auto* v : {&b.bytes_read, &b.bytes_written, &b.reads, &b.writes, &b.metadata, &b.issued}) v->assign(bins, 0);
+  const auto bin_of = [&](double t) {
+    const double k = std::floor(std::max(t, 0.0) / bin_seconds);
+    return k < static_cast<double>(bins) ? static_cast<std::size_t>(k) : bins;
+  };
+  for (const ReplayedIo& io : replay.ios) {
+    if (const std::size_t k = bin_of(io.completion); k < bins) {
+      (io.read ? b.bytes_read : b.bytes_written)[k] += io.bytes;
+      (io.read ? b.reads : b.writes)[k] += 1;
+    }
+    if (const std::size_t k = bin_of(io.issue); k < bins) b.issued[k] += 1;
+  }
+  for (double t : replay.metadata_times)
+    if (const std::size_t k = bin_of(t); k < bins) b.metadata[k] += 1;
+  return b;
+}
+
+const char* to_string(ReplayFigure figure) {
+  switch (figure) {
+    case ReplayFigure::run_time:
+      return "run_time";
+    case ReplayFigure::bytes:
+      return "bytes";
+    case ReplayFigure::reads:
+      return "reads";
+    case ReplayFigure::writes:
+      return "writes";
+    case ReplayFigure::throughput:
+      return "throughput";
+    case ReplayFigure::data_operation_ratio:
+      return "data_operation_ratio";
+    case ReplayFigure::arrival_rate:
+      return "arrival_rate";
+    case ReplayFigure::latency_median:
+      return "latency_median";
+    case ReplayFigure::latency_p99:
+      return "latency_p99";
+  }
+  return "?";
+}
+
+const char* unit_of(ReplayFigure figure) {
+  switch (figure) {
+    case ReplayFigure::run_time:
+      return "s";
+    case ReplayFigure::bytes:
+      return "B";
+    case ReplayFigure::throughput:
+      return "B/s";
+    case ReplayFigure::reads:
+    case ReplayFigure::writes:
+    case ReplayFigure::data_operation_ratio:
+      return "1";
+    case ReplayFigure::arrival_rate:
+      return "1/s";
+    case ReplayFigure::latency_median:
+    case ReplayFigure::latency_p99:
+      return "s";
+  }
+  return "?";
+}
+
+double replay_figure(const ReplayRecord& replay, ReplayFigure figure) {
+  const double run = replay.run_time(), requests = static_cast<double>(replay.ios.size());
+  switch (figure) {
+    case ReplayFigure::run_time:
+      return run;
+    case ReplayFigure::bytes:
+      return replay.bytes();
+    case ReplayFigure::reads:
+    case ReplayFigure::writes: {
+      const bool read = figure == ReplayFigure::reads;
+      return static_cast<double>(std::count_if(replay.ios.begin(), replay.ios.end(),
+                                               [read](const ReplayedIo& io) { return io.read == read; }));
+    }
+    case ReplayFigure::throughput:
+      return run > 0 ? replay.bytes() / run : kNaN;
+    case ReplayFigure::data_operation_ratio:
+      return requests / (requests + static_cast<double>(replay.metadata_times.size()));
+    case ReplayFigure::arrival_rate:
+      return run > 0 ? requests / run : kNaN;
+    case ReplayFigure::latency_median:
+    case ReplayFigure::latency_p99: {
+      const std::vector<double> sorted = latencies_of(replay);
+      return quantile_of_sorted(sorted.data(), sorted.size(), figure == ReplayFigure::latency_median ? 0.5 : 0.99);
+    }
+  }
+  return kNaN;
+}
+
+ReplayFidelity assess_replay_fidelity(const std::vector<ReplayRecord>& originals,
+                                      const std::vector<ReplayRecord>& synthetic, const FidelityOptions& options) {
+  check_replays(originals, synthetic, options);
+  ReplayFidelity f;
+  f.options = options;
+  double longest = 0;
+  for (const auto* set : {&originals, &synthetic})
+    for (const ReplayRecord& r : *set) longest = std::max(longest, r.run_time());
+  f.bins = bins_covering(longest, options.bin_seconds);
+  f.original_bins = bins_covering(originals[0].run_time(), options.bin_seconds);
+  for (const ReplayRecord& r : originals) f.originals.push_back(bin_replay(r, options.bin_seconds, f.bins));
+  for (const ReplayRecord& r : synthetic) f.synthetic.push_back(bin_replay(r, options.bin_seconds, f.bins));
+  compare_figures(originals, synthetic, options, f);
+  compare_bands(originals, synthetic, options, f);
+  compare_distributions(originals, synthetic, options, f);
+  return f;
+}
+
+}  // namespace gs

@@ -1,0 +1,119 @@
+// Replay fidelity (docs/requests.md, "Replay fidelity"): does a synthetic
+// workload load a storage system the way the original does? The original
+// replayed twice (its second replay is the system's own noise floor) and R
+// synthetic replicas once each, all measured the same way, are compared per
+// bin of time (throughput, file data operation ratio, arrival rate), by
+// their totals (//TRACE's replay error) and by distribution (two-sample KS),
+// with bootstrap intervals over the replicas.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gs {
+
+// One data request as a replay did it: times in s from the replay's start.
+struct ReplayedIo {
+  double issue = 0, completion = 0, latency = 0;
+  double bytes = 0;
+  bool read = false;
+};
+
+// What one replay of a workload did.
+struct ReplayRecord {
+  std::vector<ReplayedIo> ios;
+  std::vector<double> metadata_times;  // the opens, closes and syncs it ran, s from its start
+  double run_time() const;             // the last completion (0 without I/O)
+  double bytes() const;
+};
+
+// A replay in bins of `bin_seconds` from its start (completions; issues for
+// `issued`); what ends at or after bins·width is left out.
+struct ReplayBins {
+  std::vector<double> bytes_read, bytes_written;             // bytes completed in the bin
+  std::vector<double> reads, writes;                         // data operations completed in the bin
+  std::vector<double> metadata;                              // metadata operations run in the bin
+  std::vector<double> issued;                                // data requests issued in the bin
+  std::vector<double> throughput(double bin_seconds) const;  // bytes/s of both directions
+  std::vector<double> data_operation_ratio() const;          // data / (data + metadata) operations; NaN in an empty bin
+  std::vector<double> arrival_rate(double bin_seconds) const;  // data requests issued per s
+};
+ReplayBins bin_replay(const ReplayRecord& replay, double bin_seconds, std::size_t bins);
+
+// The whole-replay figures compared, each with its unit.
+enum class ReplayFigure {
+  run_time,              // s, the last completion
+  bytes,                 // bytes read and written
+  reads,                 // data requests that read
+  writes,                // data requests that wrote
+  throughput,            // bytes / run time, B/s
+  data_operation_ratio,  // data / (data + metadata) operations
+  arrival_rate,          // data requests / run time, 1/s
+  latency_median,        // s
+  latency_p99,           // s
+};
+constexpr int kReplayFigures = 9;
+const char* to_string(ReplayFigure figure);
+const char* unit_of(ReplayFigure figure);
+double replay_figure(const ReplayRecord& replay, ReplayFigure figure);
+
+struct Estimate {
+  double value = 0, low = 0, high = 0;  // a mean over the replicas and its bootstrap interval
+};
+
+struct FigureComparison {
+  ReplayFigure figure;
+  double original = 0;        // the original's first replay
+  double original_again = 0;  // its second replay (NaN when replayed once)
+  Estimate synthetic;         // the replicas' mean
+  Estimate replay_error;      // mean over replicas of |synthetic − original| / |original| (//TRACE's)
+  double noise_error = 0;     // |original_again − original| / |original|: the system's own (NaN when replayed once)
+};
+
+struct FidelityOptions {
+  double bin_seconds = 0.05;
+  double band_low = 0.05, band_high = 0.95;  // the replicas' pointwise band (type-7 quantiles)
+  std::uint32_t resamples = 2000;            // bootstrap over the replicas (independent: one per resample)
+  double confidence = 0.95;
+  std::uint64_t seed = 0;
+  std::uint32_t stream = 0;
+  std::size_t latency_points = 101;  // the latency quantiles kept per replay (p = 0, 0.01, …, 1)
+};
+
+struct ReplayFidelity {
+  FidelityOptions options;
+  std::size_t bins = 0;           // covering every replay
+  std::size_t original_bins = 0;  // covering the original's first replay: the bins coverage counts
+  std::vector<ReplayBins> originals, synthetic;
+  std::vector<double> band_low, band_high;  // per bin, of the replicas' throughput, B/s
+  // The share of the original's bins inside the band, with a moving-block bootstrap interval over its
+  // bins (blocks of ceil(bins^(1/3)) bins).
+  Estimate coverage;
+  // The same over the bins where the original moved data (its bursts; idle bins, where the band holds 0,
+  // are most bins of a sparse workload), and how many there are.
+  Estimate busy_coverage;
+  std::size_t busy_bins = 0;
+  // The bytes done by the end of each bin (the replay's progress) against the replicas' pointwise band
+  // of theirs: the share of the original's bins inside, with the same interval. A workload that does
+  // the right requests at the wrong times leaves this band early.
+  std::vector<double> cumulative_band_low, cumulative_band_high;  // B
+  Estimate cumulative_coverage;
+  double replica_coverage = 0;            // mean share of a replica's own bins inside the band of the others: what an
+                                          // exchangeable workload scores with R − 1 replicas (NaN below 3 replicas)
+  double original_again_coverage = 0;     // the original's second replay inside the band (NaN when replayed once)
+  std::vector<FigureComparison> figures;  // in ReplayFigure order
+  // Two-sample KS distance between the original's first replay and each replica (mean, interval), and
+  // between the original's two replays (the noise floor), of the per-bin throughput over each replay's
+  // own bins and of the request latencies.
+  Estimate ks_throughput, ks_latency;
+  double ks_throughput_floor = 0, ks_latency_floor = 0;  // NaN when replayed once
+  std::vector<std::vector<double>> latency_quantiles;    // per replay (originals, then replicas), s
+};
+
+// `originals`: one or two replays of the original; `synthetic`: at least one
+// replica. Throws UserError when a replay has no data request.
+ReplayFidelity assess_replay_fidelity(const std::vector<ReplayRecord>& originals,
+                                      const std::vector<ReplayRecord>& synthetic, const FidelityOptions& options);
+
+}  // namespace gs

@@ -1,0 +1,320 @@
+#include "host/engine/replay_run.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "host/base/child_process.hpp"
+#include "host/base/errors.hpp"
+#include "host/base/interrupt.hpp"
+#include "host/base/progress.hpp"
+#include "host/base/sysinfo.hpp"
+#include "io/fio_logs.hpp"
+#include "io/request_texts.hpp"
+#include "kernels/philox.hpp"
+
+namespace gs {
+
+namespace {
+
+constexpr double kDefaultBinSeconds = 0.1;  // slack-timed entries have no bins of their own
+constexpr double kBlockBytes = 4096;        // a write allocates whole blocks of its sparse file
+constexpr double kLogBytesPerRequest = 96;  // its iolog line and its latency-log line
+
+// The entries `options.entries` names (all when empty); an unknown name is a UserError.
+std::vector<const RequestsSpec*> chosen_entries(const RunConfig& config, const ReplayOptions& options) {
+  std::vector<std::string> names;
+  for (const RequestsSpec& spec : config.requests) names.push_back(spec.name);
+  if (names.empty())
+    throw UserError(
+        fmt::format("{}: no 'requests:' section; `gpusynth replay` replays the request-level "
+                    "workloads it synthesizes (docs/requests.md)",
+                    config.path));
+  for (const std::string& name : options.entries)
+    if (std::find(names.begin(), names.end(), name) == names.end())
+      throw UserError(fmt::format("--entry '{}': {} has no requests: entry of that name; accepted: {}", name,
+                                  config.path, fmt::join(names, ", ")));
+  std::vector<const RequestsSpec*> chosen;
+  for (const RequestsSpec& spec : config.requests) {
+    if (!options.entries.empty() &&
+        std::find(options.entries.begin(), options.entries.end(), spec.name) == options.entries.end())
+      continue;
+    if (spec.given || !spec.characterized)
+      throw UserError(
+          fmt::format("{}: its characteristics are given, not read from a trace: a replay compares the "
+                      "replicas with the trace's own requests; give the entry a trace, or leave it out "
+                      "with --entry",
+                      located(config, spec)));
+    chosen.push_back(&spec);
+  }
+  return chosen;
+}
+
+double bin_seconds_of(const RequestsSpec& spec, const ReplayOptions& options) {
+  if (options.bin_seconds) return *options.bin_seconds;
+  return spec.timing_ensemble.empty() ? kDefaultBinSeconds : spec.bin_width;
+}
+
+// The executable fio is, found as execvp finds it; a UserError when there is none.
+std::string find_fio(const std::string& fio) {
+  const auto runnable = [](const std::string& path) {
+    struct stat info {};
+    return stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode) && access(path.c_str(), X_OK) == 0;
+  };
+  if (fio.find('/') != std::string::npos) {
+    if (runnable(fio)) return fio;
+    throw UserError(fmt::format("--fio '{}' is not an executable file", fio));
+  }
+  const char* path = std::getenv("PATH");
+  std::istringstream folders(path ? path : "/usr/bin:/bin");
+  for (std::string folder; std::getline(folders, folder, ':');)
+    if (runnable((folder.empty() ? "." : folder) + "/" + fio)) return (folder.empty() ? "." : folder) + "/" + fio;
+  throw UserError(
+      fmt::format("'{}' is not on PATH: the replays need fio (Debian: apt-get install fio; the README's "
+                  "install command has it), or give --fio PATH",
+                  fio));
+}
+
+void check_target(const std::string& target) {
+  struct stat info {};
+  if (target.empty()) throw UserError("--target must not be empty: give a directory on the file system under test");
+  if (stat(target.c_str(), &info) != 0 || !S_ISDIR(info.st_mode))
+    throw UserError(
+        fmt::format("--target '{}' is not a directory; give an existing directory on the file system "
+                    "under test (the replays create and remove their files inside it)",
+                    target));
+  if (access(target.c_str(), W_OK | X_OK) != 0) throw UserError(fmt::format("--target '{}' is not writable", target));
+}
+
+// The first request's start to the last request's end, s.
+double span_of(const Workload& w) {
+  double first = INFINITY, last = 0;
+  for (const Request& r : w.table.requests) {
+    first = std::min(first, r.start);
+    last = std::max(last, r.start + std::max(r.duration, 0.0));
+  }
+  return w.table.requests.empty() ? 0 : last - std::min(first, last);
+}
+
+// What a replay of `w` may take on the target at most: every write's bytes
+// in whole blocks (the files are sparse; a read of a hole takes nothing), and
+// the logs.
+double space_of(const Workload& w) {
+  double bytes = 0;
+  for (const Request& r : w.table.requests)
+    if (w.table.op_class(r) == OpClass::write && r.size > 0)
+      bytes += std::ceil(static_cast<double>(r.size) / kBlockBytes) * kBlockBytes;
+  return bytes + kLogBytesPerRequest * static_cast<double>(w.table.requests.size());
+}
+
+void check_space(const std::string& target, double needed, const std::string& what) {
+  const std::optional<std::uint64_t> free = free_space(target);
+  if (!free || needed <= static_cast<double>(*free)) return;
+  throw UserError(
+      fmt::format("--target '{}': {} needs up to {} (its writes in whole {}-byte blocks, and its logs), "
+                  "but the file system has {} free; free space, scale the requests down (overrides: "
+                  "SIZE and OFF) or choose another target",
+                  target, what, format_bytes(static_cast<std::uint64_t>(std::min(needed, 1.8e19))),
+                  static_cast<int>(kBlockBytes), format_bytes(*free)));
+}
+
+Workload original_of(const RequestsSpec& spec) {
+  return replay_original(spec.characterized->sanitized, spec.synthesis);
+}
+
+std::string duration(double seconds) {
+  return seconds < 120 ? fmt::format("{:.0f} s", seconds) : fmt::format("{:.1f} min", seconds / 60);
+}
+
+// One replay of `w`, staged in a folder of the target that is removed after.
+class Replayer {
+ public:
+  explicit Replayer(const ReplayOptions& options) : options_(options), fio_(find_fio(options.fio)) {}
+
+  const std::string& fio_version() const { return version_; }
+
+  ReplayRecord replay(const Workload& w, const std::string& title, bool synthetic) {
+    PendingReplayDirectory staged(std::filesystem::absolute(options_.target) / "gpusynth-replay", "--target");
+    stage_fio_replay(staged, w, title);
+    const std::string& folder = staged.temp_path();
+    run({"sh", "create_files.sh"}, folder, "create_files.sh");
+    if (version_.empty()) {
+      run({fio_, "--version"}, folder, "fio --version");
+      std::ifstream in(folder + "/fio--version.stdout");
+      std::getline(in, version_);
+    }
+    std::vector<std::string> argv = {fio_, "--output-format=json", "--output=fio.json"};
+    argv.insert(argv.end(), options_.fio_options.begin(), options_.fio_options.end());
+    if (synthetic)
+      argv.insert(argv.end(), options_.synthetic_fio_options.begin(), options_.synthetic_fio_options.end());
+    argv.push_back("replay.fio");
+    run(argv, folder, "fio");
+    return read_fio_replay(folder);
+  }
+
+ private:
+  // Runs a program in `folder`, its output kept there; a failure is a UserError with its last lines.
+  void run(const std::vector<std::string>& argv, const std::string& folder, const std::string& name) {
+    ChildProgram program;
+    program.argv = argv;
+    program.directory = folder;
+    std::string file = name;
+    std::replace(file.begin(), file.end(), ' ', '-');
+    program.stdout_path = folder + "/" + file + ".stdout";
+    program.stderr_path = folder + "/" + file + ".stderr";
+    const int status = run_child(program);
+    throw_if_interrupted();
+    if (status == 0) return;
+    std::ifstream in(program.stderr_path);
+    std::string line, tail;
+    std::vector<std::string> lines;
+    while (std::getline(in, line)) lines.push_back(line);
+    for (std::size_t i = lines.size() > 5 ? lines.size() - 5 : 0; i < lines.size(); ++i) tail += "\n  " + lines[i];
+    throw UserError(fmt::format("{} failed in '{}' ({}){}", name, folder, describe_wait_status(status),
+                                tail.empty() ? std::string(" without a message") : ":" + tail));
+  }
+
+  const ReplayOptions& options_;
+  std::string fio_, version_;
+};
+
+std::vector<Attribute> replay_attributes(const RequestsSpec& spec, const ReplayOptions& options,
+                                         const std::string& fio_version, std::int32_t original_processes,
+                                         std::int32_t synthetic_processes) {
+  return {{"target", options.target},
+          {"fio", fio_version},
+          {"fio_options", fmt::format("{}", fmt::join(options.fio_options, " "))},
+          {"synthetic_fio_options", fmt::format("{}", fmt::join(options.synthetic_fio_options, " "))},
+          {"original", std::string("the trace's own requests (sanitized, every rank at its recorded times), sizes and "
+                                   "offsets through the entry's SIZE and OFF overrides as the replicas'")},
+          {"original_processes", static_cast<std::int64_t>(original_processes)},
+          {"synthetic_processes", static_cast<std::int64_t>(synthetic_processes)},
+          {"mode", std::string(spec.synthesis.template_mode ? "template" : "sample")},
+          {"timing", spec.timing_ensemble.empty()
+                         ? std::string("slack")
+                         : fmt::format("ensemble {} (bins of {} s)", spec.timing_ensemble, spec.bin_width)},
+          {"measured",
+           std::string("from fio's latency logs (log_offset=1, psync: one request at a time per process): completion "
+                       "= the job's startdelay + the logged time, issue = completion - latency; an open, close or sync "
+                       "of an iolog runs at the completion of the I/O before it")}};
+}
+
+}  // namespace
+
+std::string plan_replays(const RunConfig& config, const RequestsPlan& requests, const ReplayOptions& options) {
+  check_target(options.target);
+  find_fio(options.fio);
+  if (options.bin_seconds && !(*options.bin_seconds > 0 && *options.bin_seconds <= 1e6))
+    throw UserError(fmt::format("--bin {}: accepted: a width from 1 ns to 10^6 s", *options.bin_seconds));
+  std::string text;
+  double largest = 0, total_seconds = 0;
+  std::string largest_what;
+  for (const RequestsSpec* spec : chosen_entries(config, options)) {
+    const Workload original = original_of(*spec);
+    const auto entry = std::find_if(requests.entries.begin(), requests.entries.end(),
+                                    [&](const RequestsPlan::Entry& e) { return e.name == spec->name; });
+    if (entry == requests.entries.end())
+      throw InternalError("plan_replays", "no plan of requests '" + spec->name + "'", __FILE__, __LINE__);
+    const double original_seconds = span_of(original);
+    double synthetic_seconds = original_seconds;
+    for (const EnsembleSpec& e : config.ensembles)
+      if (e.name == spec->timing_ensemble) synthetic_seconds = static_cast<double>(e.length) * spec->bin_width;
+    const SynthesisVolume& v = entry->volume;
+    const double synthetic_space =
+        v.bytes_written + v.writes * kBlockBytes + kLogBytesPerRequest * entry->size.replica_requests;
+    const double seconds = options.original_replays * original_seconds + spec->replicas * synthetic_seconds;
+    total_seconds += seconds;
+    for (const auto& [space, what] :
+         {std::pair{space_of(original), "the original's replay"}, std::pair{synthetic_space, "a replica's replay"}})
+      if (space > largest) {
+        largest = space;
+        largest_what = fmt::format("{} of '{}'", what, spec->name);
+      }
+    text += fmt::format(
+        "replay '{}': {} replays of the original ({} processes, about {} each) and {} of replicas ({} processes, "
+        "about {} each), bins of {} s: about {} of fio time\n",
+        spec->name, options.original_replays, original.processes, duration(original_seconds), spec->replicas,
+        entry->processes, duration(synthetic_seconds), bin_seconds_of(*spec, options), duration(seconds));
+  }
+  check_space(options.target, largest, largest_what);
+  const std::optional<std::uint64_t> free = free_space(options.target);
+  text += fmt::format(
+      "replays in '{}', one at a time, each removed after: up to {} at once ({}), {} free there; "
+      "about {} in all\n",
+      options.target, format_bytes(static_cast<std::uint64_t>(std::min(largest, 1.8e19))), largest_what,
+      free ? format_bytes(*free) : std::string("unknown"), duration(total_seconds));
+  return text;
+}
+
+std::vector<ReplayResult> replay_requests(const RunConfig& config, const std::vector<RequestsOutcome>& outcomes,
+                                          const ReplayOptions& options, const ExecutionContext& context) {
+  const std::vector<const RequestsSpec*> chosen = chosen_entries(config, options);
+  std::vector<std::pair<const RequestsSpec*, Workload>> originals;
+  double largest = 0;
+  std::size_t replays = 0;
+  for (const RequestsSpec* spec : chosen) {
+    originals.emplace_back(spec, original_of(*spec));
+    largest = std::max(largest, space_of(originals.back().second));
+    for (const RequestsOutcome& o : outcomes)
+      if (o.name == spec->name)
+        for (const Workload& w : o.replicas) largest = std::max(largest, space_of(w));
+    replays += options.original_replays + spec->replicas;
+  }
+  check_space(options.target, largest, "the largest replay");
+  Replayer replayer(options);
+  std::vector<ReplayResult> results;
+  std::size_t done = 0;
+  for (const auto& [spec, original] : originals) {
+    const RequestsOutcome& outcome =
+        *std::find_if(outcomes.begin(), outcomes.end(), [&](const RequestsOutcome& o) { return o.name == spec->name; });
+    const auto one = [&](const Workload& w, const std::string& label, bool synthetic) {
+      const auto start = std::chrono::steady_clock::now();
+      context.log(fmt::format("replay {}/{} of '{}': {} ({} processes, {} requests)", ++done, replays, spec->name,
+                              label, w.processes, w.table.requests.size()));
+      ReplayRecord record = replayer.replay(
+          w, fmt::format("requests '{}' of {}, {}, replayed by gpusynth replay", spec->name, config.path, label),
+          synthetic);
+      context.log(fmt::format("  done in {:.1f} s: {} data requests, {} in {:.2f} s", seconds_since(start),
+                              record.ios.size(), format_bytes(static_cast<std::uint64_t>(record.bytes())),
+                              record.run_time()));
+      return record;
+    };
+    std::vector<ReplayRecord> original_records, synthetic_records;
+    for (std::uint32_t k = 0; k < options.original_replays; ++k)
+      original_records.push_back(one(original, fmt::format("original, replay {}", k + 1), false));
+    for (std::size_t r = 0; r < outcome.replicas.size(); ++r)
+      synthetic_records.push_back(one(outcome.replicas[r], fmt::format("replica {}", r), true));
+    const std::int32_t synthetic_processes = outcome.replicas.empty() ? 0 : outcome.replicas.front().processes;
+    if (synthetic_processes != original.processes)
+      context.log(
+          fmt::format("warning: replay '{}': the original has {} processes and the replicas {}: the figures "
+                      "compare loads of different sizes (set processes: 0 to synthesize the trace's)",
+                      spec->name, original.processes, synthetic_processes));
+    FidelityOptions fidelity;
+    fidelity.bin_seconds = bin_seconds_of(*spec, options);
+    fidelity.seed = config.seed;
+    fidelity.stream = stream_of_name("replay/" + spec->name);
+    ReplayResult result;
+    result.name = spec->name;
+    try {
+      result.fidelity = assess_replay_fidelity(original_records, synthetic_records, fidelity);
+    } catch (const UserError& e) {
+      throw UserError(fmt::format("{}: {}", located(config, *spec), e.what()));
+    }
+    result.attributes =
+        replay_attributes(*spec, options, replayer.fio_version(), original.processes, synthetic_processes);
+    results.push_back(std::move(result));
+  }
+  return results;
+}
+
+}  // namespace gs

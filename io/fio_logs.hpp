@@ -1,0 +1,24 @@
+// What fio did in a replay gpusynth staged (io/request_texts.hpp), read back
+// from fio's own files: replay.fio (each process's job and its startdelay),
+// the iologs it replayed (which opens, closes and syncs came after which
+// I/O) and the latency logs (log_offset=1: completion in ms from the job's
+// start, latency in ns, direction, size, offset).
+#pragma once
+
+#include <string>
+
+#include "estimators/replay_fidelity.hpp"
+
+namespace gs {
+
+// The replay in `directory`, times in s from fio's start of the jobs: a data
+// request's completion is its job's startdelay plus the logged time, its
+// issue that minus its latency; each metadata operation takes the completion
+// of the I/O before it in its process (fio runs it right then; its job's
+// start before any). psync replays one request at a time, so the k-th line
+// of a latency log is the k-th data request of its iolog: a log that
+// disagrees in number, direction or size is a UserError naming the file and
+// line, as is a line that is not fio's.
+ReplayRecord read_fio_replay(const std::string& directory);
+
+}  // namespace gs

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Replay fidelity from the command line (docs/requests.md, "Replay fidelity"):
+# the shipped recipe configs/replay.yaml (the mpi-io-test trace scaled to 4 KiB
+# requests, a Markov arrival model fitted to it, 8 replicas timed by it)
+# replayed by fio into a temporary directory: the original's replays do its
+# data operations exactly, every figure is finite and stored; the same
+# replicas replayed without their timing (fio's replay_no_stall) score a
+# clearly lower band coverage and a larger replay error. Then the estimate
+# (--dry-run), the refusal when the target lacks space, and bad input, each
+# exit 2 with nothing written. Skipped without fio.
+set -u
+source "$(dirname "$0")/lib.sh"
+if ! command -v fio >/dev/null; then
+  echo "SKIP: fio is not installed (Debian: apt-get install fio; the README's install command has it)"
+  exit 77
+fi
+config=$source_dir/configs/replay.yaml
+mkdir -p "$tmp/target"
+
+expect_rc 0 "replay --dry-run" "$gpusynth" replay "$config" --target "$tmp/target" -o "$tmp/dry.h5" --dry-run
+expect_in "$tmp/stdout" "replay 'mpi-io-test': 2 replays of the original (32 processes, about 14 s each) and 8 of replicas" "the estimate"
+expect_in "$tmp/stdout" "free there; about 2.3 min in all" "the total estimate"
+[ ! -e "$tmp/dry.h5" ] || fail "--dry-run wrote its output"
+
+expect_rc 0 "replay the recipe" "$gpusynth" replay "$config" --target "$tmp/target" -o "$tmp/timed.h5"
+cp "$tmp/stdout" "$tmp/timed.txt"
+expect_in "$tmp/stderr" "replay 10/10 of 'mpi-io-test': replica 7" "progress"
+expect_in "$tmp/timed.txt" "band coverage" "the summary"
+[ -z "$(ls -A "$tmp/target")" ] || fail "the replays left files in the target: $(ls -A "$tmp/target")"
+expect_rc 0 "replay the replicas without their timing" "$gpusynth" replay "$config" --target "$tmp/target" \
+  -o "$tmp/untimed.h5" --original-replays 1 --synthetic-fio-option=--replay_no_stall=1
+
+/usr/bin/python3 - "$tmp/timed.h5" "$tmp/untimed.h5" "$data/mpi-io-test.dxt.txt.gz" >"$tmp/check" 2>&1 <<'PY' || fail "replay figures: $(cat "$tmp/check")"
+import gzip, sys
+import h5py, numpy as np
+
+# The trace's data requests scaled as the config scales them (sizes and offsets / 4096, at least 1 byte).
+reads = writes = expected_bytes = 0
+with gzip.open(sys.argv[3], "rt") as f:
+    for line in f:
+        fields = line.split()
+        if line.startswith("#") or len(fields) < 8 or fields[0] != "X_POSIX":
+            continue  # the MPI-IO records hold the POSIX calls sanitization folds into them
+        size = int(fields[5])
+        expected_bytes += max(1, round(size / 4096))
+        reads += fields[2] == "read"
+        writes += fields[2] == "write"
+assert (reads, writes) == (128, 192), (reads, writes)
+
+def load(path):
+    with h5py.File(path, "r") as f:
+        g = f["replay/mpi-io-test"]
+        figures = {n.decode(): row for n, row in zip(g["figures"]["figure"], g["figures"][()])}
+        for name, d in g.items():
+            if isinstance(d, h5py.Dataset) and d.dtype.kind in "fiu" and name not in ("original_data_operation_ratio", "synthetic_data_operation_ratio"):
+                assert np.all(np.isfinite(d[()])), f"{name} has non-finite values"
+        assert g["synthetic_throughput"].shape[0] == 8 and g["original_throughput"].shape[0] in (1, 2)
+        assert g["synthetic_throughput"].attrs["units"] == "B/s"
+        assert g["time"].attrs["units"] == "s"
+        return dict(g.attrs), figures
+
+timed, tf = load(sys.argv[1])
+untimed, uf = load(sys.argv[2])
+for name in ("reads", "writes", "bytes"):
+    want = {"reads": reads, "writes": writes, "bytes": expected_bytes}[name]
+    for replay in ("original", "original_again"):
+        assert tf[name][replay] == want, f"the original's {replay} did {tf[name][replay]} {name}, the trace {want}"
+    assert tf[name]["synthetic_mean"] == want, f"replicas did {tf[name]['synthetic_mean']} {name}, the trace {want}"
+for key in ("coverage", "coverage_low", "coverage_high", "busy_coverage", "cumulative_coverage", "ks_throughput", "ks_latency", "ks_throughput_floor",
+            "ks_latency_floor", "replica_coverage", "original_again_coverage"):
+    assert np.isfinite(timed[key]), f"{key} = {timed[key]}"
+for name, row in tf.items():
+    for field in ("original", "original_again", "synthetic_mean", "synthetic_low", "synthetic_high", "replay_error",
+                  "replay_error_low", "replay_error_high", "noise_error"):
+        assert np.isfinite(row[field]), f"{name}.{field} = {row[field]}"
+# The metric tells good from bad: without their timing the same replicas end in a burst.
+t_run, u_run = tf["run_time"]["replay_error"], uf["run_time"]["replay_error"]
+assert u_run > 0.5 and u_run > 2 * t_run, f"run-time replay error: timed {t_run:.3f}, untimed {u_run:.3f}"
+assert uf["run_time"]["replay_error_low"] > tf["run_time"]["replay_error_high"], "intervals overlap"
+# The bytes done by each bin's end leave the band of replicas that run ahead of their time, and the
+# bursts the original does at its times fall outside their band. (The coverage over all bins cannot
+# tell: most bins of this trace are idle, and an idle bin is inside any band that holds 0.)
+for key, margin in (("cumulative_coverage", 0.3), ("busy_coverage", 0.1)):
+    assert untimed[key] < timed[key] - margin, f"{key}: timed {timed[key]:.3f}, untimed {untimed[key]:.3f}"
+print(" ".join(f"{key}: timed {timed[key]:.3f}, untimed {untimed[key]:.3f};" for key in
+               ("coverage", "busy_coverage", "cumulative_coverage", "ks_throughput")) +
+      f" run-time error: timed {t_run:.3f}, untimed {u_run:.3f}")
+PY
+cat "$tmp/check"
+/usr/bin/python3 "$source_dir/tests/cli/xarray_groups_check.py" "$tmp/timed.h5" \
+  replay/mpi-io-test=time,replica,original_replay,probability,figure >"$tmp/check" 2>&1 ||
+  fail "xarray on the replay output: $(cat "$tmp/check")"
+expect_rc 0 "the report of a replay" "$gpusynth" report "$tmp/timed.h5" -o "$tmp/report"
+for image in replay_mpi-io-test_over_time.png replay_mpi-io-test_latency.png; do
+  [ -s "$tmp/report/$image" ] || fail "the report has no $image"
+done
+expect_in "$tmp/report/report.md" "band coverage of the original's throughput" "the report's fidelity table"
+expect_in "$tmp/report/report.md" "| run_time | s |" "the report's figures table"
+
+# The space: 20000 processes of 16 MiB requests need terabytes; refused before any work, with the numbers.
+sed -e 's/^    overrides:.*$/    processes: 20000/' -e 's/^    replicas: 8 .*$/    replicas: 1/' \
+  -e "s|\.\./tests/data|$(cd "$data" && pwd)|g" -e 's/^replicas: 8/replicas: 1/' "$config" >"$tmp/huge.yaml"
+expect_rc 2 "a target without the space" "$gpusynth" replay "$tmp/huge.yaml" --target "$tmp/target" -o "$tmp/huge.h5"
+expect_in "$tmp/stderr" "needs up to .* TiB (its writes in whole 4096-byte blocks, and its logs), but the file system has .* free" "the refusal names the numbers"
+[ ! -e "$tmp/huge.h5" ] || fail "a refused replay wrote its output"
+
+# Bad input: exit 2, nothing written.
+expect_rc 2 "a target that does not exist" "$gpusynth" replay "$config" --target "$tmp/none" -o "$tmp/x.h5"
+expect_in "$tmp/stderr" "--target '$tmp/none' is not a directory" "the missing target is named"
+expect_rc 2 "an unknown entry" "$gpusynth" replay "$config" --target "$tmp/target" -o "$tmp/x.h5" --entry nope
+expect_in "$tmp/stderr" "--entry 'nope'.*accepted: mpi-io-test" "the entries are listed"
+expect_rc 2 "no fio" "$gpusynth" replay "$config" --target "$tmp/target" -o "$tmp/x.h5" --fio "$tmp/no-fio"
+expect_in "$tmp/stderr" "--fio '$tmp/no-fio' is not an executable file" "the missing fio is named"
+expect_rc 2 "a config without requests" "$gpusynth" replay "$source_dir/configs/quickstart.yaml" --target "$tmp/target" -o "$tmp/x.h5"
+expect_in "$tmp/stderr" "no 'requests:' section" "the missing section is named"
+expect_rc 2 "fio refusing an option" "$gpusynth" replay "$config" --target "$tmp/target" -o "$tmp/x.h5" \
+  --fio-option=--no-such-option=1
+expect_in "$tmp/stderr" "fio failed in" "fio's failure is reported"
+[ ! -e "$tmp/x.h5" ] || fail "a failed replay wrote its output"
+[ -z "$(ls -A "$tmp/target")" ] || fail "a failed replay left files in the target: $(ls -A "$tmp/target")"
+finish "cli.replay"
