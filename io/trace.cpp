@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 
 #include "host/base/errors.hpp"
+#include "io/line_reader.hpp"
 #include "io/traces/fields.hpp"
 
 namespace gs {
@@ -145,6 +147,24 @@ Trace read_trace(const std::vector<std::string>& paths, const TraceOptions& opti
   }
   if (trace.times.empty()) throw UserError(fmt::format("{}: no events", paths[0]));
   return trace;
+}
+
+std::optional<std::string> detect_trace_format(const std::string& path) {
+  constexpr int kLinesRead = 200;  // darshan-dxt-parser's header is about 30 lines before its first record
+  LineReader reader(path);
+  std::string line;
+  bool darshan_header = false;
+  for (int n = 0; n < kLinesRead && reader.next(line); ++n) {
+    if (line.rfind("# DXT, file_id:", 0) == 0) return "dxt";
+    if (n == 0 && line.rfind("# darshan log version:", 0) == 0) darshan_header = true;
+    if (n == 0 && line.rfind("# tracer: blk", 0) == 0) return "blkparse";
+    // A counter line of darshan-parser ("POSIX<TAB>rank<TAB>id<TAB>POSIX_OPENS<TAB>..."): no DXT text.
+    const std::size_t tab = line.find('\t');
+    if (darshan_header && tab != std::string::npos && tab > 0 && line.compare(tab + 1, 1, "#") != 0 &&
+        std::isupper(static_cast<unsigned char>(line[0])))
+      return "darshan";
+  }
+  return std::nullopt;  // a darshan header without a record in sight: either parser's
 }
 
 }  // namespace gs

@@ -107,6 +107,12 @@ bool register_trace_format(TraceFormat format);
 const TraceFormat& trace_format(const std::string& name);  // UserError listing the accepted names
 std::vector<std::string> trace_format_names();
 
+// The format of a trace file where its first lines (up to 200) tell it
+// without doubt: "dxt" (darshan-dxt-parser: "# DXT, file_id" records),
+// "darshan" (darshan-parser: "# darshan log version" and no DXT record),
+// "blkparse" (ftrace's "# tracer: blk"); nothing otherwise.
+std::optional<std::string> detect_trace_format(const std::string& path);
+
 // Reads and merges every path (events are merged in time order; darshan logs
 // become one system-level series on a common clock).
 Trace read_trace(const std::vector<std::string>& paths, const TraceOptions& options);

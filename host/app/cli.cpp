@@ -46,8 +46,10 @@ void add_trace_options(CLI::App* app, SeriesSource& o, TraceArguments& a) {
   app->add_option("--trace-list", a.trace_list,
                   "a file naming trace files, one per line ('#' comments; relative to the list's folder): "
                   "thousands of darshan logs");
-  app->add_option("--format", a.format, fmt::format("{} (docs/traces.md)", fmt::join(trace_format_names(), ", ")))
-      ->required();
+  app->add_option("--format", a.format,
+                  fmt::format("{} (docs/traces.md; default: told from the first trace's first lines where they leave "
+                              "no doubt: darshan-dxt-parser, darshan-parser, ftrace blk text)",
+                              fmt::join(trace_format_names(), ", ")));
   app->add_option("--bin", o.bin, "bin width: 1s, 250ms, 10us, 5min, … (all formats but series and values)");
   app->add_option("--column", o.trace.time_column,
                   "timestamps/series: the time column, 1-based or a header name (series: row, the row index)");
@@ -81,13 +83,42 @@ void add_trace_options(CLI::App* app, SeriesSource& o, TraceArguments& a) {
                   "(default count; darshan: bytes)");
 }
 
+// --format, or the format the first trace's first lines name without doubt; a
+// darshan-dxt-parser text given as darshan gets a hint (darshan reads counters).
+std::string trace_format_of(const TraceArguments& a, const std::vector<std::string>& traces) {
+  if (!a.format.empty() && a.format != "darshan") return a.format;
+  std::optional<std::string> seen;
+  try {
+    seen = detect_trace_format(traces.front());
+  } catch (const UserError&) {
+    if (a.format.empty()) throw;  // unreadable: the reader says why when a format is given
+  }
+  if (a.format.empty()) {
+    if (!seen)
+      throw UserError(
+          fmt::format("--format is required: the first lines of '{}' do not tell its format; accepted: {} "
+                      "(docs/traces.md)",
+                      traces.front(), fmt::join(trace_format_names(), ", ")));
+    std::fprintf(stderr, "format: %s (told from the first lines of %s; --format overrides)\n", seen->c_str(),
+                 traces.front().c_str());
+    return *seen;
+  }
+  if (a.format == "darshan" && seen == std::string("dxt"))
+    std::fprintf(stderr,
+                 "hint: '%s' holds DXT records (darshan-dxt-parser text): --format dxt reads its requests; "
+                 "--format darshan reads only darshan-parser counters\n",
+                 traces.front().c_str());
+  return a.format;
+}
+
 void apply_trace_arguments(const TraceArguments& a, SeriesSource& o) {
-  o.trace.format = trace_format(a.format).name;
+  if (!a.format.empty()) trace_format(a.format);  // an unknown name is said first
+  if (!a.trace_list.empty()) append_trace_list(a.trace_list, o.traces);
+  if (o.traces.empty()) throw UserError("no trace: give trace files, or --trace-list FILE");
+  o.trace.format = trace_format(trace_format_of(a, o.traces)).name;
   if (!a.time_unit.empty()) o.trace.time_unit = parse_time_unit(a.time_unit);
   if (!a.delimiter.empty()) o.trace.delimiter = a.delimiter == "comma" ? ',' : a.delimiter == "tab" ? '\t' : ' ';
   o.trace.blk_action = a.blk_event[0];
-  if (!a.trace_list.empty()) append_trace_list(a.trace_list, o.traces);
-  if (o.traces.empty()) throw UserError("no trace: give trace files, or --trace-list FILE");
   if (!a.spread.empty()) o.trace.spread = parse_spread(a.spread);
   if (!a.align.empty()) o.trace.align = parse_align(a.align);
 }
@@ -116,6 +147,15 @@ std::string build_features() {
   return fmt::format("{}, {}, {}", cuda, mpi, boosted_trees_available() ? "XGBoost" : "no XGBoost");
 }
 
+// CLI11 2.1 prints one generic usage line; the top level names both forms.
+class TopLevelFormatter : public CLI::Formatter {
+ public:
+  std::string make_usage(const CLI::App*, std::string) const override {
+    return "Usage: gpusynth CONFIG.yaml [options]   (the same as: gpusynth run CONFIG.yaml [options])\n"
+           "       gpusynth COMMAND [options]       (gpusynth COMMAND --help gives its options)\n";
+  }
+};
+
 // `gpusynth CONFIG.yaml ...` → `gpusynth run CONFIG.yaml ...`.
 std::vector<std::string> normalised_arguments(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
@@ -137,11 +177,10 @@ std::string joined(int argc, char** argv) {
 }
 
 int parse_and_run(int argc, char** argv) {
-  CLI::App app{
-      "gpusynth: GPU-accelerated synthesis of bursty, heavy-tailed, self-similar parallel I/O workloads.\n"
-      "Usage: gpusynth CONFIG.yaml [options]   (same as: gpusynth run CONFIG.yaml [options])",
-      "gpusynth"};
-  app.set_version_flag("--version", fmt::format("gpusynth {} ({})\nbuilt with: {}", kVersion, kGitRevision, build_features()));
+  CLI::App app{"gpusynth: GPU-accelerated synthesis of bursty, heavy-tailed, self-similar parallel I/O workloads.",
+               "gpusynth"};
+  const std::string version = fmt::format("gpusynth {} ({})\nbuilt with: {}", kVersion, kGitRevision, build_features());
+  app.set_version_flag("--version", version);
   app.require_subcommand(1);
 
   RunOptions options;
@@ -167,6 +206,10 @@ int parse_and_run(int argc, char** argv) {
     command->add_flag("--dry-run", options.dry_run,
                       "print the plan (ensembles, replicas, bytes, batches) and write nothing");
     command->add_flag("-q,--quiet", options.quiet, "no progress and no log lines");
+    command->add_flag("--json", options.json,
+                      "print what the run did (ensembles; the study's medians, intervals and degrees; bursts; "
+                      "replays) as one JSON object instead of the tables");
+    command->set_version_flag("--version", version);
   };
   CLI::App* run = app.add_subcommand("run", "generate the ensembles of CONFIG and write them to one HDF5 file");
   add_run_options(run);
@@ -238,6 +281,8 @@ int parse_and_run(int argc, char** argv) {
   fit->add_option("--name", fit_options.source.name, "dataset name (default: the trace's file name)");
   fit->add_option("--replicas", fit_options.replicas, "replicas of each fitted ensemble (default 100)")
       ->check(whole_number(1, 4294967295));
+  fit->add_flag("--json", fit_options.json,
+                "print the fits (validity, estimates and SEs, params) as one JSON object instead of the table");
   fit->add_option("--seed", fit_options.seed, "seed of the bootstrap and the EM starts; written to the config")
       ->check(whole_number(0, UINT64_MAX));
   // The fit adapters' options, as the models declare them (`fitting:` keys of a config).
@@ -293,6 +338,15 @@ int parse_and_run(int argc, char** argv) {
   models_command_app->add_option("name", models_options.names, "the models to show (default: all)");
   models_command_app->add_flag("--markdown", models_options.markdown, "print Markdown tables (docs/models.md)");
 
+  app.formatter(std::make_shared<TopLevelFormatter>());  // after the commands: they keep CLI11's own
+  if (argc < 2) {                                        // plain `gpusynth`
+    std::fprintf(stderr,
+                 "gpusynth: give a config or a command:\n"
+                 "  gpusynth CONFIG.yaml [options]   generate what the config describes (gpusynth run --help)\n"
+                 "  gpusynth COMMAND [options]       one of: %s (gpusynth --help says what each does)\n",
+                 fmt::format("{}", fmt::join(kCommands, ", ")).c_str());
+    return kExitUser;
+  }
   std::vector<std::string> args = normalised_arguments(argc, argv);
   std::reverse(args.begin(), args.end());  // CLI11 takes the arguments reversed
   try {

@@ -4,10 +4,12 @@
 #include <fmt/ranges.h>
 #include <yaml-cpp/yaml.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 
 #include "estimators/model_fit.hpp"
+#include "host/app/json.hpp"
 #include "host/base/errors.hpp"
 #include "host/base/output_file.hpp"
 #include "io/hdf5_library.hpp"
@@ -60,6 +62,41 @@ YAML::Node dataset_node(const SeriesSource& read, const std::string& name) {
   return d;
 }
 
+void print_fits(const std::vector<FittedModel>& fitted) {
+  std::printf("%-8s %-10s %-22s %s\n", "model", "validity", "fit statistic", "estimates ± SE");
+  for (const FittedModel& r : fitted)
+    std::printf("%-8s %-10s %-22s %s\n", r.model.c_str(), validity_of(r), r.invalid.empty() ? r.statistic.c_str() : "-",
+                r.invalid.empty() ? r.estimates.c_str() : r.invalid.c_str());
+}
+
+// --json: the dataset and every model's validity, estimates with their SEs (its fit: entries) and the
+// params and workload a config runs it with.
+nlohmann::json fits_json(const SeriesSource& read, const LoadedSeries& s, const std::vector<FittedModel>& fitted) {
+  nlohmann::json models = nlohmann::json::array();
+  for (const FittedModel& r : fitted) {
+    nlohmann::json m = {{"model", r.model}, {"validity", validity_of(r)}};
+    if (!r.invalid.empty()) {
+      m["stopped_because"] = r.invalid;
+    } else {
+      m["statistic"] = r.statistic;
+      m["estimates"] = r.estimates;
+      m["params"] = json_of(r.params);
+      m["workload"] = json_of(r.workload);
+      m["fit"] = json_of(r.fit);
+    }
+    if (!r.boundary.empty()) m["boundary"] = r.boundary;
+    if (!r.warning.empty()) m["warning"] = r.warning;
+    models.push_back(m);
+  }
+  return {{"dataset", read.name},
+          {"traces", read.traces},
+          {"format", read.trace.format},
+          {"series", s.series_name},
+          {"values", s.series.size()},
+          {"bin_seconds", json_number(s.binned.bin_width > 0 ? s.binned.bin_width : NAN)},
+          {"models", models}};
+}
+
 }  // namespace
 
 int fit_command(const FitOptions& given) {
@@ -82,10 +119,10 @@ int fit_command(const FitOptions& given) {
       std::fprintf(stderr, "warning: %s: %s\n", r.model.c_str(), r.boundary.c_str());
   }
 
-  std::printf("%-8s %-10s %-22s %s\n", "model", "validity", "fit statistic", "estimates ± SE");
-  for (const FittedModel& r : fitted)
-    std::printf("%-8s %-10s %-22s %s\n", r.model.c_str(), validity_of(r), r.invalid.empty() ? r.statistic.c_str() : "-",
-                r.invalid.empty() ? r.estimates.c_str() : r.invalid.c_str());
+  if (o.json)
+    std::printf("%s\n", fits_json(read, s, fitted).dump(2).c_str());
+  else
+    print_fits(fitted);
   if (o.output.empty()) return kExitOk;
 
   YAML::Node root(YAML::NodeType::Map);

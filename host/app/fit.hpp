@@ -22,6 +22,7 @@ struct FitOptions {
   std::uint64_t replicas = 100;     // of each fitted ensemble
   std::uint64_t seed = 1;           // bootstrap, dithering and EM starts; recorded in the config
   FitSettings settings;             // the fit adapters' options (--lfsn-hurst, …)
+  bool json = false;                // print the fits as one JSON object instead of the table
 };
 
 int fit_command(const FitOptions& options);

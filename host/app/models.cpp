@@ -22,6 +22,7 @@ const ModelTraits& traits_of(const std::string& name) {
 std::string text_table(const ModelTraits& traits) {
   std::string out =
       fmt::format("{}: {}{}\n", traits.name, traits.summary, traits.fit ? " (fitted by `gpusynth fit`)" : "");
+  out += fmt::format("  {:<18} {:<34} {:<40} {}\n", "key (params:)", "default", "accepted", "meaning");
   for (const ParamSpec& p : traits.params)
     out +=
         fmt::format("  {:<18} {:<34} {:<40} {}\n", p.name, p.default_description(), p.range_description(), p.meaning);

@@ -133,6 +133,18 @@ class StagingDirectory {
   bool committed_ = false;
 };
 
+// An installed gpusynth's scripts lie in PREFIX/share/gpusynth/scripts beside PREFIX/bin; a build
+// runs them from the sources it was built from.
+std::string installed_or_source_script() {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path installed = self.parent_path().parent_path() / "share" / "gpusynth" / "scripts" / "report.py";
+    if (fs::is_regular_file(installed, ec)) return installed.string();
+  }
+  return GPUSYNTH_REPORT_SCRIPT;
+}
+
 }  // namespace
 
 int report_command(const ReportOptions& o) {
@@ -148,7 +160,7 @@ int report_command(const ReportOptions& o) {
   const std::string target = resolve_report_target(o.output);
   // Debian's matplotlib and h5py belong to /usr/bin/python3 (a python3 earlier on PATH may lack them).
   const std::string python = environment_or("GPUSYNTH_PYTHON", "/usr/bin/python3");
-  const std::string script = environment_or("GPUSYNTH_REPORT_SCRIPT", GPUSYNTH_REPORT_SCRIPT);
+  const std::string script = environment_or("GPUSYNTH_REPORT_SCRIPT", installed_or_source_script());
   if (!fs::is_regular_file(script))
     throw UserError(
         fmt::format("the report script '{}' is missing; set GPUSYNTH_REPORT_SCRIPT to scripts/report.py "

@@ -8,6 +8,7 @@
 
 #include "host/app/bursts_tables.hpp"
 #include "host/app/replay_tables.hpp"
+#include "host/app/run_json.hpp"
 #include "host/app/study_tables.hpp"
 #include "host/base/errors.hpp"
 #include "host/base/progress.hpp"
@@ -33,9 +34,13 @@ int run_command(const RunOptions& given) {
                  config.output.c_str());
     return kExitInterrupted;
   }
-  if (outcome.study) std::fputs(study_tables(*outcome.study).c_str(), stdout);
-  if (!outcome.bursts.empty()) std::fputs(bursts_tables(outcome.bursts).c_str(), stdout);
-  if (!outcome.replays.empty()) std::fputs(replay_tables(outcome.replays).c_str(), stdout);
+  if (options.json) {
+    if (is_root_rank()) std::printf("%s\n", run_json(outcome, options.no_output ? "" : config.output).dump(2).c_str());
+  } else {
+    if (outcome.study) std::fputs(study_tables(*outcome.study).c_str(), stdout);
+    if (!outcome.bursts.empty()) std::fputs(bursts_tables(outcome.bursts).c_str(), stdout);
+    if (!outcome.replays.empty()) std::fputs(replay_tables(outcome.replays).c_str(), stdout);
+  }
   double generate_seconds = 0, write_seconds = 0, compare_seconds = 0;
   std::uint64_t compared_in_place = 0;
   for (const EnsembleResult& result : outcome.ensembles) {

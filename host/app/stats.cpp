@@ -11,6 +11,7 @@
 
 #include "estimators/empirical.hpp"
 #include "estimators/series.hpp"
+#include "host/app/json.hpp"
 #include "host/base/errors.hpp"
 #include "host/base/output_file.hpp"
 #include "host/base/parallel.hpp"
@@ -24,8 +25,6 @@ namespace gs {
 namespace {
 
 const std::vector<std::size_t> kPrintedLags = {1, 2, 5, 10, 20, 50, 100};
-
-nlohmann::json number(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
 
 std::string readable_bytes(double bytes) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
@@ -50,14 +49,14 @@ nlohmann::json summary_json(const TraceStatistics& s, const std::vector<std::str
   j["sha256"] = sha;
   j["format"] = s.loaded.trace.format;
   j["series"] = s.loaded.series_name;
-  j["bin_width"] = number(s.loaded.binned.bin_width > 0 ? s.loaded.binned.bin_width : NAN);
+  j["bin_width"] = json_number(s.loaded.binned.bin_width > 0 ? s.loaded.binned.bin_width : NAN);
   j["lines"] = s.loaded.trace.lines;
   j["bad_lines"] = s.loaded.trace.bad_lines;
   if (s.loaded.trace.kind == Trace::Kind::events) {
     j["events"] = s.loaded.trace.times.size();
     const double span = s.loaded.trace.times.back() - s.loaded.trace.times.front();
     j["duration"] = span;
-    j["rate"] = number(span > 0 ? static_cast<double>(s.loaded.trace.times.size()) / span : NAN);
+    j["rate"] = json_number(span > 0 ? static_cast<double>(s.loaded.trace.times.size()) / span : NAN);
   }
   return j;
 }
@@ -160,30 +159,30 @@ nlohmann::json statistics_json(const TraceStatistics& s) {
   using nlohmann::json;
   json j;
   j["length"] = s.loaded.series.size();
-  j["mean"] = number(s.burstiness.mean);
-  j["sd"] = number(s.burstiness.sd);
-  j["cv"] = number(s.burstiness.cv);
-  j["peak"] = number(s.burstiness.peak);
-  j["peak_to_mean"] = number(s.burstiness.peak_to_mean);
+  j["mean"] = json_number(s.burstiness.mean);
+  j["sd"] = json_number(s.burstiness.sd);
+  j["cv"] = json_number(s.burstiness.cv);
+  j["peak"] = json_number(s.burstiness.peak);
+  j["peak_to_mean"] = json_number(s.burstiness.peak_to_mean);
   json idc = json::object();
   for (std::size_t i = 0; i < s.burstiness.idc.size(); ++i)
-    idc[std::to_string(s.burstiness.idc_scales[i])] = number(s.burstiness.idc[i]);
+    idc[std::to_string(s.burstiness.idc_scales[i])] = json_number(s.burstiness.idc[i]);
   j["idc"] = idc;
   json acf = json::array();
-  for (double v : s.acf) acf.push_back(number(v));
+  for (double v : s.acf) acf.push_back(json_number(v));
   j["acf"] = acf;
   json hurst = json::object();
   for (const auto& h : s.hurst) {
-    json e = {{"H", number(h.estimate.H)}, {"se", number(h.estimate.se)}};
+    json e = {{"H", json_number(h.estimate.H)}, {"se", json_number(h.estimate.se)}};
     if (!h.estimate.note.empty()) e["note"] = h.estimate.note;
     hurst[h.key] = e;
   }
   j["hurst"] = hurst;
   if (!s.loaded.interarrivals.empty()) {
     const Burstiness& b = s.interarrival_burstiness;
-    json ia = {{"count", s.loaded.interarrivals.size()}, {"mean", number(b.mean)}, {"cv", number(b.cv)}};
+    json ia = {{"count", s.loaded.interarrivals.size()}, {"mean", json_number(b.mean)}, {"cv", json_number(b.cv)}};
     json iacf = json::array();
-    for (double v : s.interarrival_acf) iacf.push_back(number(v));
+    for (double v : s.interarrival_acf) iacf.push_back(json_number(v));
     ia["acf"] = iacf;
     j["interarrival"] = ia;
   }

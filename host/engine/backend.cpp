@@ -54,7 +54,7 @@ std::unique_ptr<BackendDevice> open_backend(BackendChoice choice, const Executio
     log += "backend auto: a CUDA device is present, using cuda";
     return make_cuda_backend(context);
   }
-  log = fmt::format("backend auto: using cpu ({})", why_none);
+  log = "backend auto: using cpu (no CUDA device)";  // the runtime's reason only when cuda is asked for
   return make_cpu_backend(context);
 }
 

@@ -29,6 +29,7 @@ struct RunOptions {
   bool dry_run = false;
   bool no_output = false;  // generate every batch and discard it (timing without the HDF5 write)
   bool quiet = false;
+  bool json = false;             // the front end prints the outcome as JSON instead of tables
   bool bursts_required = false;  // `gpusynth bursts`: the config must have a bursts: section
   bool node_log = false;         // MPI: the first rank of a node other than rank 0's logs its backend
   std::optional<ReplayOptions> replay;  // `gpusynth replay`: the requests replayed by fio and compared

@@ -1,0 +1,16 @@
+// `--json` of run, bursts and replay: what the tables print, as one JSON
+// object on stdout (the log stays on stderr): the ensembles written, the
+// study's medians with intervals and matching degrees, the burst analyses'
+// detection, F1 per horizon and Monte Carlo figures, the replays' fidelity.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "host/engine/run.hpp"
+
+namespace gs {
+
+nlohmann::json run_json(const RunOutcome& outcome, const std::string& output);
+
+}  // namespace gs
