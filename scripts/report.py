@@ -46,6 +46,7 @@ signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
 
 import base64  # noqa: E402
 import html  # noqa: E402
+import math  # noqa: E402
 import os  # noqa: E402
 import re  # noqa: E402
 import shutil  # noqa: E402
@@ -79,6 +80,7 @@ except ImportError as missing:
 from request_table_checks import request_table_problem  # noqa: E402
 from report_bursts import (InputError, MissingModule, WriteError, attribute, burst_sections, member,  # noqa: E402
                            plt, save, text, values)
+from report_overview import caveats, overview_sections  # noqa: E402
 from report_replay import replay_sections  # noqa: E402
 
 BAND = (5, 95)  # percentiles of the replicas drawn as a band
@@ -126,100 +128,176 @@ def replica_band(group, model, name):
     return np.nanpercentile(group[model][name][()], [BAND[0], 50, BAND[1]], axis=0)
 
 
+def duration(seconds):
+    """A bin width for people: 50 ms, 1 s, 5 min."""
+    for unit, size in (("h", 3600), ("min", 60), ("s", 1), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9)):
+        if seconds >= size * 0.999:
+            return f"{seconds / size:.4g} {unit}"
+    return f"{seconds:g} s"
+
+
+CHANNEL_UNITS = {"count": "operations", "count_read": "read operations", "count_write": "write operations",
+                 "bytes": "bytes", "bytes_read": "bytes read", "bytes_write": "bytes written",
+                 "time": "s of I/O", "time_read": "s of reads", "time_write": "s of writes"}
+
+
+class DatasetUnits:
+    """What a dataset's values and bins are, from its attributes (/datasets/NAME: series_name, bin_width)."""
+
+    def __init__(self, group):
+        channel = text(group.attrs.get("series_name", ""))
+        width = float(group.attrs.get("bin_width", 0) or 0)
+        self.bin_seconds = width if math.isfinite(width) and width > 0 else None
+        what = CHANNEL_UNITS.get(channel, channel or "value")
+        self.value = f"{what} per {duration(self.bin_seconds)}" if self.bin_seconds else what
+        self.bin = f"bins of {duration(self.bin_seconds)}" if self.bin_seconds else "bins"
+
+
+def panels(count, width=7.0, height=1.9, columns=3, sharex=True, sharey=True):
+    """A grid of small multiples, one panel per model, axes shared where values are compared."""
+    columns = min(columns, count)
+    rows = (count + columns - 1) // columns
+    fig, axes = plt.subplots(rows, columns, figsize=(width, height * rows + 0.4), sharex=sharex, sharey=sharey,
+                             squeeze=False)
+    for extra in axes.flat[count:]:
+        extra.set_visible(False)
+    return fig, axes.flat[:count]
+
+
 def plot_dataset(f, study, dataset, directory):
     group = study.compare[dataset]
+    units = DatasetUnits(f["datasets"][dataset])
     real = f["datasets"][dataset]["series"][()]
     levels = group["real_quantiles"].attrs["levels"]
     real_q = group["real_quantiles"][()]
     real_acf = group["real_acf"][()]
     models = [m for m in study.models if m in group]
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    band = f"replicas' {BAND[0]}-{BAND[1]} % band"
     plots = {}
 
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+    fig, axes = panels(len(models))
     xs = np.sort(real)
-    ax.step(xs, np.arange(1, len(xs) + 1) / len(xs), where="post", color="black", lw=2, label="real")
-    for i, m in enumerate(models):
+    for i, (ax, m) in enumerate(zip(axes, models)):
         lo, mid, hi = replica_band(group, m, "replica_quantiles")
         c = colors[i % len(colors)]
-        ax.fill_betweenx(levels, lo, hi, color=c, alpha=0.2)
-        ax.plot(mid, levels, color=c, label=f"{m} (median, {BAND[0]}-{BAND[1]}% band)")
-    if xs.min() > 0 and xs.max() / xs.min() > 100:
-        ax.set_xscale("log")
-    elif xs.min() >= 0 and xs.max() > 100:
-        ax.set_xscale("symlog", linthresh=1)
-    ax.set_xlabel("value per bin")
-    ax.set_ylabel("cumulative fraction")
-    ax.set_title(f"{dataset}: CDF of real vs synthetic")
-    ax.legend(fontsize=7)
-    plots["CDF"] = save(fig, directory, f"cdf_{dataset}.png")
+        ax.fill_betweenx(levels, lo, hi, color=c, alpha=0.3, lw=0, label=band)
+        ax.plot(mid, levels, color=c, lw=1, label=f"{m}: replicas' median")
+        ax.step(xs, np.arange(1, len(xs) + 1) / len(xs), where="post", color="black", lw=1, label="real")
+        if xs.min() > 0 and xs.max() / xs.min() > 100:
+            ax.set_xscale("log")
+        elif xs.min() >= 0 and xs.max() > 100:
+            ax.set_xscale("symlog", linthresh=1)
+        ax.set_title(m)
+        ax.set_xlabel(units.value)
+        ax.set_ylabel("cumulative fraction")
+        ax.legend(loc="lower right")
+    fig.suptitle(f"{dataset}: CDF of the real series and of each model's replicas")
+    fig.tight_layout()
+    plots["CDF, one panel per model"] = save(fig, directory, f"cdf_{dataset}.png")
 
-    fig, ax = plt.subplots(figsize=(5.5, 5.5))
-    for i, m in enumerate(models):
-        lo, mid, hi = replica_band(group, m, "replica_quantiles")
-        c = colors[i % len(colors)]
-        ax.fill_between(real_q, lo, hi, color=c, alpha=0.2)
-        ax.plot(real_q, mid, "o", ms=3, color=c, label=m)
+    fig, axes = panels(len(models), height=2.3)
     span = [np.nanmin(real_q), np.nanmax(real_q)]
-    ax.plot(span, span, color="black", lw=1, label="y = x")
-    if span[0] >= 0 and span[1] > 100:
-        ax.set_xscale("symlog", linthresh=1)
-        ax.set_yscale("symlog", linthresh=1)
-    ax.set_xlabel("real quantile")
-    ax.set_ylabel("synthetic quantile (median over replicas)")
-    ax.set_title(f"{dataset}: QQ plot, p = 0, 0.01, ..., 1")
-    ax.legend(fontsize=7)
-    plots["QQ"] = save(fig, directory, f"qq_{dataset}.png")
+    for i, (ax, m) in enumerate(zip(axes, models)):
+        lo, mid, hi = replica_band(group, m, "replica_quantiles")
+        c = colors[i % len(colors)]
+        ax.fill_between(real_q, lo, hi, color=c, alpha=0.3, lw=0, label=band)
+        ax.plot(real_q, mid, "o", ms=2, color=c, label="replicas' median")
+        ax.plot(span, span, color="black", lw=0.8, label="y = x")
+        if span[0] >= 0 and span[1] > 100:
+            ax.set_xscale("symlog", linthresh=1)
+            ax.set_yscale("symlog", linthresh=1)
+        ax.set_title(m)
+        ax.set_xlabel(f"real quantile ({units.value})")
+        ax.set_ylabel(f"synthetic quantile ({units.value})")
+        ax.legend(loc="upper left")
+    fig.suptitle(f"{dataset}: QQ plots, p = 0, 0.01, ..., 1")
+    fig.tight_layout()
+    plots["QQ, one panel per model"] = save(fig, directory, f"qq_{dataset}.png")
 
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+    fig, axes = panels(len(models))
     lags = np.arange(len(real_acf))
-    ax.plot(lags, real_acf, color="black", lw=2, label="real")
-    for i, m in enumerate(models):
+    for i, (ax, m) in enumerate(zip(axes, models)):
         lo, mid, hi = replica_band(group, m, "replica_acf")
         c = colors[i % len(colors)]
-        ax.fill_between(lags, lo, hi, color=c, alpha=0.2)
-        ax.plot(lags, mid, color=c, label=m)
-    ax.axhline(0, color="grey", lw=0.5)
-    ax.set_xlabel("lag (bins)")
-    ax.set_ylabel("autocorrelation")
-    ax.set_title(f"{dataset}: ACF, median and {BAND[0]}-{BAND[1]}% band of the replicas")
-    ax.legend(fontsize=7)
-    plots["ACF"] = save(fig, directory, f"acf_{dataset}.png")
+        ax.fill_between(lags, lo, hi, color=c, alpha=0.3, lw=0, label=band)
+        ax.plot(lags, mid, color=c, lw=1, label="replicas' median")
+        ax.plot(lags, real_acf, color="black", lw=1, label="real")
+        ax.axhline(0, color="grey", lw=0.5)
+        ax.set_title(m)
+        ax.set_xlabel(f"lag ({units.bin})")
+        ax.set_ylabel("autocorrelation")
+        if units.bin_seconds:  # the lag in time as well
+            w = units.bin_seconds
+            top = ax.secondary_xaxis("top", functions=(lambda b, w=w: b * w, lambda t, w=w: t / w))
+            top.set_xlabel("lag (s)")
+        ax.legend(loc="upper right")
+    fig.suptitle(f"{dataset}: autocorrelation of the real series and of each model's replicas")
+    fig.tight_layout()
+    plots["ACF, one panel per model"] = save(fig, directory, f"acf_{dataset}.png")
 
-    fig, axes = plt.subplots(len(models) + 1, 1, figsize=(8, 1.6 * (len(models) + 1)), sharex=True)
+    fig, axes = plt.subplots(len(models) + 1, 1, figsize=(7, 1.0 * (len(models) + 1) + 0.5), sharex=True,
+                             sharey=True)
     axes = np.atleast_1d(axes)
-    axes[0].plot(real, color="black", lw=0.6)
-    axes[0].set_ylabel("real", fontsize=8)
+    time = np.arange(len(real)) * (units.bin_seconds or 1)
+    axes[0].plot(time, real, color="black", lw=0.5)
+    axes[0].text(0.01, 0.85, "real", transform=axes[0].transAxes, fontsize=7)
     for i, m in enumerate(models):
         ensemble = text(group[m].attrs["ensemble"])
         ax = axes[i + 1]
         series = f["ensembles"].get(ensemble, {}).get("series") if ensemble in f["ensembles"] else None
         if series is not None and series.shape[0] > 0:
-            ax.plot(series[0, :], color=colors[i % len(colors)], lw=0.6)
-        ax.set_ylabel(m, fontsize=8)
-    axes[-1].set_xlabel("bin")
-    axes[0].set_title(f"{dataset}: the real series and replica 0 of each model")
+            ax.plot(time[:series.shape[1]], series[0, :len(time)], color=colors[i % len(colors)], lw=0.5)
+        ax.text(0.01, 0.85, f"{m}, replica 0", transform=ax.transAxes, fontsize=7)
+    axes[len(axes) // 2].set_ylabel(units.value)
+    axes[-1].set_xlabel("time (s)" if units.bin_seconds else "bin")
+    axes[0].set_title(f"{dataset}: the real series and replica 0 of each model (one y scale)")
+    fig.tight_layout()
     plots["Sample paths"] = save(fig, directory, f"paths_{dataset}.png")
 
-    metrics = study.metrics
-    fig, axes = plt.subplots(1, len(metrics), figsize=(3.2 * len(metrics), 3.8))
-    axes = np.atleast_1d(axes)
-    for ax, metric in zip(axes, metrics):
-        data = []
-        for m in models:
+    plots["Per-replica metrics with the bootstrap interval of the median"] = plot_metrics(
+        study, group, dataset, models, units, directory)
+    return plots
+
+
+def plot_metrics(study, group, dataset, models, units, directory):
+    """Per metric: the replicas' values (boxes) and the median's bootstrap interval (error bar)."""
+    fig, axes = panels(len(study.metrics), height=2.4, sharex=False, sharey=False)
+    for ax, metric in zip(axes, study.metrics):
+        data, medians, errors, shown = [], [], [[], []], []
+        for k, m in enumerate(models):
             v = group[m][metric][()]
             data.append(v[np.isfinite(v)])
-        ax.boxplot(data, labels=models, showfliers=False)
-        ax.set_title(metric, fontsize=9)
-        ax.tick_params(axis="x", labelrotation=45, labelsize=7)
-        if metric in ("hurst",):
-            ax.axhline(0, color="grey", lw=0.5)
-        if metric.endswith("_ratio"):
-            ax.axhline(1, color="grey", lw=0.5)
-    fig.suptitle(f"{dataset}: per-replica metrics (boxes: quartiles; whiskers: 1.5 IQR)")
+            row = study.row(dataset, m, metric)
+            if row is not None and row["replicas_used"] > 0:
+                shown.append(k + 1)
+                medians.append(row["median"])
+                errors[0].append(row["median"] - row["ci_low"])
+                errors[1].append(row["ci_high"] - row["median"])
+        if not any(len(d) for d in data):
+            note = text(group.attrs.get("real_hurst_note", "")) if metric == "hurst" else ""
+            ax.text(0.5, 0.5, "no model has a finite value" + (f":\nthe real series' H has none\n({note})" if note
+                                                                else ""),
+                    ha="center", va="center", fontsize=7, wrap=True, transform=ax.transAxes)
+            ax.set_xticks([])
+            ax.set_yticks([])
+        else:
+            ax.boxplot(data, labels=models, showfliers=False)
+            ax.errorbar(shown, medians, yerr=errors, fmt="o", color="tab:red", ms=3, capsize=3,
+                        label=f"median, {study.attrs['interval_method']} interval")
+            ax.tick_params(axis="x", labelrotation=45)
+            ax.legend(loc="best", fontsize=6)
+            if metric == "hurst":
+                ax.axhline(0, color="grey", lw=0.5)
+            if metric.endswith("_ratio"):
+                ax.axhline(1, color="grey", lw=0.5)
+        ax.set_title(metric)
+        # the trimmed error is a distance between values; the others are distances of shares or ratios
+        ax.set_ylabel(f"{metric} ({units.value})" if metric == "trimmed_error" else f"{metric} (dimensionless)")
+    fig.suptitle(f"{dataset}: per-replica metrics (boxes: quartiles, whiskers 1.5 IQR; red: the median's "
+                 f"{100 * study.attrs['confidence']:g} % bootstrap interval)")
     fig.tight_layout()
-    plots["Per-replica metrics"] = save(fig, directory, f"metrics_{dataset}.png")
-    return plots
+    return save(fig, directory, f"metrics_{dataset}.png")
 
 
 REQUEST_FIELDS = ("replica", "rank", "time", "op")  # what the plots read of a request table (docs/requests.md)
@@ -276,7 +354,7 @@ def load_requests(f):
 
 def plot_requests(name, attrs, panels, width, directory):
     """Rank x time of replica 0 beside the trace's requests, and data requests per bin."""
-    fig, axes = plt.subplots(1, len(panels), figsize=(6 * len(panels), 4.2), squeeze=False)
+    fig, axes = plt.subplots(1, len(panels), figsize=(3.5 * len(panels), 2.8), squeeze=False)
     for axis, (title, ranks, times, writes) in zip(axes[0], panels):
         axis.scatter(times[~writes], ranks[~writes], s=4, marker="|", color="tab:blue", label="read")
         axis.scatter(times[writes], ranks[writes], s=4, marker="|", color="tab:red", label="write")
@@ -288,7 +366,7 @@ def plot_requests(name, attrs, panels, width, directory):
     _, _, times, _ = panels[-1]
     first, last = (min(float(times.min()), 0.0), float(times.max())) if times.size else (0.0, 0.0)
     width = width or max((last - first) / 100, 1e-3)
-    fig, axis = plt.subplots(figsize=(8, 3.2))
+    fig, axis = plt.subplots(figsize=(7, 2.4))
     edges = np.arange(np.floor(first / width) * width, last + 2 * width, width)
     axis.step(edges[:-1], np.histogram(times, edges)[0], where="post", label="synthetic, replica 0")
     axis.set_xlabel("time (s)")
@@ -332,6 +410,12 @@ def write_report(results, directory):
             syntheses = load_requests(f) if "requests" in f else []
         except InputError as e:
             fail(f"{results}: {e}; the report draws the request tables gpusynth writes (docs/requests.md)")
+        notes = []  # the caveats the run recorded, shown in their own box
+        try:
+            sections += overview_sections(f, results)
+            notes = caveats(f)
+        except (KeyError, OSError, ValueError, TypeError) as e:
+            warnings.append(f"the overview is left out: {e}")
         try:
             if "compare" in f:
                 try:
@@ -356,12 +440,12 @@ def write_report(results, directory):
             fail(str(e))
         except MissingModule as e:
             fail_missing(e.module)
-    if not any(tables or images for _, _, tables, images in sections):
+    if not any(tables or images for title, _, tables, images in sections if title != "Overview"):  # results, not provenance
         fail(f"{results}: nothing to report: {'; '.join(warnings)}")
     for warning in warnings:
         print(f"gpusynth report: warning: {results}: {warning}", file=sys.stderr)
     try:
-        write_pages(sections, warnings, results, directory)
+        write_pages(sections, warnings, notes, results, directory)
     except OSError as e:
         fail(str(WriteError(e.filename or directory, e)))
     return warnings
@@ -371,12 +455,7 @@ def study_sections(f, results, directory, sections):
     study = Study(f)
     a = study.attrs
     interval = f"{100 * a['confidence']:g}% {a['interval_method']} bootstrap interval, {a['bootstrap_resamples']} resamples"
-    intro = [
-        f"Results file: {os.path.abspath(results)} (gpusynth {text(f.attrs.get('gpusynth_version', '?'))}, "
-        f"created {text(f.attrs.get('created_utc', '?'))}, seed {f.attrs.get('seed', '?')}, backend "
-        f"{text(f.attrs.get('backend', '?'))}).",
-        f"Every cell is the median of a metric over the replicas with its {interval}.",
-    ]
+    intro = [f"Every cell is the median of a metric over the replicas with its {interval}."]
     for metric in study.metrics:
         intro.append(f"{metric}: {a.get('definition_' + metric, '')}")
     sections.append(("Study", intro, [], []))
@@ -404,8 +483,13 @@ def study_sections(f, results, directory, sections):
         sections.append((f"Dataset {d}", [], [], list(plots.items())))
 
 
-def write_pages(sections, warnings, results, directory):
+def write_pages(sections, warnings, notes, results, directory):
     md, body = ["# gpusynth report", ""], []
+    if notes:  # what the results themselves warn of, before a reader trusts a figure
+        heading = "Caveats recorded by the run"
+        md += [f"## {heading}", ""] + [f"- **caveat**: {n}" for n in notes] + [""]
+        body.append(f"<div class='caveats'><h2>{html.escape(heading)}</h2><ul>"
+                    + "".join(f"<li>caveat: {html.escape(n)}</li>" for n in notes) + "</ul></div>")
     if warnings:  # at the top, where a reader sees that something is missing before looking for it
         heading = f"Warnings: parts of {results} are missing or damaged and are left out of this report"
         md += [f"## {heading}", ""] + [f"- **warning**: {w}" for w in warnings] + [""]
@@ -430,7 +514,8 @@ def write_pages(sections, warnings, results, directory):
         out.write("\n".join(md))
     style = ("body{font-family:sans-serif;max-width:1200px;margin:auto} table{border-collapse:collapse;font-size:12px}"
              " td,th{border:1px solid #ccc;padding:3px 6px;text-align:right} img{max-width:100%}"
-             " .warnings{border:2px solid #c00;background:#fee;padding:0 1em;margin:1em 0}")
+             " .warnings{border:2px solid #c00;background:#fee;padding:0 1em;margin:1em 0}"
+             " .caveats{border:2px solid #c80;background:#fff6e0;padding:0 1em;margin:1em 0}")
     with open(os.path.join(directory, "index.html"), "w") as out:
         out.write(f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>gpusynth report</title>"
                   f"<style>{style}</style></head><body><h1>gpusynth report</h1>{''.join(body)}</body></html>")

@@ -37,6 +37,7 @@ class LazyPyplot:
 
                 matplotlib.use("Agg")
                 import matplotlib.pyplot
+                matplotlib.pyplot.rcParams.update(PAPER_STYLE)
             except ImportError as missing:
                 raise MissingModule((missing.name or "matplotlib").split(".")[0]) from None
             self.module = matplotlib.pyplot
@@ -107,10 +108,21 @@ class WriteError(Exception):
         super().__init__(f"cannot write '{path}': {error.strerror or error} (errno {error.errno})")
 
 
+# Figures read in a two-column paper: 7 in wide at most (a full-width figure), 8 pt text.
+PAPER_STYLE = {"font.size": 8, "axes.titlesize": 8, "axes.labelsize": 8, "legend.fontsize": 7,
+               "xtick.labelsize": 7, "ytick.labelsize": 7, "svg.fonttype": "none", "pdf.fonttype": 42}
+
+
 def save(fig, directory, name):
+    """NAME.png (embedded in index.html) and, beside it, NAME.svg and NAME.pdf (vector, for LaTeX;
+    the SVG keeps its text as text)."""
     path = os.path.join(directory, name)
+    stem = os.path.splitext(path)[0]
     try:
-        fig.savefig(path, dpi=110, bbox_inches="tight")
+        with plt.rc_context({"svg.fonttype": "none", "pdf.fonttype": 42}):
+            fig.savefig(path, dpi=150, bbox_inches="tight")
+            fig.savefig(stem + ".svg", bbox_inches="tight")
+            fig.savefig(stem + ".pdf", bbox_inches="tight")
     except OSError as e:
         raise WriteError(path, e) from None
     finally:
@@ -218,6 +230,7 @@ def plot_prediction(prediction, name, directory, mc, mc_predictors):
         axis.set_xlabel("horizon (min)")
         axis.set_ylabel(label)
         axis.set_ylim(0, 1)
+        axis.set_title(f"{name}: {label} per horizon; shaded: each predictor's moving-block bootstrap interval")
         axis.legend(fontsize=7)
         images[f"{name}: {label} against the horizon, bootstrap bands (paper Fig. 6-7)"] = save(
             fig, directory, f"bursts_{name}_{metric}.png")
@@ -235,7 +248,7 @@ def scheduling_of(g):
 
 def plot_scheduling(scheduling, name, directory):
     s, decisions, alphas = scheduling
-    fig, axes = plt.subplots(1, 3, figsize=(13, 3.8), sharey=True)
+    fig, axes = plt.subplots(1, 3, figsize=(7, 2.8), sharey=True)
     width = 0.8 / max(len(decisions), 1)
     x = np.arange(len(alphas))
     for axis, metric in zip(axes, ("delay", "runtime", "total")):
@@ -260,7 +273,8 @@ def plot_window_cdfs(scheduling, name, directory, decision, notes):
     if windows == 0:
         notes.append(f"Decided by {decision}: no window to schedule, so no CDF.")
         return {}
-    fig, axes = plt.subplots(1, 3, figsize=(13, 3.5), sharey=True)
+    fig, axes = plt.subplots(1, 3, figsize=(7, 2.6), sharey=True)
+    fig.suptitle(f"{name}: Algorithm 1 decided by {decision}: CDFs over its {int(windows)} windows")
     for axis, metric in zip(axes, ("delay", "runtime", "total")):
         per_window = matrix(one, metric, (len(alphas), int(windows)))
         for k, alpha in enumerate(alphas):

@@ -57,7 +57,7 @@ def draw(name, g, directory):
     time = values(g, "time")
     band = f"replicas' 5-95 % band ({replicas} replicas)"
     images = {}
-    fig, axes = plt.subplots(4, 1, figsize=(8, 11), sharex=True)
+    fig, axes = plt.subplots(4, 1, figsize=(7, 8.5), sharex=True)
     original_throughput = matrix(g, "original_throughput", originals)
     band_plot(axes[0], time, original_throughput, matrix(g, "synthetic_throughput", replicas), 1 / MIB, band)
     axes[0].set_ylabel("throughput (MiB/s)")
@@ -81,7 +81,7 @@ def draw(name, g, directory):
     images[f"{name}: throughput, data operation ratio, arrival rate and bytes done over time"] = save(
         fig, directory, f"replay_{name}_over_time.png")
     probability = values(g, "probability")
-    fig, axis = plt.subplots(figsize=(6.4, 4))
+    fig, axis = plt.subplots(figsize=(3.5, 2.6))
     for row in matrix(g, "synthetic_latency_quantiles", replicas):
         axis.step(row * 1e6, probability, where="post", color="tab:orange", alpha=0.5, lw=0.8)
     axis.plot([], [], color="tab:orange", label=f"replicas ({replicas})")
