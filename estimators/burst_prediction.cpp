@@ -241,6 +241,8 @@ struct ResampledStatistics {
 void bootstrap_intervals(HorizonEvaluation& e, const std::vector<int>& labels, const std::vector<int>& classes,
                          const std::vector<std::size_t>& test, const PredictionOptions& options) {
   std::vector<ResampledStatistics> draws(e.predictors.size(), ResampledStatistics(options.resamples));
+  std::vector<RankedRows> ranked;  // each predictor's scored rows sorted once, not once per resample
+  for (const ScoredPredictor& p : e.predictors) ranked.emplace_back(labels, p.ranking, test);
   const std::vector<int>& persistence = e.of(Predictor::persistence).predicted;
   const std::uint32_t stream = horizon_stream(e.horizon_bins);
   for (std::uint32_t b = 0; b < options.resamples; ++b) {
@@ -254,7 +256,7 @@ void bootstrap_intervals(HorizonEvaluation& e, const std::vector<int>& labels, c
       d.f1[b] = s.f1;
       d.precision[b] = s.precision;
       d.recall[b] = s.recall;
-      d.average_precision[b] = average_precision(labels, p.ranking, resampled);
+      d.average_precision[b] = ranked[k].average_precision(resampled);
       d.severity_macro[b] =
           options.severity ? multiclass_f1(classes, p.predicted_severity, kSeverityClasses, resampled).macro : 0.0;
       d.f1_minus_persistence[b] = s.f1 - persistence_f1;

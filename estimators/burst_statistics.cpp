@@ -387,6 +387,41 @@ double average_precision(const std::vector<int>& truth, const std::vector<double
   return sum / positives;
 }
 
+RankedRows::RankedRows(const std::vector<int>& truth, const std::vector<double>& score,
+                       const std::vector<std::size_t>& rows)
+    : truth_(truth), score_(score), order_(rows), multiplicity_(truth.size(), 0) {
+  std::sort(order_.begin(), order_.end());
+  order_.erase(std::unique(order_.begin(), order_.end()), order_.end());
+  std::stable_sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) { return score[a] > score[b]; });
+}
+
+// As average_precision: per run of tied scores, the rows seen and the hits grow by whole numbers (a row
+// counted as often as the resample holds it), so every partial sum is the one the sorted resample gives.
+double RankedRows::average_precision(const std::vector<std::size_t>& resampled) const {
+  for (std::size_t i : resampled) ++multiplicity_[i];
+  double positives = 0;
+  for (std::size_t i : order_) positives += truth_[i] != 0 ? static_cast<double>(multiplicity_[i]) : 0.0;
+  double seen = 0, hits = 0, sum = 0;
+  if (positives > 0) {
+    for (std::size_t k = 0; k < order_.size();) {
+      std::size_t end = k;
+      double new_hits = 0, rows = 0;
+      while (end < order_.size() && score_[order_[end]] == score_[order_[k]]) {
+        const auto m = static_cast<double>(multiplicity_[order_[end]]);
+        rows += m;
+        new_hits += truth_[order_[end++]] != 0 ? m : 0.0;
+      }
+      k = end;
+      if (rows == 0) continue;  // a run the resample does not hold: the sorted resample has no such threshold
+      seen += rows;
+      hits += new_hits;
+      sum += new_hits * (hits / seen);
+    }
+  }
+  for (std::size_t i : resampled) multiplicity_[i] = 0;
+  return positives > 0 ? sum / positives : 0;
+}
+
 std::vector<std::size_t> block_resample(std::size_t n, std::size_t block, std::uint64_t seed, std::uint32_t stream,
                                         std::uint32_t resample) {
   block = std::clamp<std::size_t>(block, 1, std::max<std::size_t>(n, 1));

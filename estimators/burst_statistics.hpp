@@ -149,6 +149,23 @@ BinaryScores binary_scores(const std::vector<int>& truth, const std::vector<int>
 double average_precision(const std::vector<int>& truth, const std::vector<double>& score,
                          const std::vector<std::size_t>& which = {});
 
+// Average precision of many resamples of the same scored rows (the bootstrap's):
+// the rows sorted by score once, each resample then counted in one pass over
+// them (its rows' multiplicities), with the same additions in the same order as
+// average_precision on the resampled rows, so the same bits.
+class RankedRows {
+ public:
+  RankedRows(const std::vector<int>& truth, const std::vector<double>& score, const std::vector<std::size_t>& rows);
+  // `resampled`: row indices (of truth and score), each one of `rows`, repeats allowed.
+  double average_precision(const std::vector<std::size_t>& resampled) const;
+
+ private:
+  const std::vector<int>& truth_;
+  const std::vector<double>& score_;
+  std::vector<std::size_t> order_;  // the rows by decreasing score
+  mutable std::vector<std::uint32_t> multiplicity_;  // per row index, zero between calls
+};
+
 // Moving-block bootstrap (bins are dependent): each resample joins blocks of
 // `block` consecutive positions of 0 … n − 1 starting at uniform places
 // (Philox at (key, resample, position)), cut to n; the interval holds the

@@ -308,6 +308,34 @@ TEST(Bursts, BlockBootstrap) {
   EXPECT_LT(interval.high - interval.low, 0.5);
 }
 
+// The bootstrap's average precision from rows sorted once gives the bits of sorting every resample:
+// scores with many ties (a probability rounded to 1/8, as trees give) and without, scored rows a subset.
+TEST(Bursts, RankedRowsGiveTheBitsOfSortingEachResample) {
+  for (const double step : {0.125, 0.0}) {
+    std::vector<int> truth(600);
+    std::vector<double> score(600);
+    for (std::size_t i = 0; i < truth.size(); ++i) {
+      const PhiloxBits bits = philox_bits({7, 3}, 0, i, 0);
+      truth[i] = bits[0] % 5 == 0;
+      const double u = uniform_open(bits[1]) + 0.3 * truth[i];
+      score[i] = step > 0 ? std::floor(u / step) * step : u;
+    }
+    std::vector<std::size_t> scored;
+    for (std::size_t i = 100; i < truth.size(); ++i) scored.push_back(i);
+    const RankedRows ranked(truth, score, scored);
+    for (std::uint32_t b = 0; b < 200; ++b) {
+      std::vector<std::size_t> resampled;
+      for (std::size_t position : block_resample(scored.size(), 6, 11, 5, b)) resampled.push_back(scored[position]);
+      ASSERT_EQ(ranked.average_precision(resampled), average_precision(truth, score, resampled))
+          << "step " << step << ", resample " << b;
+    }
+    EXPECT_EQ(ranked.average_precision(scored), average_precision(truth, score, scored));
+  }
+  const std::vector<int> none(10, 0);
+  const std::vector<double> flat(10, 0.5);
+  EXPECT_EQ(RankedRows(none, flat, {0, 1, 2}).average_precision({0, 0, 1}), 0.0);  // no positive: 0, as before
+}
+
 }  // namespace
 }  // namespace gs
 
