@@ -57,7 +57,8 @@ int run_command(const RunOptions& given) {
   log_info(options.quiet,
            fmt::format("{} {} samples in {} ensembles: {:.2f} s wall ({:.3g} samples/s); generate "
                        "{:.2f} s, write {:.2f} s on the writer thread, overlapped",
-                       options.no_output ? "generated (--no-output, nothing written)" : "wrote " + config.output + ":",
+                       (options.no_output ? "generated (--no-output, nothing written)" : "wrote " + config.output + ":") +
+                           (ranks().size > 1 ? fmt::format(" {} MPI ranks,", ranks().size) : std::string()),
                        outcome.total_samples, outcome.ensembles.size(), outcome.seconds,
                        static_cast<double>(outcome.total_samples) / outcome.seconds, generate_seconds, write_seconds));
   if (!config.study.models.empty() || config.study.compare)
