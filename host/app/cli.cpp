@@ -189,7 +189,10 @@ int parse_and_run(int argc, char** argv) {
   // run and bursts take the same options (one is parsed).
   const auto add_run_options = [&](CLI::App* command) {
     command->add_option("config", options.config_path, "ensemble.yaml (schema v1, docs/config.md)")->required();
-    command->add_option("--backend", backend, "auto (GPU when present), cpu or cuda; overrides the config")
+    command
+        ->add_option("--backend", backend,
+                     "auto (the GPU when present, unless every model of the run is faster on the host: "
+                     "docs/engine.md), cpu or cuda; overrides the config")
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
     command
         ->add_option("--precision", precision,

@@ -1,6 +1,11 @@
 #include "host/engine/backend.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <limits>
+#include <map>
+#include <set>
 
 #include "host/base/errors.hpp"
 #include "host/base/ranks.hpp"
@@ -26,7 +31,41 @@ EnsembleJob make_job(const EnsembleSpec& spec, std::uint64_t seed) {
   return job;
 }
 
-std::unique_ptr<BackendDevice> open_backend(BackendChoice choice, const ExecutionContext& context, std::string& log) {
+double measured_device_speedup(const std::string& model) {
+  // 1 H100 against 16 host threads, generation only (the table of bench/results/2026-11-24-h100/README.md;
+  // fgn, fbm, norros repeated after the device's warm-up; markov in segments).
+  static const std::map<std::string, double> kMeasured = {{"stable", 23}, {"normal", 9.6}, {"fgn", 17},  {"fbm", 17},
+                                                          {"norros", 17}, {"farima", 15},  {"lfsn", 13}, {"markov", 21},
+                                                          {"hmm", 0.24},  {"onoff", 0.026}};
+  const auto it = kMeasured.find(model);
+  return it == kMeasured.end() ? std::numeric_limits<double>::quiet_NaN() : it->second;
+}
+
+AutoChoice choose_auto_backend(const std::vector<std::string>& models, int devices) {
+  if (devices <= 0) return {false, "no CUDA device"};
+  std::set<std::string> slower, all(models.begin(), models.end());
+  for (const std::string& m : all)
+    if (measured_device_speedup(m) < 1) slower.insert(m);
+  const auto measured = [&] {
+    std::string text;
+    for (const std::string& m : slower)
+      text += fmt::format("{}{} {:.2g}x", text.empty() ? "" : ", ", m, measured_device_speedup(m));
+    return text;
+  };
+  if (!all.empty() && slower.size() == all.size())
+    return {false, fmt::format("a CUDA device is present, but every model of this run generates faster on the "
+                               "host's threads (GPU/host measured on an H100: {}): using cpu",
+                               measured())};
+  if (!slower.empty())
+    return {true, fmt::format("a CUDA device is present, using cuda; the ensembles of {} would generate faster on "
+                              "the host (GPU/host measured: {}): run them in a config of their own, or with "
+                              "--backend cpu",
+                              fmt::join(slower, ", "), measured())};
+  return {true, "a CUDA device is present, using cuda"};
+}
+
+std::unique_ptr<BackendDevice> open_backend(BackendChoice choice, const std::vector<std::string>& models,
+                                            const ExecutionContext& context, std::string& log) {
   if (choice == BackendChoice::cpu) {
     log = "backend cpu (requested)";
     return make_cpu_backend(context);
@@ -50,11 +89,13 @@ std::unique_ptr<BackendDevice> open_backend(BackendChoice choice, const Executio
     log += "backend cuda (requested)";
     return make_cuda_backend(context);
   }
-  if (devices > 0) {
-    log += "backend auto: a CUDA device is present, using cuda";
+  const AutoChoice chosen = choose_auto_backend(models, devices);
+  if (chosen.device) {
+    log += "backend auto: " + chosen.reason;
     return make_cuda_backend(context);
   }
-  log = "backend auto: using cpu (no CUDA device)";  // the runtime's reason only when cuda is asked for
+  // the runtime's reason for no device only when cuda is asked for
+  log = devices > 0 ? "backend auto: " + chosen.reason : "backend auto: using cpu (no CUDA device)";
   return make_cpu_backend(context);
 }
 

@@ -97,7 +97,23 @@ void use_cuda_device(int device);
 std::vector<std::uint32_t> cuda_philox_words(const RngStreamKey& key, std::uint32_t replica, std::uint64_t first,
                                              std::uint64_t calls);
 
-// auto → cuda when a device is usable, else cpu; `log` says which and why.
-std::unique_ptr<BackendDevice> open_backend(BackendChoice choice, const ExecutionContext& context, std::string& log);
+// The GPU's generation rate over the host's (16 threads) for a model, as
+// measured on an H100 (bench/results/2026-11-24-h100/models_backends.txt and
+// README.md there); NaN for a model not measured.
+double measured_device_speedup(const std::string& model);
+
+// What `--backend auto` takes when `devices` CUDA devices are usable, for a
+// run of ensembles of these models: the device, unless every model is one the
+// device runs slower than the host (measured_device_speedup < 1): then the
+// host. `reason` says why, and names the host-faster models of a mixed run.
+struct AutoChoice {
+  bool device = false;
+  std::string reason;
+};
+AutoChoice choose_auto_backend(const std::vector<std::string>& models, int devices);
+
+// auto → as choose_auto_backend for the run's `models`; `log` says which and why.
+std::unique_ptr<BackendDevice> open_backend(BackendChoice choice, const std::vector<std::string>& models,
+                                            const ExecutionContext& context, std::string& log);
 
 }  // namespace gs

@@ -436,7 +436,9 @@ struct PreparedRun {
 PreparedRun prepare_run(RunConfig& config, const RunOptions& options, const ExecutionContext& context) {
   PreparedRun run;
   run.prepared = prepare_datasets(config, context);
-  run.backend = open_backend(config.backend, context, run.backend_log);
+  std::vector<std::string> models;
+  for (const EnsembleSpec& spec : config.ensembles) models.push_back(spec.model->name());
+  run.backend = open_backend(config.backend, models, context, run.backend_log);
   run.plan = make_plan(config, *run.backend, options.memory_limit);
   if (!options.dry_run && !options.no_output) check_disk_space(run.plan, config, context);
   return run;

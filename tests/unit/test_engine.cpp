@@ -5,6 +5,7 @@
 #include <omp.h>
 #include <sys/stat.h>
 
+#include <cmath>
 #include <filesystem>
 
 #include "host/app/run.hpp"
@@ -12,6 +13,7 @@
 #include "host/base/fft.hpp"
 #include "host/engine/backend.hpp"
 #include "host/engine/plan.hpp"
+#include "host/models/model.hpp"
 #include "io/hdf5.hpp"
 #include "test_support.hpp"
 
@@ -283,6 +285,32 @@ ensembles:
   const h5::Handle huge = h5::open_group(f.id(), "ensembles/huge");
   EXPECT_GT(h5::read_uint_attribute(huge.id(), "saturated_values"), 0u);
   for (double x : series(*run.options.output, "huge")) ASSERT_TRUE(std::isfinite(x) && std::fabs(x) <= 3.40282347e+38);
+}
+
+}  // namespace
+}  // namespace gs
+
+namespace gs {
+namespace {
+
+// `--backend auto` on a fake device table (no GPU needed): the device, unless every model of the run
+// generates faster on the host (hmm, onoff: measured on an H100); the log names the host-faster models.
+TEST(Engine, AutoChoosesTheBackendPerTheModelsMeasuredSpeed) {
+  EXPECT_FALSE(choose_auto_backend({"lfsn"}, 0).device);
+  EXPECT_EQ(choose_auto_backend({"lfsn"}, 0).reason, "no CUDA device");
+  EXPECT_TRUE(choose_auto_backend({"lfsn", "fgn"}, 1).device);
+  const AutoChoice host = choose_auto_backend({"hmm", "onoff", "hmm"}, 2);
+  EXPECT_FALSE(host.device);
+  EXPECT_NE(host.reason.find("every model of this run generates faster on the host"), std::string::npos) << host.reason;
+  EXPECT_NE(host.reason.find("hmm 0.24x, onoff 0.026x"), std::string::npos) << host.reason;
+  const AutoChoice mixed = choose_auto_backend({"lfsn", "onoff"}, 1);
+  EXPECT_TRUE(mixed.device);
+  EXPECT_NE(mixed.reason.find("the ensembles of onoff would generate faster on the host"), std::string::npos)
+      << mixed.reason;
+  EXPECT_TRUE(choose_auto_backend({}, 1).device);
+  // Every model has a measured speed: a new model is measured before auto decides for it.
+  for (const ModelTraits* traits : registered_models())
+    EXPECT_TRUE(std::isfinite(measured_device_speedup(traits->name))) << traits->name;
 }
 
 }  // namespace
