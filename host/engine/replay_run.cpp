@@ -273,7 +273,9 @@ std::vector<ReplayResult> replay_requests(const RunConfig& config, const std::ve
   Replayer replayer(options);
   std::vector<ReplayResult> results;
   std::size_t done = 0;
-  for (const auto& [spec, original] : originals) {
+  for (const auto& entry : originals) {
+    const RequestsSpec* spec = entry.first;  // named, not bound: C++17 lambdas cannot capture a structured binding
+    const Workload& original = entry.second;
     const RequestsOutcome& outcome =
         *std::find_if(outcomes.begin(), outcomes.end(), [&](const RequestsOutcome& o) { return o.name == spec->name; });
     const auto one = [&](const Workload& w, const std::string& label, bool synthetic) {
