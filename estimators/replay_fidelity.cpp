@@ -18,6 +18,15 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
+// Each figure's name and unit, in ReplayFigure order.
+struct FigureName {
+  const char *name, *unit;
+};
+constexpr FigureName kFigureNames[kReplayFigures] = {
+    {"run_time", "s"},       {"bytes", "B"},          {"reads", "1"},
+    {"writes", "1"},         {"throughput", "B/s"},   {"data_operation_ratio", "1"},
+    {"arrival_rate", "1/s"}, {"latency_median", "s"}, {"latency_p99", "s"}};
+
 std::vector<double> latencies_of(const ReplayRecord& replay) {
   std::vector<double> values;
   values.reserve(replay.ios.size());
@@ -108,12 +117,19 @@ void band_of(const std::vector<std::vector<double>>& throughput, const std::vect
   }
 }
 
+// Whether each of the first `bins` values lies inside its bin's band (inclusive).
+std::vector<bool> inside_band(const std::vector<double>& values, std::size_t bins, const std::vector<double>& low,
+                              const std::vector<double>& high) {
+  std::vector<bool> inside(bins);
+  for (std::size_t k = 0; k < bins; ++k) inside[k] = values[k] >= low[k] && values[k] <= high[k];
+  return inside;
+}
+
 double share_inside(const std::vector<double>& values, std::size_t bins, const std::vector<double>& low,
                     const std::vector<double>& high) {
   if (bins == 0) return kNaN;
-  std::size_t inside = 0;
-  for (std::size_t k = 0; k < bins; ++k) inside += values[k] >= low[k] && values[k] <= high[k];
-  return static_cast<double>(inside) / static_cast<double>(bins);
+  const std::vector<bool> inside = inside_band(values, bins, low, high);
+  return static_cast<double>(std::count(inside.begin(), inside.end(), true)) / static_cast<double>(bins);
 }
 
 // The bins up to the one holding time `seconds` (a completion at the end counts).
@@ -134,10 +150,8 @@ double ks_of(const std::vector<double>& a, const std::vector<double>& b) {
 }
 
 std::vector<double> latency_quantiles(const std::vector<double>& sorted, std::size_t points) {
-  std::vector<double> q(points);
-  for (std::size_t i = 0; i < points; ++i)
-    q[i] = quantile_of_sorted(sorted.data(), sorted.size(),
-                              points > 1 ? static_cast<double>(i) / static_cast<double>(points - 1) : 0.5);
+  std::vector<double> q = latency_probabilities(points);
+  for (double& x : q) x = quantile_of_sorted(sorted.data(), sorted.size(), x);
   return q;
 }
 
@@ -184,11 +198,9 @@ void compare_bands(const std::vector<ReplayRecord>& originals, const std::vector
   for (const ReplayBins& b : f.synthetic) throughput.push_back(b.throughput(w));
   band_of(throughput, all_of(synthetic.size()), o, f.band_low, f.band_high);
   const std::vector<double> original = f.originals[0].throughput(w);
-  std::vector<bool> inside(f.original_bins), busy(f.original_bins);
-  for (std::size_t k = 0; k < f.original_bins; ++k) {
-    inside[k] = original[k] >= f.band_low[k] && original[k] <= f.band_high[k];
-    busy[k] = original[k] > 0;
-  }
+  const std::vector<bool> inside = inside_band(original, f.original_bins, f.band_low, f.band_high);
+  std::vector<bool> busy(f.original_bins);
+  for (std::size_t k = 0; k < f.original_bins; ++k) busy[k] = original[k] > 0;
   f.busy_bins = static_cast<std::size_t>(std::count(busy.begin(), busy.end(), true));
   f.coverage = coverage_of(inside, std::vector<bool>(f.original_bins, true), o, "replay/coverage");
   f.busy_coverage = coverage_of(inside, busy, o, "replay/busy_coverage");
@@ -199,10 +211,8 @@ void compare_bands(const std::vector<ReplayRecord>& originals, const std::vector
   std::vector<std::vector<double>> done;
   for (const ReplayBins& b : f.synthetic) done.push_back(cumulative_bytes(b));
   band_of(done, all_of(synthetic.size()), o, f.cumulative_band_low, f.cumulative_band_high);
-  const std::vector<double> original_done = cumulative_bytes(f.originals[0]);
-  std::vector<bool> done_inside(f.original_bins);
-  for (std::size_t k = 0; k < f.original_bins; ++k)
-    done_inside[k] = original_done[k] >= f.cumulative_band_low[k] && original_done[k] <= f.cumulative_band_high[k];
+  const std::vector<bool> done_inside =
+      inside_band(cumulative_bytes(f.originals[0]), f.original_bins, f.cumulative_band_low, f.cumulative_band_high);
   f.cumulative_coverage = coverage_of(done_inside, std::vector<bool>(f.original_bins, true), o, "replay/cumulative");
   f.replica_coverage = kNaN;
   if (synthetic.size() >= 3) {  // each replica against the band of the others, over its own bins
@@ -297,49 +307,15 @@ ReplayBins bin_replay(const ReplayRecord& replay, double bin_seconds, std::size_
   return b;
 }
 
-const char* to_string(ReplayFigure figure) {
-  switch (figure) {
-    case ReplayFigure::run_time:
-      return "run_time";
-    case ReplayFigure::bytes:
-      return "bytes";
-    case ReplayFigure::reads:
-      return "reads";
-    case ReplayFigure::writes:
-      return "writes";
-    case ReplayFigure::throughput:
-      return "throughput";
-    case ReplayFigure::data_operation_ratio:
-      return "data_operation_ratio";
-    case ReplayFigure::arrival_rate:
-      return "arrival_rate";
-    case ReplayFigure::latency_median:
-      return "latency_median";
-    case ReplayFigure::latency_p99:
-      return "latency_p99";
-  }
-  return "?";
-}
+const char* to_string(ReplayFigure figure) { return kFigureNames[static_cast<int>(figure)].name; }
 
-const char* unit_of(ReplayFigure figure) {
-  switch (figure) {
-    case ReplayFigure::run_time:
-      return "s";
-    case ReplayFigure::bytes:
-      return "B";
-    case ReplayFigure::throughput:
-      return "B/s";
-    case ReplayFigure::reads:
-    case ReplayFigure::writes:
-    case ReplayFigure::data_operation_ratio:
-      return "1";
-    case ReplayFigure::arrival_rate:
-      return "1/s";
-    case ReplayFigure::latency_median:
-    case ReplayFigure::latency_p99:
-      return "s";
-  }
-  return "?";
+const char* unit_of(ReplayFigure figure) { return kFigureNames[static_cast<int>(figure)].unit; }
+
+std::vector<double> latency_probabilities(std::size_t points) {
+  std::vector<double> p(points);
+  for (std::size_t i = 0; i < points; ++i)
+    p[i] = points > 1 ? static_cast<double>(i) / static_cast<double>(points - 1) : 0.5;
+  return p;
 }
 
 double replay_figure(const ReplayRecord& replay, ReplayFigure figure) {

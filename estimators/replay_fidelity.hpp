@@ -81,6 +81,9 @@ struct FidelityOptions {
   std::size_t latency_points = 101;  // the latency quantiles kept per replay (p = 0, 0.01, …, 1)
 };
 
+// The probabilities of the latency quantiles kept per replay: i / (points − 1).
+std::vector<double> latency_probabilities(std::size_t points);
+
 struct ReplayFidelity {
   FidelityOptions options;
   std::size_t bins = 0;           // covering every replay

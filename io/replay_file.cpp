@@ -47,9 +47,8 @@ void write_series(hid_t group, const std::string& prefix, const std::vector<Repl
 
 void write_latency_quantiles(hid_t group, const ReplayFidelity& f) {
   const std::size_t points = f.options.latency_points, originals = f.originals.size();
-  std::vector<double> probability(points);
-  for (std::size_t i = 0; i < points; ++i) probability[i] = points > 1 ? static_cast<double>(i) / (points - 1) : 0.5;
-  h5::write_dimension(group, "probability", probability, {}, 0, {{"long_name", std::string("cumulative probability")}});
+  h5::write_dimension(group, "probability", latency_probabilities(points), {}, 0,
+                      {{"long_name", std::string("cumulative probability")}});
   std::vector<double> original, synthetic;
   for (std::size_t r = 0; r < f.latency_quantiles.size(); ++r) {
     auto& into = r < originals ? original : synthetic;

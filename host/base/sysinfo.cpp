@@ -4,7 +4,9 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
+#include <cstdint>
 #include <ctime>
 #include <fstream>
 #include <sstream>
@@ -59,6 +61,10 @@ std::string format_bytes(std::uint64_t bytes) {
     ++unit;
   }
   return unit == 0 ? fmt::format("{} B", bytes) : fmt::format("{:.1f} {}", value, kUnits[unit]);
+}
+
+std::string format_estimated_bytes(double bytes) {
+  return format_bytes(static_cast<std::uint64_t>(std::min(bytes, 1.8e19)));
 }
 
 std::optional<std::uint64_t> free_space(const std::string& directory) {

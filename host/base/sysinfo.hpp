@@ -13,6 +13,8 @@ std::uint64_t available_memory();  // bytes the system reports as available
 std::string utc_now_iso8601();
 // "512 B", "4.0 KiB", "17.2 GiB": a size for people.
 std::string format_bytes(std::uint64_t bytes);
+// The same for an estimate in floating point (clamped at 1.8e19, below 2^64).
+std::string format_estimated_bytes(double bytes);
 // Free bytes on the file system holding `directory`, as this user may use
 // them (root: every free block); nothing when it cannot be told.
 std::optional<std::uint64_t> free_space(const std::string& directory);

@@ -116,15 +116,15 @@ double space_of(const Workload& w) {
   return bytes + kLogBytesPerRequest * static_cast<double>(w.table.requests.size());
 }
 
-void check_space(const std::string& target, double needed, const std::string& what) {
+// The target's free bytes (nothing when they cannot be told), checked against `needed`.
+std::optional<std::uint64_t> check_space(const std::string& target, double needed, const std::string& what) {
   const std::optional<std::uint64_t> free = free_space(target);
-  if (!free || needed <= static_cast<double>(*free)) return;
+  if (!free || needed <= static_cast<double>(*free)) return free;
   throw UserError(
       fmt::format("--target '{}': {} needs up to {} (its writes in whole {}-byte blocks, and its logs), "
                   "but the file system has {} free; free space, scale the requests down (overrides: "
                   "SIZE and OFF) or choose another target",
-                  target, what, format_bytes(static_cast<std::uint64_t>(std::min(needed, 1.8e19))),
-                  static_cast<int>(kBlockBytes), format_bytes(*free)));
+                  target, what, format_estimated_bytes(needed), static_cast<int>(kBlockBytes), format_bytes(*free)));
 }
 
 Workload original_of(const RequestsSpec& spec) {
@@ -245,12 +245,11 @@ std::string plan_replays(const RunConfig& config, const RequestsPlan& requests, 
         spec->name, options.original_replays, original.processes, duration(original_seconds), spec->replicas,
         entry->processes, duration(synthetic_seconds), bin_seconds_of(*spec, options), duration(seconds));
   }
-  check_space(options.target, largest, largest_what);
-  const std::optional<std::uint64_t> free = free_space(options.target);
+  const std::optional<std::uint64_t> free = check_space(options.target, largest, largest_what);
   text += fmt::format(
       "replays in '{}', one at a time, each removed after: up to {} at once ({}), {} free there; "
       "about {} in all\n",
-      options.target, format_bytes(static_cast<std::uint64_t>(std::min(largest, 1.8e19))), largest_what,
+      options.target, format_estimated_bytes(largest), largest_what,
       free ? format_bytes(*free) : std::string("unknown"), duration(total_seconds));
   return text;
 }
@@ -286,8 +285,7 @@ std::vector<ReplayResult> replay_requests(const RunConfig& config, const std::ve
           w, fmt::format("requests '{}' of {}, {}, replayed by gpusynth replay", spec->name, config.path, label),
           synthetic);
       context.log(fmt::format("  done in {:.1f} s: {} data requests, {} in {:.2f} s", seconds_since(start),
-                              record.ios.size(), format_bytes(static_cast<std::uint64_t>(record.bytes())),
-                              record.run_time()));
+                              record.ios.size(), format_estimated_bytes(record.bytes()), record.run_time()));
       return record;
     };
     std::vector<ReplayRecord> original_records, synthetic_records;

@@ -133,14 +133,14 @@ std::string emit_path(const RunConfig& config, const std::string& path) {
 
 std::string RequestsPlan::text() const {
   std::string text;
-  const auto bytes = [](double b) { return format_bytes(static_cast<std::uint64_t>(std::min(b, 1.8e19))); };
   for (const Entry& e : entries) {
     text += fmt::format(
         "requests '{}': about {:.3g} requests and {:.3g} files per replica ({} processes), {} "
         "replica(s) held until written: about {} of memory\n",
         e.name, e.size.replica_requests, e.size.replica_files, e.processes, e.replicas, format_bytes(e.bytes));
     text += fmt::format("  each replica about {:.0f} reads of {} and {:.0f} writes of {}{}\n", e.volume.reads,
-                        bytes(e.volume.bytes_read), e.volume.writes, bytes(e.volume.bytes_written),
+                        format_estimated_bytes(e.volume.bytes_read), e.volume.writes,
+                        format_estimated_bytes(e.volume.bytes_written),
                         e.replays ? ": what its fio replay reads and writes on the file system it runs in" : "");
   }
   if (!entries.empty())
