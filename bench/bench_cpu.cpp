@@ -16,6 +16,7 @@
 #include "estimators/burst_analysis.hpp"
 #include "estimators/hmm_fit.hpp"
 #include "estimators/hurst.hpp"
+#include "host/base/allocation.hpp"
 #include "host/engine/backend.hpp"
 #include "host/engine/config.hpp"
 #include "host/engine/cpu/lanes.hpp"
@@ -298,6 +299,7 @@ void BM_BurstAnalysis(benchmark::State& state) {
 BENCHMARK(BM_BurstAnalysis)->Arg(0)->Arg(1)->ArgName("real_series")->UseRealTime()->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv) {
+  gs::keep_freed_memory_for_reuse();  // as the gpusynth executable does
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::AddCustomContext("widest_cpu_lanes", gs::to_string(gs::widest_cpu_lanes()));

@@ -90,14 +90,15 @@ BurstAnalysis analyse_bursts(const BurstChannels& channels, const BurstAnalysisO
   const FeatureMatrix features = burst_features(channels, options.features, bin_minutes);
   a.feature_names = features.names;
   a.horizons.resize(options.horizons.size());
-  const auto evaluate = [&](std::size_t h) {
+  const auto evaluate = [&](std::size_t h, LogisticWorkspace* workspace) {
     throw_if_interrupted();  // a horizon takes up to a second on the real series
-    a.horizons[h] = evaluate_horizon(features, a.severity, options.horizons[h], options.prediction, extra);
+    a.horizons[h] = evaluate_horizon(features, a.severity, options.horizons[h], options.prediction, extra, workspace);
   };
   if (parallel) {
-    for_each_in_parallel(options.horizons.size(), evaluate);
+    for_each_in_parallel(options.horizons.size(), [&](std::size_t h) { evaluate(h, nullptr); });
   } else {
-    for (std::size_t h = 0; h < options.horizons.size(); ++h) evaluate(h);
+    LogisticWorkspace workspace;
+    for (std::size_t h = 0; h < options.horizons.size(); ++h) evaluate(h, &workspace);
   }
 
   // Algorithm 1 on predictions: the pattern of window w is what each horizon's
@@ -159,6 +160,7 @@ BurstFigures burst_figures(const BurstAnalysis& a, const BurstAnalysisOptions& o
   for (const HorizonEvaluation& e : a.horizons) {
     const std::string horizon = horizon_label(e.horizon_bins, options.bin_seconds);
     for (const ScoredPredictor& p : e.predictors) {
+      f.unconverged_fits += static_cast<std::uint64_t>(p.unconverged_fits);
       add(fmt::format("f1/{}/{}", to_string(p.predictor), horizon), p.scores.f1);
       add(fmt::format("average_precision/{}/{}", to_string(p.predictor), horizon), p.average_precision);
       if (options.prediction.severity)
@@ -246,6 +248,13 @@ std::string prediction_non_finding(const BinaryScores& s) {
   return "";
 }
 
+std::string unconverged_note(std::uint64_t fits) {
+  return fmt::format(
+      "{} logistic fit{} stopped after {} Newton steps without converging (the bursts nearly separable from the "
+      "other bins in the training rows): the probabilities are the last step's",
+      fits, fits == 1 ? "" : "s", kLogisticIterations);
+}
+
 std::vector<std::string> prediction_notes(const BurstAnalysis& analysis, double bin_seconds) {
   std::vector<std::string> notes;
   for (const HorizonEvaluation& e : analysis.horizons) {
@@ -259,10 +268,13 @@ std::vector<std::string> prediction_notes(const BurstAnalysis& analysis, double 
       notes.push_back(fmt::format("{}: {}", horizon, prediction_non_finding(e.predictors.front().scores)));
       continue;
     }
-    for (const ScoredPredictor& p : e.predictors)
+    for (const ScoredPredictor& p : e.predictors) {
       if (const std::string why = prediction_non_finding(p.scores);
           !why.empty() && p.predictor != Predictor::climatology)
         notes.push_back(fmt::format("{} {}: {}", horizon, to_string(p.predictor), why));
+      if (p.unconverged_fits > 0) notes.push_back(fmt::format("{} {}: {}", horizon, to_string(p.predictor),
+                                                             unconverged_note(p.unconverged_fits)));
+    }
   }
   return notes;
 }

@@ -76,6 +76,8 @@ std::string prediction_non_finding(const BinaryScores& scores);
 // One line per (horizon, predictor) of the real series' prediction whose F1
 // is a non-finding, naming the horizon, the predictor and why.
 std::vector<std::string> prediction_notes(const BurstAnalysis& analysis, double bin_seconds);
+// What a count of logistic fits that stopped at the iteration cap means.
+std::string unconverged_note(std::uint64_t fits);
 
 // The analysis' figures as one flat row of named numbers, the unit of the
 // Monte Carlo: burst share, k, mean run length, the run-length shares, F1 and
@@ -85,6 +87,7 @@ struct BurstFigures {
   std::vector<std::string> names;
   std::vector<double> values;
   std::size_t run_length_first = 0, run_length_count = 0;  // where the run-length shares are in the row
+  std::uint64_t unconverged_fits = 0;  // the analysis's logistic fits that stopped without converging
 };
 BurstFigures burst_figures(const BurstAnalysis& analysis, const BurstAnalysisOptions& options);
 

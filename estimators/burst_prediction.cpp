@@ -41,34 +41,40 @@ double f1_optimal_threshold(const std::vector<double>& probability, const std::v
 }
 
 // The rows a model trains on: the real series' (features first) and every
-// labelled row of the extra series after them, with their labels.
+// labelled row of the extra series after them, with their labels. Without
+// extra series the real series' features are used where they are.
 struct TrainingData {
-  FeatureMatrix features;
+  const FeatureMatrix* real = nullptr;
+  FeatureMatrix combined;  // the real series' and the extra series' rows, when there are extra series
+  const FeatureMatrix& features() const { return combined.rows ? combined : *real; }
   std::vector<int> labels, classes;     // burst or not; severity
   std::vector<std::size_t> fit, train;  // before the validation bins; all training rows
+  LogisticWorkspace* workspace = nullptr;  // shared by this horizon's logistic fits
 };
 
 TrainingData training_data(const FeatureMatrix& real, const std::vector<int>& labels, const std::vector<int>& classes,
                            const std::vector<std::size_t>& fit, const std::vector<std::size_t>& train,
                            const std::vector<ExtraSeries>& extra, std::size_t horizon, BurstLabel how) {
   TrainingData d;
-  d.features = real;
+  d.real = &real;
   d.labels = labels;
   d.classes = classes;
   d.labels.resize(real.rows, 0);  // the last H rows have no label and never train
   d.classes.resize(real.rows, 0);
   d.fit = fit;
   d.train = train;
+  if (extra.empty()) return d;
+  d.combined = real;
   for (const ExtraSeries& e : extra) {
     if (e.features.names != real.names)
       throw UserError(fmt::format("extra training series with features {} for a predictor of {}",
                                   fmt::join(e.features.names, ","), fmt::join(real.names, ",")));
     const std::vector<int> extra_classes = severity_labels(e.severity, horizon, how);
-    const std::size_t offset = d.features.rows;
-    d.features.values.insert(d.features.values.end(), e.features.values.begin(), e.features.values.end());
-    d.features.rows += e.features.rows;
-    d.labels.resize(d.features.rows, 0);
-    d.classes.resize(d.features.rows, 0);
+    const std::size_t offset = d.combined.rows;
+    d.combined.values.insert(d.combined.values.end(), e.features.values.begin(), e.features.values.end());
+    d.combined.rows += e.features.rows;
+    d.labels.resize(d.combined.rows, 0);
+    d.classes.resize(d.combined.rows, 0);
     for (std::size_t t = 0; t < extra_classes.size(); ++t) {
       d.classes[offset + t] = extra_classes[t];
       d.labels[offset + t] = extra_classes[t] > 0;
@@ -86,23 +92,38 @@ std::vector<double> logistic_probabilities(const LogisticModel& model, const Fea
   return p;
 }
 
-// P(burst) for the first `rows` rows of `real`, from a model fitted on `rows_to_fit`.
-std::vector<double> burst_probabilities(Predictor predictor, const TrainingData& d,
-                                        const std::vector<std::size_t>& rows_to_fit, const FeatureMatrix& real,
-                                        std::size_t rows, const PredictionOptions& options) {
-  if (predictor == Predictor::logistic)
-    return logistic_probabilities(fit_logistic(d.features, d.labels, rows_to_fit), real, rows);
-  std::vector<double> p = BoostedTrees(d.features, d.labels, rows_to_fit, 2, options.trees).predict(real);
-  p.resize(rows);
-  return p;
+// P(burst) for the first `rows` rows of `real` from a model fitted on the fit
+// rows (where the threshold is chosen) and from one fitted on every training
+// row (what is scored); the second logistic fit starts from the first.
+struct BurstProbabilities {
+  std::vector<double> validated, ranking;
+  int unconverged_fits = 0;
+};
+
+BurstProbabilities burst_probabilities(Predictor predictor, TrainingData& d, const FeatureMatrix& real,
+                                       std::size_t rows, const PredictionOptions& options) {
+  BurstProbabilities out;
+  if (predictor == Predictor::logistic) {
+    const LogisticModel on_fit_rows = fit_logistic(d.features(), d.labels, d.fit, 1e-8, nullptr, d.workspace);
+    const LogisticModel on_train_rows = fit_logistic(d.features(), d.labels, d.train, 1e-8, &on_fit_rows, d.workspace);
+    out.validated = logistic_probabilities(on_fit_rows, real, rows);
+    out.ranking = logistic_probabilities(on_train_rows, real, rows);
+    out.unconverged_fits = !on_fit_rows.converged + !on_train_rows.converged;
+    return out;
+  }
+  for (const auto& [rows_to_fit, p] : {std::pair{&d.fit, &out.validated}, std::pair{&d.train, &out.ranking}}) {
+    *p = BoostedTrees(d.features(), d.labels, *rows_to_fit, 2, options.trees).predict(real);
+    p->resize(rows);
+  }
+  return out;
 }
 
-std::vector<int> severity_predictions(Predictor predictor, const TrainingData& d, const FeatureMatrix& real,
-                                      std::size_t rows, const PredictionOptions& options) {
+std::vector<int> severity_predictions(Predictor predictor, TrainingData& d, const FeatureMatrix& real,
+                                      std::size_t rows, const PredictionOptions& options, int& unconverged_fits) {
   std::vector<double> probability(rows * kSeverityClasses, 0.0);
   if (predictor == Predictor::xgboost) {
     const std::vector<double> p =
-        BoostedTrees(d.features, d.classes, d.train, kSeverityClasses, options.trees).predict(real);
+        BoostedTrees(d.features(), d.classes, d.train, kSeverityClasses, options.trees).predict(real);
     std::copy(p.begin(), p.begin() + static_cast<std::ptrdiff_t>(probability.size()), probability.begin());
   } else {
     std::vector<int> present(kSeverityClasses, 0);
@@ -111,7 +132,8 @@ std::vector<int> severity_predictions(Predictor predictor, const TrainingData& d
       if (!present[c]) continue;
       std::vector<int> one(d.classes.size());
       for (std::size_t t = 0; t < one.size(); ++t) one[t] = d.classes[t] == c;
-      const LogisticModel model = fit_logistic(d.features, one, d.train);
+      const LogisticModel model = fit_logistic(d.features(), one, d.train, 1e-8, nullptr, d.workspace);
+      unconverged_fits += !model.converged;
       for (std::size_t t = 0; t < rows; ++t) probability[t * kSeverityClasses + c] = model.probability(real, t);
     }
   }
@@ -278,7 +300,7 @@ void bootstrap_intervals(HorizonEvaluation& e, const std::vector<int>& labels, c
 
 HorizonEvaluation evaluate_horizon(const FeatureMatrix& features, const std::vector<int>& severity,
                                    std::size_t horizon_bins, const PredictionOptions& options,
-                                   const std::vector<ExtraSeries>& extra) {
+                                   const std::vector<ExtraSeries>& extra, LogisticWorkspace* workspace) {
   const std::size_t n = severity.size();
   if (features.rows != n)
     throw InternalError("evaluate_horizon", "burst features and severity differ in length", __FILE__, __LINE__);
@@ -302,21 +324,25 @@ HorizonEvaluation evaluate_horizon(const FeatureMatrix& features, const std::vec
   e.train_burst_share = share(r.train);
   e.test_burst_share = share(r.test);
   const std::size_t rows = labels.size();
-  const TrainingData data =
+  TrainingData data =
       training_data(features, labels, classes, r.fit, r.train, extra, horizon_bins, options.label);
+  LogisticWorkspace own;
+  data.workspace = workspace ? workspace : &own;
 
   add_baselines(e, features, severity, classes, r, rows);
   for (Predictor model : options.models) {
     if (model == Predictor::persistence || model == Predictor::climatology) continue;
     ScoredPredictor p;
     p.predictor = model;
-    const std::vector<double> validated = burst_probabilities(model, data, data.fit, features, rows, options);
-    p.threshold = f1_optimal_threshold(validated, labels, r.validation);
-    p.ranking = burst_probabilities(model, data, data.train, features, rows, options);
+    BurstProbabilities probabilities = burst_probabilities(model, data, features, rows, options);
+    p.threshold = f1_optimal_threshold(probabilities.validated, labels, r.validation);
+    p.ranking = std::move(probabilities.ranking);
+    p.unconverged_fits = probabilities.unconverged_fits;
     p.predicted.resize(rows);
     for (std::size_t t = 0; t < rows; ++t) p.predicted[t] = p.ranking[t] >= p.threshold;
     p.predicted_severity =
-        options.severity ? severity_predictions(model, data, features, rows, options) : std::vector<int>(rows, 0);
+        options.severity ? severity_predictions(model, data, features, rows, options, p.unconverged_fits)
+                         : std::vector<int>(rows, 0);
     e.predictors.push_back(std::move(p));
   }
   for (ScoredPredictor& p : e.predictors) {

@@ -55,6 +55,7 @@ struct ScoredPredictor {
   std::vector<int> predicted;                   // burst or not, for every labelled row
   std::vector<double> ranking;                  // its score of every labelled row (average precision ranks by it)
   std::vector<int> predicted_severity;          // its severity class of every labelled row (0s without severity)
+  int unconverged_fits = 0;  // logistic fits that stopped at kLogisticIterations (classes nearly separable)
 };
 
 struct HorizonEvaluation {
@@ -71,9 +72,12 @@ struct ExtraSeries {
   std::vector<int> severity;
 };
 
+// `workspace`: memory for the logistic fits, reused across the horizons of
+// one series when they are evaluated one after another (none: its own).
 HorizonEvaluation evaluate_horizon(const FeatureMatrix& features, const std::vector<int>& severity,
                                    std::size_t horizon_bins, const PredictionOptions& options,
-                                   const std::vector<ExtraSeries>& extra = {});
+                                   const std::vector<ExtraSeries>& extra = {},
+                                   LogisticWorkspace* workspace = nullptr);
 
 // The interval of F1(b) − F1(a) over the same resampled scored rows (two
 // predictions of one horizon, e.g. trained without and with extra series).

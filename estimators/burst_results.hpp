@@ -20,6 +20,7 @@ struct MonteCarloResult {
   std::string ensemble;
   std::vector<BurstFigures> replicas;
   std::vector<FigureDistribution> distributions;
+  std::uint64_t unconverged_fits = 0, replicas_with_unconverged_fits = 0;  // logistic fits that stopped at the cap
 };
 
 // Training on the real bins alone against the real bins plus replicas: F1 on

@@ -221,51 +221,192 @@ std::vector<int> persistence_predictions(const std::vector<int>& severity, std::
   return out;
 }
 
-LogisticModel fit_logistic(const FeatureMatrix& features, const std::vector<int>& labels,
-                           const std::vector<std::size_t>& rows, double l2) {
-  const std::size_t p = features.names.size() + 1, n = rows.size();
-  if (n < p) throw UserError(fmt::format("logistic regression on {} rows for {} coefficients", n, p));
-  // Standardized design: a column of ones, then (x − mean)/sd of the training rows.
-  std::vector<double> mean(p, 0.0), sd(p, 1.0);
-  for (std::size_t k = 1; k < p; ++k) {
+namespace {
+
+// The training rows on the standardized scale: a column of ones, then
+// (x − mean)/sd of those rows, and the labels; stored by column in the
+// workspace, so that every sum of a pass reads contiguous memory. The
+// workspace also holds the pass's η, weights, residuals and weighted column.
+struct StandardizedDesign {
+  std::size_t n = 0, p = 0;
+  std::vector<double> mean, sd;
+  double* x = nullptr;  // column k: x[k·n … k·n + n − 1]
+  double *y = nullptr, *eta = nullptr, *weight = nullptr, *residual = nullptr, *weighted = nullptr;
+  const double* column(std::size_t k) const { return x + k * n; }
+};
+
+StandardizedDesign standardized_design(const FeatureMatrix& features, const std::vector<int>& labels,
+                                       const std::vector<std::size_t>& rows, LogisticWorkspace& workspace) {
+  StandardizedDesign d;
+  d.p = features.names.size() + 1;
+  d.n = rows.size();
+  d.mean.assign(d.p, 0.0);
+  d.sd.assign(d.p, 1.0);
+  for (std::size_t k = 1; k < d.p; ++k) {
     double sum = 0, squares = 0;
     for (std::size_t r : rows) sum += features.at(r, k - 1);
-    mean[k] = sum / static_cast<double>(n);
-    for (std::size_t r : rows) squares += (features.at(r, k - 1) - mean[k]) * (features.at(r, k - 1) - mean[k]);
-    sd[k] = squares > 0 ? std::sqrt(squares / static_cast<double>(n)) : 1.0;
+    d.mean[k] = sum / static_cast<double>(d.n);
+    for (std::size_t r : rows) squares += (features.at(r, k - 1) - d.mean[k]) * (features.at(r, k - 1) - d.mean[k]);
+    d.sd[k] = squares > 0 ? std::sqrt(squares / static_cast<double>(d.n)) : 1.0;
   }
-  Eigen::MatrixXd x(n, p);
-  Eigen::VectorXd y(n);
+  // Room for every row of `features`, so that the larger fits after the first never reallocate.
+  const std::size_t room = std::max(features.rows, d.n) * (d.p + 5);
+  if (workspace.size < room) {
+    workspace.values.reset(new double[room]);
+    workspace.size = room;
+  }
+  d.x = workspace.values.get();
+  d.y = d.x + d.n * d.p;
+  d.eta = d.y + d.n;
+  d.weight = d.eta + d.n;
+  d.residual = d.weight + d.n;
+  d.weighted = d.residual + d.n;
+  std::fill_n(d.x, d.n, 1.0);
+  for (std::size_t k = 1; k < d.p; ++k)
+    for (std::size_t i = 0; i < d.n; ++i) d.x[k * d.n + i] = (features.at(rows[i], k - 1) - d.mean[k]) / d.sd[k];
+  for (std::size_t i = 0; i < d.n; ++i) d.y[i] = labels[rows[i]] != 0;
+  return d;
+}
+
+// Σ a_i·b_i in four partial sums, row i into sum i mod 4, added as
+// (s0 + s1) + (s2 + s3): a fixed order, so the bits depend on neither the
+// machine's caches nor a BLAS's blocking, and the four sums are independent
+// for the compiler to keep in vector registers.
+double four_lane_dot(const double* a, const double* b, std::size_t n) {
+  double s[4] = {0, 0, 0, 0};
+  std::size_t i = 0;
+  for (; i + 4 <= n; i += 4)
+    for (std::size_t j = 0; j < 4; ++j) s[j] += a[i + j] * b[i + j];
+  for (; i < n; ++i) s[i % 4] += a[i] * b[i];
+  return (s[0] + s[1]) + (s[2] + s[3]);
+}
+
+// The log-likelihood at β, leaving each row's weight p(1 − p) and residual
+// y − p in the workspace for irls_terms. With e = exp(−|η|):
+// p = 1/(1 + e) or e/(1 + e), log(1 + exp(η)) = max(η, 0) + log1p(e), both
+// finite for any η.
+double log_likelihood(const StandardizedDesign& d, const Eigen::VectorXd& beta) {
+  const std::size_t n = d.n;
+  std::fill_n(d.eta, n, 0.0);
+  for (std::size_t k = 0; k < d.p; ++k) {
+    const double* x = d.column(k);
+    const double b = beta(static_cast<Eigen::Index>(k));
+    for (std::size_t i = 0; i < n; ++i) d.eta[i] += x[i] * b;
+  }
+  double sum = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    x(i, 0) = 1;
-    for (std::size_t k = 1; k < p; ++k) x(i, k) = (features.at(rows[i], k - 1) - mean[k]) / sd[k];
-    y(i) = labels[rows[i]] != 0;
+    const double eta = d.eta[i], e = std::exp(-std::fabs(eta));
+    const double prob = eta >= 0 ? 1 / (1 + e) : e / (1 + e);
+    d.weight[i] = std::max(prob * (1 - prob), 1e-12);
+    d.residual[i] = d.y[i] - prob;
+    sum += d.y[i] * eta - (std::max(eta, 0.0) + std::log1p(e));
   }
-  Eigen::VectorXd beta = Eigen::VectorXd::Zero(p);
-  Eigen::MatrixXd information(p, p);
-  LogisticModel model;
-  for (model.iterations = 1; model.iterations <= 100; ++model.iterations) {
-    Eigen::VectorXd prob(n), weight(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      const double eta = x.row(i).dot(beta);
-      prob(i) = 1 / (1 + std::exp(-eta));
-      weight(i) = std::max(prob(i) * (1 - prob(i)), 1e-12);
+  return sum;
+}
+
+// The score (gradient of the log-likelihood) and the Fisher information XᵀWX
+// at the β of the last log_likelihood call.
+struct IrlsTerms {
+  Eigen::VectorXd gradient;
+  Eigen::MatrixXd information;
+};
+
+IrlsTerms irls_terms(const StandardizedDesign& d) {
+  const std::size_t n = d.n, p = d.p;
+  IrlsTerms t{Eigen::VectorXd(p), Eigen::MatrixXd(p, p)};
+  for (std::size_t k = 0; k < p; ++k) {
+    const auto row = static_cast<Eigen::Index>(k);
+    const double* x = d.column(k);
+    t.gradient(row) = four_lane_dot(x, d.residual, n);
+    for (std::size_t i = 0; i < n; ++i) d.weighted[i] = d.weight[i] * x[i];
+    for (std::size_t l = 0; l <= k; ++l)
+      t.information(row, static_cast<Eigen::Index>(l)) = t.information(static_cast<Eigen::Index>(l), row) =
+          four_lane_dot(d.weighted, d.column(l), n);
+  }
+  return t;
+}
+
+// Where Newton's method starts on the standardized scale: the warm start's
+// coefficients carried onto these rows' means and deviations, or else the
+// intercept of the rows' burst share and no slopes (the fit of the constant).
+Eigen::VectorXd starting_point(const StandardizedDesign& d, const LogisticModel* warm) {
+  Eigen::VectorXd beta = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(d.p));
+  if (warm && warm->coefficients.size() == d.p) {
+    beta(0) = warm->coefficients[0];
+    for (std::size_t k = 1; k < d.p; ++k) {
+      beta(static_cast<Eigen::Index>(k)) = warm->coefficients[k] * d.sd[k];
+      beta(0) += warm->coefficients[k] * d.mean[k];
     }
-    information = x.transpose() * weight.asDiagonal() * x;
-    information.diagonal().array() += l2 * static_cast<double>(n);
-    const Eigen::VectorXd gradient = x.transpose() * (y - prob) - l2 * static_cast<double>(n) * beta;
-    const Eigen::VectorXd step = information.ldlt().solve(gradient);
-    beta += step;
-    if (step.cwiseAbs().maxCoeff() < 1e-10) break;
+    return beta;
   }
+  double positives = 0;
+  for (std::size_t i = 0; i < d.n; ++i) positives += d.y[i];
+  const double share = (positives + 0.5) / (static_cast<double>(d.n) + 1);  // finite when no row is a burst
+  beta(0) = std::log(share / (1 - share));
+  return beta;
+}
+
+}  // namespace
+
+LogisticModel fit_logistic(const FeatureMatrix& features, const std::vector<int>& labels,
+                           const std::vector<std::size_t>& rows, double l2, const LogisticModel* warm,
+                           LogisticWorkspace* workspace) {
+  const std::size_t p = features.names.size() + 1, n = rows.size();
+  if (n < p) throw UserError(fmt::format("logistic regression on {} rows for {} coefficients", n, p));
+  LogisticWorkspace own;
+  const StandardizedDesign d = standardized_design(features, labels, rows, workspace ? *workspace : own);
+  Eigen::VectorXd beta = starting_point(d, warm);
+  const double ridge = l2 * static_cast<double>(n);
+  const auto objective = [&](const Eigen::VectorXd& at) { return log_likelihood(d, at) - ridge / 2 * at.squaredNorm(); };
+  double value = objective(beta);
+  Eigen::MatrixXd information;
+  LogisticModel model;
+  for (model.iterations = 1; model.iterations <= kLogisticIterations; ++model.iterations) {
+    IrlsTerms t = irls_terms(d);
+    information = std::move(t.information);
+    information.diagonal().array() += ridge;
+    const Eigen::VectorXd ascent = t.gradient - ridge * beta;
+    Eigen::VectorXd step = information.ldlt().solve(ascent);
+    // Newton's full step can overshoot where the classes are (nearly)
+    // separable, and then wanders without converging: shorten it until the
+    // penalized likelihood does not fall (beyond the rounding of its sum), to
+    // the maximum of the parabola through the values at 0 and at the last
+    // length and the slope at 0, kept within [0.1, 0.5] of the last length
+    // (backtracking with quadratic interpolation, Nocedal & Wright §3.5).
+    const double slope = ascent.dot(step);
+    double length = 1, trial = objective(beta + step);
+    int backtracks = 0;
+    for (; trial < value - 1e-13 * std::fabs(value) && backtracks < 60; ++backtracks) {
+      const double curvature = (trial - value - slope * length) / (length * length);
+      const double peak = curvature < 0 ? -slope / (2 * curvature) : length / 2;
+      length = std::clamp(peak, 0.1 * length, 0.5 * length);
+      trial = objective(beta + length * step);
+    }
+    if (backtracks == 60) {  // no ascent left at the rounding's scale: at the maximum
+      objective(beta);
+      break;
+    }
+    step *= length;
+    beta += step;
+    const double gain = trial - value;
+    value = trial;
+    // Converged when the step is below 1e-10, or when the penalized
+    // likelihood, and with it every fitted probability, no longer moves
+    // (relative gain below 1e-12, as glm's deviance test): nearly separable
+    // classes keep taking steps that change nothing but far-out coefficients.
+    if (step.cwiseAbs().maxCoeff() < 1e-10 || gain <= 1e-12 * (std::fabs(value) + 0.1)) break;
+  }
+  model.converged = model.iterations <= kLogisticIterations;
+  information = irls_terms(d).information;  // at the estimate: the workspace holds its weights
+  information.diagonal().array() += ridge;
   const Eigen::MatrixXd covariance = information.inverse();
   // Back to the original scale: b_k = β_k / sd_k, b_0 = β_0 − Σ β_k·mean_k/sd_k.
   model.coefficients.assign(p, 0.0);
   model.standard_errors.assign(p, 0.0);
   Eigen::MatrixXd to_original = Eigen::MatrixXd::Identity(p, p);
   for (std::size_t k = 1; k < p; ++k) {
-    to_original(k, k) = 1 / sd[k];
-    to_original(0, k) = -mean[k] / sd[k];
+    to_original(k, k) = 1 / d.sd[k];
+    to_original(0, k) = -d.mean[k] / d.sd[k];
   }
   const Eigen::VectorXd original = to_original * beta;
   const Eigen::MatrixXd original_covariance = to_original * covariance * to_original.transpose();

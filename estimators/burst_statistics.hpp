@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <memory>
 #include <vector>
 
 namespace gs {
@@ -100,18 +101,33 @@ FeatureMatrix burst_features(const BurstChannels& channels, FeatureSet set, doub
 // of bursts where it is scored (no function needed beyond average_precision).
 std::vector<int> persistence_predictions(const std::vector<int>& severity, std::size_t rows);
 
-// Logistic regression by iteratively reweighted least squares on the
+// Logistic regression by iteratively reweighted least squares (Newton's
+// method, each step shortened until the penalized likelihood does not fall;
+// converged when a step is below 1e-10 or the likelihood's relative gain below
+// 1e-12) on the
 // standardized features (means and deviations of the training rows), with a
 // small ridge (l2) so that separable or constant columns stay finite.
-// Coefficients on the original scale: intercept first.
+// Coefficients on the original scale: intercept first. Newton's method starts
+// at `warm` (a fit on similar rows; fewer iterations, the same maximum to
+// about 1e-10) or else at the constant model.
+constexpr int kLogisticIterations = 100;
 struct LogisticModel {
   std::vector<double> coefficients;  // intercept, then one per feature
   std::vector<double> standard_errors;  // from the inverse Fisher information (l2 = 0: the usual SEs)
   int iterations = 0;
+  bool converged = false;  // the last step below 1e-10 within kLogisticIterations
   double probability(const FeatureMatrix& features, std::size_t row) const;
 };
+// The memory of a fit (the standardized design by column, the pass's
+// per-row terms), kept between fits so that a horizon's fits fill it once:
+// fresh memory each fit cost a quarter of the Monte Carlo's time in page faults.
+struct LogisticWorkspace {
+  std::unique_ptr<double[]> values;  // not zeroed: a fit writes every value it reads
+  std::size_t size = 0;
+};
 LogisticModel fit_logistic(const FeatureMatrix& features, const std::vector<int>& labels,
-                           const std::vector<std::size_t>& rows, double l2 = 1e-8);
+                           const std::vector<std::size_t>& rows, double l2 = 1e-8,
+                           const LogisticModel* warm = nullptr, LogisticWorkspace* workspace = nullptr);
 
 // The label of bin t for a horizon of H bins, for t = 0 … n − H − 1 (later
 // bins have no future to label): `at` whether bin t + H is a burst, `within`

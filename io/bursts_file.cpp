@@ -289,7 +289,9 @@ void write_burst_analysis(hid_t parent, const BurstAnalysis& a, const BurstAnaly
 void write_monte_carlo(hid_t parent, const MonteCarloResult& r, const std::vector<Attribute>& attributes) {
   const h5::Handle group = h5::create_group(parent, r.ensemble);
   h5::write_attributes(group.id(), attributes);
-  h5::write_attribute(group.id(), {"replicas", static_cast<std::uint64_t>(r.replicas.size())});
+  h5::write_attributes(group.id(), {{"replicas", static_cast<std::uint64_t>(r.replicas.size())},
+                                    {"logistic_fits_unconverged", r.unconverged_fits},
+                                    {"replicas_with_unconverged_fits", r.replicas_with_unconverged_fits}});
   std::vector<std::string> names;
   std::vector<double> real, mean, low, high, p;
   for (const FigureDistribution& d : r.distributions) {

@@ -1,10 +1,12 @@
 #include <cstdlib>
 
 #include "host/app/cli.hpp"
+#include "host/base/allocation.hpp"
 #include "host/base/ranks.hpp"
 #include "io/hdf5_library.hpp"
 
 int main(int argc, char** argv) {
+  gs::keep_freed_memory_for_reuse();
   gs::init_ranks(&argc, &argv);  // MPI only when mpirun or srun started us; else one plain rank
   const int code = gs::main_cli(argc, argv);
   // A write that failed (a full disk) can leave a file open in HDF5; parallel

@@ -182,7 +182,11 @@ void settle_failures(std::exception_ptr failure) {
   throw std::runtime_error(from);
 }
 
-void gather_rows_to_root(double* rows, std::uint64_t replicas, std::uint64_t stride) {
+namespace {
+
+// Rank 0 and each other rank exchange that rank's replica_range rows, in
+// messages of at most kMessageElements: to rank 0 (gather) or from it.
+void exchange_rows_with_root(double* rows, std::uint64_t replicas, std::uint64_t stride, bool to_root) {
   const RankInfo& r = info();
   if (r.size == 1 || stride == 0) return;
   for (int k = 1; k < r.size; ++k) {
@@ -190,14 +194,25 @@ void gather_rows_to_root(double* rows, std::uint64_t replicas, std::uint64_t str
     const ReplicaRange range = replica_range(replicas, k, r.size);
     double* block = rows + range.first * stride;
     const std::uint64_t total = range.count * stride;
+    const bool receives = (r.rank == 0) == to_root;
+    const int peer = r.rank == 0 ? k : 0;
     for (std::uint64_t at = 0; at < total; at += kMessageElements) {
       const int count = static_cast<int>(std::min(kMessageElements, total - at));
-      if (r.rank == 0)
-        MPI_Recv(block + at, count, MPI_DOUBLE, k, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      if (receives)
+        MPI_Recv(block + at, count, MPI_DOUBLE, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       else
-        MPI_Send(block + at, count, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD);
+        MPI_Send(block + at, count, MPI_DOUBLE, peer, 0, MPI_COMM_WORLD);
     }
   }
+}
+
+}  // namespace
+
+void gather_rows_to_root(double* rows, std::uint64_t replicas, std::uint64_t stride) {
+  exchange_rows_with_root(rows, replicas, stride, true);
+}
+void scatter_rows_from_root(double* rows, std::uint64_t replicas, std::uint64_t stride) {
+  exchange_rows_with_root(rows, replicas, stride, false);
 }
 
 std::string mpi_library_version() {
@@ -237,6 +252,7 @@ void settle_failures(std::exception_ptr failure) {
 }
 void abort_job(int code, const std::string&) { std::_Exit(code); }  // never called on one rank
 void gather_rows_to_root(double*, std::uint64_t, std::uint64_t) {}
+void scatter_rows_from_root(double*, std::uint64_t, std::uint64_t) {}
 std::string mpi_library_version() { return ""; }
 
 #endif

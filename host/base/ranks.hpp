@@ -68,6 +68,9 @@ ReplicaRange replica_range(std::uint64_t replicas, int rank, int size);
 // messages of at most 2^28 doubles, so no count overflows MPI's int); the
 // other ranks' arrays are left as they were.
 void gather_rows_to_root(double* rows, std::uint64_t replicas, std::uint64_t stride);
+// The reverse: rank 0 holds every row and sends each other rank the rows of
+// its replica_range (the rest of that rank's array is left as it was).
+void scatter_rows_from_root(double* rows, std::uint64_t replicas, std::uint64_t stride);
 
 // "Open MPI 4.1.4 (MPI 3.1)", or "" without MPI.
 std::string mpi_library_version();

@@ -12,6 +12,7 @@
 #include "host/base/interrupt.hpp"
 #include "host/base/parallel.hpp"
 #include "host/base/progress.hpp"
+#include "host/base/ranks.hpp"
 #include "io/ensemble_file.hpp"
 
 namespace gs {
@@ -68,26 +69,75 @@ std::vector<std::string> ensembles_of(const BurstsSpec& spec, const RunConfig& c
   return out;
 }
 
-MonteCarloResult monte_carlo(const EnsembleFile& file, const std::string& ensemble, const BurstsSpec& spec,
+// The Monte Carlo's replicas [first, first + count) on this rank: rank 0
+// reads them and sends every rank its contiguous share; each rank analyses
+// its share on its threads; rank 0 receives every rank's figures into
+// `replicas`. Each replica's analysis is its own, so the bits are those of
+// one rank.
+void analyse_replicas(const EnsembleFile* file, const std::string& ensemble, std::uint64_t first, std::uint64_t count,
+                      const BurstAnalysisOptions& options, std::vector<BurstFigures>& replicas) {
+  std::uint64_t length = 0;
+  std::vector<double> rows = file ? file->read_rows(ensemble, first, count, &length) : std::vector<double>{};
+  length = max_over_ranks(length);
+  rows.resize(count * length);
+  scatter_rows_from_root(rows.data(), count, length);
+  const ReplicaRange mine = replica_range(count, ranks().rank, ranks().size);
+  std::vector<BurstFigures> figures(mine.count);
+  for_each_in_parallel(mine.count, [&](std::size_t i) {
+    BurstChannels channels;
+    const auto row = rows.begin() + static_cast<std::ptrdiff_t>((mine.first + i) * length);
+    channels.bytes.assign(row, row + static_cast<std::ptrdiff_t>(length));
+    figures[i] = burst_figures(analyse_bursts(channels, options, {}, false), options);
+  });
+  if (!several_ranks()) {
+    std::move(figures.begin(), figures.end(), replicas.begin() + static_cast<std::ptrdiff_t>(first));
+    return;
+  }
+  // Every rank's figures have the names of the same options: only the values
+  // travel, and the count of unconverged fits as one more (exact below 2^53).
+  const std::uint64_t figures_per_replica = max_over_ranks(figures.empty() ? 0 : figures.front().values.size());
+  const std::uint64_t stride = figures_per_replica + 1;
+  std::vector<double> values(count * stride);
+  for (std::size_t i = 0; i < figures.size(); ++i) {
+    if (figures[i].values.size() != figures_per_replica)
+      throw InternalError("analyse_replicas", "ranks' burst figures differ in number", __FILE__, __LINE__);
+    const auto row = values.begin() + static_cast<std::ptrdiff_t>((mine.first + i) * stride);
+    std::copy(figures[i].values.begin(), figures[i].values.end(), row);
+    row[static_cast<std::ptrdiff_t>(figures_per_replica)] = static_cast<double>(figures[i].unconverged_fits);
+  }
+  gather_rows_to_root(values.data(), count, stride);
+  if (!is_root_rank()) return;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    BurstFigures& f = replicas[first + i];
+    f = figures.front();  // rank 0's first replica: the names and the run-length positions
+    const auto row = values.begin() + static_cast<std::ptrdiff_t>(i * stride);
+    f.values.assign(row, row + static_cast<std::ptrdiff_t>(figures_per_replica));
+    f.unconverged_fits = static_cast<std::uint64_t>(row[static_cast<std::ptrdiff_t>(figures_per_replica)]);
+  }
+}
+
+// The Monte Carlo of one ensemble, on every rank (`file`: rank 0's, null on
+// the others); the figures' distributions on rank 0.
+MonteCarloResult monte_carlo(const EnsembleFile* file, const std::string& ensemble, const BurstsSpec& spec,
                              const BurstAnalysisOptions& options, const BurstFigures* real, Progress& progress) {
   MonteCarloResult r;
   r.ensemble = ensemble;
-  std::uint64_t replicas = file.stored_replicas(ensemble, "Monte Carlo");
+  std::uint64_t replicas = max_over_ranks(file ? file->stored_replicas(ensemble, "Monte Carlo") : 0);
   if (spec.monte_carlo_replicas) replicas = std::min(replicas, spec.monte_carlo_replicas);
   r.replicas.resize(replicas);
   progress.begin(fmt::format("bursts {} / {}", spec.name, ensemble));
-  for (std::uint64_t first = 0; first < replicas; first += kReplicasPerRead) {
+  // Each read gives every rank's threads work: a share of kReplicasPerRead per rank.
+  const std::uint64_t per_read = kReplicasPerRead * static_cast<std::uint64_t>(ranks().size);
+  for (std::uint64_t first = 0; first < replicas; first += per_read) {
     throw_if_interrupted();
-    const std::uint64_t count = std::min(kReplicasPerRead, replicas - first);
-    std::uint64_t length = 0;
-    const std::vector<double> rows = file.read_rows(ensemble, first, count, &length);
-    for_each_in_parallel(count, [&](std::size_t i) {
-      BurstChannels channels;
-      channels.bytes.assign(rows.begin() + static_cast<std::ptrdiff_t>(i * length),
-                            rows.begin() + static_cast<std::ptrdiff_t>((i + 1) * length));
-      r.replicas[first + i] = burst_figures(analyse_bursts(channels, options, {}, false), options);
-    });
+    const std::uint64_t count = std::min(per_read, replicas - first);
+    analyse_replicas(file, ensemble, first, count, options, r.replicas);
     progress.advance(count);
+  }
+  if (!is_root_rank()) return r;
+  for (const BurstFigures& f : r.replicas) {
+    r.unconverged_fits += f.unconverged_fits;
+    r.replicas_with_unconverged_fits += f.unconverged_fits > 0;
   }
   r.distributions = figure_distributions(real, r.replicas, spec.analysis.prediction.confidence);
   r.distributions.push_back(run_length_fit(real, r.replicas, spec.analysis.prediction.confidence));
@@ -132,12 +182,15 @@ AugmentationResult augmentation(const EnsembleFile& file, const std::string& ens
       AugmentedF1& cell = r.at(m, h);
       cell.real_only = a.scores.f1;
       cell.augmented = b.scores.f1;
-      for (const auto& [which, scores] : {std::pair{"real only", &a.scores}, std::pair{"with replicas", &b.scores}})
-        if (const std::string why = prediction_non_finding(*scores); !why.empty()) {
+      for (const auto& [which, scored] : {std::pair{"real only", &a}, std::pair{"with replicas", &b}})
+        for (const std::string& why :
+             {prediction_non_finding(scored->scores),
+              scored->unconverged_fits ? unconverged_note(static_cast<std::uint64_t>(scored->unconverged_fits)) : ""})
+          if (!why.empty()) {
 #pragma omp critical(augmentation_notes)
-          r.notes.push_back(fmt::format("{} {} {}: {}", horizon_label(options.horizons[h], options.bin_seconds),
-                                        r.predictors[m], which, why));
-        }
+            r.notes.push_back(fmt::format("{} {} {}: {}", horizon_label(options.horizons[h], options.bin_seconds),
+                                          r.predictors[m], which, why));
+          }
       const BlockBootstrapInterval d = paired_f1_difference(alone, severity, a.predicted, b.predicted, prediction);
       cell.difference_low = d.low;
       cell.difference_high = d.high;
@@ -212,18 +265,24 @@ BurstChannels real_channels(const BurstsSpec& spec, const std::vector<RunDataset
 
 // The Monte Carlo of an entry: every stored replica of its ensembles analysed
 // as the real series is (bytes alone).
-void run_monte_carlo(const EnsembleFile& file, const BurstsSpec& spec, const std::vector<std::string>& ensembles,
+void run_monte_carlo(const EnsembleFile* file, const BurstsSpec& spec, const std::vector<std::string>& ensembles,
                      const BurstFigures* real_figures, const ExecutionContext& context, BurstsOutcome& outcome) {
   const BurstAnalysisOptions& replicas = outcome.replica_options;
   std::uint64_t total = 0;
   for (const std::string& e : ensembles) {
-    const std::uint64_t stored = file.stored_replicas(e, "Monte Carlo");
+    if (!file) break;  // rank 0 shows the progress
+    const std::uint64_t stored = file->stored_replicas(e, "Monte Carlo");
     total += spec.monte_carlo_replicas ? std::min(stored, spec.monte_carlo_replicas) : stored;
   }
-  Progress progress = context.progress(total);
+  Progress progress(total, context.quiet || !file);
   for (const std::string& e : ensembles)
     outcome.monte_carlo.push_back(monte_carlo(file, e, spec, replicas, real_figures, progress));
   progress.finish();
+  for (const MonteCarloResult& r : outcome.monte_carlo)
+    if (r.unconverged_fits > 0)
+      context.log(fmt::format("warning: bursts '{}' / {}: in {} of {} replicas, {}", spec.name, r.ensemble,
+                              r.replicas_with_unconverged_fits, r.replicas.size(),
+                              unconverged_note(r.unconverged_fits)));
 }
 
 // The training with replicas: the predictors trained on the real training
@@ -240,10 +299,11 @@ void run_augmentation(const EnsembleFile& file, const BurstsSpec& spec, const st
 }  // namespace
 
 std::vector<BurstsOutcome> analyse_run_bursts(const RunConfig& config, const std::vector<RunDataset>& datasets,
-                                              const EnsembleFile& file, const ExecutionContext& context) {
+                                              const EnsembleFile* file, const ExecutionContext& context) {
   std::vector<BurstsOutcome> outcomes;
   if (config.bursts.empty()) return outcomes;
   fault_point("bursts");
+  const bool root = is_root_rank();
   for (const BurstsSpec& spec : config.bursts) {
     const auto start = std::chrono::steady_clock::now();
     const std::string where = fmt::format("{}:{}: bursts '{}'", config.path, spec.line, spec.name);
@@ -258,7 +318,7 @@ std::vector<BurstsOutcome> analyse_run_bursts(const RunConfig& config, const std
     outcome.options = resolved_options(spec, bin_seconds, config.seed, where);
     outcome.options.features = spec.features.value_or(outcome.all_channels ? FeatureSet::fs3 : FeatureSet::fs3_bytes);
     try {
-      if (!spec.dataset.empty()) {
+      if (!spec.dataset.empty() && root) {  // the real series on rank 0 (the others wait: the fixed part)
         context.log(fmt::format("bursts '{}': {} bins of {} s, {} horizons", spec.name, real.bytes.size(), bin_seconds,
                                 outcome.options.horizons.size()));
         outcome.real = analyse_bursts(real, outcome.options);
@@ -267,14 +327,15 @@ std::vector<BurstsOutcome> analyse_run_bursts(const RunConfig& config, const std
       const std::vector<std::string> ensembles = ensembles_of(spec, config);
       outcome.replica_options = replica_options(spec, outcome.options);
       std::optional<BurstFigures> real_figures;
-      if (!spec.dataset.empty() && !ensembles.empty()) {
+      if (!spec.dataset.empty() && !ensembles.empty() && root) {
         BurstChannels bytes;
         bytes.bytes = real.bytes;
         real_figures = burst_figures(analyse_bursts(bytes, outcome.replica_options), outcome.replica_options);
       }
       if (!ensembles.empty())
         run_monte_carlo(file, spec, ensembles, real_figures ? &*real_figures : nullptr, context, outcome);
-      if (spec.augment_replicas && !ensembles.empty()) run_augmentation(file, spec, ensembles, real, context, outcome);
+      if (spec.augment_replicas && !ensembles.empty() && root)
+        run_augmentation(*file, spec, ensembles, real, context, outcome);
     } catch (const UserError& e) {
       throw UserError(fmt::format("{}: {}", where, e.what()));
     }

@@ -19,8 +19,12 @@ namespace gs {
 void check_bursts_replicas(const RunConfig& config);
 
 // Analyses every entry, reading the replicas from `file` (open, the
-// ensembles written already); io/bursts_file.hpp writes the outcomes.
+// ensembles written already); io/bursts_file.hpp writes the outcomes. Under
+// MPI every rank calls it, `file` is rank 0's and null on the others: the
+// Monte Carlo's replicas are split across the ranks (contiguous shares of
+// each read, figures gathered on rank 0), the real series and the training
+// with replicas stay on rank 0, and only rank 0's outcomes are complete.
 std::vector<BurstsOutcome> analyse_run_bursts(const RunConfig& config, const std::vector<RunDataset>& datasets,
-                                              const EnsembleFile& file, const ExecutionContext& context);
+                                              const EnsembleFile* file, const ExecutionContext& context);
 
 }  // namespace gs

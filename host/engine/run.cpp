@@ -125,19 +125,15 @@ SeriesDataset create_ensemble_series(EnsembleFile& file, const EnsemblePlan& ens
   return series;
 }
 
-// What follows the ensembles in the file: /compare, the burst analyses, the
-// requests and their replays; then the requests' text outputs, staged beside their targets and
+// What follows the ensembles in the file: /compare, the burst analyses (made
+// before, on every rank), the requests and their replays; then the requests' text outputs, staged beside their targets and
 // synced, and the commit of the run's outputs as one unit: the HDF5 file
 // (the last interrupt check, its fsync) and then the texts' renames. A
 // failure or a signal before the HDF5 rename leaves none of them.
-void finish_file(const RunConfig& config, const std::vector<RunDataset>& datasets, EnsembleFile& file,
-                 const std::optional<Study>& study, const RunOptions& options, const ExecutionContext& context,
-                 RunOutcome& outcome) {
+void finish_file(const RunConfig& config, EnsembleFile& file, const std::optional<Study>& study,
+                 const RunOptions& options, const ExecutionContext& context, RunOutcome& outcome) {
   if (study) write_compare(file, *study);
-  const auto bursts_start = std::chrono::steady_clock::now();
-  outcome.bursts = analyse_run_bursts(config, datasets, file, context);
   write_bursts(file, outcome.bursts);
-  outcome.bursts_seconds = seconds_since(bursts_start);
   std::vector<RequestsOutcome> requests = synthesize_requests(config, file, context, options.replay.has_value());
   if (options.replay) {
     const auto replay_start = std::chrono::steady_clock::now();
@@ -396,8 +392,15 @@ void generate_run(const RunConfig& config, const RunPlan& plan, BackendDevice& b
         series.write_attributes(ensemble_attributes(ensemble, outcome.ensembles[e].tally));
         if (!spec.fit.empty()) series.write_fit(spec.fit);
       }
-      finish_file(config, datasets, *file, study, options, context, outcome);
     }
+  }
+  if (!options.no_output) {  // every rank: the burst Monte Carlo's replicas are split across them
+    const auto bursts_start = std::chrono::steady_clock::now();
+    outcome.bursts = analyse_run_bursts(config, datasets, file ? &*file : nullptr, context);
+    outcome.bursts_seconds = seconds_since(bursts_start);
+  }
+  if (is_root_rank()) {
+    if (file) finish_file(config, *file, study, options, context, outcome);
     if (study) outcome.study = std::move(study);
   }
   barrier();  // the file is in place before any rank reports success

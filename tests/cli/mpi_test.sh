@@ -57,23 +57,27 @@ for np in 2 3; do
   done
 done
 
-# Bursts and requests run on rank 0 once the ensembles are in the file: the same /bursts.
+# Bursts: the Monte Carlo's 7 replicas split across 2 and 3 ranks (unevenly), the
+# real series and the requests on rank 0: the same /bursts, every replica's figures.
 cat >"$tmp/bursts.yaml" <<YAML
 seed: 9
 output: $tmp/bursts.h5
 datasets:
   - {name: job, trace: $data/dxt.parser.txt.gz, format: darshan, bin: 1s, series: bytes_read}
 models: [markov]
-replicas: 6
+replicas: 7
 bursts:
   - {name: read, dataset: job, horizons: [1s, 2s], bootstrap: {resamples: 50}, augment: {replicas: 2},
      scheduling: {min_time: 2s, max_time: 6s, window: 8}}
 YAML
 expect_rc 0 "serial bursts" "$gpusynth" bursts "$tmp/bursts.yaml" -q
-expect_rc 0 "bursts under mpirun -np 2" "${launch[@]}" -np 2 "$gpusynth" bursts "$tmp/bursts.yaml" -o "$tmp/bursts2.h5" -q
-for group in /ensembles /bursts; do
-  h5diff "$tmp/bursts.h5" "$tmp/bursts2.h5" "$group" "$group" >"$tmp/diff" 2>&1 ||
-    fail "bursts np 2: $group differs from the serial run: $(head -c 300 "$tmp/diff")"
+for np in 2 3; do
+  expect_rc 0 "bursts under mpirun -np $np" "${launch[@]}" -np "$np" "$gpusynth" bursts "$tmp/bursts.yaml" \
+    -o "$tmp/bursts$np.h5" -q
+  for group in /ensembles /bursts; do
+    h5diff "$tmp/bursts.h5" "$tmp/bursts$np.h5" "$group" "$group" >"$tmp/diff" 2>&1 ||
+      fail "bursts np $np: $group differs from the serial run: $(head -c 300 "$tmp/diff")"
+  done
 done
 expect_rc 0 "--no-output under mpirun -np 2" "${launch[@]}" -np 2 "$gpusynth" "$tmp/ranks.yaml" -o "$tmp/none.h5" \
   --no-output --memory-limit 16MiB
@@ -103,7 +107,7 @@ wait "$job" && fail "the job with a killed rank exited 0"
 # throw (host/base/fault_injection.hpp).
 every_stage_config "$tmp/stages.h5" >"$tmp/stages.yaml"
 listing() { ls -A "$tmp" | grep -E '^(stages\.h5|\.stages\.h5\.tmp)' ; }
-for fault in generate@1 generate@0 study@2 requests@0 bursts@0; do
+for fault in generate@1 generate@0 study@2 requests@0 bursts@0 bursts@2; do
   rm -f "$tmp/stages.h5"
   start=$(date +%s)
   GPUSYNTH_FAULT=$fault timeout 120 "${launch[@]}" -x GPUSYNTH_FAULT -np 3 "$gpusynth" bursts "$tmp/stages.yaml" -q \

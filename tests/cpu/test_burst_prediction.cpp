@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <string>
 
 #include "estimators/burst_prediction.hpp"
 #include "kernels/philox.hpp"
@@ -109,6 +111,40 @@ TEST(BurstPrediction, Reproducible) {
     EXPECT_EQ(a.predictors[k].threshold, b.predictors[k].threshold);
     EXPECT_EQ(a.predictors[k].f1.low, b.predictors[k].f1.low);
     EXPECT_EQ(a.predictors[k].severity.macro, b.predictors[k].severity.macro);
+  }
+}
+
+// An LFSN replica whose burst classes are nearly separable by the fs3-bytes
+// features (tests/data/lfsn-replica-near-separable.counts): at every horizon
+// 1 … 24 the logistic fit on the training rows converges and its
+// log-likelihood is at least the constant model's (the fit of the burst share
+// alone, from which Newton starts). Newton's full step overshoots here: taken
+// without the line search, 22 of the 24 fits fell below the constant model
+// after one step and stopped there (their "gain" negative).
+TEST(BurstPrediction, LogisticFitsOnANearlySeparableReplicaClimbAboveTheConstantModel) {
+  BurstChannels c;
+  std::ifstream in(test::data_path("lfsn-replica-near-separable.counts"));
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty() && line[0] != '#') c.bytes.push_back(std::stod(line));
+  ASSERT_EQ(c.bytes.size(), 8640u);
+  const FeatureMatrix features = burst_features(c, FeatureSet::fs3_bytes, 5);
+  const std::vector<int> severity = burst_severity(c.bytes, burst_threshold_for_share(c.bytes, 0.01));
+  for (std::size_t h = 1; h <= 24; ++h) {
+    const std::vector<int> labels = burst_labels(severity, h, BurstLabel::at);
+    std::vector<std::size_t> rows;
+    for (std::size_t t = 0; t + h < 6912; ++t) rows.push_back(t);  // the training rows of train_share 0.8
+    const LogisticModel model = fit_logistic(features, labels, rows);
+    double bursts = 0;
+    for (std::size_t t : rows) bursts += labels[t];
+    const double share = bursts / static_cast<double>(rows.size());
+    long double fitted = 0, constant = 0;
+    for (std::size_t t : rows) {
+      const long double p = model.probability(features, t);
+      fitted += labels[t] ? std::log(p) : std::log1p(-p);
+      constant += labels[t] ? std::log(share) : std::log1p(-share);
+    }
+    EXPECT_TRUE(model.converged) << "horizon " << h << ": " << model.iterations << " steps";
+    EXPECT_GE(fitted, constant) << "horizon " << h;
   }
 }
 

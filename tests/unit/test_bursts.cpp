@@ -158,38 +158,114 @@ TEST(Bursts, Baselines) {
   EXPECT_DOUBLE_EQ(average_precision(labels, std::vector<double>(labels.size(), 0.1)), 3.0 / 7);
 }
 
-// 20000 rows of y ~ Bernoulli(σ(−2 + 1.5·x1 − 0.8·x2)), x1 ~ N(0, 1), x2 ~ N(5, 2²)
-// (Philox normals): every coefficient within 4 standard errors of the truth, and
-// the standard errors about the 1/√n the Fisher information predicts.
-TEST(Bursts, LogisticRegressionRecoversKnownCoefficients) {
-  const std::size_t n = 20000;
-  FeatureMatrix m;
-  m.names = {"x1", "x2"};
-  m.rows = n;
-  std::vector<int> y(n);
-  std::vector<std::size_t> rows(n);
-  const double truth[3] = {-2.0, 1.5, -0.8};
+// n rows of y ~ Bernoulli(σ(−2 + 1.5·x1 − 0.8·x2)), x1 ~ N(0, 1), x2 ~ N(5, 2²) (Philox normals).
+struct LogisticSample {
+  FeatureMatrix features;
+  std::vector<int> y;
+  std::vector<std::size_t> rows;
+};
+constexpr double kLogisticTruth[3] = {-2.0, 1.5, -0.8};
+
+LogisticSample logistic_sample(std::size_t n) {
+  LogisticSample s;
+  s.features.names = {"x1", "x2"};
+  s.features.rows = n;
+  s.y.resize(n);
+  s.rows.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
     const auto bits = philox_bits({42, 7}, 0, i, 0);
     const auto z = normal_pair<double>(bits[0], bits[1], bits[2]);
     const double x1 = z.first, x2 = 5 + 2 * z.second;
-    m.values.push_back(x1);
-    m.values.push_back(x2);
-    const double p = 1 / (1 + std::exp(-(truth[0] + truth[1] * x1 + truth[2] * x2)));
-    y[i] = uniform_open(bits[3]) < p;
-    rows[i] = i;
+    s.features.values.push_back(x1);
+    s.features.values.push_back(x2);
+    const double p = 1 / (1 + std::exp(-(kLogisticTruth[0] + kLogisticTruth[1] * x1 + kLogisticTruth[2] * x2)));
+    s.y[i] = uniform_open(bits[3]) < p;
+    s.rows[i] = i;
   }
-  const LogisticModel model = fit_logistic(m, y, rows, 0.0);
+  return s;
+}
+
+// Every coefficient within 4 standard errors of the truth, and the standard
+// errors about the 1/√n the Fisher information predicts.
+TEST(Bursts, LogisticRegressionRecoversKnownCoefficients) {
+  const LogisticSample s = logistic_sample(20000);
+  const LogisticModel model = fit_logistic(s.features, s.y, s.rows, 0.0);
   ASSERT_EQ(model.coefficients.size(), 3u);
   for (int k = 0; k < 3; ++k) {
-    EXPECT_NEAR(model.coefficients[k], truth[k], 4 * model.standard_errors[k]) << k;
+    EXPECT_NEAR(model.coefficients[k], kLogisticTruth[k], 4 * model.standard_errors[k]) << k;
     EXPECT_GT(model.standard_errors[k], 0.0);
     EXPECT_LT(model.standard_errors[k], 0.2) << k;
   }
   EXPECT_LT(model.iterations, 30);
-  const double p0 = model.probability(m, 0);
+  const double p0 = model.probability(s.features, 0);
   EXPECT_GT(p0, 0.0);
   EXPECT_LT(p0, 1.0);
+}
+
+// The maximum itself, checked apart from how it is computed: at the returned
+// coefficients (l2 = 0) the score Σ x_ik·(y_i − p_i), summed in long double on
+// the original scale, vanishes for every column k (x_0 = 1). Newton stops after
+// a step below 1e-10 on the standardized scale, so what is left of the score
+// is about n·max p(1−p)·1e-10 ≈ 5e-7, against Σ|x_ik| ≈ 2e4 to 1e5; the bound
+// 1e-9 of Σ|x_ik| leaves room for rounding. 20003 rows: not a multiple of the
+// four partial sums, so the last rows' lanes are in the test too.
+TEST(Bursts, LogisticFitSolvesTheScoreEquations) {
+  const LogisticSample s = logistic_sample(20003);
+  const LogisticModel model = fit_logistic(s.features, s.y, s.rows, 0.0);
+  long double score[3] = {0, 0, 0}, size[3] = {0, 0, 0};
+  for (std::size_t i = 0; i < s.rows.size(); ++i) {
+    const long double x[3] = {1, s.features.at(i, 0), s.features.at(i, 1)};
+    long double eta = 0;
+    for (int k = 0; k < 3; ++k) eta += model.coefficients[k] * x[k];
+    const long double residual = s.y[i] - 1 / (1 + std::exp(-eta));
+    for (int k = 0; k < 3; ++k) {
+      score[k] += x[k] * residual;
+      size[k] += std::fabs(x[k]);
+    }
+  }
+  for (int k = 0; k < 3; ++k) EXPECT_LT(std::fabs(static_cast<double>(score[k] / size[k])), 1e-9) << k;
+}
+
+// A warm start (a fit on 70 % of the rows, carried onto all rows' means and
+// deviations) reaches the maximum of a cold start in fewer steps; started at
+// the maximum itself, the first step is already below the stopping size.
+TEST(Bursts, LogisticWarmStartReachesTheSameMaximum) {
+  const LogisticSample s = logistic_sample(20000);
+  const std::vector<std::size_t> first(s.rows.begin(), s.rows.begin() + 14000);
+  const LogisticModel part = fit_logistic(s.features, s.y, first);
+  const LogisticModel cold = fit_logistic(s.features, s.y, s.rows);
+  const LogisticModel warm = fit_logistic(s.features, s.y, s.rows, 1e-8, &part);
+  const LogisticModel again = fit_logistic(s.features, s.y, s.rows, 1e-8, &cold);
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_NEAR(warm.coefficients[k], cold.coefficients[k], 1e-9 * std::max(1.0, std::fabs(cold.coefficients[k])));
+    EXPECT_NEAR(warm.standard_errors[k], cold.standard_errors[k], 1e-8 * cold.standard_errors[k]);
+  }
+  EXPECT_LT(warm.iterations, cold.iterations);
+  EXPECT_LE(again.iterations, 1);
+}
+
+// Separable classes (bursts at x in [1, 2], the rest in [-2, -1]): the ridge of
+// 1e-8·rows holds the maximum where the score of the margin rows balances it,
+// a standardized slope of about 18 (margin 1/sd = 0.65): the margin rows at
+// about exp(−0.65·18) ≈ 1e-5 from their class, every row within 1e-4. Newton's
+// full steps overshoot here; the safeguarded ones converge; `converged` is
+// what the iteration count says.
+TEST(Bursts, LogisticFitOnSeparableClassesConvergesAndSeparates) {
+  FeatureMatrix m;
+  m.names = {"x"};
+  const std::size_t n = 2000;
+  m.rows = n;
+  std::vector<int> y(n);
+  std::vector<std::size_t> rows(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    y[i] = i % 2;
+    m.values.push_back((y[i] ? 1.0 : -1.0) * (1 + static_cast<double>(i) / n));
+    rows[i] = i;
+  }
+  const LogisticModel fit = fit_logistic(m, y, rows);
+  EXPECT_TRUE(fit.converged) << fit.iterations << " steps";
+  EXPECT_EQ(fit.converged, fit.iterations <= kLogisticIterations);
+  for (std::size_t i : {0u, 1u, 1998u, 1999u}) EXPECT_NEAR(fit.probability(m, i), y[i], 1e-4) << i;
 }
 
 // Over windows with a burst: a perfect predictor with α = 0 never runs longer
