@@ -357,16 +357,16 @@ LogisticModel fit_logistic(const FeatureMatrix& features, const std::vector<int>
   const StandardizedDesign d = standardized_design(features, labels, rows, workspace ? *workspace : own);
   Eigen::VectorXd beta = starting_point(d, warm);
   const double ridge = l2 * static_cast<double>(n);
-  const auto objective = [&](const Eigen::VectorXd& at) { return log_likelihood(d, at) - ridge / 2 * at.squaredNorm(); };
+  const auto objective = [&](const Eigen::VectorXd& at) {  // the penalized log-likelihood
+    return log_likelihood(d, at) - ridge / 2 * at.squaredNorm();
+  };
   double value = objective(beta);
-  Eigen::MatrixXd information;
   LogisticModel model;
   for (model.iterations = 1; model.iterations <= kLogisticIterations; ++model.iterations) {
     IrlsTerms t = irls_terms(d);
-    information = std::move(t.information);
-    information.diagonal().array() += ridge;
+    t.information.diagonal().array() += ridge;
     const Eigen::VectorXd ascent = t.gradient - ridge * beta;
-    Eigen::VectorXd step = information.ldlt().solve(ascent);
+    Eigen::VectorXd step = t.information.ldlt().solve(ascent);
     // Newton's full step can overshoot where the classes are (nearly)
     // separable, and then wanders without converging: shorten it until the
     // penalized likelihood does not fall (beyond the rounding of its sum), to
@@ -392,12 +392,12 @@ LogisticModel fit_logistic(const FeatureMatrix& features, const std::vector<int>
     value = trial;
     // Converged when the step is below 1e-10, or when the penalized
     // likelihood, and with it every fitted probability, no longer moves
-    // (relative gain below 1e-12, as glm's deviance test): nearly separable
+    // (relative gain below 1e-12, in the manner of glm's deviance test): nearly separable
     // classes keep taking steps that change nothing but far-out coefficients.
     if (step.cwiseAbs().maxCoeff() < 1e-10 || gain <= 1e-12 * (std::fabs(value) + 0.1)) break;
   }
   model.converged = model.iterations <= kLogisticIterations;
-  information = irls_terms(d).information;  // at the estimate: the workspace holds its weights
+  Eigen::MatrixXd information = irls_terms(d).information;  // at the estimate: the workspace holds its weights
   information.diagonal().array() += ridge;
   const Eigen::MatrixXd covariance = information.inverse();
   // Back to the original scale: b_k = β_k / sd_k, b_0 = β_0 − Σ β_k·mean_k/sd_k.
