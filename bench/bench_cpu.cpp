@@ -122,6 +122,23 @@ BENCHMARK(BM_GpusynthLfsn)
     ->ArgNames({"float", "threads", "lanes"})
     ->UseRealTime();
 
+// Long LFSN rows (the issue-41 shape, 65536 bins: forward FFT of 1,053,696, fold, inverse of 65,856),
+// one thread, the CPU's widest lanes: where the spectrum fold's reads matter.
+void BM_GpusynthLfsnLong(benchmark::State& state) {
+  omp_set_num_threads(1);
+  const gs::ExecutionContext path = path_of(1);
+  constexpr std::uint64_t replicas = 4, length = 1 << 16;
+  auto e = make_ensemble("lfsn", "{alpha: 1.5, beta: 0.5, H: 0.8, m: 16, K: 256}", gs::Dtype::float32, replicas,
+                         length, path);
+  std::vector<float> out(replicas * length);
+  for (auto _ : state) {
+    e->generator->generate(0, replicas, out.data());
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * replicas * length));
+}
+BENCHMARK(BM_GpusynthLfsnLong)->UseRealTime()->Unit(benchmark::kMillisecond);
+
 // The comparison models, replicas × length values per second: 16 replicas of
 // 65536 values (float64), the shapes bench/bench_models_numpy.py times with
 // numpy and a Python loop in the same run (bench/bench_models.sh).

@@ -65,23 +65,35 @@ struct SpectrumFoldKernel {
 
   GS_HD std::uint64_t columns() const { return inverse_length / 2 + 1; }
 
-  GS_HD void operator()(std::uint64_t row, std::uint64_t f, StoreTally&) const {
-    const std::uint64_t half = fft_length / 2;
-    const Complex<double>* y = spectra + row * (half + 1);
-    Complex<double> sum{0.0, 0.0};
-    for (std::uint64_t r = 0; r < m; ++r) {
-      const std::uint64_t j = f + r * inverse_length;
-      if (j <= half) {
-        const Complex<double> p = y[j] * kernel[j];
-        sum.re += p.re;
-        sum.im += p.im;
-      } else {
-        const Complex<double> p = y[fft_length - j] * kernel[fft_length - j];
-        sum.re += p.re;
-        sum.im -= p.im;
-      }
+  // Adds Y[j]·K[j] (any j < L) to `sum`, from the stored half: conj(Y[L − j]·K[L − j]) past L/2.
+  GS_HD void add_product(Complex<double>& sum, const Complex<double>* y, std::uint64_t j) const {
+    if (j <= fft_length / 2) {
+      const Complex<double> p = y[j] * kernel[j];
+      sum.re += p.re;
+      sum.im += p.im;
+    } else {
+      const Complex<double> p = y[fft_length - j] * kernel[fft_length - j];
+      sum.re += p.re;
+      sum.im -= p.im;
     }
+  }
+
+  GS_HD void operator()(std::uint64_t row, std::uint64_t f, StoreTally&) const {
+    const Complex<double>* y = spectra + row * (fft_length / 2 + 1);
+    Complex<double> sum{0.0, 0.0};
+    for (std::uint64_t r = 0; r < m; ++r) add_product(sum, y, f + r * inverse_length);
     folded[row * columns() + f] = sum;
+  }
+
+  // The whole of one row on the host, with the same sums in the same order
+  // (each column adds r = 0, 1, … m − 1 to 0) but read as m contiguous runs
+  // of the spectrum instead of m strided reads per column.
+  void fold_row(std::uint64_t row) const {
+    const Complex<double>* y = spectra + row * (fft_length / 2 + 1);
+    Complex<double>* out = folded + row * columns();
+    for (std::uint64_t f = 0; f < columns(); ++f) out[f] = Complex<double>{0.0, 0.0};
+    for (std::uint64_t r = 0; r < m; ++r)
+      for (std::uint64_t f = 0; f < columns(); ++f) add_product(out[f], y, f + r * inverse_length);
   }
 };
 

@@ -12,6 +12,8 @@
 #include "host/engine/backend.hpp"
 #include "host/models/lfsn.hpp"
 #include "kernels/lfsn.hpp"
+#include "kernels/philox.hpp"
+#include "kernels/spectral.hpp"
 #include "test_support.hpp"
 
 namespace gs {
@@ -58,6 +60,39 @@ void check_marginal(const LfsnParams& model, double beta_target, Dtype dtype) {
   for (const auto& [x, cdf] : points) {
     EXPECT_LT(std::fabs(test::cdf_z_score(sample.cdf(x), cdf, sample.size())), 5.0)
         << "alpha=" << model.alpha << " H=" << model.H << " beta_eff=" << beta_target << " x=" << x;
+  }
+}
+
+// The host's fold (m contiguous runs of the spectrum, host/engine/cpu) gives
+// the bits of the per-column fold the GPU runs: each column adds its m
+// products in the same order. L = 96, M = 24, m = 4, so that every column
+// reaches past L/2 (the conjugate half) for some r; random spectra and kernel.
+TEST(Lfsn, HostFoldOfARowEqualsTheFoldPerColumnToTheBit) {
+  constexpr std::uint64_t fft_length = 96, m = 4, inverse_length = fft_length / m, half = fft_length / 2;
+  std::vector<Complex<double>> kernel(half + 1), spectra(2 * (half + 1));
+  std::uint64_t k = 0;
+  for (auto* values : {&kernel, &spectra})
+    for (Complex<double>& c : *values) {
+      const auto bits = philox_bits({11, 3}, 0, k++, 0);
+      c = {uniform_open(bits[0]) - 0.5, uniform_open(bits[1]) - 0.5};
+    }
+  SpectrumFoldKernel fold;
+  fold.kernel = kernel.data();
+  fold.spectra = spectra.data();
+  fold.fft_length = fft_length;
+  fold.inverse_length = inverse_length;
+  fold.m = m;
+  std::vector<Complex<double>> per_column(2 * fold.columns()), by_row(2 * fold.columns());
+  StoreTally tally;
+  for (std::uint64_t row = 0; row < 2; ++row) {
+    fold.folded = per_column.data();
+    for (std::uint64_t f = 0; f < fold.columns(); ++f) fold(row, f, tally);
+    fold.folded = by_row.data();
+    fold.fold_row(row);
+  }
+  for (std::size_t i = 0; i < per_column.size(); ++i) {
+    EXPECT_EQ(by_row[i].re, per_column[i].re) << i;
+    EXPECT_EQ(by_row[i].im, per_column[i].im) << i;
   }
 }
 

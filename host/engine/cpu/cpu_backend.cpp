@@ -90,7 +90,7 @@ class CpuSpectralGenerator final : public EnsembleGenerator {
           SpectrumFoldKernel fold = fold_;
           fold.spectra = spectra_[thread].data();
           fold.folded = folded;
-          serial_for_each(fold, lanes_);
+          fold.fold_row(0);
         } else {
           CirculantNoiseKernel noise = noise_;
           noise.first_replica = replica;
