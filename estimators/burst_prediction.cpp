@@ -50,6 +50,11 @@ struct TrainingData {
   std::vector<int> labels, classes;     // burst or not; severity
   std::vector<std::size_t> fit, train;  // before the validation bins; all training rows
   LogisticWorkspace* workspace = nullptr;  // shared by this horizon's logistic fits
+
+  LogisticModel logistic(const std::vector<int>& y, const std::vector<std::size_t>& rows,
+                         const LogisticModel* warm = nullptr) const {
+    return fit_logistic(features(), y, rows, kLogisticRidge, warm, workspace);
+  }
 };
 
 TrainingData training_data(const FeatureMatrix& real, const std::vector<int>& labels, const std::vector<int>& classes,
@@ -100,12 +105,12 @@ struct BurstProbabilities {
   int unconverged_fits = 0;
 };
 
-BurstProbabilities burst_probabilities(Predictor predictor, TrainingData& d, const FeatureMatrix& real,
+BurstProbabilities burst_probabilities(Predictor predictor, const TrainingData& d, const FeatureMatrix& real,
                                        std::size_t rows, const PredictionOptions& options) {
   BurstProbabilities out;
   if (predictor == Predictor::logistic) {
-    const LogisticModel on_fit_rows = fit_logistic(d.features(), d.labels, d.fit, 1e-8, nullptr, d.workspace);
-    const LogisticModel on_train_rows = fit_logistic(d.features(), d.labels, d.train, 1e-8, &on_fit_rows, d.workspace);
+    const LogisticModel on_fit_rows = d.logistic(d.labels, d.fit);
+    const LogisticModel on_train_rows = d.logistic(d.labels, d.train, &on_fit_rows);
     out.validated = logistic_probabilities(on_fit_rows, real, rows);
     out.ranking = logistic_probabilities(on_train_rows, real, rows);
     out.unconverged_fits = !on_fit_rows.converged + !on_train_rows.converged;
@@ -118,7 +123,7 @@ BurstProbabilities burst_probabilities(Predictor predictor, TrainingData& d, con
   return out;
 }
 
-std::vector<int> severity_predictions(Predictor predictor, TrainingData& d, const FeatureMatrix& real,
+std::vector<int> severity_predictions(Predictor predictor, const TrainingData& d, const FeatureMatrix& real,
                                       std::size_t rows, const PredictionOptions& options, int& unconverged_fits) {
   std::vector<double> probability(rows * kSeverityClasses, 0.0);
   if (predictor == Predictor::xgboost) {
@@ -132,7 +137,7 @@ std::vector<int> severity_predictions(Predictor predictor, TrainingData& d, cons
       if (!present[c]) continue;
       std::vector<int> one(d.classes.size());
       for (std::size_t t = 0; t < one.size(); ++t) one[t] = d.classes[t] == c;
-      const LogisticModel model = fit_logistic(d.features(), one, d.train, 1e-8, nullptr, d.workspace);
+      const LogisticModel model = d.logistic(one, d.train);
       unconverged_fits += !model.converged;
       for (std::size_t t = 0; t < rows; ++t) probability[t * kSeverityClasses + c] = model.probability(real, t);
     }

@@ -392,8 +392,9 @@ LogisticModel fit_logistic(const FeatureMatrix& features, const std::vector<int>
     value = trial;
     // Converged when the step is below 1e-10, or when the penalized
     // likelihood, and with it every fitted probability, no longer moves
-    // (relative gain below 1e-12, in the manner of glm's deviance test): nearly separable
-    // classes keep taking steps that change nothing but far-out coefficients.
+    // (relative gain below 1e-12, in the manner of glm's deviance test):
+    // nearly separable classes keep taking steps that change nothing but
+    // far-out coefficients.
     if (step.cwiseAbs().maxCoeff() < 1e-10 || gain <= 1e-12 * (std::fabs(value) + 0.1)) break;
   }
   model.converged = model.iterations <= kLogisticIterations;

@@ -111,11 +111,12 @@ std::vector<int> persistence_predictions(const std::vector<int>& severity, std::
 // at `warm` (a fit on similar rows; fewer iterations, the same maximum to
 // about 1e-10) or else at the constant model.
 constexpr int kLogisticIterations = 100;
+constexpr double kLogisticRidge = 1e-8;  // l2: a ridge of 1e-8·rows
 struct LogisticModel {
   std::vector<double> coefficients;  // intercept, then one per feature
   std::vector<double> standard_errors;  // from the inverse Fisher information (l2 = 0: the usual SEs)
   int iterations = 0;
-  bool converged = false;  // the last step below 1e-10 within kLogisticIterations
+  bool converged = false;  // stopped within kLogisticIterations (a step below 1e-10, no gain left)
   double probability(const FeatureMatrix& features, std::size_t row) const;
 };
 // The memory of a fit (the standardized design by column, the pass's
@@ -126,7 +127,7 @@ struct LogisticWorkspace {
   std::size_t size = 0;
 };
 LogisticModel fit_logistic(const FeatureMatrix& features, const std::vector<int>& labels,
-                           const std::vector<std::size_t>& rows, double l2 = 1e-8,
+                           const std::vector<std::size_t>& rows, double l2 = kLogisticRidge,
                            const LogisticModel* warm = nullptr, LogisticWorkspace* workspace = nullptr);
 
 // The label of bin t for a horizon of H bins, for t = 0 … n − H − 1 (later

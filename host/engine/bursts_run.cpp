@@ -116,14 +116,19 @@ void analyse_replicas(const EnsembleFile* file, const std::string& ensemble, std
   }
 }
 
+// The replicas of `ensemble` the Monte Carlo analyses: those stored, at most monte_carlo.replicas.
+std::uint64_t analysed_replicas(const EnsembleFile& file, const std::string& ensemble, const BurstsSpec& spec) {
+  const std::uint64_t stored = file.stored_replicas(ensemble, "Monte Carlo");
+  return spec.monte_carlo_replicas ? std::min(stored, spec.monte_carlo_replicas) : stored;
+}
+
 // The Monte Carlo of one ensemble, on every rank (`file`: rank 0's, null on
 // the others); the figures' distributions on rank 0.
 MonteCarloResult monte_carlo(const EnsembleFile* file, const std::string& ensemble, const BurstsSpec& spec,
                              const BurstAnalysisOptions& options, const BurstFigures* real, Progress& progress) {
   MonteCarloResult r;
   r.ensemble = ensemble;
-  std::uint64_t replicas = max_over_ranks(file ? file->stored_replicas(ensemble, "Monte Carlo") : 0);
-  if (spec.monte_carlo_replicas) replicas = std::min(replicas, spec.monte_carlo_replicas);
+  const std::uint64_t replicas = max_over_ranks(file ? analysed_replicas(*file, ensemble, spec) : 0);
   r.replicas.resize(replicas);
   progress.begin(fmt::format("bursts {} / {}", spec.name, ensemble));
   // Each read gives every rank's threads work: a share of kReplicasPerRead per rank.
@@ -268,12 +273,9 @@ BurstChannels real_channels(const BurstsSpec& spec, const std::vector<RunDataset
 void run_monte_carlo(const EnsembleFile* file, const BurstsSpec& spec, const std::vector<std::string>& ensembles,
                      const BurstFigures* real_figures, const ExecutionContext& context, BurstsOutcome& outcome) {
   const BurstAnalysisOptions& replicas = outcome.replica_options;
-  std::uint64_t total = 0;
-  for (const std::string& e : ensembles) {
-    if (!file) break;  // rank 0 shows the progress
-    const std::uint64_t stored = file->stored_replicas(e, "Monte Carlo");
-    total += spec.monte_carlo_replicas ? std::min(stored, spec.monte_carlo_replicas) : stored;
-  }
+  std::uint64_t total = 0;  // rank 0 shows the progress
+  if (file)
+    for (const std::string& e : ensembles) total += analysed_replicas(*file, e, spec);
   Progress progress(total, context.quiet || !file);
   for (const std::string& e : ensembles)
     outcome.monte_carlo.push_back(monte_carlo(file, e, spec, replicas, real_figures, progress));

@@ -126,8 +126,8 @@ SeriesDataset create_ensemble_series(EnsembleFile& file, const EnsemblePlan& ens
 }
 
 // What follows the ensembles in the file: /compare, the burst analyses (made
-// before, on every rank), the requests and their replays; then the requests' text outputs, staged beside their targets and
-// synced, and the commit of the run's outputs as one unit: the HDF5 file
+// before, on every rank), the requests and their replays; then the requests'
+// text outputs, staged beside their targets and synced, and the commit of the run's outputs as one unit: the HDF5 file
 // (the last interrupt check, its fsync) and then the texts' renames. A
 // failure or a signal before the HDF5 rename leaves none of them.
 void finish_file(const RunConfig& config, EnsembleFile& file, const std::optional<Study>& study,

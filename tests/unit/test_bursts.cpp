@@ -234,8 +234,8 @@ TEST(Bursts, LogisticWarmStartReachesTheSameMaximum) {
   const std::vector<std::size_t> first(s.rows.begin(), s.rows.begin() + 14000);
   const LogisticModel part = fit_logistic(s.features, s.y, first);
   const LogisticModel cold = fit_logistic(s.features, s.y, s.rows);
-  const LogisticModel warm = fit_logistic(s.features, s.y, s.rows, 1e-8, &part);
-  const LogisticModel again = fit_logistic(s.features, s.y, s.rows, 1e-8, &cold);
+  const LogisticModel warm = fit_logistic(s.features, s.y, s.rows, kLogisticRidge, &part);
+  const LogisticModel again = fit_logistic(s.features, s.y, s.rows, kLogisticRidge, &cold);
   for (int k = 0; k < 3; ++k) {
     EXPECT_NEAR(warm.coefficients[k], cold.coefficients[k], 1e-9 * std::max(1.0, std::fabs(cold.coefficients[k])));
     EXPECT_NEAR(warm.standard_errors[k], cold.standard_errors[k], 1e-8 * cold.standard_errors[k]);
