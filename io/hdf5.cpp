@@ -210,14 +210,21 @@ void make_dimension(hid_t scale, const std::string& name, const std::vector<hid_
 
 void write_dimension(hid_t parent, const std::string& name, std::uint64_t n, const std::vector<hid_t>& datasets,
                      unsigned axis, const std::vector<Attribute>& attributes) {
-  std::vector<std::int64_t> index(n);
-  for (std::uint64_t i = 0; i < n; ++i) index[i] = static_cast<std::int64_t>(i);
   const hsize_t dims[1] = {n};
   Handle space(GS_H5_CHECK(H5Screate_simple(1, dims, nullptr)), H5Sclose);
   Handle scale(GS_H5_CHECK(H5Dcreate2(parent, name.c_str(), H5T_STD_I64LE, space.id(), H5P_DEFAULT, H5P_DEFAULT,
                                       H5P_DEFAULT)),
                H5Dclose);
-  if (n > 0) GS_H5_CHECK(H5Dwrite(scale.id(), H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, index.data()));
+  // 0 … n − 1 a slab at a time: a dimension of 10^8 requests would take 800 MB at once.
+  constexpr std::uint64_t kSlab = std::uint64_t{1} << 20;
+  std::vector<std::int64_t> index(std::min(n, kSlab));
+  for (std::uint64_t begin = 0; begin < n; begin += kSlab) {
+    const hsize_t start[1] = {begin}, count[1] = {std::min(n - begin, kSlab)};
+    for (std::uint64_t i = 0; i < count[0]; ++i) index[i] = static_cast<std::int64_t>(begin + i);
+    GS_H5_CHECK(H5Sselect_hyperslab(space.id(), H5S_SELECT_SET, start, nullptr, count, nullptr));
+    const Handle memory(GS_H5_CHECK(H5Screate_simple(1, count, nullptr)), H5Sclose);
+    GS_H5_CHECK(H5Dwrite(scale.id(), H5T_NATIVE_INT64, memory.id(), space.id(), H5P_DEFAULT, index.data()));
+  }
   make_dimension(scale.id(), name, datasets, axis, attributes);
 }
 
@@ -388,6 +395,43 @@ void write_table(hid_t parent, const std::string& name, const std::vector<TableC
       H5Dclose);
   if (rows > 0) GS_H5_CHECK(H5Dwrite(dataset.id(), type.id(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()));
   write_attributes(dataset.id(), attributes);
+}
+
+TableAppender::TableAppender(hid_t parent, const std::string& name, const std::vector<Column>& columns,
+                             std::size_t chunk_rows, const std::vector<Attribute>& attributes)
+    : row_bytes_(8 * columns.size()), chunk_rows_(chunk_rows), buffer_(row_bytes_ * chunk_rows) {
+  type_ = Handle(GS_H5_CHECK(H5Tcreate(H5T_COMPOUND, std::max<std::size_t>(row_bytes_, 1))), H5Tclose);
+  for (std::size_t c = 0; c < columns.size(); ++c)
+    GS_H5_CHECK(H5Tinsert(type_.id(), columns[c].name.c_str(), 8 * c,
+                          columns[c].integer ? GS_H5_LOCKED(H5T_NATIVE_INT64) : GS_H5_LOCKED(H5T_NATIVE_DOUBLE)));
+  const hsize_t dims[1] = {0}, most[1] = {H5S_UNLIMITED}, chunk[1] = {chunk_rows};
+  const Handle space(GS_H5_CHECK(H5Screate_simple(1, dims, most)), H5Sclose);
+  const Handle properties(GS_H5_CHECK(H5Pcreate(H5P_DATASET_CREATE)), H5Pclose);
+  GS_H5_CHECK(H5Pset_chunk(properties.id(), 1, chunk));
+  dataset_ = Handle(GS_H5_CHECK(H5Dcreate2(parent, name.c_str(), type_.id(), space.id(), H5P_DEFAULT,
+                                           properties.id(), H5P_DEFAULT)),
+                    H5Dclose);
+  write_attributes(dataset_.id(), attributes);
+}
+
+void TableAppender::append(const void* row) {
+  std::memcpy(&buffer_[buffered_ * row_bytes_], row, row_bytes_);
+  if (++buffered_ == chunk_rows_) write_buffered();
+}
+
+void TableAppender::flush() {
+  if (buffered_ > 0) write_buffered();
+}
+
+void TableAppender::write_buffered() {
+  const hsize_t start[1] = {written_}, count[1] = {buffered_}, size[1] = {written_ + buffered_};
+  GS_H5_CHECK(H5Dset_extent(dataset_.id(), size));
+  const Handle file_space(GS_H5_CHECK(H5Dget_space(dataset_.id())), H5Sclose);
+  GS_H5_CHECK(H5Sselect_hyperslab(file_space.id(), H5S_SELECT_SET, start, nullptr, count, nullptr));
+  const Handle memory_space(GS_H5_CHECK(H5Screate_simple(1, count, nullptr)), H5Sclose);
+  GS_H5_CHECK(H5Dwrite(dataset_.id(), type_.id(), memory_space.id(), file_space.id(), H5P_DEFAULT, buffer_.data()));
+  written_ += buffered_;
+  buffered_ = 0;
 }
 
 Handle open_file_read(const std::string& path) {

@@ -91,6 +91,30 @@ struct TableColumn {
 void write_table(hid_t parent, const std::string& name, const std::vector<TableColumn>& columns,
                  const std::vector<Attribute>& attributes);
 
+// A table of 8-byte columns (float64 or int64) that grows as rows come
+// (chunked, unlimited; h5py reads it as write_table's): a table too large to
+// hold is written a chunk of rows at a time, each a whole chunk.
+class TableAppender {
+ public:
+  struct Column {
+    std::string name;
+    bool integer;  // int64, else float64
+  };
+  TableAppender(hid_t parent, const std::string& name, const std::vector<Column>& columns, std::size_t chunk_rows,
+                const std::vector<Attribute>& attributes);
+  // One row: its columns' 8 bytes each, in order, packed (a struct of doubles and int64s).
+  void append(const void* row);
+  // Writes the rows still buffered; once, after the last append.
+  void flush();
+
+ private:
+  void write_buffered();
+  Handle type_, dataset_;
+  std::size_t row_bytes_, chunk_rows_, buffered_ = 0;
+  std::vector<unsigned char> buffer_;
+  hsize_t written_ = 0;
+};
+
 // A dimension scale (H5DS, the netCDF-4 convention xarray reads): a 1-D
 // coordinate `name` under `parent` (int64 indices 0 … n − 1, or the given
 // float64 values), attached as axis `axis` of each dataset in `datasets`.

@@ -35,76 +35,92 @@ const Frequencies* frequencies_of(const ClassCharacteristics& c, Characteristic 
   }
 }
 
+// A row of a `requests` table as stored: 8 bytes per column.
+struct StoredRequest {
+  std::int64_t replica, seq, rank;
+  double time, duration;
+  std::int64_t op, file, offset, size, session, flags;
+};
+static_assert(sizeof(StoredRequest) == 88, "a stored request is 11 columns of 8 bytes");
+
+// Rows of the table per chunk: about 704 KiB, inside HDF5's default chunk cache of 1 MiB.
+constexpr std::size_t kRequestChunkRows = 8192;
+
+}  // namespace
+
 // One table `requests` (replica, seq, rank, time, duration, op, file, offset,
-// size, session, flags) over all replicas, with `ops` and `files` naming the
-// indices of replica 0's tables (every replica is written with its own, concatenated).
-void write_request_tables(hid_t group, const std::vector<Workload>& replicas,
-                          const std::vector<Attribute>& attributes) {
-  std::map<std::string, std::int64_t> op_index, file_index;
-  std::vector<std::string> ops, files;
-  const auto index_of = [](std::map<std::string, std::int64_t>& index, std::vector<std::string>& names,
-                           const std::string& name) {
+// size, session, flags) over all replicas, written as the rows come, with
+// `ops` and `files` naming the indices: every replica's names mapped onto one
+// list in the order they first appear.
+class RequestTableWriter {
+ public:
+  explicit RequestTableWriter(hid_t group)
+      : group_(group),
+        table_(group, "requests",
+               {{"replica", true}, {"seq", true}, {"rank", true}, {"time", false}, {"duration", false}, {"op", true},
+                {"file", true}, {"offset", true}, {"size", true}, {"session", true}, {"flags", true}},
+               kRequestChunkRows,
+               {{"dimensions", std::string("request")},
+                {"time_units", std::string("s")},
+                {"offset_size_units", std::string("bytes (-1: not given)")},
+                {"flags", std::string("bit 0 root-exclusive, 1 inferred open/close, 2 session may read, 3 may "
+                                      "write")}}) {}
+
+  void begin_replica(const Workload& files) {
+    ++replica_;
+    ops_here_.clear();
+    files_here_.clear();
+    for (const auto& name : files.table.ops) ops_here_.push_back(index_of(op_index_, ops_, name));
+    for (std::size_t f = 0; f < files.table.files.size(); ++f) {
+      poll_interrupts(f);
+      files_here_.push_back(index_of(file_index_, files_, files.table.files[f]));
+    }
+  }
+
+  void append(const std::vector<Request>& requests) {
+    for (const Request& r : requests) {
+      poll_interrupts(rows_++);
+      const StoredRequest row{replica_, r.seq, r.rank, r.start, r.duration, ops_here_[r.op],
+                              r.file < 0 ? -1 : files_here_[r.file], r.offset, r.size, r.session,
+                              static_cast<std::int64_t>(r.flags)};
+      table_.append(&row);
+    }
+  }
+
+  void finish(const std::vector<Attribute>& attributes) {
+    table_.flush();
+    std::vector<std::string> classes;
+    for (const auto& name : ops_) classes.push_back(op_class_name(classify_operation(name)));
+    h5::write_table(group_, "ops", {{"name", ops_}, {"class", classes}}, {{"dimensions", std::string("op")}});
+    h5::write_table(group_, "files", {{"name", files_}}, {{"dimensions", std::string("file")}});
+    h5::write_attributes(group_, attributes);
+  }
+
+ private:
+  static std::int64_t index_of(std::map<std::string, std::int64_t>& index, std::vector<std::string>& names,
+                               const std::string& name) {
     auto [it, fresh] = index.emplace(name, static_cast<std::int64_t>(names.size()));
     if (fresh) names.push_back(name);
     return it->second;
-  };
-  std::vector<std::int64_t> replica, seq, rank, op, file, offset, size, session, flags;
-  std::vector<double> time, duration;
-  std::size_t rows = 0;
-  for (const Workload& w : replicas) rows += w.table.requests.size();
-  for (auto* column : {&replica, &seq, &rank, &op, &file, &offset, &size, &session, &flags}) column->reserve(rows);
-  time.reserve(rows);
-  duration.reserve(rows);
-  std::size_t row = 0;
-  for (std::size_t k = 0; k < replicas.size(); ++k) {
-    const RequestTable& t = replicas[k].table;
-    std::vector<std::int64_t> ops_here, files_here;
-    for (const auto& name : t.ops) ops_here.push_back(index_of(op_index, ops, name));
-    for (std::size_t f = 0; f < t.files.size(); ++f) {
-      poll_interrupts(f);
-      files_here.push_back(index_of(file_index, files, t.files[f]));
-    }
-    for (const Request& r : t.requests) {
-      poll_interrupts(row++);
-      replica.push_back(static_cast<std::int64_t>(k));
-      seq.push_back(r.seq);
-      rank.push_back(r.rank);
-      time.push_back(r.start);
-      duration.push_back(r.duration);
-      op.push_back(ops_here[r.op]);
-      file.push_back(r.file < 0 ? -1 : files_here[r.file]);
-      offset.push_back(r.offset);
-      size.push_back(r.size);
-      session.push_back(r.session);
-      flags.push_back(r.flags);
-    }
   }
-  // Moved, not copied (an initializer list copies): the columns are most of the memory a run takes.
-  std::vector<h5::TableColumn> columns;
-  columns.reserve(11);
-  columns.push_back({"replica", std::move(replica)});
-  columns.push_back({"seq", std::move(seq)});
-  columns.push_back({"rank", std::move(rank)});
-  columns.push_back({"time", std::move(time)});
-  columns.push_back({"duration", std::move(duration)});
-  columns.push_back({"op", std::move(op)});
-  columns.push_back({"file", std::move(file)});
-  columns.push_back({"offset", std::move(offset)});
-  columns.push_back({"size", std::move(size)});
-  columns.push_back({"session", std::move(session)});
-  columns.push_back({"flags", std::move(flags)});
-  h5::write_table(group, "requests", columns,
-                  {{"dimensions", std::string("request")},
-                   {"time_units", std::string("s")},
-                   {"offset_size_units", std::string("bytes (-1: not given)")},
-                   {"flags", std::string("bit 0 root-exclusive, 1 inferred open/close, 2 session may read, 3 may "
-                                         "write")}});
-  columns.clear();
-  std::vector<std::string> classes;
-  for (const auto& name : ops) classes.push_back(op_class_name(classify_operation(name)));
-  h5::write_table(group, "ops", {{"name", ops}, {"class", classes}}, {{"dimensions", std::string("op")}});
-  h5::write_table(group, "files", {{"name", files}}, {{"dimensions", std::string("file")}});
-  h5::write_attributes(group, attributes);
+
+  hid_t group_;
+  h5::TableAppender table_;
+  std::map<std::string, std::int64_t> op_index_, file_index_;
+  std::vector<std::string> ops_, files_;
+  std::vector<std::int64_t> ops_here_, files_here_;  // the replica's indices in ops_ and files_
+  std::int64_t replica_ = -1;  // the replica whose rows come now
+  std::uint64_t rows_ = 0;
+};
+
+namespace {
+
+// One workload's table (replica 0).
+void write_request_table(hid_t group, const Workload& workload, const std::vector<Attribute>& attributes) {
+  RequestTableWriter writer(group);
+  writer.begin_replica(workload);
+  writer.append(workload.table.requests);
+  writer.finish(attributes);
 }
 
 // /characteristics/<class>/<name> (Table III), /files, /generic_path and
@@ -147,10 +163,10 @@ void write_characterization(hid_t parent, const TraceCharacterization& character
       {{"meaning", std::string("the generic workload path's files: class, FS, offset stride per rank "
                                "(shared), private name pattern")},
        {"dimensions", std::string("file")}});
-  write_request_tables(h5::create_group(parent, "generic_path").id(), {path},
+  write_request_table(h5::create_group(parent, "generic_path").id(), path,
                        {{"meaning", std::string("the root's requests with seq = global sequence ID; flags bit 0: "
                                                 "root-exclusive, bit 1: inferred open/close")}});
-  write_request_tables(h5::create_group(parent, "sanitized").id(), {characterization.sanitized},
+  write_request_table(h5::create_group(parent, "sanitized").id(), characterization.sanitized,
                        {{"meaning", std::string("every rank's requests after sanitization, opens and closes "
                                                 "included")}});
 }
@@ -165,13 +181,23 @@ void write_characterization_file(const std::string& path, const TraceCharacteriz
   file.commit();
 }
 
-void write_requests_entry(EnsembleFile& file, const std::string& name, const std::vector<Workload>& replicas,
-                          const std::vector<Attribute>& attributes, const TraceCharacterization* characterized) {
+RequestsEntryWriter::RequestsEntryWriter(EnsembleFile& file, const std::string& name) {
   const h5::Handle top = h5::has_link(file.id(), "requests") ? h5::open_group(file.id(), "requests")
                                                              : h5::create_group(file.id(), "requests");
-  const h5::Handle group = h5::create_group(top.id(), name);
-  write_request_tables(group.id(), replicas, attributes);
-  if (characterized) write_characterization(h5::create_group(group.id(), "characterized").id(), *characterized);
+  group_ = h5::create_group(top.id(), name);
+  table_ = std::make_unique<RequestTableWriter>(group_.id());
+}
+
+RequestsEntryWriter::~RequestsEntryWriter() = default;
+
+void RequestsEntryWriter::begin_replica(const Workload& files) { table_->begin_replica(files); }
+
+void RequestsEntryWriter::append(const std::vector<Request>& requests) { table_->append(requests); }
+
+void RequestsEntryWriter::finish(const std::vector<Attribute>& attributes,
+                                 const TraceCharacterization* characterized) {
+  table_->finish(attributes);
+  if (characterized) write_characterization(h5::create_group(group_.id(), "characterized").id(), *characterized);
 }
 
 }  // namespace gs

@@ -3,11 +3,13 @@
 // requests, and the synthesized request tables under /requests/<name>.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "io/attributes.hpp"
 #include "io/ensemble_file.hpp"
+#include "io/hdf5.hpp"
 #include "io/request_characteristics.hpp"
 
 namespace gs {
@@ -19,12 +21,29 @@ namespace gs {
 void write_characterization_file(const std::string& path, const TraceCharacterization& characterization,
                                  const std::vector<Attribute>& attributes);
 
-// /requests/<name> of a run's file: one table `requests` (replica, seq, rank,
-// time, duration, op, file, offset, size, session, flags) over all replicas
-// with `ops` and `files` naming their indices, the entry's `attributes`, and
-// under `characterized` the characterization the entry was synthesized from
-// (null: characteristics given in the config, nothing written).
-void write_requests_entry(EnsembleFile& file, const std::string& name, const std::vector<Workload>& replicas,
-                          const std::vector<Attribute>& attributes, const TraceCharacterization* characterized);
+class RequestTableWriter;
+
+// /requests/<name> of a run's file, written as its replicas are made: one
+// table `requests` (replica, seq, rank, time, duration, op, file, offset,
+// size, session, flags) over all replicas, each replica's rows as they come,
+// with `ops` and `files` naming their indices; at the end the entry's
+// `attributes` and under `characterized` the characterization it was
+// synthesized from (null: characteristics given in the config, nothing written).
+class RequestsEntryWriter {
+ public:
+  RequestsEntryWriter(EnsembleFile& file, const std::string& name);
+  RequestsEntryWriter(const RequestsEntryWriter&) = delete;
+  RequestsEntryWriter& operator=(const RequestsEntryWriter&) = delete;
+  ~RequestsEntryWriter();
+
+  // The next replica (0, 1, …): its ops and files, which the requests that follow index.
+  void begin_replica(const Workload& files);
+  void append(const std::vector<Request>& requests);
+  void finish(const std::vector<Attribute>& attributes, const TraceCharacterization* characterized);
+
+ private:
+  h5::Handle group_;
+  std::unique_ptr<RequestTableWriter> table_;
+};
 
 }  // namespace gs

@@ -18,6 +18,7 @@
 #include "host/base/progress.hpp"
 #include "host/base/sysinfo.hpp"
 #include "host/engine/plan.hpp"
+#include "host/requests/synthesize.hpp"
 #include "io/ensemble_file.hpp"
 #include "io/requests_file.hpp"
 
@@ -98,6 +99,22 @@ void check_run_paths(const std::vector<RunPath>& paths) {
   }
 }
 
+// Replicas an entry holds whole: the one its text outputs come from (a copy
+// when every replica is kept) and, for a replay, every replica.
+std::uint32_t replicas_held_whole(const RequestsSpec& spec, bool keep_replicas) {
+  const bool emits = !spec.emit.fio.empty() || !spec.emit.disksim.empty() || !spec.emit.dxt.empty();
+  return (emits ? 1u : 0u) + (keep_replicas ? spec.replicas : 0u);
+}
+
+// How an entry's replicas take memory, as the plan and the guard say it.
+std::string holding_text(const RequestsSpec& spec, bool keep_replicas) {
+  if (keep_replicas) return "every replica held whole until its replays are done";
+  if (replicas_held_whole(spec, false) > 0)
+    return fmt::format("replica {} held whole for the text outputs, the others written to the file as they are made",
+                       spec.emit.replica);
+  return "each written to the file as it is made (its files and a block of requests held)";
+}
+
 }  // namespace
 
 std::uint64_t default_requests_budget(std::string& source) {
@@ -135,9 +152,10 @@ std::string RequestsPlan::text() const {
   std::string text;
   for (const Entry& e : entries) {
     text += fmt::format(
-        "requests '{}': about {:.3g} requests and {:.3g} files per replica ({} processes), {} "
-        "replica(s) held until written: about {} of memory\n",
-        e.name, e.size.replica_requests, e.size.replica_files, e.processes, e.replicas, format_bytes(e.bytes));
+        "requests '{}': about {:.3g} requests and {:.3g} files per replica ({} processes), {} replica(s), {}: "
+        "about {} of memory\n",
+        e.name, e.size.replica_requests, e.size.replica_files, e.processes, e.replicas, e.holding,
+        format_bytes(e.bytes));
     text += fmt::format("  each replica about {:.0f} reads of {} and {:.0f} writes of {}{}\n", e.volume.reads,
                         format_estimated_bytes(e.volume.bytes_read), e.volume.writes,
                         format_estimated_bytes(e.volume.bytes_written),
@@ -149,7 +167,8 @@ std::string RequestsPlan::text() const {
   return text;
 }
 
-RequestsPlan prepare_requests(RunConfig& config, std::optional<std::uint64_t> memory_limit, bool check_outputs) {
+RequestsPlan prepare_requests(RunConfig& config, std::optional<std::uint64_t> memory_limit, bool check_outputs,
+                              bool keep_replicas) {
   RequestsPlan plan;
   if (config.requests.empty()) return plan;
   plan.budget = memory_limit ? *memory_limit : default_requests_budget(plan.budget_source);
@@ -176,16 +195,25 @@ RequestsPlan prepare_requests(RunConfig& config, std::optional<std::uint64_t> me
     entry.size = expected_synthesis_size(path, characteristics, spec.synthesis, entry.processes);
     entry.volume = expected_synthesis_volume(path, spec.synthesis, entry.processes, entry.size);
     entry.replays = !spec.emit.fio.empty();
+    // Replicas held whole, and the one being written as it is made: its files, the synthetic path, a block.
     const std::uint64_t one = replica_bytes(entry.size.replica_requests, entry.size.replica_files);
-    const double all = static_cast<double>(one) * spec.replicas + static_cast<double>(held);
+    const std::uint32_t whole = replicas_held_whole(spec, keep_replicas);
+    const std::uint64_t streamed =
+        whole >= spec.replicas
+            ? 0
+            : replica_bytes(entry.size.path_requests +
+                                std::min(entry.size.replica_requests, static_cast<double>(kStreamedRequests)),
+                            entry.size.replica_files);
+    entry.holding = holding_text(spec, keep_replicas);
+    const double all = static_cast<double>(one) * whole + static_cast<double>(streamed) + static_cast<double>(held);
     entry.bytes = all >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(all);
     if (entry.bytes > plan.budget)
       throw UserError(fmt::format(
-          "{}: about {:.3g} requests and {:.3g} files in each of {} replica(s) of {} processes, all held until "
-          "they are written: about {} of memory ({} per request, {} per file{}), more than the budget of {} ({}); "
-          "lower processes or replicas, or raise --memory-limit",
+          "{}: about {:.3g} requests and {:.3g} files in each of {} replica(s) of {} processes, {}: about {} of "
+          "memory ({} per request, {} per file{}), more than the budget of {} ({}); lower processes or replicas, "
+          "or raise --memory-limit",
           located(config, spec), entry.size.replica_requests, entry.size.replica_files, spec.replicas, entry.processes,
-          format_bytes(entry.bytes), format_bytes(kBytesPerRequest), format_bytes(kBytesPerFile),
+          entry.holding, format_bytes(entry.bytes), format_bytes(kBytesPerRequest), format_bytes(kBytesPerFile),
           held > 0 ? fmt::format(", with {} for the text outputs of the entries before", format_bytes(held)) : "",
           format_bytes(plan.budget), plan.budget_source));
     if (!spec.emit.fio.empty() || !spec.emit.disksim.empty() || !spec.emit.dxt.empty()) held += one;
@@ -270,6 +298,41 @@ RequestsPlan prepare_requests(RunConfig& config, std::optional<std::uint64_t> me
   return plan;
 }
 
+namespace {
+
+// One replica's requests made a block at a time: timed by the counts (when
+// given; else by slack, already), checked for dependencies, appended to the
+// entry's table and, with `kept`, kept whole. Returns (requests, violations).
+std::pair<std::uint64_t, std::uint64_t> stream_replica(const RequestsSpec& spec, std::uint32_t replica,
+                                                       Expansion& expansion, CountsTiming* timing,
+                                                       RequestsEntryWriter& writer, Workload* kept) {
+  const RequestTable& table = expansion.files().table;
+  writer.begin_replica(expansion.files());
+  DependencyChecker dependencies;
+  std::vector<Request> block;
+  block.reserve(kStreamedRequests);
+  std::uint64_t made = 0;
+  while (true) {
+    throw_if_interrupted();
+    block.clear();
+    if (expansion.next(block, kStreamedRequests) == 0) break;
+    if (timing) {
+      try {
+        for (Request& r : block) timing->time(r, is_data(table.op_class(r)));
+      } catch (const UserError& e) {
+        throw UserError(
+            fmt::format("timing: ensemble '{}', the row of replica {}: {}", spec.timing_ensemble, replica, e.what()));
+      }
+    }
+    for (const Request& r : block) dependencies.add(table, r, made++);
+    writer.append(block);
+    if (kept) kept->table.requests.insert(kept->table.requests.end(), block.begin(), block.end());
+  }
+  return {made, dependencies.report().total()};
+}
+
+}  // namespace
+
 std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, EnsembleFile& file,
                                                  const ExecutionContext& context, bool keep_replicas) {
   std::vector<RequestsOutcome> outcomes;
@@ -292,40 +355,44 @@ std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, Ensemb
       if (processes <= 0) processes = path.processes;
       SynthesisOptions options = spec.synthesis;
       options.key.seed = config.seed;
-      std::vector<Workload> replicas;
+      RequestsEntryWriter writer(file, spec.name);
       std::uint64_t used = held;
       for (std::uint32_t replica = 0; replica < spec.replicas; ++replica) {
         throw_if_interrupted();
+        const bool whole = keep_replicas || (emits && replica == spec.emit.replica);
         // The guard inside the synthesis: what the budget leaves for this replica.
         options.max_replica_bytes = spec.memory_budget > used ? spec.memory_budget - used : 0;
         options.limit_note = fmt::format(
-            "the memory budget {} ({}) leaves {} for replica {} ({} per request, {} per file, all {} replicas held "
-            "until they are written); lower processes or replicas, or raise --memory-limit",
+            "the memory budget {} ({}) leaves {} for replica {} ({} per request, {} per file; {}); lower processes "
+            "or replicas, or raise --memory-limit",
             spec.memory_budget == UINT64_MAX ? std::string("unlimited") : format_bytes(spec.memory_budget),
             spec.budget_source, format_bytes(options.max_replica_bytes), replica, format_bytes(kBytesPerRequest),
-            format_bytes(kBytesPerFile), spec.replicas);
-        Workload workload = synthesize_processes(path, characteristics, options, replica, processes);
+            format_bytes(kBytesPerFile), holding_text(spec, keep_replicas));
+        Expansion expansion = synthesize_replica(path, characteristics, options, replica, processes, whole);
+        std::optional<CountsTiming> timing;
+        std::size_t counted_bins = 0;
         if (!spec.timing_ensemble.empty()) {
           const std::vector<double> counts = file.read_row(spec.timing_ensemble, replica);
-          std::uint64_t filled = 0;
-          try {
-            filled = time_by_counts(workload, counts, spec.bin_width);
-          } catch (const UserError& e) {
-            throw UserError(fmt::format("timing: ensemble '{}', the row of replica {}: {}", spec.timing_ensemble,
-                                        replica, e.what()));
-          }
-          if (replica == 0) {
-            outcome.filled_bins = filled;
-            outcome.counted_bins = counts.size();
-          }
-        } else {
-          sort_for_issue(workload);
+          counted_bins = counts.size();
+          timing.emplace(counts, spec.bin_width);
         }
-        outcome.violations += check_dependencies(workload).total();
-        outcome.requests += workload.table.requests.size();
-        used += replica_bytes(static_cast<double>(workload.table.requests.size()),
-                              static_cast<double>(workload.table.files.size()));
-        replicas.push_back(std::move(workload));
+        Workload kept;
+        if (whole) {
+          kept = expansion.files();
+          kept.table.requests.reserve(expansion.requests());
+        }
+        const auto [requests, violations] =
+            stream_replica(spec, replica, expansion, timing ? &*timing : nullptr, writer, whole ? &kept : nullptr);
+        if (replica == 0 && timing) {
+          outcome.filled_bins = timing->filled_bins();
+          outcome.counted_bins = counted_bins;
+        }
+        outcome.violations += violations;
+        outcome.requests += requests;
+        if (!whole) continue;
+        used += replica_bytes(static_cast<double>(requests), static_cast<double>(kept.table.files.size()));
+        if (emits && replica == spec.emit.replica) outcome.emitted = keep_replicas ? kept : std::move(kept);
+        if (keep_replicas) outcome.replicas.push_back(std::move(kept));
       }
       std::vector<Attribute> attributes = {
           {"mode", std::string(spec.synthesis.template_mode ? "template" : "sample")},
@@ -343,13 +410,10 @@ std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, Ensemb
         attributes.push_back({"bin_width", spec.bin_width});
         attributes.push_back({"filled_bins", static_cast<std::int64_t>(outcome.filled_bins)});
       }
-      write_requests_entry(file, spec.name, replicas, attributes, spec.given ? nullptr : characterized.get());
-      if (emits) {
-        outcome.emitted = keep_replicas ? replicas[spec.emit.replica] : std::move(replicas[spec.emit.replica]);
+      writer.finish(attributes, spec.given ? nullptr : characterized.get());
+      if (emits)
         held += replica_bytes(static_cast<double>(outcome.emitted.table.requests.size()),
                               static_cast<double>(outcome.emitted.table.files.size()));
-      }
-      if (keep_replicas) outcome.replicas = std::move(replicas);
     } catch (const std::bad_alloc&) {
       // A workload of the user's size: the estimate above missed it, the machine had less than it said.
       throw UserError(

@@ -25,8 +25,9 @@ namespace gs {
 
 // What the requests are expected to take in memory, against the budget:
 // --memory-limit, or 3/4 of the available memory (and of what `ulimit -v` or
-// `ulimit -d` leaves), since every replica of an entry is held until it is
-// written.
+// `ulimit -d` leaves). A replica is written to the file as it is made, a
+// block of requests at a time, holding its files; held whole are the replica
+// an entry's text outputs come from and, for a replay, every replica.
 struct RequestsPlan {
   std::uint64_t budget = UINT64_MAX;
   std::string budget_source;
@@ -37,6 +38,7 @@ struct RequestsPlan {
     bool replays = false;    // emits a fio replay
     std::uint32_t replicas = 1;
     std::int32_t processes = 1;
+    std::string holding;      // how its replicas are held (the plan's words)
     std::uint64_t bytes = 0;  // the entry's replicas, with the texts' replica of the entries before
   };
   std::vector<Entry> entries;
@@ -54,7 +56,9 @@ std::uint64_t default_requests_budget(std::string& source);
 // gpusynth wrote), no two outputs of the run the same file, no output an input
 // (the config, a trace, counters) or inside a fio folder, and the free space of
 // each file system against what the request tables and texts need.
-RequestsPlan prepare_requests(RunConfig& config, std::optional<std::uint64_t> memory_limit, bool check_outputs);
+// `keep_replicas`: every replica is held whole (for a replay).
+RequestsPlan prepare_requests(RunConfig& config, std::optional<std::uint64_t> memory_limit, bool check_outputs,
+                              bool keep_replicas);
 
 // Where an entry's error messages point: "c.yaml:12: requests[0] ('name')".
 std::string located(const RunConfig& config, const RequestsSpec& spec);
@@ -73,8 +77,9 @@ struct RequestsOutcome {
   std::vector<Workload> replicas;  // every replica, when kept for a replay
 };
 
-// Synthesizes every entry into `file` (open, the ensembles written already);
-// `keep_replicas`: every replica stays in its outcome (for a replay).
+// Synthesizes every entry into `file` (open, the ensembles written already),
+// each replica written as it is made; `keep_replicas`: every replica also
+// stays in its outcome (for a replay).
 std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, EnsembleFile& file,
                                                  const ExecutionContext& context, bool keep_replicas);
 

@@ -513,7 +513,8 @@ RunOutcome run_config(RunConfig& config, const RunOptions& options) {
     // The requests' traces read, their memory planned, every output path of
     // the run checked: before any work. With --no-output no request is synthesized.
     const RequestsPlan requests =
-        options.no_output ? RequestsPlan{} : prepare_requests(config, options.memory_limit, !options.dry_run);
+        options.no_output ? RequestsPlan{}
+                          : prepare_requests(config, options.memory_limit, !options.dry_run, options.replay.has_value());
     const std::string replays = options.replay ? plan_replays(config, requests, *options.replay) : "";
     if (!options.dry_run && !replays.empty())  // before the work: what the replays will take
       log_info(options.quiet || !is_root_rank(), replays.substr(0, replays.size() - 1));

@@ -672,16 +672,32 @@ Workload synthesize_path(const Workload& path, const Characteristics& characteri
   return PathBuilder(path, characteristics, options, replica).build();
 }
 
-Workload synthesize_processes(const Workload& path, const Characteristics& characteristics,
-                              const SynthesisOptions& options, std::uint32_t replica, std::int32_t processes) {
+Expansion synthesize_replica(const Workload& path, const Characteristics& characteristics,
+                             const SynthesisOptions& options, std::uint32_t replica, std::int32_t processes,
+                             bool whole) {
   Workload synthetic = synthesize_path(path, characteristics, options, replica);
   lower_soft_dependencies(synthetic);
-  // Before the expansion allocates: root-exclusive requests stay on rank 0, private files multiply.
+  // Before the expansion names its files: root-exclusive requests stay on rank 0, private files multiply.
   double requests = 0, files = 0;
   for (const Request& r : synthetic.table.requests) requests += (r.flags & kRootExclusive) ? 1.0 : processes;
   for (const FileInfo& f : synthetic.files) files += f.file_class == FileClass::private_file ? processes : 1.0;
-  check_memory(options, requests, files, fmt::format("the replica of {} processes", processes));
-  return expand(synthetic, processes);
+  if (whole)
+    check_memory(options, requests, files, fmt::format("the replica of {} processes", processes));
+  else
+    check_memory(options,
+                 static_cast<double>(synthetic.table.requests.size()) +
+                     std::min(requests, static_cast<double>(kStreamedRequests)),
+                 files, fmt::format("the replica of {} processes, written as it is made,", processes));
+  return Expansion(std::move(synthetic), processes);
+}
+
+Workload synthesize_processes(const Workload& path, const Characteristics& characteristics,
+                              const SynthesisOptions& options, std::uint32_t replica, std::int32_t processes) {
+  Expansion expansion = synthesize_replica(path, characteristics, options, replica, processes, true);
+  Workload out = expansion.files();
+  out.table.requests.reserve(expansion.requests());
+  expansion.next(out.table.requests, SIZE_MAX);
+  return out;
 }
 
 Workload replay_original(const Workload& sanitized, const SynthesisOptions& options) {
@@ -709,52 +725,62 @@ void sort_for_issue(Workload& workload) {
   });
 }
 
-std::uint64_t time_by_counts(Workload& workload, const std::vector<double>& counts, double bin_width) {
-  sort_for_issue(workload);
-  std::vector<std::uint64_t> targets(counts.size());
+CountsTiming::CountsTiming(const std::vector<double>& counts, double bin_width)
+    : targets_(counts.size()), bin_width_(bin_width) {
   double sum = 0;
   for (std::size_t k = 0; k < counts.size(); ++k) {
-    targets[k] = counts[k] > 0 ? static_cast<std::uint64_t>(std::llround(std::min(counts[k], 1e15))) : 0;
-    sum += static_cast<double>(targets[k]);
+    targets_[k] = counts[k] > 0 ? static_cast<std::uint64_t>(std::llround(std::min(counts[k], 1e15))) : 0;
+    sum += static_cast<double>(targets_[k]);
   }
-  if (sum == 0 && std::any_of(workload.table.requests.begin(), workload.table.requests.end(),
-                              [&](const Request& r) { return is_data(workload.table.op_class(r)); }))
-    throw UserError(
-        fmt::format("the {} counts are all 0 once rounded (negative ones count as 0): they cannot time "
-                    "the data requests; use timing: slack or an ensemble with counts",
-                    counts.size()));
+  all_zero_ = sum == 0;
   const double mean = counts.empty() ? 0.0 : sum / static_cast<double>(counts.size());
-  const double spacing = bin_width / std::max(mean, 1e-9);  // beyond the counts
-  std::size_t bin = 0;
-  std::uint64_t in_bin = 0, beyond = 0, full_bins = 0;
-  double time = 0;
+  spacing_ = bin_width / std::max(mean, 1e-9);
+}
+
+void CountsTiming::time(Request& r, bool data) {
+  if (data) {
+    if (all_zero_)
+      throw UserError(
+          fmt::format("the {} counts are all 0 once rounded (negative ones count as 0): they cannot time "
+                      "the data requests; use timing: slack or an ensemble with counts",
+                      targets_.size()));
+    while (bin_ < targets_.size() && in_bin_ >= targets_[bin_]) {
+      ++bin_;
+      in_bin_ = 0;
+    }
+    if (bin_ < targets_.size()) {
+      time_ = bin_width_ * (static_cast<double>(bin_) +
+                            (static_cast<double>(in_bin_) + 0.5) / static_cast<double>(targets_[bin_]));
+      if (++in_bin_ == targets_[bin_]) ++full_bins_;
+    } else {
+      time_ = bin_width_ * static_cast<double>(targets_.size()) + (static_cast<double>(beyond_++) + 0.5) * spacing_;
+    }
+    if (!(time_ + r.duration <= kMaxRequestSeconds))
+      throw UserError(
+          fmt::format("the counts would time a data request at {:.6g} s, beyond 10^9 s (about 31.7 "
+                      "years), the latest time the outputs take: the bins are too wide or the counts "
+                      "too few for the requests ({} bins of {} s)",
+                      time_, targets_.size(), bin_width_));
+  }
+  r.start = time_;
+}
+
+std::uint64_t CountsTiming::filled_bins() const {
+  // Empty bins count as filled when the data requests reached past them.
+  std::uint64_t filled = full_bins_;
+  for (std::size_t k = 0; k < std::min(bin_, targets_.size()); ++k) filled += targets_[k] == 0;
+  return filled;
+}
+
+std::uint64_t time_by_counts(Workload& workload, const std::vector<double>& counts, double bin_width) {
+  sort_for_issue(workload);
+  CountsTiming timing(counts, bin_width);
   std::uint64_t step = 0;
   for (Request& r : workload.table.requests) {
     poll_interrupts(++step);
-    if (is_data(workload.table.op_class(r))) {
-      while (bin < targets.size() && in_bin >= targets[bin]) {
-        ++bin;
-        in_bin = 0;
-      }
-      if (bin < targets.size()) {
-        time = bin_width *
-               (static_cast<double>(bin) + (static_cast<double>(in_bin) + 0.5) / static_cast<double>(targets[bin]));
-        if (++in_bin == targets[bin]) ++full_bins;
-      } else {
-        time = bin_width * static_cast<double>(targets.size()) + (static_cast<double>(beyond++) + 0.5) * spacing;
-      }
-      if (!(time + r.duration <= kMaxRequestSeconds))
-        throw UserError(
-            fmt::format("the counts would time a data request at {:.6g} s, beyond 10^9 s (about 31.7 "
-                        "years), the latest time the outputs take: the bins are too wide or the counts "
-                        "too few for the requests ({} bins of {} s)",
-                        time, targets.size(), bin_width));
-    }
-    r.start = time;
+    timing.time(r, is_data(workload.table.op_class(r)));
   }
-  // Empty bins count as filled when the data requests reached past them.
-  for (std::size_t k = 0; k < std::min(bin, targets.size()); ++k) full_bins += targets[k] == 0;
-  return full_bins;
+  return timing.filled_bins();
 }
 
 namespace {
@@ -885,6 +911,43 @@ std::uint64_t DependencyReport::total() const {
   return sum;
 }
 
+void DependencyChecker::violation(DependencyReport& report, const char* kind, std::size_t index) {
+  if (report.violations[kind]++ < 3) report.examples.emplace_back(kind, index);
+}
+
+void DependencyChecker::add(const RequestTable& table, const Request& r, std::size_t index) {
+  if (r.file < 0) return;
+  const OpClass c = table.op_class(r);
+  if (c == OpClass::metadata) return;
+  State& s = states_[static_cast<std::uint64_t>(static_cast<std::uint32_t>(r.rank)) << 32 |
+                     static_cast<std::uint32_t>(r.file)];
+  if (c == OpClass::open) {
+    if (s.open) violation(report_, "double_open", index);
+    s.open = true;
+    s.mode = r.flags & (kModeRead | kModeWrite);
+    return;
+  }
+  if (!s.open) {
+    violation(report_, s.was_closed ? "after_close" : "outside_session", index);
+    return;
+  }
+  if (c == OpClass::close) {
+    s.open = false;
+    s.was_closed = true;
+  } else if (c == OpClass::write && !(s.mode & kModeWrite)) {
+    violation(report_, "write_in_read_only", index);
+  } else if (c == OpClass::read && !(s.mode & kModeRead)) {
+    violation(report_, "read_in_write_only", index);
+  }
+}
+
+DependencyReport DependencyChecker::report() const {
+  DependencyReport report = report_;
+  for (const auto& [key, s] : states_)
+    if (s.open) violation(report, "unclosed", 0);
+  return report;
+}
+
 DependencyReport check_dependencies(const Workload& workload) {
   const RequestTable& t = workload.table;
   std::vector<std::size_t> order(t.requests.size());
@@ -895,45 +958,13 @@ DependencyReport check_dependencies(const Workload& workload) {
     const Request &x = t.requests[a], &y = t.requests[b];
     return std::tie(x.rank, x.seq) < std::tie(y.rank, y.seq);
   });
-  struct State {
-    bool open = false, was_closed = false;
-    std::uint32_t mode = 0;
-  };
-  std::map<std::pair<std::int32_t, std::int32_t>, State> states;
-  DependencyReport report;
-  const auto violation = [&](const char* kind, std::size_t index) {
-    if (report.violations[kind]++ < 3) report.examples.emplace_back(kind, index);
-  };
+  DependencyChecker checker;
   std::uint64_t step = 0;
   for (std::size_t index : order) {
     poll_interrupts(++step);
-    const Request& r = t.requests[index];
-    if (r.file < 0) continue;
-    const OpClass c = t.op_class(r);
-    if (c == OpClass::metadata) continue;
-    State& s = states[{r.rank, r.file}];
-    if (c == OpClass::open) {
-      if (s.open) violation("double_open", index);
-      s.open = true;
-      s.mode = r.flags & (kModeRead | kModeWrite);
-      continue;
-    }
-    if (!s.open) {
-      violation(s.was_closed ? "after_close" : "outside_session", index);
-      continue;
-    }
-    if (c == OpClass::close) {
-      s.open = false;
-      s.was_closed = true;
-    } else if (c == OpClass::write && !(s.mode & kModeWrite)) {
-      violation("write_in_read_only", index);
-    } else if (c == OpClass::read && !(s.mode & kModeRead)) {
-      violation("read_in_write_only", index);
-    }
+    checker.add(t, t.requests[index], index);
   }
-  for (const auto& [key, s] : states)
-    if (s.open) violation("unclosed", 0);
-  return report;
+  return checker.report();
 }
 
 }  // namespace gs

@@ -9,9 +9,11 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "host/requests/characteristics.hpp"
+#include "host/requests/workload.hpp"
 #include "kernels/philox.hpp"
 
 namespace gs {
@@ -85,17 +87,44 @@ Workload synthesize_path(const Workload& path, const Characteristics& characteri
                          std::uint32_t replica);
 
 // A replica for `processes` processes: the synthetic path, its soft
-// dependencies lowered (seeks put back), expanded (PIONEER's generation engine).
+// dependencies lowered (seeks put back), ready to be expanded a block at a
+// time (Expansion). The memory guard counts the replica's files and the
+// synthetic path, and with `whole` every request too (a replica held whole:
+// the one the text outputs come from, those a replay runs).
+Expansion synthesize_replica(const Workload& path, const Characteristics& characteristics,
+                             const SynthesisOptions& options, std::uint32_t replica, std::int32_t processes,
+                             bool whole);
+// The same replica expanded at once, in issue order.
 Workload synthesize_processes(const Workload& path, const Characteristics& characteristics,
                               const SynthesisOptions& options, std::uint32_t replica, std::int32_t processes);
 
-// Counts-driven timing: in (seq, rank) order, the data requests of bin k are
-// the next counts[k] ones, spread evenly inside it; every other request takes
-// the time of the data request before it (so every dependency still holds).
-// Requests beyond the counts continue at the counts' mean rate. Returns the
-// bins the workload's data requests filled completely. Counts that are all 0
-// (rounded), with data requests to time, or times beyond kMaxRequestSeconds
-// are a UserError.
+// The requests a streamed replica makes at a time (Expansion::next), on
+// their way to the HDF5 table: what the memory plan counts beyond its files.
+constexpr std::size_t kStreamedRequests = 8192;
+
+// Counts-driven timing: in issue order ((seq, rank)), the data requests of
+// bin k are the next counts[k] ones, spread evenly inside it; every other
+// request takes the time of the data request before it (so every dependency
+// still holds). Requests beyond the counts continue at the counts' mean rate.
+// Counts that are all 0 (rounded) with a data request to time, or times
+// beyond kMaxRequestSeconds, are a UserError.
+class CountsTiming {
+ public:
+  CountsTiming(const std::vector<double>& counts, double bin_width);
+  // Times the next request of the replica in issue order.
+  void time(Request& request, bool data);
+  // The bins the data requests timed so far filled completely.
+  std::uint64_t filled_bins() const;
+
+ private:
+  std::vector<std::uint64_t> targets_;
+  double bin_width_, spacing_;  // spacing_: between the requests beyond the counts
+  bool all_zero_;
+  std::size_t bin_ = 0;
+  std::uint64_t in_bin_ = 0, beyond_ = 0, full_bins_ = 0;
+  double time_ = 0;
+};
+// A whole workload timed so (sorted for issue first); returns its filled bins.
 std::uint64_t time_by_counts(Workload& workload, const std::vector<double>& counts, double bin_width);
 
 // The trace's own requests (sanitized: every rank with its recorded times,
@@ -116,6 +145,26 @@ struct DependencyReport {
   std::vector<std::pair<std::string, std::size_t>> examples;
   std::uint64_t total() const;
 };
+
+// The checker, fed a replica's requests in any order that keeps each
+// process's own order (issue order does, as a block of it comes); `index`:
+// where the request is in the table, for the examples.
+class DependencyChecker {
+ public:
+  void add(const RequestTable& table, const Request& request, std::size_t index);
+  // The report, once every request is in (a session still open is `unclosed`).
+  DependencyReport report() const;
+
+ private:
+  struct State {
+    bool open = false, was_closed = false;
+    std::uint32_t mode = 0;
+  };
+  static void violation(DependencyReport& report, const char* kind, std::size_t index);
+  std::unordered_map<std::uint64_t, State> states_;  // by (rank, file)
+  DependencyReport report_;
+};
+// A whole workload checked, in (rank, seq) order.
 DependencyReport check_dependencies(const Workload& workload);
 
 }  // namespace gs

@@ -526,58 +526,108 @@ Workload extract_path(const Workload& sanitized, PathSummary& summary) {
   return path;
 }
 
-Workload expand(const Workload& path, std::int32_t processes) {
-  Workload out;
-  out.processes = processes;
-  for (const auto& name : path.table.ops) out.table.op_id(name);
-  // File ids per (path file, rank): shared and root-exclusive files keep theirs.
-  std::vector<std::vector<std::int32_t>> ids(path.files.size());
-  const auto file_for = [&](std::int32_t file, std::int32_t rank) {
-    const FileInfo& info = path.files[file];
-    if (info.file_class != FileClass::private_file) rank = 0;
-    auto& per_rank = ids[file];
-    if (per_rank.empty()) per_rank.assign(info.file_class == FileClass::private_file ? processes : 1, -1);
-    std::int32_t& id = per_rank[rank];
-    if (id < 0) {
-      id = out.table.file_id(info.file_class == FileClass::private_file ? info.name.name_for(rank)
-                                                                        : path.table.files[file]);
-      if (static_cast<std::size_t>(id) >= out.files.size()) out.files.resize(id + 1);
-      out.files[id] = info;  // its FS grows below to the largest offset + size of any rank
-      out.files[id].name.root_name = out.table.files[id];
-      out.files[id].name.learned = false;
-    }
-    return id;
-  };
-  std::size_t sessions = 0;
-  for (const Request& r : path.table.requests) sessions = std::max<std::size_t>(sessions, r.session + 1);
-  out.table.requests.reserve(path.table.requests.size() * static_cast<std::size_t>(processes));
+namespace {
+
+// Where a shared file's request of the path lands on `rank`: its offset moved by rank·stride.
+std::int64_t offset_on_rank(const Workload& path, const Request& source, std::int32_t rank) {
+  const FileInfo& info = path.files[source.file];
+  if (info.file_class != FileClass::shared || source.offset == kUnknown) return source.offset;
+  std::int64_t moved = 0, offset = 0;
+  if (__builtin_mul_overflow(info.rank_stride, static_cast<std::int64_t>(rank), &moved) ||
+      __builtin_add_overflow(source.offset, moved, &offset) || offset < 0 ||
+      (source.size != kUnknown && offset > (std::int64_t{1} << 62) - source.size))
+    throw UserError(fmt::format("shared file '{}': rank {} would access offset {} + {}·{} (the trace's "
+                                "offset stride), outside 0 to 2^62; use fewer processes",
+                                path.table.files[source.file], rank, source.offset, rank, info.rank_stride));
+  return offset;
+}
+
+}  // namespace
+
+Expansion::Expansion(Workload path, std::int32_t processes)
+    : path_(std::move(path)), processes_(processes), ids_(path_.files.size()) {
+  files_.processes = processes;
+  for (const auto& name : path_.table.ops) files_.table.op_id(name);
+  for (const Request& r : path_.table.requests) sessions_ = std::max<std::int64_t>(sessions_, r.session + 1);
   std::uint64_t step = 0;
   for (std::int32_t rank = 0; rank < processes; ++rank) {
-    for (const Request& source : path.table.requests) {
+    for (const Request& source : path_.table.requests) {
       if ((++step & 0xffff) == 0) throw_if_interrupted();  // a long path on each of many ranks
       if (rank > 0 && (source.flags & kRootExclusive)) continue;
-      Request r = source;
-      r.rank = rank;
-      if (r.file >= 0) {
-        const FileInfo& info = path.files[source.file];
-        if (info.file_class == FileClass::shared && r.offset != kUnknown) {
-          std::int64_t moved = 0;
-          if (__builtin_mul_overflow(info.rank_stride, static_cast<std::int64_t>(rank), &moved) ||
-              __builtin_add_overflow(r.offset, moved, &r.offset) || r.offset < 0 ||
-              (r.size != kUnknown && r.offset > (std::int64_t{1} << 62) - r.size))
-            throw UserError(
-                fmt::format("shared file '{}': rank {} would access offset {} + {}·{} (the trace's "
-                            "offset stride), outside 0 to 2^62; use fewer processes",
-                            path.table.files[source.file], rank, source.offset, rank, info.rank_stride));
-        }
-        r.file = file_for(source.file, rank);
-        if (r.offset != kUnknown && r.size != kUnknown)
-          out.files[r.file].size = std::max(out.files[r.file].size, r.offset + r.size);
-      }
-      if (r.session >= 0) r.session += static_cast<std::int64_t>(sessions) * rank;
-      out.table.requests.push_back(r);
+      ++requests_;
+      if (source.file < 0) continue;
+      const std::int64_t offset = offset_on_rank(path_, source, rank);
+      const std::int32_t id = name_file(source.file, rank);
+      if (offset != kUnknown && source.size != kUnknown)
+        files_.files[id].size = std::max(files_.files[id].size, offset + source.size);
     }
   }
+  order_.resize(path_.table.requests.size());
+  std::iota(order_.begin(), order_.end(), std::size_t{0});
+  std::stable_sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) {
+    return path_.table.requests[a].seq < path_.table.requests[b].seq;
+  });
+  for (std::size_t i = 0; i < order_.size(); ++i) {
+    const Request& r = path_.table.requests[order_[i]];
+    if (i == 0 || r.seq != path_.table.requests[order_[i - 1]].seq) groups_.push_back({i, i, true});
+    groups_.back().end = i + 1;
+    groups_.back().root_only = groups_.back().root_only && (r.flags & kRootExclusive);
+  }
+}
+
+// The id of a path file on `rank`, named at its first use (shared and
+// root-exclusive files keep one id on every rank).
+std::int32_t Expansion::name_file(std::int32_t path_file, std::int32_t rank) {
+  const FileInfo& info = path_.files[path_file];
+  const bool private_file = info.file_class == FileClass::private_file;
+  auto& per_rank = ids_[path_file];
+  if (per_rank.empty()) per_rank.assign(private_file ? processes_ : 1, -1);
+  std::int32_t& id = per_rank[private_file ? rank : 0];
+  if (id < 0) {
+    id = files_.table.file_id(private_file ? info.name.name_for(rank) : path_.table.files[path_file]);
+    if (static_cast<std::size_t>(id) >= files_.files.size()) files_.files.resize(id + 1);
+    files_.files[id] = info;  // its FS grows to the largest offset + size of any rank
+    files_.files[id].name.root_name = files_.table.files[id];
+    files_.files[id].name.learned = false;
+  }
+  return id;
+}
+
+Request Expansion::on_rank(std::size_t source, std::int32_t rank) const {
+  Request r = path_.table.requests[source];
+  r.rank = rank;
+  if (r.file >= 0) {
+    r.offset = offset_on_rank(path_, r, rank);
+    const bool private_file = path_.files[r.file].file_class == FileClass::private_file;
+    r.file = ids_[r.file][private_file ? rank : 0];
+  }
+  if (r.session >= 0) r.session += sessions_ * rank;
+  return r;
+}
+
+std::size_t Expansion::next(std::vector<Request>& out, std::size_t count) {
+  std::size_t made = 0;
+  while (made < count && group_ < groups_.size()) {
+    const Group& group = groups_[group_];
+    const std::size_t source = order_[group.begin + member_];
+    if (rank_ == 0 || !(path_.table.requests[source].flags & kRootExclusive)) {
+      out.push_back(on_rank(source, rank_));
+      ++made;
+    }
+    if (group.begin + ++member_ < group.end) continue;
+    member_ = 0;
+    if (++rank_ < processes_ && !group.root_only) continue;
+    rank_ = 0;
+    ++group_;
+  }
+  return made;
+}
+
+Workload expand(const Workload& path, std::int32_t processes) {
+  Expansion expansion(path, processes);
+  Workload out = expansion.files();
+  out.table.requests.reserve(expansion.requests());
+  expansion.next(out.table.requests, SIZE_MAX);
   return out;
 }
 

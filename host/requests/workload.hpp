@@ -40,9 +40,48 @@ void derive_soft_dependencies(Workload& path);
 void lower_soft_dependencies(Workload& path);
 
 // Every rank's requests of `path` for `processes` ranks (PIONEER's generation
-// engine): root-exclusive ones on rank 0 only, private files renamed per rank,
-// shared offsets moved by rank·stride. Times and sequence IDs as in the path,
-// which has its soft dependencies lowered already (synthesize_processes).
+// engine), made a block at a time in issue order: (seq, rank), requests of
+// one seq and rank in path order, the order sort_for_issue gives. So a replica
+// of many processes is written as it is made and only its files are held.
+// Root-exclusive requests stay on rank 0, private files are renamed per rank,
+// shared offsets move by rank·stride; times and sequence IDs as in the path,
+// which has its soft dependencies lowered already (synthesize_replica).
+class Expansion {
+ public:
+  // Names every rank's files in the order a rank-by-rank walk of the path
+  // meets them (the file ids of the whole replica, fixed before any request
+  // is made) and sizes each file over every rank. A shared offset moved
+  // outside 0 to 2^62 is a UserError here.
+  Expansion(Workload path, std::int32_t processes);
+
+  // The replica without its requests: ops, files (FS over every rank), processes.
+  const Workload& files() const { return files_; }
+  std::uint64_t requests() const { return requests_; }
+  // Appends the next requests, at most `count`, to `out`; returns how many (0 once all are made).
+  std::size_t next(std::vector<Request>& out, std::size_t count);
+
+ private:
+  Request on_rank(std::size_t source, std::int32_t rank) const;
+  std::int32_t name_file(std::int32_t path_file, std::int32_t rank);
+
+  Workload path_, files_;
+  std::int32_t processes_;
+  std::vector<std::vector<std::int32_t>> ids_;  // per path file: its id on each rank (one for all unless private)
+  std::int64_t sessions_ = 0;                   // the path's sessions: rank r's are numbered from r·sessions_
+  std::uint64_t requests_ = 0;
+  // The path's requests by seq (stable), cut into groups of one seq, each
+  // issued on rank 0, 1, …; a group of root-exclusive requests on rank 0 only.
+  struct Group {
+    std::size_t begin, end;
+    bool root_only;
+  };
+  std::vector<std::size_t> order_;
+  std::vector<Group> groups_;
+  std::size_t group_ = 0, member_ = 0;  // the cursor: the next request is member_ of group_ on rank_
+  std::int32_t rank_ = 0;
+};
+
+// The whole replica at once (an Expansion drained), in issue order.
 Workload expand(const Workload& path, std::int32_t processes);
 
 }  // namespace gs

@@ -3,7 +3,8 @@
 
     damage_h5.py SOURCE DEST OBJECT=HOW [OBJECT=HOW ...]
 
-HOW is data: the object's stored bytes (a contiguous dataset) all 0xff (integers -1, floats NaN);
+HOW is data: the object's stored bytes (a contiguous dataset, or every chunk of an unfiltered
+chunked one) all 0xff (integers -1, floats NaN);
 header: 64 bytes of 0xff over its object header, so that HDF5 can no longer open it; delete: the
 object unlinked, as in a file made by hand or cut short. SOURCE may be "new": an empty file.
 """
@@ -11,6 +12,14 @@ import shutil
 import sys
 
 import h5py
+
+
+def stored_extents(dataset):
+    """(file offset, bytes) of a dataset's data: one extent, or one per chunk."""
+    if dataset.chunks is None:
+        return [(dataset.id.get_offset(), dataset.id.get_storage_size())]
+    chunks = (dataset.id.get_chunk_info(i) for i in range(dataset.id.get_num_chunks()))
+    return [(chunk.byte_offset, chunk.size) for chunk in chunks]
 
 
 def damage(path, name, how):
@@ -21,14 +30,15 @@ def damage(path, name, how):
     with h5py.File(path, "r") as f:
         obj = f[name]
         if how == "data":
-            offset, size = obj.id.get_offset(), obj.id.get_storage_size()
+            extents = stored_extents(obj)
         elif how == "header":
-            offset, size = h5py.h5o.get_info(obj.id).addr, 64
+            extents = [(h5py.h5o.get_info(obj.id).addr, 64)]
         else:
             sys.exit(f"damage_h5.py: {how}: expected data, header or delete")
     with open(path, "r+b") as f:
-        f.seek(offset)
-        f.write(b"\xff" * size)
+        for offset, size in extents:
+            f.seek(offset)
+            f.write(b"\xff" * size)
 
 
 if __name__ == "__main__":

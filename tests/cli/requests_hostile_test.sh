@@ -38,13 +38,33 @@ EOF
 }
 
 # --- A. Memory planned before any work, with --memory-limit honoured; signals within a second.
-given "$tmp/a/m.yaml" "" 1000000
+# A replica the DXT text comes from is held whole: 1.8e7 requests cannot be.
+given "$tmp/a/m.yaml" "dxt: m.txt" 1000000
 SECONDS=0
-expect_rc 2 "10^6 processes under ulimit -v 3 GB are refused" capped 30 "$gpusynth" "$tmp/a/m.yaml"
-expect_in "$tmp/stderr" "m.yaml:4: requests\[0\] ('given'): about .* of memory .* more than the budget of .*ulimit -v" \
+expect_rc 2 "10^6 processes held for a text under ulimit -v 3 GB are refused" capped 30 "$gpusynth" "$tmp/a/m.yaml"
+expect_in "$tmp/stderr" "m.yaml:4: requests\[0\] ('given'): about .* replica 0 held whole for the text outputs.* of memory .* more than the budget of .*ulimit -v" \
   "the refusal gives the numbers and the budget"
 [ "$SECONDS" -le 5 ] || fail "10^6 processes: refused after $SECONDS s, not before the work"
-absent "10^6 processes" "$tmp/a/out.h5"
+absent "10^6 processes" "$tmp/a/out.h5" "$tmp/a/m.txt"
+# Without a text every replica is written as it is made: 10^5 processes (1.8e6 requests, about
+# 440 MiB if held) run under `ulimit -v` 400 MB, and take little more memory than 10^4 processes.
+given "$tmp/a/s4.yaml" "" 10000
+given "$tmp/a/s5.yaml" "" 100000
+sed -i "s|$tmp/a/out.h5|$tmp/a/s5.h5|" "$tmp/a/s5.yaml"
+expect_rc 0 "10^5 processes streamed under ulimit -v 400 MB" \
+  bash -c "ulimit -v 400000; exec timeout -s KILL 60 \"$gpusynth\" \"$tmp/a/s5.yaml\""
+expect_in "$tmp/stderr" "requests 'given': 1800000 requests in 1 replica(s) of 100000 processes, 0 dependency" \
+  "10^5 processes: every request made"
+peak_mib() {  # config: the run's peak resident memory, MiB
+  /usr/bin/python3 -c 'import resource, subprocess, sys
+subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)' "$gpusynth" "$1" -q
+}
+small=$(peak_mib "$tmp/a/s4.yaml") && large=$(peak_mib "$tmp/a/s5.yaml") || fail "the streamed runs failed"
+# 9e4 more ranks: their (rank, file) dependency states and file ids, well under 64 MiB; held whole
+# the replica would take 1.6e6 · 256 B = 390 MiB more.
+[ $((large - small)) -lt 64 ] || fail "10^5 processes took $large MiB, 10^4 took $small MiB: not streamed"
+rm -f "$tmp/a/s5.h5" "$tmp/a/out.h5"
 given "$tmp/a/l.yaml" "" 10000
 expect_rc 2 "--memory-limit is honoured" capped 30 "$gpusynth" "$tmp/a/l.yaml" --memory-limit 1MiB
 expect_in "$tmp/stderr" "more than the budget of 1.0 MiB (--memory-limit)" "--memory-limit named"

@@ -358,6 +358,146 @@ TEST(Requests, CountsDrivenTimingMatchesEveryBin) {
   }
 }
 
+// The expansion a replica used to be: every rank's requests rank by rank,
+// files named as met, then stable-sorted into issue order (seq, rank). The
+// reference the streamed Expansion is held to.
+Workload expanded_rank_by_rank(const Workload& path, std::int32_t processes) {
+  Workload out;
+  out.processes = processes;
+  for (const auto& name : path.table.ops) out.table.op_id(name);
+  std::map<std::pair<std::int32_t, std::int32_t>, std::int32_t> ids;  // (path file, rank or 0) -> id
+  std::int64_t sessions = 0;
+  for (const Request& r : path.table.requests) sessions = std::max<std::int64_t>(sessions, r.session + 1);
+  for (std::int32_t rank = 0; rank < processes; ++rank)
+    for (const Request& source : path.table.requests) {
+      if (rank > 0 && (source.flags & kRootExclusive)) continue;
+      Request r = source;
+      r.rank = rank;
+      if (r.file >= 0) {
+        const FileInfo& info = path.files[source.file];
+        const bool private_file = info.file_class == FileClass::private_file;
+        if (info.file_class == FileClass::shared && r.offset != kUnknown) r.offset += info.rank_stride * rank;
+        auto [it, fresh] = ids.emplace(std::make_pair(source.file, private_file ? rank : 0), -1);
+        if (fresh) {
+          it->second = out.table.file_id(private_file ? info.name.name_for(rank) : path.table.files[source.file]);
+          out.files.resize(out.table.files.size());
+          out.files[it->second] = info;
+        }
+        r.file = it->second;
+        if (r.offset != kUnknown && r.size != kUnknown)
+          out.files[r.file].size = std::max(out.files[r.file].size, r.offset + r.size);
+      }
+      if (r.session >= 0) r.session += sessions * rank;
+      out.table.requests.push_back(r);
+    }
+  std::stable_sort(out.table.requests.begin(), out.table.requests.end(),
+                   [](const Request& a, const Request& b) { return std::tie(a.seq, a.rank) < std::tie(b.seq, b.rank); });
+  return out;
+}
+
+using Row = std::tuple<double, double, std::int32_t, std::string, std::string, std::int64_t, std::int64_t,
+                       std::uint32_t, std::int64_t, std::int64_t>;
+std::vector<Row> rows_of(const RequestTable& t, const std::vector<Request>& requests) {
+  std::vector<Row> rows;
+  for (const Request& r : requests)
+    rows.emplace_back(r.start, r.duration, r.rank, t.ops[r.op], r.file < 0 ? "" : t.files[r.file], r.offset, r.size,
+                      r.flags, r.session, r.seq);
+  return rows;
+}
+
+// A path with what the issue order has to get right: two requests of one seq
+// (kept in path order on each rank), a root-exclusive group, a shared file
+// with a rank stride, a private file named per rank, sessions.
+Workload path_with_ties() {
+  Workload path;
+  const auto file = [&](const std::string& name, FileClass c, std::int64_t stride) {
+    const std::int32_t id = path.table.file_id(name);
+    path.files.resize(id + 1);
+    path.files[id].file_class = c;
+    path.files[id].rank_stride = stride;
+    path.files[id].name.root_name = name;
+    return id;
+  };
+  const std::int32_t shared = file("/shared", FileClass::shared, 4096);
+  const std::int32_t own = file("/out", FileClass::private_file, 0);
+  const std::int32_t root = file("/root.cfg", FileClass::root_exclusive, 0);
+  const auto add = [&](const char* op, std::int32_t f, std::int64_t seq, std::int64_t session, std::uint32_t flags) {
+    Request r;
+    r.op = path.table.op_id(op);
+    r.file = f;
+    r.seq = seq;
+    r.session = session;
+    r.flags = flags;
+    r.start = 0.25 * static_cast<double>(seq);
+    r.offset = f == shared ? 8192 * seq : 0;
+    r.size = 4096;
+    path.table.requests.push_back(r);
+  };
+  add("open", shared, 0, 0, kModeWrite);
+  add("open", own, 1, 1, kModeWrite);
+  add("write", shared, 2, 0, 0);
+  add("write", own, 2, 1, 0);  // the same seq: after the shared write on every rank
+  add("stat", root, 3, -1, kRootExclusive);
+  add("write", shared, 5, 0, 0);  // out of seq order in the path
+  add("close", shared, 4, 0, 0);
+  add("close", own, 4, 1, 0);
+  return path;
+}
+
+// A replica made a block at a time is the replica expanded rank by rank and
+// sorted for issue, request for request and file for file, whatever the block.
+TEST(Requests, StreamedExpansionIsTheSortedExpansion) {
+  const TraceCharacterization c = characterize_requests(mpi_io_test());
+  SynthesisOptions options;
+  options.key = {9, 3};
+  Workload synthetic = synthesize_path(c.path, c.characteristics, options, 2);
+  lower_soft_dependencies(synthetic);
+  for (const auto& [path, processes] : {std::pair{path_with_ties(), 5}, std::pair{synthetic, 7}}) {
+    const Workload reference = expanded_rank_by_rank(path, processes);
+    for (const std::size_t block : {std::size_t{1}, std::size_t{7}, std::size_t{1} << 20}) {
+      Expansion expansion(path, processes);
+      std::vector<Request> made;
+      while (expansion.next(made, block) > 0) {
+      }
+      EXPECT_EQ(expansion.requests(), made.size());
+      EXPECT_EQ(expansion.files().table.files, reference.table.files) << "block " << block;
+      ASSERT_EQ(made.size(), reference.table.requests.size()) << "block " << block;
+      EXPECT_EQ(rows_of(expansion.files().table, made), rows_of(reference.table, reference.table.requests))
+          << "block " << block;
+      for (std::size_t f = 0; f < reference.files.size(); ++f)
+        EXPECT_EQ(expansion.files().files[f].size, reference.files[f].size) << reference.table.files[f];
+    }
+  }
+}
+
+// Timing and checking a replica block by block, in issue order, gives what
+// they give on the whole replica: the same times, filled bins and violations.
+TEST(Requests, StreamedTimingAndCheckingAreTheWholeReplicas) {
+  Workload path = path_with_ties();
+  path.table.requests.erase(path.table.requests.begin());  // the shared file's open: violations to find
+  Workload whole = expand(path, 4);
+  const std::vector<double> counts = {2, 0, 3, 1};
+  const std::uint64_t filled = time_by_counts(whole, counts, 0.5);
+  const DependencyReport report = check_dependencies(whole);
+  ASSERT_GT(report.total(), 0u);
+
+  Expansion expansion(path, 4);
+  CountsTiming timing(counts, 0.5);
+  DependencyChecker checker;
+  std::vector<Request> made, block;
+  while (expansion.next(block, 3) > 0) {
+    for (Request& r : block) {
+      timing.time(r, is_data(expansion.files().table.op_class(r)));
+      checker.add(expansion.files().table, r, made.size());
+      made.push_back(r);
+    }
+    block.clear();
+  }
+  EXPECT_EQ(rows_of(expansion.files().table, made), rows_of(whole.table, whole.table.requests));
+  EXPECT_EQ(timing.filled_bins(), filled);
+  EXPECT_EQ(checker.report().violations, report.violations);
+}
+
 TEST(Requests, ReplicasAreReproducibleAndDiffer) {
   const TraceCharacterization c = characterize_requests(mpi_io_test());
   SynthesisOptions options;
@@ -740,7 +880,7 @@ TEST(RequestsRun, PathsAndMemoryAreCheckedBeforeAnyWork) {
     text.replace(text.find("OUT"), 3, dir.path("out.h5"));
     test::write_file(dir.path("c.yaml"), text);
     RunConfig config = load_config(dir.path("c.yaml"));
-    return error_of([&] { prepare_requests(config, limit, true); });
+    return error_of([&] { prepare_requests(config, limit, true, false); });
   };
   EXPECT_EQ(prepare("fio: f, disksim: d.txt, dxt: x.txt"), "");
   EXPECT_NE(prepare("disksim: out.h5")
