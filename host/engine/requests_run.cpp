@@ -300,12 +300,19 @@ RequestsPlan prepare_requests(RunConfig& config, std::optional<std::uint64_t> me
 
 namespace {
 
+// The progress of an entry's synthesis: this many units per replica, shared
+// out over its requests as they are made.
+constexpr std::uint64_t kProgressPerReplica = 1000;
+
 // One replica's requests made a block at a time: timed by the counts (when
 // given; else by slack, already), checked for dependencies, appended to the
 // entry's table and, with `kept`, kept whole. Returns (requests, violations).
 std::pair<std::uint64_t, std::uint64_t> stream_replica(const RequestsSpec& spec, std::uint32_t replica,
                                                        Expansion& expansion, CountsTiming* timing,
-                                                       RequestsEntryWriter& writer, Workload* kept) {
+                                                       RequestsEntryWriter& writer, Workload* kept,
+                                                       Progress& progress) {
+  const std::uint64_t total = std::max<std::uint64_t>(expansion.requests(), 1);
+  std::uint64_t shown = 0;
   const RequestTable& table = expansion.files().table;
   writer.begin_replica(expansion.files());
   DependencyChecker dependencies;
@@ -327,7 +334,10 @@ std::pair<std::uint64_t, std::uint64_t> stream_replica(const RequestsSpec& spec,
     for (const Request& r : block) dependencies.add(table, r, made++);
     writer.append(block);
     if (kept) kept->table.requests.insert(kept->table.requests.end(), block.begin(), block.end());
+    const std::uint64_t units = kProgressPerReplica * made / total;
+    progress.advance(units - std::exchange(shown, units));
   }
+  progress.advance(kProgressPerReplica - shown);
   return {made, dependencies.report().total()};
 }
 
@@ -356,6 +366,8 @@ std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, Ensemb
       SynthesisOptions options = spec.synthesis;
       options.key.seed = config.seed;
       RequestsEntryWriter writer(file, spec.name);
+      Progress progress = context.progress(kProgressPerReplica * spec.replicas);
+      progress.begin(fmt::format("requests {}", spec.name));
       std::uint64_t used = held;
       for (std::uint32_t replica = 0; replica < spec.replicas; ++replica) {
         throw_if_interrupted();
@@ -381,8 +393,8 @@ std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, Ensemb
           kept = expansion.files();
           kept.table.requests.reserve(expansion.requests());
         }
-        const auto [requests, violations] =
-            stream_replica(spec, replica, expansion, timing ? &*timing : nullptr, writer, whole ? &kept : nullptr);
+        const auto [requests, violations] = stream_replica(spec, replica, expansion, timing ? &*timing : nullptr,
+                                                           writer, whole ? &kept : nullptr, progress);
         if (replica == 0 && timing) {
           outcome.filled_bins = timing->filled_bins();
           outcome.counted_bins = counted_bins;
@@ -411,6 +423,7 @@ std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, Ensemb
         attributes.push_back({"filled_bins", static_cast<std::int64_t>(outcome.filled_bins)});
       }
       writer.finish(attributes, spec.given ? nullptr : characterized.get());
+      progress.finish();
       if (emits)
         held += replica_bytes(static_cast<double>(outcome.emitted.table.requests.size()),
                               static_cast<double>(outcome.emitted.table.files.size()));

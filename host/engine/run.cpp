@@ -161,6 +161,9 @@ class RowWriter {
   virtual void write(std::uint64_t first, std::uint64_t rows, const unsigned char* buffer) = 0;
   // The last write done: the seconds it took (0 when there was none).
   virtual double wait() = 0;
+  // The write in flight ended, its outcome dropped: while an exception
+  // unwinds, before the buffer it reads is freed.
+  virtual void settle() noexcept {}
   // After the last ensemble (collective with several ranks).
   virtual void close() {}
 };
@@ -168,9 +171,7 @@ class RowWriter {
 class FileRowWriter final : public RowWriter {
  public:
   FileRowWriter(EnsembleFile& file, const RunConfig& config) : file_(file), config_(config) {}
-  ~FileRowWriter() override {
-    if (pending_.valid()) pending_.wait();  // an exception unwinds past a write in flight
-  }
+  ~FileRowWriter() override { settle(); }
 
   void open(const EnsemblePlan& ensemble) override {
     const EnsembleSpec& spec = *ensemble.job.spec;
@@ -188,6 +189,10 @@ class FileRowWriter final : public RowWriter {
   }
 
   double wait() override { return pending_.valid() ? pending_.get() : 0.0; }
+
+  void settle() noexcept override {
+    if (pending_.valid()) pending_.wait();
+  }
 
  private:
   EnsembleFile& file_;
@@ -233,6 +238,15 @@ class RanksRowWriter final : public RowWriter {
 };
 #endif
 
+// A signal or a failure unwinds past the write of the batch before, which
+// reads one of generate_ensemble's buffers: it ends before they are freed.
+struct SettledWrite {
+  RowWriter* writer;
+  ~SettledWrite() {
+    if (writer) writer->settle();
+  }
+};
+
 // Generates this rank's contiguous share of one ensemble's replicas (all of
 // them on one rank) batch by batch: batch k is written (`writer`; none with
 // --no-output) while batch k+1 is generated, and a study compares each batch
@@ -257,6 +271,7 @@ EnsembleResult generate_ensemble(const EnsemblePlan& ensemble, BackendDevice& ba
   if (in_place) generator->set_comparison(study->real_of(compared), study->options());
   const std::size_t buffer_bytes = ensemble.batch_replicas * ensemble.row_bytes;
   HostBuffer buffers[2] = {backend.host_buffer(buffer_bytes), backend.host_buffer(buffer_bytes)};
+  const SettledWrite write_in_flight{writer};  // destroyed before the buffers
   const ReplicaRange mine = replica_range(spec.replicas, ranks().rank, ranks().size);
   const std::uint64_t most = replica_range(spec.replicas, 0, ranks().size).count;
   const std::uint64_t rounds = (most + ensemble.batch_replicas - 1) / ensemble.batch_replicas;
