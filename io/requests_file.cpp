@@ -1,5 +1,6 @@
 #include "io/requests_file.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "host/base/interrupt.hpp"
@@ -43,7 +44,9 @@ struct StoredRequest {
 };
 static_assert(sizeof(StoredRequest) == 88, "a stored request is 11 columns of 8 bytes");
 
-// Rows of the table per chunk: about 704 KiB, inside HDF5's default chunk cache of 1 MiB.
+// Rows of the table per chunk: about 704 KiB, inside HDF5's default chunk
+// cache of 1 MiB; fewer for a table expected smaller (an unfiltered chunk
+// takes its whole size on disk).
 constexpr std::size_t kRequestChunkRows = 8192;
 
 }  // namespace
@@ -54,12 +57,12 @@ constexpr std::size_t kRequestChunkRows = 8192;
 // list in the order they first appear.
 class RequestTableWriter {
  public:
-  explicit RequestTableWriter(hid_t group)
+  RequestTableWriter(hid_t group, std::uint64_t expected_rows)
       : group_(group),
         table_(group, "requests",
                {{"replica", true}, {"seq", true}, {"rank", true}, {"time", false}, {"duration", false}, {"op", true},
                 {"file", true}, {"offset", true}, {"size", true}, {"session", true}, {"flags", true}},
-               kRequestChunkRows,
+               std::clamp<std::uint64_t>(expected_rows, 1, kRequestChunkRows),
                {{"dimensions", std::string("request")},
                 {"time_units", std::string("s")},
                 {"offset_size_units", std::string("bytes (-1: not given)")},
@@ -117,7 +120,7 @@ namespace {
 
 // One workload's table (replica 0).
 void write_request_table(hid_t group, const Workload& workload, const std::vector<Attribute>& attributes) {
-  RequestTableWriter writer(group);
+  RequestTableWriter writer(group, workload.table.requests.size());
   writer.begin_replica(workload);
   writer.append(workload.table.requests);
   writer.finish(attributes);
@@ -181,11 +184,11 @@ void write_characterization_file(const std::string& path, const TraceCharacteriz
   file.commit();
 }
 
-RequestsEntryWriter::RequestsEntryWriter(EnsembleFile& file, const std::string& name) {
+RequestsEntryWriter::RequestsEntryWriter(EnsembleFile& file, const std::string& name, std::uint64_t expected_rows) {
   const h5::Handle top = h5::has_link(file.id(), "requests") ? h5::open_group(file.id(), "requests")
                                                              : h5::create_group(file.id(), "requests");
   group_ = h5::create_group(top.id(), name);
-  table_ = std::make_unique<RequestTableWriter>(group_.id());
+  table_ = std::make_unique<RequestTableWriter>(group_.id(), expected_rows);
 }
 
 RequestsEntryWriter::~RequestsEntryWriter() = default;

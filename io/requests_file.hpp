@@ -31,7 +31,8 @@ class RequestTableWriter;
 // synthesized from (null: characteristics given in the config, nothing written).
 class RequestsEntryWriter {
  public:
-  RequestsEntryWriter(EnsembleFile& file, const std::string& name);
+  // `expected_rows`: about how many requests all replicas will have (the table's chunks are no larger).
+  RequestsEntryWriter(EnsembleFile& file, const std::string& name, std::uint64_t expected_rows);
   RequestsEntryWriter(const RequestsEntryWriter&) = delete;
   RequestsEntryWriter& operator=(const RequestsEntryWriter&) = delete;
   ~RequestsEntryWriter();

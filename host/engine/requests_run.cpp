@@ -99,19 +99,23 @@ void check_run_paths(const std::vector<RunPath>& paths) {
   }
 }
 
+// Whether an entry writes a replica as fio, DiskSim or DXT-like text.
+bool emits_texts(const RequestsSpec& spec) {
+  return !spec.emit.fio.empty() || !spec.emit.disksim.empty() || !spec.emit.dxt.empty();
+}
+
 // Replicas an entry holds whole: the one its text outputs come from (a copy
 // when every replica is kept) and, for a replay, every replica.
 std::uint32_t replicas_held_whole(const RequestsSpec& spec, bool keep_replicas) {
-  const bool emits = !spec.emit.fio.empty() || !spec.emit.disksim.empty() || !spec.emit.dxt.empty();
-  return (emits ? 1u : 0u) + (keep_replicas ? spec.replicas : 0u);
+  return (emits_texts(spec) ? 1u : 0u) + (keep_replicas ? spec.replicas : 0u);
 }
 
 // How an entry's replicas take memory, as the plan and the guard say it.
 std::string holding_text(const RequestsSpec& spec, bool keep_replicas) {
   if (keep_replicas) return "every replica held whole until its replays are done";
-  if (replicas_held_whole(spec, false) > 0)
-    return fmt::format("replica {} held whole for the text outputs, the others written to the file as they are made",
-                       spec.emit.replica);
+  if (emits_texts(spec))
+    return fmt::format("replica {} held whole for the text outputs{}", spec.emit.replica,
+                       spec.replicas > 1 ? ", the others written to the file as they are made" : "");
   return "each written to the file as it is made (its files and a block of requests held)";
 }
 
@@ -204,8 +208,10 @@ RequestsPlan prepare_requests(RunConfig& config, std::optional<std::uint64_t> me
             : replica_bytes(entry.size.path_requests +
                                 std::min(entry.size.replica_requests, static_cast<double>(kStreamedRequests)),
                             entry.size.replica_files);
+    const double states = entry.size.replica_states * static_cast<double>(kBytesPerDependencyState);
     entry.holding = holding_text(spec, keep_replicas);
-    const double all = static_cast<double>(one) * whole + static_cast<double>(streamed) + static_cast<double>(held);
+    const double all =
+        static_cast<double>(one) * whole + static_cast<double>(streamed) + states + static_cast<double>(held);
     entry.bytes = all >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(all);
     if (entry.bytes > plan.budget)
       throw UserError(fmt::format(
@@ -216,7 +222,7 @@ RequestsPlan prepare_requests(RunConfig& config, std::optional<std::uint64_t> me
           entry.holding, format_bytes(entry.bytes), format_bytes(kBytesPerRequest), format_bytes(kBytesPerFile),
           held > 0 ? fmt::format(", with {} for the text outputs of the entries before", format_bytes(held)) : "",
           format_bytes(plan.budget), plan.budget_source));
-    if (!spec.emit.fio.empty() || !spec.emit.disksim.empty() || !spec.emit.dxt.empty()) held += one;
+    if (emits_texts(spec)) held += one;
     plan.entries.push_back(entry);
   }
   if (!check_outputs || config.output.empty()) return plan;
@@ -341,6 +347,60 @@ std::pair<std::uint64_t, std::uint64_t> stream_replica(const RequestsSpec& spec,
   return {made, dependencies.report().total()};
 }
 
+// What an entry's replicas are made from: its trace's characterization (null
+// when the config gives the characteristics), the generic path, the
+// characteristics and the processes.
+struct EntrySource {
+  std::shared_ptr<const TraceCharacterization> characterized;
+  const Workload* path = nullptr;
+  const Characteristics* characteristics = nullptr;
+  std::int32_t processes = 1;
+};
+
+EntrySource entry_source(const RequestsSpec& spec) {
+  EntrySource source;
+  source.characterized = spec.characterized;
+  if (!spec.given && !source.characterized)
+    source.characterized = std::make_shared<const TraceCharacterization>(
+        characterize_requests(read_request_trace(spec.traces, spec.format, spec.trace_options, spec.counters)));
+  source.path = spec.given ? &spec.given_files : &source.characterized->path;
+  source.characteristics = spec.given ? &*spec.given : &source.characterized->characteristics;
+  source.processes = spec.processes > 0 ? spec.processes : source.path->processes;
+  return source;
+}
+
+// The end of the memory guard's message: what the budget leaves for `replica`.
+std::string budget_note(const RequestsSpec& spec, std::uint64_t left, std::uint32_t replica, bool keep_replicas) {
+  return fmt::format(
+      "the memory budget {} ({}) leaves {} for replica {} ({} per request, {} per file; {}); lower processes "
+      "or replicas, or raise --memory-limit",
+      spec.memory_budget == UINT64_MAX ? std::string("unlimited") : format_bytes(spec.memory_budget),
+      spec.budget_source, format_bytes(left), replica, format_bytes(kBytesPerRequest), format_bytes(kBytesPerFile),
+      holding_text(spec, keep_replicas));
+}
+
+// The attributes of /requests/<name>.
+std::vector<Attribute> entry_attributes(const RunConfig& config, const RequestsSpec& spec, std::int32_t processes,
+                                        const SynthesisOptions& options, const RequestsOutcome& outcome) {
+  std::vector<Attribute> attributes = {
+      {"mode", std::string(spec.synthesis.template_mode ? "template" : "sample")},
+      {"processes", static_cast<std::int64_t>(processes)},
+      {"replicas", static_cast<std::int64_t>(spec.replicas)},
+      {"seed", static_cast<std::uint64_t>(config.seed)},
+      {"stream", static_cast<std::uint64_t>(options.key.stream)},
+      {"timing", spec.timing_ensemble.empty()
+                     ? std::string("slack")
+                     : fmt::format("ensemble {} (bins of {} s)", spec.timing_ensemble, spec.bin_width)},
+      {"source", spec.given ? std::string("characteristics given in the config")
+                            : fmt::format("{} ({})", fmt::join(spec.traces, ", "), spec.format)},
+      {"dependency_violations", static_cast<std::int64_t>(outcome.violations)}};
+  if (!spec.timing_ensemble.empty()) {
+    attributes.push_back({"bin_width", spec.bin_width});
+    attributes.push_back({"filled_bins", static_cast<std::int64_t>(outcome.filled_bins)});
+  }
+  return attributes;
+}
+
 }  // namespace
 
 std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, EnsembleFile& file,
@@ -353,19 +413,14 @@ std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, Ensemb
     const auto start = std::chrono::steady_clock::now();
     RequestsOutcome outcome;
     outcome.name = spec.name;
-    const bool emits = !spec.emit.fio.empty() || !spec.emit.disksim.empty() || !spec.emit.dxt.empty();
+    const bool emits = emits_texts(spec);
     std::int32_t processes = spec.processes;
     try {
-      std::shared_ptr<const TraceCharacterization> characterized = spec.characterized;
-      if (!spec.given && !characterized)
-        characterized = std::make_shared<const TraceCharacterization>(
-            characterize_requests(read_request_trace(spec.traces, spec.format, spec.trace_options, spec.counters)));
-      const Workload& path = spec.given ? spec.given_files : characterized->path;
-      const Characteristics& characteristics = spec.given ? *spec.given : characterized->characteristics;
-      if (processes <= 0) processes = path.processes;
+      const EntrySource source = entry_source(spec);
+      processes = source.processes;
       SynthesisOptions options = spec.synthesis;
       options.key.seed = config.seed;
-      RequestsEntryWriter writer(file, spec.name);
+      std::optional<RequestsEntryWriter> writer;  // made with the first replica, whose size it takes as typical
       Progress progress = context.progress(kProgressPerReplica * spec.replicas);
       progress.begin(fmt::format("requests {}", spec.name));
       std::uint64_t used = held;
@@ -374,13 +429,10 @@ std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, Ensemb
         const bool whole = keep_replicas || (emits && replica == spec.emit.replica);
         // The guard inside the synthesis: what the budget leaves for this replica.
         options.max_replica_bytes = spec.memory_budget > used ? spec.memory_budget - used : 0;
-        options.limit_note = fmt::format(
-            "the memory budget {} ({}) leaves {} for replica {} ({} per request, {} per file; {}); lower processes "
-            "or replicas, or raise --memory-limit",
-            spec.memory_budget == UINT64_MAX ? std::string("unlimited") : format_bytes(spec.memory_budget),
-            spec.budget_source, format_bytes(options.max_replica_bytes), replica, format_bytes(kBytesPerRequest),
-            format_bytes(kBytesPerFile), holding_text(spec, keep_replicas));
-        Expansion expansion = synthesize_replica(path, characteristics, options, replica, processes, whole);
+        options.limit_note = budget_note(spec, options.max_replica_bytes, replica, keep_replicas);
+        Expansion expansion =
+            synthesize_replica(*source.path, *source.characteristics, options, replica, processes, whole);
+        if (!writer) writer.emplace(file, spec.name, expansion.requests() * spec.replicas);
         std::optional<CountsTiming> timing;
         std::size_t counted_bins = 0;
         if (!spec.timing_ensemble.empty()) {
@@ -394,7 +446,7 @@ std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, Ensemb
           kept.table.requests.reserve(expansion.requests());
         }
         const auto [requests, violations] = stream_replica(spec, replica, expansion, timing ? &*timing : nullptr,
-                                                           writer, whole ? &kept : nullptr, progress);
+                                                           *writer, whole ? &kept : nullptr, progress);
         if (replica == 0 && timing) {
           outcome.filled_bins = timing->filled_bins();
           outcome.counted_bins = counted_bins;
@@ -406,23 +458,9 @@ std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, Ensemb
         if (emits && replica == spec.emit.replica) outcome.emitted = keep_replicas ? kept : std::move(kept);
         if (keep_replicas) outcome.replicas.push_back(std::move(kept));
       }
-      std::vector<Attribute> attributes = {
-          {"mode", std::string(spec.synthesis.template_mode ? "template" : "sample")},
-          {"processes", static_cast<std::int64_t>(processes)},
-          {"replicas", static_cast<std::int64_t>(spec.replicas)},
-          {"seed", static_cast<std::uint64_t>(config.seed)},
-          {"stream", static_cast<std::uint64_t>(options.key.stream)},
-          {"timing", spec.timing_ensemble.empty()
-                         ? std::string("slack")
-                         : fmt::format("ensemble {} (bins of {} s)", spec.timing_ensemble, spec.bin_width)},
-          {"source", spec.given ? std::string("characteristics given in the config")
-                                : fmt::format("{} ({})", fmt::join(spec.traces, ", "), spec.format)},
-          {"dependency_violations", static_cast<std::int64_t>(outcome.violations)}};
-      if (!spec.timing_ensemble.empty()) {
-        attributes.push_back({"bin_width", spec.bin_width});
-        attributes.push_back({"filled_bins", static_cast<std::int64_t>(outcome.filled_bins)});
-      }
-      writer.finish(attributes, spec.given ? nullptr : characterized.get());
+      if (!writer) writer.emplace(file, spec.name, 0);
+      writer->finish(entry_attributes(config, spec, processes, options, outcome),
+                    spec.given ? nullptr : source.characterized.get());
       progress.finish();
       if (emits)
         held += replica_bytes(static_cast<double>(outcome.emitted.table.requests.size()),

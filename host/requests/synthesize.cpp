@@ -36,11 +36,16 @@ std::string bytes_text(std::uint64_t bytes) {
 }
 
 // The memory guard: `what` (requests and files) within options.max_replica_bytes.
-void check_memory(const SynthesisOptions& options, double requests, double files, const std::string& what) {
-  const std::uint64_t bytes = replica_bytes(requests, files);
+void check_memory(const SynthesisOptions& options, double requests, double files, const std::string& what,
+                  double states = 0) {
+  const double all = static_cast<double>(replica_bytes(requests, files)) +
+                     states * static_cast<double>(kBytesPerDependencyState);
+  const std::uint64_t bytes = all >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(all);
   if (bytes <= options.max_replica_bytes) return;
-  throw UserError(fmt::format("{} would hold {:.0f} requests and {:.0f} files, about {} in memory; {}", what, requests,
-                              files, bytes_text(bytes),
+  throw UserError(fmt::format("{} would hold {:.0f} requests and {:.0f} files{}, about {} in memory; {}", what,
+                              requests, files,
+                              states > 0 ? fmt::format(" and check {:.0f} (process, file) pairs", states) : "",
+                              bytes_text(bytes),
                               options.limit_note.empty()
                                   ? fmt::format("at most {} is allowed", bytes_text(options.max_replica_bytes))
                                   : options.limit_note));
@@ -678,16 +683,20 @@ Expansion synthesize_replica(const Workload& path, const Characteristics& charac
   Workload synthetic = synthesize_path(path, characteristics, options, replica);
   lower_soft_dependencies(synthetic);
   // Before the expansion names its files: root-exclusive requests stay on rank 0, private files multiply.
-  double requests = 0, files = 0;
+  // The dependency check follows each file on each process that uses it (a root-exclusive one on rank 0).
+  double requests = 0, files = 0, states = 0;
   for (const Request& r : synthetic.table.requests) requests += (r.flags & kRootExclusive) ? 1.0 : processes;
-  for (const FileInfo& f : synthetic.files) files += f.file_class == FileClass::private_file ? processes : 1.0;
+  for (const FileInfo& f : synthetic.files) {
+    files += f.file_class == FileClass::private_file ? processes : 1.0;
+    states += f.file_class == FileClass::root_exclusive ? 1.0 : processes;
+  }
   if (whole)
-    check_memory(options, requests, files, fmt::format("the replica of {} processes", processes));
+    check_memory(options, requests, files, fmt::format("the replica of {} processes", processes), states);
   else
     check_memory(options,
                  static_cast<double>(synthetic.table.requests.size()) +
                      std::min(requests, static_cast<double>(kStreamedRequests)),
-                 files, fmt::format("the replica of {} processes, written as it is made,", processes));
+                 files, fmt::format("the replica of {} processes, written as it is made,", processes), states);
   return Expansion(std::move(synthetic), processes);
 }
 
@@ -814,11 +823,15 @@ SynthesisSize expected_synthesis_size(const Workload& path, const Characteristic
   SynthesisSize size;
   const double p = std::max(processes, 1);
   const auto files_of = [&](FileClass c, double n) { return c == FileClass::private_file ? n * p : n; };
+  const auto states_of = [&](FileClass c, double n) { return c == FileClass::root_exclusive ? n : n * p; };
   if (options.template_mode) {
     const auto [root_only, everyone] = template_requests(path);
     size.path_requests = root_only + everyone;
     size.replica_requests = root_only + everyone * p;
-    for (const FileInfo& f : path.files) size.replica_files += files_of(f.file_class, 1);
+    for (const FileInfo& f : path.files) {
+      size.replica_files += files_of(f.file_class, 1);
+      size.replica_states += states_of(f.file_class, 1);
+    }
     return size;
   }
   RandomDraws unused({}, 0);
@@ -839,6 +852,7 @@ SynthesisSize expected_synthesis_size(const Workload& path, const Characteristic
     const ClassCharacteristics& c = characteristics.classes[ci];
     const double count = static_cast<double>(options.files[ci].value_or(static_cast<std::uint64_t>(c.files)));
     size.replica_files += files_of(file_class, count);
+    size.replica_states += states_of(file_class, count);
     if (count == 0 || (c.sessions.empty() && c.types_in_sessions.names.empty())) continue;
     const bool file_draws = options.draw == SynthesisOptions::Draw::file && !c.file_shapes.empty();
     // Sessions per file (OT), requests per session (D, with its open and close), and one file's span of IDs.

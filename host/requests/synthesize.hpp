@@ -49,6 +49,8 @@ struct SynthesisOptions {
 constexpr std::uint64_t kBytesPerRequest = 256;
 constexpr std::uint64_t kBytesPerFile = 512;
 std::uint64_t replica_bytes(double requests, double files);
+// The dependency check's state of one (process, file) pair: a hash-map node and its bucket.
+constexpr std::uint64_t kBytesPerDependencyState = 64;
 
 // The last time (start + execution time) a synthesized request may have, s:
 // about 31.7 years, far inside the outputs' microseconds in 64 bits.
@@ -62,6 +64,7 @@ struct SynthesisSize {
   double path_requests = 0;     // the synthetic path
   double replica_requests = 0;  // expanded to the processes
   double replica_files = 0;
+  double replica_states = 0;  // (process, file) pairs the dependency check follows
 };
 SynthesisSize expected_synthesis_size(const Workload& path, const Characteristics& characteristics,
                                       const SynthesisOptions& options, std::int32_t processes);

@@ -612,7 +612,7 @@ std::size_t Expansion::next(std::vector<Request>& out, std::size_t count) {
     const std::size_t source = order_[group.begin + member_];
     if (rank_ == 0 || !(path_.table.requests[source].flags & kRootExclusive)) {
       out.push_back(on_rank(source, rank_));
-      ++made;
+      if ((++made & 0xffff) == 0) throw_if_interrupted();  // a whole replica at once (expand)
     }
     if (group.begin + ++member_ < group.end) continue;
     member_ = 0;

@@ -406,8 +406,9 @@ std::vector<Row> rows_of(const RequestTable& t, const std::vector<Request>& requ
 }
 
 // A path with what the issue order has to get right: two requests of one seq
-// (kept in path order on each rank), a root-exclusive group, a shared file
-// with a rank stride, a private file named per rank, sessions.
+// (kept in path order on each rank), a root-exclusive group, a root-exclusive
+// request sharing its seq with one every rank makes, a shared file with a
+// rank stride, a private file named per rank, sessions.
 Workload path_with_ties() {
   Workload path;
   const auto file = [&](const std::string& name, FileClass c, std::int64_t stride) {
@@ -438,6 +439,8 @@ Workload path_with_ties() {
   add("write", shared, 2, 0, 0);
   add("write", own, 2, 1, 0);  // the same seq: after the shared write on every rank
   add("stat", root, 3, -1, kRootExclusive);
+  add("stat", root, 6, -1, kRootExclusive);
+  add("write", shared, 6, 0, 0);  // the same seq as a root-exclusive stat: rank 0 makes both, the others one
   add("write", shared, 5, 0, 0);  // out of seq order in the path
   add("close", shared, 4, 0, 0);
   add("close", own, 4, 1, 0);
@@ -452,7 +455,8 @@ TEST(Requests, StreamedExpansionIsTheSortedExpansion) {
   options.key = {9, 3};
   Workload synthetic = synthesize_path(c.path, c.characteristics, options, 2);
   lower_soft_dependencies(synthetic);
-  for (const auto& [path, processes] : {std::pair{path_with_ties(), 5}, std::pair{synthetic, 7}}) {
+  for (const auto& [path, processes] :
+       {std::pair{path_with_ties(), 5}, std::pair{path_with_ties(), 1}, std::pair{synthetic, 7}}) {
     const Workload reference = expanded_rank_by_rank(path, processes);
     for (const std::size_t block : {std::size_t{1}, std::size_t{7}, std::size_t{1} << 20}) {
       Expansion expansion(path, processes);
@@ -471,11 +475,12 @@ TEST(Requests, StreamedExpansionIsTheSortedExpansion) {
 }
 
 // Timing and checking a replica block by block, in issue order, gives what
-// they give on the whole replica: the same times, filled bins and violations.
+// they give on the whole replica expanded rank by rank: the same times,
+// filled bins and violations.
 TEST(Requests, StreamedTimingAndCheckingAreTheWholeReplicas) {
   Workload path = path_with_ties();
   path.table.requests.erase(path.table.requests.begin());  // the shared file's open: violations to find
-  Workload whole = expand(path, 4);
+  Workload whole = expanded_rank_by_rank(path, 4);
   const std::vector<double> counts = {2, 0, 3, 1};
   const std::uint64_t filled = time_by_counts(whole, counts, 0.5);
   const DependencyReport report = check_dependencies(whole);
