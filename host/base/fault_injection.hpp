@@ -1,7 +1,8 @@
 // Fault injection for the failure tests (tests/cli/mpi_test.sh,
-// tests/cli/hostile_test.sh): with GPUSYNTH_FAULT=STAGE, or STAGE@RANK, in
-// the environment, fault_point(STAGE) throws an InternalError on that rank
-// (on every rank without @RANK), as a failing library call would. The stages
+// tests/cli/hostile_test.sh): with GPUSYNTH_FAULT=STAGE, STAGE#N, STAGE@RANK
+// or STAGE#N@RANK in the environment, the N-th call (the first without #N)
+// of fault_point(STAGE) throws an InternalError on that rank (on every rank
+// without @RANK), as a failing library call would. The stages
 // are named where fault_point is called: generate, study, requests, bursts,
 // deflate (inside the writer's OpenMP loop). Unset, it costs one comparison.
 #pragma once

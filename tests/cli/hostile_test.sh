@@ -187,6 +187,21 @@ for stage in generate deflate study requests bursts; do
   [ ! -e "$tmp/stages/stages.h5" ] || fail "a fault in $stage left stages.h5"
   no_temporaries "$tmp/stages" "a fault in $stage"
 done
+# A fault in the third batch of 16, while the second batch's write is in flight (GPUSYNTH_FAULT=STAGE#N:
+# the N-th call faults; the progress shows two batches done): the write ends before the batch
+# buffers are freed, and nothing is left.
+cat >"$tmp/stages/batches.yaml" <<YAML
+seed: 3
+output: $tmp/stages/batches.h5
+ensembles:
+  - {name: big, model: fgn, params: {H: 0.7}, replicas: 600, length: 65536, dtype: float64}
+YAML
+expect_rc 1 "a fault in the third batch" env GPUSYNTH_FAULT='generate#3' timeout 60 "$gpusynth" \
+  "$tmp/stages/batches.yaml" --memory-limit 256MiB
+expect_in "$tmp/stderr" "progress: *12.7% big" "two batches (76 of 600 replicas) before the fault"
+expect_in "$tmp/stderr" "internal error: generate fault injected by GPUSYNTH_FAULT" "the fault in the third batch is named"
+[ ! -e "$tmp/stages/batches.h5" ] || fail "a fault in the third batch left batches.h5"
+no_temporaries "$tmp/stages" "a fault in the third batch"
 expect_rc 0 "the same run without a fault" timeout 120 "$gpusynth" bursts "$tmp/stages/stages.yaml" -q
 [ -s "$tmp/stages/stages.h5" ] || fail "the run without a fault wrote no stages.h5"
 
