@@ -703,10 +703,7 @@ Expansion synthesize_replica(const Workload& path, const Characteristics& charac
 Workload synthesize_processes(const Workload& path, const Characteristics& characteristics,
                               const SynthesisOptions& options, std::uint32_t replica, std::int32_t processes) {
   Expansion expansion = synthesize_replica(path, characteristics, options, replica, processes, true);
-  Workload out = expansion.files();
-  out.table.requests.reserve(expansion.requests());
-  expansion.next(out.table.requests, SIZE_MAX);
-  return out;
+  return drained(expansion);
 }
 
 Workload replay_original(const Workload& sanitized, const SynthesisOptions& options) {

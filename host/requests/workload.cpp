@@ -623,12 +623,16 @@ std::size_t Expansion::next(std::vector<Request>& out, std::size_t count) {
   return made;
 }
 
-Workload expand(const Workload& path, std::int32_t processes) {
-  Expansion expansion(path, processes);
+Workload drained(Expansion& expansion) {
   Workload out = expansion.files();
   out.table.requests.reserve(expansion.requests());
   expansion.next(out.table.requests, SIZE_MAX);
   return out;
+}
+
+Workload expand(const Workload& path, std::int32_t processes) {
+  Expansion expansion(path, processes);
+  return drained(expansion);
 }
 
 namespace {

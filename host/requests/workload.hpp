@@ -81,6 +81,8 @@ class Expansion {
   std::int32_t rank_ = 0;
 };
 
+// What is left of an expansion, made at once: its files with every request to come, in issue order.
+Workload drained(Expansion& expansion);
 // The whole replica at once (an Expansion drained), in issue order.
 Workload expand(const Workload& path, std::int32_t processes);
 
