@@ -20,9 +20,7 @@ constexpr Predictor kPredictors[] = {Predictor::persistence, Predictor::climatol
 // probabilities, tied ones together); above 1 when no row is a burst.
 double f1_optimal_threshold(const std::vector<double>& probability, const std::vector<int>& labels,
                             const std::vector<std::size_t>& rows) {
-  std::vector<std::size_t> order = rows;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return probability[a] > probability[b]; });
+  const std::vector<std::size_t> order = rows_by_decreasing_score(probability, rows);
   double positives = 0, true_positives = 0, predicted_positives = 0, best_f1 = -1, threshold = 1.0 + 1e-9;
   for (std::size_t t : rows) positives += labels[t] != 0;
   for (std::size_t k = 0; k < order.size() && positives > 0;) {

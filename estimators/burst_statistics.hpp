@@ -161,6 +161,11 @@ struct BinaryScores {
 BinaryScores binary_scores(const std::vector<int>& truth, const std::vector<int>& predicted,
                            const std::vector<std::size_t>& which = {});
 
+// The rows in decreasing order of their score, rows of equal score in the
+// order given (a stable sort's order, by sorting (score, place) pairs).
+std::vector<std::size_t> rows_by_decreasing_score(const std::vector<double>& score,
+                                                  const std::vector<std::size_t>& rows);
+
 // Area under the precision-recall curve as average precision: the mean of the
 // precision at each true positive, scores in decreasing order (ties together).
 double average_precision(const std::vector<int>& truth, const std::vector<double>& score,
@@ -177,10 +182,10 @@ class RankedRows {
   double average_precision(const std::vector<std::size_t>& resampled) const;
 
  private:
-  const std::vector<int>& truth_;
-  const std::vector<double>& score_;
-  std::vector<std::size_t> order_;  // the rows by decreasing score
-  mutable std::vector<std::uint32_t> multiplicity_;  // per row index, zero between calls
+  std::vector<std::size_t> place_;    // per row index: its place in the order of decreasing score
+  std::vector<std::uint8_t> burst_;    // per place: the row's truth
+  std::vector<std::size_t> run_end_;   // the places where each run of tied scores ends
+  mutable std::vector<std::uint32_t> multiplicity_;  // per place, zero between calls
 };
 
 // Moving-block bootstrap (bins are dependent): each resample joins blocks of

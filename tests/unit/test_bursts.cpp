@@ -384,6 +384,30 @@ TEST(Bursts, BlockBootstrap) {
   EXPECT_LT(interval.high - interval.low, 0.5);
 }
 
+// The order of rows_by_decreasing_score is std::stable_sort's by decreasing score (rows of one score in the order
+// given): rows given in increasing, shuffled and repeated order; scores with ties, -0 beside 0, and no ties.
+TEST(Bursts, RowsByDecreasingScoreIsTheStableSortOrder) {
+  for (const double step : {0.25, 0.0}) {
+    std::vector<double> score(300);
+    for (std::size_t i = 0; i < score.size(); ++i) {
+      const double u = uniform_open(philox_bits({9, 4}, 0, i, 0)[0]) - 0.5;
+      score[i] = step > 0 ? std::floor(u / step) * step : u;
+    }
+    score[10] = -0.0;
+    score[11] = 0.0;
+    std::vector<std::size_t> increasing, shuffled, repeated;
+    for (std::size_t i = 0; i < score.size(); ++i) increasing.push_back(i);
+    for (std::size_t i = 0; i < score.size(); ++i) shuffled.push_back((i * 7919) % score.size());
+    for (std::size_t i = 0; i < 200; ++i) repeated.push_back((i * 13) % 50);
+    for (const auto* rows : {&increasing, &shuffled, &repeated}) {
+      std::vector<std::size_t> expected = *rows;
+      std::stable_sort(expected.begin(), expected.end(),
+                       [&](std::size_t a, std::size_t b) { return score[a] > score[b]; });
+      EXPECT_EQ(rows_by_decreasing_score(score, *rows), expected) << "step " << step;
+    }
+  }
+}
+
 // The bootstrap's average precision from rows sorted once gives the bits of sorting every resample:
 // scores with many ties (a probability rounded to 1/8, as trees give) and without, scored rows a subset.
 TEST(Bursts, RankedRowsGiveTheBitsOfSortingEachResample) {
