@@ -93,5 +93,17 @@ fi
 if part e2e; then
 run "quickstart, auto backend" configs/quickstart.yaml -o "$work/q.h5"
 grep -E "backend auto" "$work/log" | tee -a "$out/end_to_end.txt"
+# A mixed run under auto (docs/engine.md): lfsn on the GPU, hmm on the host's threads, each ensemble
+# bit-identical to the run of its own backend.
+sed -e "s#^output: .*#output: $work/mixed.h5#" configs/comparison-models.yaml >"$work/mixed.yaml"
+run "comparison models, auto (hmm and the others apart)" "$work/mixed.yaml"
+grep -E "backend auto" "$work/log" | tee -a "$out/end_to_end.txt"
+"$bin/gpusynth" "$work/mixed.yaml" --backend cuda -q -o "$work/mixed-cuda.h5"
+"$bin/gpusynth" "$work/mixed.yaml" --backend cpu -q -o "$work/mixed-cpu.h5"
+for e in $(sed -n 's/^  - name: \([a-z-]*\).*/\1/p' "$work/mixed.yaml"); do
+  for other in cuda cpu; do
+    h5diff -q "$work/mixed.h5" "$work/mixed-$other.h5" "/ensembles/$e/series" >/dev/null 2>&1 && echo "$e: the $other run's bits"
+  done
+done | tee -a "$out/end_to_end.txt"
 fi
 rm -rf "$work"

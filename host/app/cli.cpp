@@ -191,8 +191,8 @@ int parse_and_run(int argc, char** argv) {
     command->add_option("config", options.config_path, "ensemble.yaml (schema v1, docs/config.md)")->required();
     command
         ->add_option("--backend", backend,
-                     "auto (the GPU when present, unless every model of the run is faster on the host: "
-                     "docs/engine.md), cpu or cuda; overrides the config")
+                     "auto (the GPU when present for the models it generates faster, the host's threads for "
+                     "the others: docs/engine.md), cpu or cuda; overrides the config")
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
     command
         ->add_option("--precision", precision,

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <limits>
 #include <map>
 #include <set>
@@ -42,33 +43,47 @@ double measured_device_speedup(const std::string& model) {
 }
 
 AutoChoice choose_auto_backend(const std::vector<std::string>& models, int devices) {
-  if (devices <= 0) return {false, "no CUDA device"};
-  std::set<std::string> slower, all(models.begin(), models.end());
-  for (const std::string& m : all)
-    if (measured_device_speedup(m) < 1) slower.insert(m);
-  const auto measured = [&] {
-    std::string text;
-    for (const std::string& m : slower)
-      text += fmt::format("{}{} {:.2g}x", text.empty() ? "" : ", ", m, measured_device_speedup(m));
-    return text;
-  };
-  if (!all.empty() && slower.size() == all.size())
-    return {false, fmt::format("a CUDA device is present, but every model of this run generates faster on the "
-                               "host's threads (GPU/host measured on an H100: {}): using cpu",
-                               measured())};
-  if (!slower.empty())
-    return {true, fmt::format("a CUDA device is present, using cuda; the ensembles of {} would generate faster on "
-                              "the host (GPU/host measured: {}): run them in a config of their own, or with "
-                              "--backend cpu",
-                              fmt::join(slower, ", "), measured())};
-  return {true, "a CUDA device is present, using cuda"};
+  AutoChoice choice;
+  choice.on_host.assign(models.size(), devices <= 0);
+  if (devices <= 0) {
+    choice.reason = "no CUDA device";
+    return choice;
+  }
+  std::set<std::string> slower;
+  for (std::size_t k = 0; k < models.size(); ++k) {
+    choice.on_host[k] = measured_device_speedup(models[k]) < 1;
+    if (choice.on_host[k]) slower.insert(models[k]);
+  }
+  choice.device = std::count(choice.on_host.begin(), choice.on_host.end(), false) > 0 || models.empty();
+  std::string measured;
+  for (const std::string& m : slower)
+    measured += fmt::format("{}{} {:.2g}x", measured.empty() ? "" : ", ", m, measured_device_speedup(m));
+  if (!choice.device)
+    choice.reason = fmt::format(
+        "a CUDA device is present, but every model of this run generates faster on the host's threads (GPU/host "
+        "measured on an H100: {}): using cpu",
+        measured);
+  else if (!slower.empty())
+    choice.reason = fmt::format(
+        "a CUDA device is present, using cuda; the ensembles of {} run on the host's threads, which generate them "
+        "faster (GPU/host measured on an H100: {})",
+        fmt::join(slower, ", "), measured);
+  else
+    choice.reason = "a CUDA device is present, using cuda";
+  return choice;
 }
 
-std::unique_ptr<BackendDevice> open_backend(BackendChoice choice, const std::vector<std::string>& models,
-                                            const ExecutionContext& context, std::string& log) {
+RunBackends single_backend(std::unique_ptr<BackendDevice> backend) {
+  RunBackends backends;
+  backends.main = std::move(backend);
+  return backends;
+}
+
+RunBackends open_backends(BackendChoice choice, const std::vector<std::string>& models,
+                          const ExecutionContext& context, std::string& log) {
   if (choice == BackendChoice::cpu) {
     log = "backend cpu (requested)";
-    return make_cpu_backend(context);
+    return single_backend(make_cpu_backend(context));
   }
   std::string why_none;
   const int devices = cuda_device_count(&why_none);
@@ -87,16 +102,21 @@ std::unique_ptr<BackendDevice> open_backend(BackendChoice choice, const std::vec
                       why_none));
     }
     log += "backend cuda (requested)";
-    return make_cuda_backend(context);
+    return single_backend(make_cuda_backend(context));
   }
   const AutoChoice chosen = choose_auto_backend(models, devices);
-  if (chosen.device) {
-    log += "backend auto: " + chosen.reason;
-    return make_cuda_backend(context);
+  if (!chosen.device) {
+    // the runtime's reason for no device only when cuda is asked for
+    log = devices > 0 ? "backend auto: " + chosen.reason : "backend auto: using cpu (no CUDA device)";
+    return single_backend(make_cpu_backend(context));
   }
-  // the runtime's reason for no device only when cuda is asked for
-  log = devices > 0 ? "backend auto: " + chosen.reason : "backend auto: using cpu (no CUDA device)";
-  return make_cpu_backend(context);
+  log += "backend auto: " + chosen.reason;
+  RunBackends backends = single_backend(make_cuda_backend(context));
+  if (std::count(chosen.on_host.begin(), chosen.on_host.end(), true) > 0) {
+    backends.host = make_cpu_backend(context);
+    backends.on_host = chosen.on_host;
+  }
+  return backends;
 }
 
 }  // namespace gs

@@ -17,6 +17,7 @@ namespace gs {
 
 struct EnsemblePlan {
   EnsembleJob job;
+  Backend backend = Backend::cpu;    // which of the run's backends generates it
   std::uint64_t row_bytes = 0;       // one replica as stored
   std::uint64_t batch_replicas = 0;  // a multiple of chunk.rows, except when the whole ensemble fits
   std::uint64_t batches = 0;
@@ -27,8 +28,8 @@ struct EnsemblePlan {
 };
 
 struct RunPlan {
-  Backend backend = Backend::cpu;
-  std::string device;
+  Backend backend = Backend::cpu;  // the main backend (RunBackends)
+  std::string device;              // its description, and the host's when some ensembles run there
   std::uint64_t seed = 0;
   std::uint64_t memory_budget = 0;  // the backend's memory (host RAM on the CPU, device memory on a GPU)
   std::uint64_t host_budget = 0;    // page-locked output buffers of the GPU backend
@@ -39,7 +40,7 @@ struct RunPlan {
 };
 
 // `config` must outlive the plan (jobs point at its ensembles).
-RunPlan make_plan(const RunConfig& config, const BackendDevice& backend, std::optional<std::uint64_t> memory_limit);
+RunPlan make_plan(const RunConfig& config, const RunBackends& backends, std::optional<std::uint64_t> memory_limit);
 
 std::string format_plan(const RunPlan& plan, const RunConfig& config);
 

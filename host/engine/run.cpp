@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <future>
 #include <memory>
@@ -30,6 +31,18 @@ namespace gs {
 
 namespace {
 
+// The precision note of each backend the run's ensembles use.
+std::string run_precision_note(const RunPlan& plan, const ExecutionContext& context) {
+  const bool lanes = context.lanes_in_use() != CpuLanes::none;
+  std::string note = math_precision_note(context.precision, plan.backend == Backend::cuda, lanes);
+  const bool some_on_host = std::any_of(plan.ensembles.begin(), plan.ensembles.end(),
+                                        [&](const EnsemblePlan& e) { return e.backend != plan.backend; });
+  if (some_on_host)
+    note += "; the ensembles generated on the host (attribute backend cpu): " +
+            math_precision_note(context.precision, false, lanes);
+  return note;
+}
+
 std::vector<Attribute> root_attributes(const RunConfig& config, const RunPlan& plan, const RunOptions& options,
                                        const ExecutionContext& context) {
   return {
@@ -47,8 +60,7 @@ std::vector<Attribute> root_attributes(const RunConfig& config, const RunPlan& p
       {"backend", std::string(to_string(plan.backend))},
       {"device", plan.device},
       {"precision", std::string(to_string(context.precision))},
-      {"precision_note",
-       math_precision_note(context.precision, plan.backend == Backend::cuda, context.lanes_in_use() != CpuLanes::none)},
+      {"precision_note", run_precision_note(plan, context)},
       {"host", host_name()},
       {"command_line", options.command_line},
       {"config_path", config.path},
@@ -64,6 +76,7 @@ std::vector<Attribute> ensemble_attributes(const EnsemblePlan& ensemble, const T
   const EnsembleSpec& spec = *ensemble.job.spec;
   std::vector<Attribute> attrs = {
       {"model", spec.model->name()},
+      {"backend", std::string(to_string(ensemble.backend))},
       {"mapping", std::string("IOs(i) = v*X(i) + delta (eq. (5) of the alpha-stable workload paper)")},
       {"workload_v", spec.workload.v},
       {"workload_delta", spec.workload.delta},
@@ -366,7 +379,7 @@ std::unique_ptr<RowWriter> make_row_writer(EnsembleFile* file, const RunConfig& 
 // on rank 0, which summarises the study, writes the ensembles' attributes with
 // the tallies summed over the ranks, then /compare and the analyses, and
 // commits. Counter-based draws make every value the one-rank run's.
-void generate_run(const RunConfig& config, const RunPlan& plan, BackendDevice& backend,
+void generate_run(const RunConfig& config, const RunPlan& plan, const RunBackends& backends,
                   const std::vector<RunDataset>& datasets, const RunOptions& options, const ExecutionContext& context,
                   std::optional<Study>& study, RunOutcome& outcome) {
   std::optional<EnsembleFile> file;
@@ -379,8 +392,9 @@ void generate_run(const RunConfig& config, const RunPlan& plan, BackendDevice& b
   }
   std::unique_ptr<RowWriter> writer = options.no_output ? nullptr : make_row_writer(file ? &*file : nullptr, config);
   Progress progress(plan.total_samples, context.quiet || !is_root_rank());
-  for (const EnsemblePlan& ensemble : plan.ensembles) {
-    outcome.ensembles.push_back(generate_ensemble(ensemble, backend, writer.get(),
+  for (std::size_t e = 0; e < plan.ensembles.size(); ++e) {
+    const EnsemblePlan& ensemble = plan.ensembles[e];
+    outcome.ensembles.push_back(generate_ensemble(ensemble, backends.of(e), writer.get(),
                                                   stored_replicas_of(config, *ensemble.job.spec),
                                                   study ? &*study : nullptr, progress));
   }
@@ -395,7 +409,7 @@ void generate_run(const RunConfig& config, const RunPlan& plan, BackendDevice& b
   if (is_root_rank()) {
     if (study) {
       const auto summary_start = std::chrono::steady_clock::now();
-      study->summarize(config.seed, *backend.make_resampler());
+      study->summarize(config.seed, *backends.main->make_resampler());
       outcome.summary_seconds = seconds_since(summary_start);
     }
     if (file) {
@@ -446,7 +460,7 @@ namespace {
 // the backend and the plan.
 struct PreparedRun {
   PreparedDatasets prepared;
-  std::unique_ptr<BackendDevice> backend;
+  RunBackends backends;
   std::string backend_log;
   RunPlan plan;
 };
@@ -456,8 +470,8 @@ PreparedRun prepare_run(RunConfig& config, const RunOptions& options, const Exec
   run.prepared = prepare_datasets(config, context);
   std::vector<std::string> models;
   for (const EnsembleSpec& spec : config.ensembles) models.push_back(spec.model->name());
-  run.backend = open_backend(config.backend, models, context, run.backend_log);
-  run.plan = make_plan(config, *run.backend, options.memory_limit);
+  run.backends = open_backends(config.backend, models, context, run.backend_log);
+  run.plan = make_plan(config, run.backends, options.memory_limit);
   if (!options.dry_run && !options.no_output) check_disk_space(run.plan, config, context);
   return run;
 }
@@ -478,7 +492,6 @@ RunOutcome run_prepared(RunConfig& config, const RunOptions& options) {
   begin_job();
   PreparedDatasets& prepared = run.prepared;
   const RunPlan& plan = run.plan;
-  auto& backend = run.backend;
   const std::string& backend_log = run.backend_log;
   RunOutcome outcome;
   outcome.fit_seconds = prepared.fit_seconds;
@@ -497,7 +510,7 @@ RunOutcome run_prepared(RunConfig& config, const RunOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   std::optional<Study> study;
   if (config.study.compare) study.emplace(make_study(config, prepared.datasets, std::move(prepared.stopped)));
-  generate_run(config, plan, *backend, prepared.datasets, options, context, study, outcome);
+  generate_run(config, plan, run.backends, prepared.datasets, options, context, study, outcome);
   outcome.seconds = seconds_since(start);
   return outcome;
 }

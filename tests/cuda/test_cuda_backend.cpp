@@ -371,7 +371,7 @@ ensembles:
   options.quiet = true;
   options.memory_limit = 4 << 20;  // 4 MiB: many batches on the device and the host
   const RunConfig config = load_config(options.config_path);
-  const RunPlan plan = make_plan(config, *make_cuda_backend(test::context()), options.memory_limit);
+  const RunPlan plan = make_plan(config, single_backend(make_cuda_backend(test::context())), options.memory_limit);
   EXPECT_GT(plan.ensembles[0].batches, 10u);
   EXPECT_GT(plan.ensembles[1].batches, 10u);
   options.backend = BackendChoice::cuda;

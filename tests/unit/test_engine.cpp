@@ -79,6 +79,7 @@ TEST(Engine, FileRoundTripsDataAndAttributes) {
   }
   const h5::Handle bursty = h5::open_group(f.id(), "ensembles/bursty");
   EXPECT_EQ(h5::read_string_attribute(bursty.id(), "model"), "lfsn");
+  EXPECT_EQ(h5::read_string_attribute(bursty.id(), "backend"), "cpu");
   EXPECT_EQ(h5::read_double_attribute(bursty.id(), "alpha"), 1.4);
   EXPECT_EQ(h5::read_double_attribute(bursty.id(), "H"), 0.75);
   EXPECT_EQ(h5::read_int_attribute(bursty.id(), "m"), 4);
@@ -100,10 +101,10 @@ TEST(Engine, FileRoundTripsDataAndAttributes) {
   const auto stored = series(out, "marginal", &dims);
   ASSERT_EQ(dims, (std::vector<hsize_t>{29, 301}));
   RunConfig config = load_config(run.path);
-  auto backend = make_cpu_backend(test::context());
-  const RunPlan plan = make_plan(config, *backend, std::nullopt);
+  const RunBackends backends = single_backend(make_cpu_backend(test::context()));
+  const RunPlan plan = make_plan(config, backends, std::nullopt);
   std::vector<double> direct(29 * 301);
-  backend->make_generator(plan.ensembles[1].job, 29)->generate(0, 29, direct.data());
+  backends.main->make_generator(plan.ensembles[1].job, 29)->generate(0, 29, direct.data());
   EXPECT_EQ(stored, direct);
   const auto counts = series(out, "bursty", &dims);
   ASSERT_EQ(dims, (std::vector<hsize_t>{37, 500}));
@@ -123,9 +124,9 @@ TEST(Engine, SameSeedSameBytesAcrossThreadsAndBatchSizes) {
   // A budget that forces other batch boundaries: the LFSN workspace of two
   // threads plus room for three replicas (three output copies each).
   RunConfig config = load_config(run.path);
-  const RunPlan roomy = make_plan(config, *make_cpu_backend(test::context()), std::nullopt);
+  const RunPlan roomy = make_plan(config, single_backend(make_cpu_backend(test::context())), std::nullopt);
   const std::uint64_t budget = roomy.ensembles[0].need.fixed + 3 * 3 * roomy.ensembles[0].row_bytes;
-  const RunPlan small = make_plan(config, *make_cpu_backend(test::context()), budget);
+  const RunPlan small = make_plan(config, single_backend(make_cpu_backend(test::context())), budget);
   EXPECT_GT(small.ensembles[0].batches, 10u);
   EXPECT_GT(small.ensembles[1].batches, 1u);
   run.options.memory_limit = budget;
@@ -293,24 +294,87 @@ ensembles:
 namespace gs {
 namespace {
 
-// `--backend auto` on a fake device table (no GPU needed): the device, unless every model of the run
-// generates faster on the host (hmm, onoff: measured on an H100); the log names the host-faster models.
+// `--backend auto` on a fake device count (no GPU needed): each model on the device unless the host
+// generates it faster (hmm, onoff: measured on an H100), the host alone when that is every model; the
+// log names the host-faster models.
 TEST(Engine, AutoChoosesTheBackendPerTheModelsMeasuredSpeed) {
   EXPECT_FALSE(choose_auto_backend({"lfsn"}, 0).device);
   EXPECT_EQ(choose_auto_backend({"lfsn"}, 0).reason, "no CUDA device");
+  EXPECT_EQ(choose_auto_backend({"lfsn", "fgn"}, 1).on_host, (std::vector<bool>{false, false}));
   EXPECT_TRUE(choose_auto_backend({"lfsn", "fgn"}, 1).device);
   const AutoChoice host = choose_auto_backend({"hmm", "onoff", "hmm"}, 2);
   EXPECT_FALSE(host.device);
+  EXPECT_EQ(host.on_host, (std::vector<bool>{true, true, true}));
   EXPECT_NE(host.reason.find("every model of this run generates faster on the host"), std::string::npos) << host.reason;
   EXPECT_NE(host.reason.find("hmm 0.24x, onoff 0.026x"), std::string::npos) << host.reason;
-  const AutoChoice mixed = choose_auto_backend({"lfsn", "onoff"}, 1);
+  // A mixed run: each ensemble where its model is generated faster.
+  const AutoChoice mixed = choose_auto_backend({"lfsn", "onoff", "stable", "hmm"}, 1);
   EXPECT_TRUE(mixed.device);
-  EXPECT_NE(mixed.reason.find("the ensembles of onoff would generate faster on the host"), std::string::npos)
+  EXPECT_EQ(mixed.on_host, (std::vector<bool>{false, true, false, true}));
+  EXPECT_NE(mixed.reason.find("using cuda; the ensembles of hmm, onoff run on the host's threads"), std::string::npos)
       << mixed.reason;
   EXPECT_TRUE(choose_auto_backend({}, 1).device);
   // Every model has a measured speed: a new model is measured before auto decides for it.
   for (const ModelTraits* traits : registered_models())
     EXPECT_TRUE(std::isfinite(measured_device_speedup(traits->name))) << traits->name;
+}
+
+
+// A device that is not there, for plans: kind cuda, 1 MiB of device memory per
+// replica and a budget of 64 MiB; it generates nothing.
+class PlanOnlyDevice : public BackendDevice {
+ public:
+  Backend kind() const override { return Backend::cuda; }
+  std::string description() const override { return "GPU: none (a plan test's)"; }
+  std::uint64_t default_memory_budget() const override { return 64 << 20; }
+  MemoryNeed memory_need(const EnsembleJob& /*job*/) const override { return {0, 1 << 20}; }
+  HostBuffer host_buffer(std::size_t /*bytes*/) const override { throw std::logic_error("plan only"); }
+  std::unique_ptr<EnsembleGenerator> make_generator(const EnsembleJob& /*job*/, std::uint64_t /*batch*/) override {
+    throw std::logic_error("plan only");
+  }
+  std::unique_ptr<Resampler> make_resampler() const override { throw std::logic_error("plan only"); }
+};
+
+// Under auto with a device, the ensembles of models the host generates faster
+// are planned (and run) on the host's backend: their workspace counted in host
+// memory, the others' on the device; the plan and the file say which.
+TEST(Engine, AMixedRunPlansEachEnsembleOnItsBackend) {
+  const test::TempDir dir;
+  const std::string path = dir.path("mixed.yaml");
+  test::write_file(path, R"(seed: 5
+output: mixed.h5
+ensembles:
+  - {name: bursty, model: lfsn, params: {alpha: 1.4, beta: 0.3, H: 0.75, m: 4, K: 64}, replicas: 40, length: 500}
+  - name: latency
+    model: hmm
+    params: {generator: [[-0.02, 0.02], [0.05, -0.05]], emission: lognormal, mu: [-3, 0], sigma: [0.2, 0.8],
+             interval: 60}
+    replicas: 40
+    length: 300
+)");
+  const RunConfig config = load_config(path);
+  const AutoChoice chosen = choose_auto_backend({"lfsn", "hmm"}, 1);
+  RunBackends backends = single_backend(std::make_unique<PlanOnlyDevice>());
+  backends.host = make_cpu_backend(test::context());
+  backends.on_host = chosen.on_host;
+  EXPECT_EQ(&backends.of(0), backends.main.get());
+  EXPECT_EQ(&backends.of(1), backends.host.get());
+  const RunPlan plan = make_plan(config, backends, std::nullopt);
+  EXPECT_EQ(plan.backend, Backend::cuda);
+  ASSERT_EQ(plan.ensembles.size(), 2u);
+  EXPECT_EQ(plan.ensembles[0].backend, Backend::cuda);
+  EXPECT_EQ(plan.ensembles[1].backend, Backend::cpu);
+  // Three output copies a replica (compressed output). The device ensemble's workspace is the fake device's
+  // 1 MiB a replica, outside host memory; the host ensemble's is the CPU backend's, inside it.
+  EXPECT_EQ(plan.ensembles[0].need.per_replica, 1u << 20);
+  EXPECT_EQ(plan.ensembles[0].host_bytes, 3 * plan.ensembles[0].batch_replicas * plan.ensembles[0].row_bytes);
+  EXPECT_EQ(plan.ensembles[1].need.per_replica, backends.host->memory_need(plan.ensembles[1].job).per_replica);
+  EXPECT_EQ(plan.ensembles[1].host_bytes,
+            3 * plan.ensembles[1].batch_replicas * plan.ensembles[1].row_bytes + plan.ensembles[1].backend_bytes);
+  EXPECT_NE(plan.device.find("the host's ensembles: CPU"), std::string::npos) << plan.device;
+  const std::string text = format_plan(plan, config);
+  EXPECT_NE(text.find("generated by backend cpu (its threads generate hmm faster)"), std::string::npos) << text;
+  EXPECT_EQ(text.find("its threads generate lfsn"), std::string::npos) << text;
 }
 
 }  // namespace
