@@ -88,13 +88,6 @@ TrainingData training_data(const FeatureMatrix& real, const std::vector<int>& la
   return d;
 }
 
-std::vector<double> logistic_probabilities(const LogisticModel& model, const FeatureMatrix& features,
-                                           std::size_t rows) {
-  std::vector<double> p(rows);
-  for (std::size_t t = 0; t < rows; ++t) p[t] = model.probability(features, t);
-  return p;
-}
-
 // P(burst) for the first `rows` rows of `real` from a model fitted on the fit
 // rows (where the threshold is chosen) and from one fitted on every training
 // row (what is scored); the second logistic fit starts from the first.
@@ -109,8 +102,8 @@ BurstProbabilities burst_probabilities(Predictor predictor, const TrainingData& 
   if (predictor == Predictor::logistic) {
     const LogisticModel on_fit_rows = d.logistic(d.labels, d.fit);
     const LogisticModel on_train_rows = d.logistic(d.labels, d.train, &on_fit_rows);
-    out.validated = logistic_probabilities(on_fit_rows, real, rows);
-    out.ranking = logistic_probabilities(on_train_rows, real, rows);
+    out.validated = on_fit_rows.probabilities(real, 0, rows);
+    out.ranking = on_train_rows.probabilities(real, 0, rows);
     out.unconverged_fits = !on_fit_rows.converged + !on_train_rows.converged;
     return out;
   }
@@ -137,7 +130,8 @@ std::vector<int> severity_predictions(Predictor predictor, const TrainingData& d
       for (std::size_t t = 0; t < one.size(); ++t) one[t] = d.classes[t] == c;
       const LogisticModel model = d.logistic(one, d.train);
       unconverged_fits += !model.converged;
-      for (std::size_t t = 0; t < rows; ++t) probability[t * kSeverityClasses + c] = model.probability(real, t);
+      const std::vector<double> p = model.probabilities(real, 0, rows);
+      for (std::size_t t = 0; t < rows; ++t) probability[t * kSeverityClasses + c] = p[t];
     }
   }
   std::vector<int> predicted(rows);

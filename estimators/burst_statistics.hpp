@@ -115,8 +115,11 @@ constexpr double kLogisticRidge = 1e-8;  // l2: a ridge of 1e-8·rows
 struct LogisticModel {
   std::vector<double> coefficients;  // intercept, then one per feature
   std::vector<double> standard_errors;  // from the inverse Fisher information (l2 = 0: the usual SEs)
+  double log_likelihood = 0;  // at the coefficients (without the ridge's penalty)
   int iterations = 0;
   bool converged = false;  // stopped within kLogisticIterations (a step below 1e-10, no gain left)
+  // P(burst) of rows first … first + count − 1, and of one row (the same bits).
+  std::vector<double> probabilities(const FeatureMatrix& features, std::size_t first, std::size_t count) const;
   double probability(const FeatureMatrix& features, std::size_t row) const;
 };
 // The memory of a fit (the standardized design by column, the pass's

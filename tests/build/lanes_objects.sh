@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The lanes' objects (host/engine/cpu/lanes_avx2*.cpp, lanes_avx512*.cpp) are
-# compiled for instruction sets the CPU may lack and entered only through
-# host/engine/cpu/lanes.cpp's dispatch. Two ways their code could run anyway:
+# The lanes' objects (host/engine/cpu/lanes_avx2*.cpp, lanes_avx512*.cpp,
+# estimators/lanes_avx*_exp.cpp) are compiled for instruction sets the
+# CPU may lack and entered only through host/engine/cpu/lanes.cpp's or
+# estimators/deterministic_exp.cpp's dispatch. Two ways their code could run anyway:
 # a global or weak function outside the lanes' inline namespaces (an inline
 # function of a shared header, which the linker may keep from this object for
 # every caller), or a static initialiser that uses the wider registers (it runs
@@ -18,7 +19,7 @@ status=0
 for object in "${objects[@]}"; do
   # Defined global (T) and weak (W, V) symbols, demangled, outside the lanes' namespaces.
   leaked=$(nm --defined-only -C "$object" | awk '$2 ~ /^[TWV]$/' |
-    grep -Ev ' gs::(avx2|avx512)_(accurate|fast)_lanes::|DW\.ref\.__gxx_personality_v0' || true)
+    grep -Ev ' gs::((avx2|avx512)_(accurate|fast)|(avx|avx512)_cinz)_lanes::|DW\.ref\.__gxx_personality_v0' || true)
   if [[ -n $leaked ]]; then
     echo "FAIL $object defines code outside the lanes' namespaces:"
     echo "$leaked"

@@ -1,0 +1,78 @@
+#include "estimators/deterministic_exp.hpp"
+
+#include <sleef.h>
+
+#include <cmath>
+
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
+
+namespace gs {
+
+// The wider forms, each in its own object compiled for its instruction set.
+namespace avx_cinz_lanes {
+void exp_of_negative_magnitude(const double* x, std::size_t n, double* e);
+}
+namespace avx512_cinz_lanes {
+void exp_of_negative_magnitude(const double* x, std::size_t n, double* e);
+}
+
+namespace {
+
+void portable_exp(const double* x, std::size_t n, double* e) {
+  for (std::size_t i = 0; i < n; ++i) e[i] = Sleef_cinz_expd1_u10purec(-std::fabs(x[i]));
+}
+
+#if defined(__x86_64__)
+void sse2_exp(const double* x, std::size_t n, double* e) {
+  const __m128d sign = _mm_set1_pd(-0.0);
+  std::size_t i = 0;
+  for (; i + 2 <= n; i += 2) _mm_storeu_pd(e + i, Sleef_cinz_expd2_u10sse2(_mm_or_pd(_mm_loadu_pd(x + i), sign)));
+  portable_exp(x + i, n - i, e + i);  // the same bits as a pack's lane
+}
+#endif
+
+}  // namespace
+
+const char* to_string(VectorForm form) {
+  switch (form) {
+    case VectorForm::portable: return "portable C";
+    case VectorForm::sse2: return "SSE2";
+    case VectorForm::avx: return "AVX";
+    case VectorForm::avx512: return "AVX-512";
+  }
+  return "?";
+}
+
+VectorForm widest_vector_form() {
+#if defined(__x86_64__)
+  static const VectorForm widest = __builtin_cpu_supports("avx512f") ? VectorForm::avx512
+                                   : __builtin_cpu_supports("avx")   ? VectorForm::avx
+                                                                     : VectorForm::sse2;
+  return widest;
+#else
+  return VectorForm::portable;
+#endif
+}
+
+bool exp_of_negative_magnitude_in_form(VectorForm form, const double* x, std::size_t n, double* e) {
+  if (form > widest_vector_form()) return false;
+  switch (form) {
+#if defined(__x86_64__)
+    case VectorForm::avx512: avx512_cinz_lanes::exp_of_negative_magnitude(x, n, e); break;
+    case VectorForm::avx: avx_cinz_lanes::exp_of_negative_magnitude(x, n, e); break;
+    case VectorForm::sse2: sse2_exp(x, n, e); break;
+#endif
+    default: portable_exp(x, n, e); break;
+  }
+  return true;
+}
+
+void exp_of_negative_magnitude(const double* x, std::size_t n, double* e) {
+  exp_of_negative_magnitude_in_form(widest_vector_form(), x, n, e);
+}
+
+double deterministic_log(double x) { return Sleef_cinz_logd1_u10purec(x); }
+
+}  // namespace gs

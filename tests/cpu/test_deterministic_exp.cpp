@@ -1,0 +1,89 @@
+// estimators/deterministic_exp.hpp: every form this CPU runs gives the portable
+// C form's bits (SLEEF's deterministic functions without FMA), wherever a value
+// falls in a pack and however many values there are; the values are within
+// SLEEF's 1.0 ulp of exp in long double, as is the scalar log; a form the CPU
+// lacks writes nothing.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "estimators/deterministic_exp.hpp"
+#include "kernels/philox.hpp"
+
+namespace gs {
+namespace {
+
+constexpr VectorForm kForms[] = {VectorForm::portable, VectorForm::sse2, VectorForm::avx, VectorForm::avx512};
+
+// η of a logistic fit (|η| up to ~40), the edges of exp's range, zeros of both signs and infinities.
+std::vector<double> inputs() {
+  std::vector<double> x = {0.0, -0.0, 1e-300, -5e-324, 1e-17, 0.5, -0.5, 1.0, 36.7, -37.0, 700.0, 708.39, 709.8,
+                           -744.4, 745.2, 746.0, 1e308, -std::numeric_limits<double>::infinity(),
+                           std::numeric_limits<double>::infinity()};
+  for (std::uint64_t i = 0; x.size() < 4099; ++i) {
+    const PhiloxBits bits = philox_bits({17, 9}, 0, i, 0);
+    const double u = uniform_open(bits[0]) - 0.5;
+    x.push_back(bits[1] % 4 == 0 ? u * 1600 : u * 80);
+  }
+  return x;
+}
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+TEST(DeterministicExp, EveryFormGivesThePortableBits) {
+  const std::vector<double> x = inputs();
+  std::vector<double> reference(x.size());
+  ASSERT_TRUE(exp_of_negative_magnitude_in_form(VectorForm::portable, x.data(), x.size(), reference.data()));
+  int forms_run = 0;
+  for (VectorForm form : kForms) {
+    // Counts that end a pack anywhere, and starts that shift every value's lane.
+    for (const std::size_t offset : {0, 1, 3}) {
+      for (const std::size_t n : {1, 2, 7, 13, 1001, 4096}) {
+        std::vector<double> e(n, -1.0);
+        const bool ran = exp_of_negative_magnitude_in_form(form, x.data() + offset, n, e.data());
+        EXPECT_EQ(ran, form <= widest_vector_form()) << to_string(form);
+        if (!ran) {
+          EXPECT_EQ(e, std::vector<double>(n, -1.0)) << to_string(form) << ": written though not run";
+          continue;
+        }
+        for (std::size_t i = 0; i < n; ++i)
+          ASSERT_TRUE(same_bits(e[i], reference[offset + i])) << to_string(form) << " at x = " << x[offset + i];
+      }
+    }
+    forms_run += form <= widest_vector_form();
+  }
+  std::printf("forms run here: %d (widest %s)\n", forms_run, to_string(widest_vector_form()));
+}
+
+// Error in units of the last place of the double nearest the reference.
+double ulps(double got, long double reference) {
+  const double nearest = static_cast<double>(reference);
+  const double ulp = std::nextafter(std::fabs(nearest), INFINITY) - std::fabs(nearest);
+  return static_cast<double>(std::fabs(static_cast<long double>(got) - reference) / ulp);
+}
+
+TEST(DeterministicExp, WithinOneUlpOfLongDouble) {
+  const std::vector<double> x = inputs();
+  std::vector<double> e(x.size());
+  exp_of_negative_magnitude(x.data(), x.size(), e.data());
+  double worst_exp = 0, worst_log = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const long double reference = std::exp(-std::fabs(static_cast<long double>(x[i])));
+    if (reference < std::numeric_limits<double>::min())  // subnormal or zero: within one subnormal step
+      EXPECT_LE(std::fabs(e[i] - static_cast<double>(reference)), 5e-324) << x[i];
+    else
+      worst_exp = std::max(worst_exp, ulps(e[i], reference));
+    // The likelihood's logs are of products of 1 + e in (1, 2^16].
+    const double product = std::ldexp(1 + e[i], static_cast<int>(i % 16));
+    worst_log = std::max(worst_log, ulps(deterministic_log(product), std::log(static_cast<long double>(product))));
+  }
+  EXPECT_LE(worst_exp, 1.0);
+  EXPECT_LE(worst_log, 1.0);
+  std::printf("worst: exp %.3f ulp, log %.3f ulp\n", worst_exp, worst_log);
+}
+
+}  // namespace
+}  // namespace gs
