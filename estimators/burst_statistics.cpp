@@ -327,12 +327,14 @@ double logistic_of(double eta, double e) { return eta >= 0 ? 1 / (1 + e) : e / (
 
 // The log-likelihood at β, leaving each row's weight p(1 − p) and residual
 // y − p in the workspace for irls_terms: Σ y·η − log(1 + exp(η)), with
-// log(1 + exp(η)) = max(η, 0) + log(1 + e), finite for any η. The logs of
-// 1 + e are taken 16 rows at a time, as the log of their product (each factor
-// in (1, 2], so no product passes 2^16): a log1p per row was the pass's largest
-// cost. Rounding 1 + e and the products adds at most 2^-52 per row to the sum,
-// below the sum's own rounding and far below the 1e-13 and 1e-12 relative
-// tests of fit_logistic, its only users.
+// log(1 + exp(η)) = max(η, 0) + log(1 + e), finite for any η. The log(1 + e)
+// are taken 16 rows at a time, as log1p of Π(1 + e) − 1 (a log1p per row was
+// the pass's largest cost). That excess is summed as s ← (s + e) + s·e, never
+// forming 1 + e, so a tiny e (rows far on their side, as in nearly separable
+// fits) keeps its digits: every term is positive, so each block's sum carries
+// at most ~50 roundings of 2^-53 relative to itself, and log1p does not enlarge
+// a relative error. The sum thus stays within ~1e-14 of its own size, below the
+// 1e-13 and 1e-12 relative tests of fit_logistic, its only users.
 double log_likelihood(const StandardizedDesign& d, const Eigen::VectorXd& beta) {
   constexpr std::size_t kRowsPerLog = 16;
   const std::size_t n = d.n;
@@ -343,16 +345,16 @@ double log_likelihood(const StandardizedDesign& d, const Eigen::VectorXd& beta) 
     for (std::size_t i = 0; i < n; ++i) d.eta[i] += x[i] * b;
   }
   exp_of_negative_magnitude(d.eta, n, d.exp_term);
-  double sum = 0, product = 1;
+  double sum = 0, excess = 0;  // excess: Π(1 + e) − 1 over the block's rows so far
   for (std::size_t i = 0; i < n; ++i) {
     const double eta = d.eta[i], e = d.exp_term[i], prob = logistic_of(eta, e);
     d.weight[i] = std::max(prob * (1 - prob), 1e-12);
     d.residual[i] = d.y[i] - prob;
     sum += d.y[i] * eta - std::max(eta, 0.0);
-    product *= 1 + e;
+    excess = (excess + e) + excess * e;
     if ((i + 1) % kRowsPerLog == 0 || i + 1 == n) {
-      sum -= deterministic_log(product);
-      product = 1;
+      sum -= deterministic_log1p(excess);
+      excess = 0;
     }
   }
   return sum;
@@ -587,7 +589,12 @@ BinaryScores binary_scores(const std::vector<int>& truth, const std::vector<int>
 std::vector<std::size_t> rows_by_decreasing_score(const std::vector<double>& score,
                                                   const std::vector<std::size_t>& rows) {
   std::vector<std::pair<double, std::size_t>> keyed(rows.size());  // (score, place in rows)
-  for (std::size_t k = 0; k < rows.size(); ++k) keyed[k] = {score[rows[k]], k};
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    keyed[k] = {score[rows[k]], k};
+    if (std::isnan(keyed[k].first))  // no order, and no run of ties, holds a NaN
+      throw InternalError("rows_by_decreasing_score", fmt::format("row {} has no score (NaN)", rows[k]), __FILE__,
+                          __LINE__);
+  }
   std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
     return a.first > b.first || (a.first == b.first && a.second < b.second);
   });
@@ -622,7 +629,7 @@ double average_precision(const std::vector<int>& truth, const std::vector<double
 
 RankedRows::RankedRows(const std::vector<int>& truth, const std::vector<double>& score,
                        const std::vector<std::size_t>& rows)
-    : place_(truth.size(), 0) {
+    : place_(truth.size(), kNotScored) {
   std::vector<std::size_t> unique_rows = rows;
   std::sort(unique_rows.begin(), unique_rows.end());
   unique_rows.erase(std::unique(unique_rows.begin(), unique_rows.end()), unique_rows.end());
@@ -639,7 +646,12 @@ RankedRows::RankedRows(const std::vector<int>& truth, const std::vector<double>&
 // As average_precision: per run of tied scores, the rows seen and the hits grow by whole numbers (a row
 // counted as often as the resample holds it), so every partial sum is the one the sorted resample gives.
 double RankedRows::average_precision(const std::vector<std::size_t>& resampled) const {
-  for (std::size_t i : resampled) ++multiplicity_[place_[i]];
+  for (std::size_t i : resampled) {
+    if (place_[i] == kNotScored)
+      throw InternalError("RankedRows::average_precision", fmt::format("row {} is not a scored row", i), __FILE__,
+                          __LINE__);
+    ++multiplicity_[place_[i]];
+  }
   double positives = 0;
   for (std::size_t k = 0; k < burst_.size(); ++k)
     positives += burst_[k] ? static_cast<double>(multiplicity_[k]) : 0.0;

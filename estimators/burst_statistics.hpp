@@ -165,7 +165,8 @@ BinaryScores binary_scores(const std::vector<int>& truth, const std::vector<int>
                            const std::vector<std::size_t>& which = {});
 
 // The rows in decreasing order of their score, rows of equal score in the
-// order given (a stable sort's order, by sorting (score, place) pairs).
+// order given (a stable sort's order, by sorting (score, place) pairs). A NaN
+// score is an InternalError.
 std::vector<std::size_t> rows_by_decreasing_score(const std::vector<double>& score,
                                                   const std::vector<std::size_t>& rows);
 
@@ -185,7 +186,8 @@ class RankedRows {
   double average_precision(const std::vector<std::size_t>& resampled) const;
 
  private:
-  std::vector<std::size_t> place_;    // per row index: its place in the order of decreasing score
+  static constexpr std::size_t kNotScored = SIZE_MAX;
+  std::vector<std::size_t> place_;    // per row index: its place in the order of decreasing score, or kNotScored
   std::vector<std::uint8_t> burst_;    // per place: the row's truth
   std::vector<std::size_t> run_end_;   // the places where each run of tied scores ends
   mutable std::vector<std::uint32_t> multiplicity_;  // per place, zero between calls

@@ -73,6 +73,6 @@ void exp_of_negative_magnitude(const double* x, std::size_t n, double* e) {
   exp_of_negative_magnitude_in_form(widest_vector_form(), x, n, e);
 }
 
-double deterministic_log(double x) { return Sleef_cinz_logd1_u10purec(x); }
+double deterministic_log1p(double x) { return Sleef_cinz_log1pd1_u10purec(x); }
 
 }  // namespace gs

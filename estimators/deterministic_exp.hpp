@@ -1,8 +1,8 @@
 // exp(−|x|) for many values (the logistic likelihood's e, from which p =
-// 1/(1 + e) or e/(1 + e)) and a scalar log, by SLEEF's deterministic functions
+// 1/(1 + e) or e/(1 + e)) and a scalar log1p, by SLEEF's deterministic functions
 // without fused multiply-adds (Sleef_cinz_*, 1.0 ulp). Those give the same bits
 // on every CPU and at every vector width, so a logistic fit does too; the C
-// library's exp and log do not promise that (glibc picks FMA forms on CPUs
+// library's exp and log1p do not promise that (glibc picks FMA forms on CPUs
 // that have them). The widest form this CPU runs is taken: AVX-512 (eight
 // values a call), AVX (four), SSE2 (two) on x86-64, SLEEF's portable C (one)
 // elsewhere. The AVX-512 and AVX forms are compiled in objects of their own
@@ -26,7 +26,7 @@ void exp_of_negative_magnitude(const double* x, std::size_t n, double* e);
 // The same in a given form; false (nothing written) where this CPU lacks it.
 bool exp_of_negative_magnitude_in_form(VectorForm form, const double* x, std::size_t n, double* e);
 
-// log(x), SLEEF's deterministic portable form.
-double deterministic_log(double x);
+// log1p(x), SLEEF's deterministic portable form.
+double deterministic_log1p(double x);
 
 }  // namespace gs

@@ -32,7 +32,8 @@ struct RunPlan {
   std::string device;              // its description, and the host's when some ensembles run there
   std::uint64_t seed = 0;
   std::uint64_t memory_budget = 0;  // the backend's memory (host RAM on the CPU, device memory on a GPU)
-  std::uint64_t host_budget = 0;    // page-locked output buffers of the GPU backend
+  std::uint64_t host_budget = 0;    // host memory: the GPU's page-locked output buffers, and the CPU
+                                    // workspace of ensembles generated on the host in a GPU run
   bool memory_budget_given = false;
   std::vector<EnsemblePlan> ensembles;
   std::uint64_t total_samples = 0;

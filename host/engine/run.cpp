@@ -37,9 +37,9 @@ std::string run_precision_note(const RunPlan& plan, const ExecutionContext& cont
   std::string note = math_precision_note(context.precision, plan.backend == Backend::cuda, lanes);
   const bool some_on_host = std::any_of(plan.ensembles.begin(), plan.ensembles.end(),
                                         [&](const EnsemblePlan& e) { return e.backend != plan.backend; });
-  if (some_on_host)
-    note += "; the ensembles generated on the host (attribute backend cpu): " +
-            math_precision_note(context.precision, false, lanes);
+  const std::string host_note = math_precision_note(context.precision, false, lanes);
+  if (some_on_host && host_note != note)
+    note += "; the ensembles generated on the host (attribute backend cpu): " + host_note;
   return note;
 }
 

@@ -270,6 +270,15 @@ TEST(Bursts, LogisticFitOnSeparableClassesConvergesAndSeparates) {
   EXPECT_TRUE(fit.converged) << fit.iterations << " steps";
   EXPECT_EQ(fit.converged, fit.iterations <= kLogisticIterations);
   for (std::size_t i : {0u, 1u, 1998u, 1999u}) EXPECT_NEAR(fit.probability(m, i), y[i], 1e-4) << i;
+  // Here every row's log(1 + e) is tiny (e below 1e-4): the fit's log-likelihood keeps their digits
+  // (summed as Π(1 + e) − 1, never forming 1 + e), against long double row by row.
+  long double log_likelihood = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const long double eta = fit.coefficients[0] + fit.coefficients[1] * m.values[i];
+    log_likelihood += y[i] * eta - (std::max(eta, 0.0L) + std::log1p(std::exp(-std::fabs(eta))));
+  }
+  std::printf("separable: log-likelihood %.17g, long double %.17Lg\n", fit.log_likelihood, log_likelihood);
+  EXPECT_NEAR(fit.log_likelihood, static_cast<double>(log_likelihood), 1e-12 * std::fabs(fit.log_likelihood));
 }
 
 // Over windows with a burst: a perfect predictor with α = 0 never runs longer
