@@ -107,7 +107,7 @@ RunBackends open_backends(BackendChoice choice, const std::vector<std::string>& 
   const AutoChoice chosen = choose_auto_backend(models, devices);
   if (!chosen.device) {
     // the runtime's reason for no device only when cuda is asked for
-    log = devices > 0 ? "backend auto: " + chosen.reason : "backend auto: using cpu (no CUDA device)";
+    log += devices > 0 ? "backend auto: " + chosen.reason : "backend auto: using cpu (no CUDA device)";
     return single_backend(make_cpu_backend(context));
   }
   log += "backend auto: " + chosen.reason;
