@@ -3,25 +3,44 @@
 # the GPU benchmark and end-to-end runs of a 10^9-sample ensemble with and
 # without the HDF5 write. Usage: bench/gpu_session.sh BIN_DIR OUT_DIR [PARTS]
 # (BIN_DIR holds gpusynth, the gpusynth_{unit,cpu,cuda}_tests, bench_cuda; results go to OUT_DIR;
-# PARTS: any of "tests bench e2e study", default all, so that a session can
+# PARTS: any of "tests host bench e2e bursts study mixed", default all, so that a session can
 # split the work over calls shorter than the device tool's limit).
 set -u
 bin=$1
 out=$2
-parts=${3:-tests bench e2e study}
+parts=${3:-tests host bench e2e bursts study mixed}
 part() { [[ " $parts " == *" $1 "* ]]; }
 mkdir -p "$out"
 export GPUSYNTH_TEST_DATA=$PWD/tests/data
 work=$(mktemp -d)
+# A bare GPU machine has no HDF5 tools: bench/pack_for_device.sh carries h5diff in BIN_DIR.
+h5diff() { if type -P h5diff >/dev/null; then command h5diff "$@"; else "$bin/h5diff" "$@"; fi; }
+run() {  # label, arguments...
+  local label=$1; shift
+  local start end
+  start=$(date +%s%N)
+  "$bin/gpusynth" "$@" >"$work/log" 2>&1
+  local rc=$?
+  end=$(date +%s%N)
+  printf '%-58s rc=%d %6d ms | %s\n' "$label" "$rc" "$(((end - start) / 1000000))" "$(tail -1 "$work/log")" | tee -a "$out/end_to_end.txt"
+}
 {
   date -u +"date: %Y-%m-%dT%H:%M:%SZ"
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
   nproc | sed 's/^/cpu threads: /'
+  grep -m1 "model name" /proc/cpuinfo
+  grep -qw avx512f /proc/cpuinfo && echo "cpu: avx512f" || echo "cpu: no avx512f"
 } | tee "$out/device.txt"
 
 if part tests; then
   echo "== tests"
-  "$bin/gpusynth_cuda_tests" 2>&1 | grep -E "^\[ *(OK|FAILED|SKIPPED) " | tee "$out/cuda_tests.txt"
+  "$bin/gpusynth_cuda_tests" >"$out/cuda_tests.log" 2>&1
+  echo "gpusynth_cuda_tests exit $?"
+  grep -E "^\[ *(OK|FAILED|SKIPPED) |^GPU precision" "$out/cuda_tests.log" | tee "$out/cuda_tests.txt"
+fi
+
+if part host; then
+  echo "== the host's tests on the GPU machine's CPU"
   for tier in unit cpu; do
     "$bin/gpusynth_${tier}_tests" --gtest_brief=1 >"$out/${tier}_tests.log" 2>&1
     echo "gpusynth_${tier}_tests exit $?"
@@ -52,15 +71,6 @@ compression: 0
 ensembles:
   - {name: lfsn-1e8, model: lfsn, params: {alpha: 1.5, beta: 0.5, H: 0.8, m: 16, K: 256}, replicas: 24414, length: 4096}
 YAML
-run() {  # label, arguments...
-  local label=$1; shift
-  local start end
-  start=$(date +%s%N)
-  "$bin/gpusynth" "$@" >"$work/log" 2>&1
-  local rc=$?
-  end=$(date +%s%N)
-  printf '%-58s rc=%d %6d ms | %s\n' "$label" "$rc" "$(((end - start) / 1000000))" "$(tail -1 "$work/log")" | tee -a "$out/end_to_end.txt"
-}
 run "stable 1e9 cuda, no output" "$work/e2e.yaml" --backend cuda --no-output
 run "stable 1e9 cuda, HDF5 uncompressed" "$work/e2e.yaml" --backend cuda
 ls -la "$work/e2e.h5" | tee -a "$out/end_to_end.txt"
@@ -81,6 +91,26 @@ run "comparison models 4096 x 65536 each, cuda, no output" "$work/models.yaml" -
 run "comparison models 4096 x 65536 each, cpu ($(nproc) threads), no output" "$work/models.yaml" --backend cpu --no-output
 fi
 
+# The burst Monte Carlo of configs/bursts.yaml (4 fitted models x 1000 replicas, or BURSTS_REPLICAS, every replica
+# analysed on the host's threads) with generation on the GPU and on the host alone (auto takes
+# the GPU for these models); the /bursts figures of the two runs compared (docs/bursts.md).
+if part bursts; then
+replicas=${BURSTS_REPLICAS:-1000}
+echo "== bursts: configs/bursts.yaml, $replicas replicas of each fitted model"
+for backend in cuda cpu; do
+  run "bursts.yaml 4 models x $replicas, $backend" bursts configs/bursts.yaml --backend "$backend" \
+    --replicas "$replicas" -o "$work/bursts-$backend.h5"
+  grep -E "^(study stages|bursts:|wrote)" "$work/log" | tee -a "$out/end_to_end.txt"
+done
+if h5diff -q "$work/bursts-cuda.h5" "$work/bursts-cpu.h5" /bursts >/dev/null 2>&1; then
+  echo "bursts: /bursts of the cuda run identical to the cpu run's"
+else
+  echo "bursts: /bursts of the cuda run differs from the cpu run's in $(h5diff -r "$work/bursts-cuda.h5" \
+    "$work/bursts-cpu.h5" /bursts 2>/dev/null | grep -c '^dataset') datasets"
+fi | tee -a "$out/end_to_end.txt"
+rm -f "$work"/bursts-*.h5
+fi
+
 if part study; then
 echo "== study: 10 datasets x 5 models x 1000 replicas: GPU, CPU, and GPU without the hurst metric"
 bash bench/bench_study.sh "$bin/gpusynth" 1000 "$work/study" 2>&1 | tee "$out/study-gpu.txt"
@@ -90,7 +120,7 @@ STUDY_METRICS="trimmed_error, ks, acf, burstiness" bash bench/bench_study.sh "$b
 rm -rf "$work/study"
 fi
 
-if part e2e; then
+if part mixed; then
 run "quickstart, auto backend" configs/quickstart.yaml -o "$work/q.h5"
 grep -E "backend auto" "$work/log" | tee -a "$out/end_to_end.txt"
 # A mixed run under auto (docs/engine.md): lfsn on the GPU, hmm on the host's threads, each ensemble

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the CUDA binaries on this machine (sm_90) and packs them for the
-# device tool: .devbin/ (gpusynth, the three test binaries, bench_cuda, bench_cpu, stripped) and
+# device tool: .devbin/ (gpusynth, the three test binaries, bench_cuda, bench_cpu, h5diff, stripped) and
 # .devlibs/ (the shared libraries they load that a bare GPU machine lacks: all
 # but the C/C++ runtime, the CUDA driver and the toolkit's own), both also as one
 # .devpack/dev.tar.xz, since the two folders together pass the tool's 64 MiB carry.
@@ -16,7 +16,7 @@ cmake -S . -B build-cuda -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=9
 cmake --build build-cuda -j"$(nproc)"
 rm -rf .devbin .devlibs
 mkdir -p .devbin .devlibs
-cp build-cuda/gpusynth build-cuda/tests/gpusynth_{unit,cpu,cuda}_tests build-cuda/bench/bench_cuda \
+cp build-cuda/gpusynth build-cuda/tests/gpusynth_{unit,cpu,cuda}_tests build-cuda/bench/bench_cuda /usr/bin/h5diff \
   build-cuda/bench/bench_cpu .devbin/
 ldd .devbin/* | awk '$2 == "=>" && $3 ~ /^\// {print $3}' | sort -u |
   grep -vE '/(libc|libm|libdl|libpthread|librt|ld-linux-x86-64|libstdc\+\+|libgcc_s|libcuda|libcudart|libcufft|libcurand)\.so' |

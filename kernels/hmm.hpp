@@ -22,11 +22,13 @@
 namespace gs {
 
 // Where one replica's hidden chain is: its state, the time its current
-// sojourn ends and that sojourn's index.
+// sojourn ends, that sojourn's index and its Philox words (drawn once: its
+// holding time when it begins, its jump when it ends).
 struct HmmPath {
   int state = 0;
   double sojourn_end = 0;
   std::uint64_t sojourn = 0;
+  PhiloxBits bits;
 };
 
 template <class Out>
@@ -65,16 +67,17 @@ struct HmmKernel {
   GS_HD HmmPath begin(std::uint32_t replica) const {
     HmmPath path;
     path.state = pick_state(initial, states, uniform_open(philox_bits(key, replica, 0, kInitialDraw)[kInitialWord]));
-    path.sojourn_end = observation_time(0) + holding_time(path.state, philox_bits(key, replica, 0, kSojournDraw));
+    path.bits = philox_bits(key, replica, 0, kSojournDraw);
+    path.sojourn_end = observation_time(0) + holding_time(path.state, path.bits);
     return path;
   }
 
   // Ends the current sojourn: jump to the next state and draw its holding time.
   GS_HD void jump_once(std::uint32_t replica, HmmPath& path) const {
-    const PhiloxBits ending = philox_bits(key, replica, path.sojourn, kSojournDraw);
-    path.state = pick_state(jump[path.state], states, uniform_open(ending[kJumpWord]));
+    path.state = pick_state(jump[path.state], states, uniform_open(path.bits[kJumpWord]));
     ++path.sojourn;
-    path.sojourn_end += holding_time(path.state, philox_bits(key, replica, path.sojourn, kSojournDraw));
+    path.bits = philox_bits(key, replica, path.sojourn, kSojournDraw);
+    path.sojourn_end += holding_time(path.state, path.bits);
   }
 
   GS_HD std::uint64_t columns() const { return 1; }

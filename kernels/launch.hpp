@@ -107,13 +107,27 @@ template <class Kernel, class = void>
 struct HasScratch : std::false_type {};
 template <class Kernel>
 struct HasScratch<Kernel, std::void_t<decltype(std::declval<Kernel&>().scratch)>> : std::true_type {};
-// A kernel sequential in time (one replica per call, columns() == 1) declares
-// `static constexpr bool sequential_in_time = true`; the GPU then lays its
-// replicas along the launch's columns.
+// A kernel that walks a replica in time (one replica per call, columns() == 1)
+// declares how the GPU runs it. `static constexpr bool sequential_in_time =
+// true` (hmm): a thread per replica, the replicas laid along the launch's
+// columns. Two kinds have a parallel form instead, this one and the
+// finite-state chains below:
+//
+// `static constexpr bool sums_sources = true` (onoff): a sum over `sources`
+// independent sources of integer terms, with difference_row(row) (`length`
+// unsigned integers in its scratch), add_source(row, m, add) (source m's
+// terms through add(i, term), in any order) and store(row, i, prefix, tally)
+// (bin i from the prefix sum of the difference row). The GPU runs a thread per
+// (replica, source), adding atomically, and a block per replica for the prefix
+// sums (kernels/cuda/launch.cuh).
 template <class Kernel, class = void>
 struct IsSequentialInTime : std::false_type {};
 template <class Kernel>
 struct IsSequentialInTime<Kernel, std::enable_if_t<Kernel::sequential_in_time>> : std::true_type {};
+template <class Kernel, class = void>
+struct SumsSources : std::false_type {};
+template <class Kernel>
+struct SumsSources<Kernel, std::enable_if_t<Kernel::sums_sources>> : std::true_type {};
 
 // A finite-state chain (markov) declares `static constexpr bool
 // finite_state_chain = true` and has `states` (at most kMaxStates), `length`,

@@ -21,7 +21,6 @@ namespace gs {
 
 template <class Out>
 struct MarkovChainKernel {
-  static constexpr bool sequential_in_time = true;
   static constexpr bool finite_state_chain = true;  // next_state is a map of the k states
   static constexpr std::uint32_t kDraw = 0;
   static constexpr int kStateWord = 0, kNoiseRadiusWords = 1, kNoiseAngleWord = 3;

@@ -20,8 +20,15 @@
 // the call at (replica r, position m·2^32, draw 1): word 0 picks ON or OFF,
 // words 1,2 (64 bits) the remaining length of the first period; period q ≥ 1
 // after it takes words 2(q−1 mod 2), +1 of the call at (replica r, position
-// m·2^32 + ⌊(q−1)/2⌋, draw 0): two periods per call. One replica per thread;
-// the sources are summed in `scratch`, one row of doubles per replica.
+// m·2^32 + ⌊(q−1)/2⌋, draw 0): two periods per call.
+//
+// The ON time is summed exactly, as integers: times are rounded down to a grid
+// of 2^-32 bin (OnTimeGrid), each ON period adds four integers to a difference
+// row D of its replica, and bin i holds rate·2^-32·(D[0] + … + D[i]). Integer
+// sums do not depend on the order of their terms, so the GPU gives each
+// (replica, source) a thread of its own, adding atomically, and the CPU adds
+// source after source: the same bins from the same period ends, on any thread
+// count (kernels/launch.hpp, sums_sources).
 #pragma once
 
 #include <cstdint>
@@ -48,9 +55,20 @@ struct ParetoPeriod {
   }
 };
 
+// Times in bins on a grid of 2^-32 bin: point(t) = ⌊t·2^32⌋ for 0 <= t < 2^32,
+// bin ⌊t⌋ in the high 32 bits (t − ⌊t⌋ is exact, and so is its scaling).
+struct OnTimeGrid {
+  static constexpr int kFractionBits = 32;
+  static constexpr std::uint64_t kBin = std::uint64_t{1} << kFractionBits;
+  GS_HD static std::uint64_t point(double t) {
+    const double whole = gs::floor(t);
+    return (static_cast<std::uint64_t>(whole) << kFractionBits) + static_cast<std::uint64_t>((t - whole) * 0x1p32);
+  }
+};
+
 template <class Out>
 struct OnoffKernel {
-  static constexpr bool sequential_in_time = true;
+  static constexpr bool sums_sources = true;
   static constexpr std::uint32_t kPeriodDraw = 0, kStartDraw = 1;
   static constexpr int kStateWord = 0, kRemainingWords = 1;  // of the start's call
   static constexpr int kPeriodsPerCall = 2;                  // words (0, 1) and (2, 3)
@@ -63,48 +81,78 @@ struct OnoffKernel {
   double rate = 1;              // requests per bin of one ON source
   WorkloadMapping map;
   std::uint64_t first_replica = 0;
-  std::uint64_t length = 0;
+  std::uint64_t length = 0;  // below 2^32 (the grid's bins)
   Out* out = nullptr;
-  double* scratch = nullptr;  // length doubles per row: the bins' sums
+  double* scratch = nullptr;  // `length` words per row: the difference row, as unsigned integers
 
   GS_HD std::uint64_t columns() const { return 1; }
 
-  // rate × the part of [from, to) inside each bin, into bins[0, length).
-  GS_HD void add_on_time(double* bins, double from, double to) const {
-    const double end = to < static_cast<double>(length) ? to : static_cast<double>(length);
-    auto bin = static_cast<std::uint64_t>(gs::floor(from));
-    while (from < end) {
-      const double next = static_cast<double>(bin + 1) < end ? static_cast<double>(bin + 1) : end;
-      bins[bin] += rate * (next - from);
-      from = next;
-      ++bin;
+  // The scratch holds integers only (it is never read as doubles).
+  GS_HD std::uint64_t* difference_row(std::uint64_t row) const {
+    return reinterpret_cast<std::uint64_t*>(scratch) + row * length;
+  }
+
+  // Calls on_period(from, to) for every ON period of source m of the row's
+  // replica that starts before the end of the series (`to` may pass it).
+  template <class OnPeriod>
+  GS_HD void for_each_on_period(std::uint64_t row, std::uint32_t m, const OnPeriod& on_period) const {
+    const auto replica = static_cast<std::uint32_t>(first_replica + row);
+    const double horizon = static_cast<double>(length);
+    const std::uint64_t base = static_cast<std::uint64_t>(m) << kSourceShift;
+    const PhiloxBits start = philox_bits(key, replica, base, kStartDraw);
+    bool is_on = uniform_open(start[kStateWord]) < on_probability;
+    const double first = standard_exponential64<double>(start[kRemainingWords], start[kRemainingWords + 1]);
+    double t = 0, period = (is_on ? on : off).remaining(first);
+    PhiloxBits pair;
+    for (std::uint64_t q = 1;; ++q) {
+      if (is_on) on_period(t, t + period);
+      t += period;
+      if (!(t < horizon)) break;
+      is_on = !is_on;
+      const std::uint64_t slot = (q - 1) % kPeriodsPerCall;
+      if (slot == 0) pair = philox_bits(key, replica, base + (q - 1) / kPeriodsPerCall, kPeriodDraw);
+      const int word = static_cast<int>(2 * slot);
+      period = (is_on ? on : off).length(standard_exponential64<double>(pair[word], pair[word + 1]));
     }
   }
 
-  GS_HD void operator()(std::uint64_t row, std::uint64_t, StoreTally& tally) const {
-    const auto replica = static_cast<std::uint32_t>(first_replica + row);
-    double* bins = scratch + row * length;
-    for (std::uint64_t i = 0; i < length; ++i) bins[i] = 0;
+  // Source m's ON periods into the row's difference row through add(i, term)
+  // (a plain or an atomic addition, modulo 2^64). A period [a, b) on the grid
+  // is a's bin holding 2^32 − frac(a), full bins to b's, which holds frac(b):
+  // four steps of the prefix sum; those past the series are left out.
+  template <class Add>
+  GS_HD void add_source(std::uint64_t row, std::uint32_t m, const Add& add) const {
     const double horizon = static_cast<double>(length);
-    for (std::uint32_t m = 0; m < sources; ++m) {
-      const std::uint64_t base = static_cast<std::uint64_t>(m) << kSourceShift;
-      const PhiloxBits start = philox_bits(key, replica, base, kStartDraw);
-      bool is_on = uniform_open(start[kStateWord]) < on_probability;
-      const double first = standard_exponential64<double>(start[kRemainingWords], start[kRemainingWords + 1]);
-      double t = 0, period = (is_on ? on : off).remaining(first);
-      PhiloxBits pair;
-      for (std::uint64_t q = 1;; ++q) {
-        if (is_on) add_on_time(bins, t, t + period);
-        t += period;
-        if (!(t < horizon)) break;
-        is_on = !is_on;
-        const std::uint64_t slot = (q - 1) % kPeriodsPerCall;
-        if (slot == 0) pair = philox_bits(key, replica, base + (q - 1) / kPeriodsPerCall, kPeriodDraw);
-        const int word = static_cast<int>(2 * slot);
-        period = (is_on ? on : off).length(standard_exponential64<double>(pair[word], pair[word + 1]));
-      }
+    for_each_on_period(row, m, [&](double from, double to) {
+      const std::uint64_t a = OnTimeGrid::point(from), b = OnTimeGrid::point(to < horizon ? to : horizon);
+      const std::uint64_t fraction_a = a & (OnTimeGrid::kBin - 1), fraction_b = b & (OnTimeGrid::kBin - 1);
+      const std::uint64_t bin_a = a >> OnTimeGrid::kFractionBits, bin_b = b >> OnTimeGrid::kFractionBits;
+      const auto step = [&](std::uint64_t i, std::uint64_t term) {
+        if (i < length) add(i, term);
+      };
+      step(bin_a, OnTimeGrid::kBin - fraction_a);
+      step(bin_a + 1, fraction_a);
+      step(bin_b, fraction_b - OnTimeGrid::kBin);
+      step(bin_b + 1, 0 - fraction_b);
+    });
+  }
+
+  // Bin i of the row from its ON time (the prefix sum, in 2^-32 bin).
+  GS_HD void store(std::uint64_t row, std::uint64_t i, std::uint64_t on_time, StoreTally& tally) const {
+    out[row * length + i] = store_workload<Out>(rate * (static_cast<double>(on_time) * 0x1p-32), map, tally);
+  }
+
+  // The CPU's way: one replica, source after source, then the prefix sum.
+  GS_HD void operator()(std::uint64_t row, std::uint64_t, StoreTally& tally) const {
+    std::uint64_t* difference = difference_row(row);
+    for (std::uint64_t i = 0; i < length; ++i) difference[i] = 0;
+    for (std::uint32_t m = 0; m < sources; ++m)
+      add_source(row, m, [difference](std::uint64_t i, std::uint64_t term) { difference[i] += term; });
+    std::uint64_t on_time = 0;
+    for (std::uint64_t i = 0; i < length; ++i) {
+      on_time += difference[i];
+      store(row, i, on_time, tally);
     }
-    for (std::uint64_t i = 0; i < length; ++i) out[row * length + i] = store_workload<Out>(bins[i], map, tally);
   }
 };
 

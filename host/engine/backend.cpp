@@ -33,11 +33,12 @@ EnsembleJob make_job(const EnsembleSpec& spec, std::uint64_t seed) {
 }
 
 double measured_device_speedup(const std::string& model) {
-  // 1 H100 against 16 host threads, generation only (the table of bench/results/2026-11-24-h100/README.md;
-  // fgn, fbm, norros repeated after the device's warm-up; markov in segments).
-  static const std::map<std::string, double> kMeasured = {{"stable", 23}, {"normal", 9.6}, {"fgn", 17},  {"fbm", 17},
-                                                          {"norros", 17}, {"farima", 15},  {"lfsn", 13}, {"markov", 21},
-                                                          {"hmm", 0.24},  {"onoff", 0.026}};
+  // 1 H100 against its machine's 16 host threads (AVX-512 lanes), generation only, each model's example
+  // (bench/models_backends.sh; bench/results/2026-11-26-h100/models_backends.txt: markov in segments,
+  // onoff a thread per (replica, source)).
+  static const std::map<std::string, double> kMeasured = {{"stable", 13}, {"normal", 5.3}, {"fgn", 12},  {"fbm", 12},
+                                                          {"norros", 11}, {"farima", 8.5}, {"lfsn", 21}, {"markov", 24},
+                                                          {"onoff", 3.2}, {"hmm", 0.20}};
   const auto it = kMeasured.find(model);
   return it == kMeasured.end() ? std::numeric_limits<double>::quiet_NaN() : it->second;
 }

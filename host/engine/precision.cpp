@@ -21,8 +21,9 @@ std::string math_precision_note(MathPrecision precision, bool gpu, bool cpu_lane
   }
   if (gpu) {
     return "fast (GPU): float32 kernels use the hardware approximations __expf, and __logf outside [0.5, 2]; "
-           "float64 kernels have none and stay accurate. Its deviation from Nolan's tables has not yet been "
-           "measured on a device (docs/engine.md).";
+           "float64 kernels have none and stay accurate. Measured on an H100 with 1e7 draws per law: largest "
+           "deviation 3.34 standard errors over Nolan's S0 quantiles and 2.16 over the normal quantiles, as "
+           "accurate; but 0.91x accurate's speed there (docs/engine.md): on the GPU, accurate is the faster.";
   }
   if (!cpu_lanes) {
     return "fast requested, but this CPU runs the scalar path, which has no fast form: values are accurate";

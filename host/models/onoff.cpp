@@ -42,7 +42,8 @@ class OnoffModel final : public Model {
             {"shortest_off", off_.scale},
             {"mean_per_bin", sources_ * rate_ * on_probability()},
             {"hurst", alpha < 2 ? (3 - alpha) / 2 : 0.5},
-            {"law", std::string("X(i) = rate * sum over M sources of the time source m is ON in bin [i, i+1); ON and "
+            {"law", std::string("X(i) = rate * sum over M sources of the time source m is ON in bin [i, i+1) (period "
+                                "ends rounded down to a grid of 2^-32 bin, summed exactly); ON and "
                                 "OFF periods i.i.d. Pareto: P(T > x) = (k/x)^alpha for x >= k = mean (alpha-1)/alpha, "
                                 "in bins; every source starts in its stationary state (ON with probability "
                                 "mean_on/(mean_on + mean_off), the current period's remaining length from the "
@@ -71,6 +72,9 @@ class OnoffModel final : public Model {
           fmt::format("onoff: a source has about {:.3g} ON/OFF periods in {} bins, beyond the 2^31 the "
                       "random-number layout allows; raise mean_on and mean_off or shorten the series",
                       periods, request.length));
+    // The ON time is summed on a grid of 2^-32 bin whose points are 64-bit integers (kernels/onoff.hpp).
+    if (request.length >= OnTimeGrid::kBin)
+      throw UserError(fmt::format("onoff: length = {}; accepted: length < 2^32 bins", request.length));
     Generation generation;
     generation.direct = with_value_types(request, [&](auto, auto out) {
       OnoffKernel<decltype(out)> kernel;

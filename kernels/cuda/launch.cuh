@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cub/block/block_scan.cuh>
 
 #include "kernels/chains.hpp"
 #include "kernels/cuda/check.hpp"
@@ -184,6 +185,56 @@ void cuda_chain_launch(const Kernel& kernel, std::uint64_t rows, unsigned long l
   GS_CUDA_CHECK(cudaFreeAsync(entries, stream));
 }
 
+// A sum over sources (kernels/launch.hpp): the difference rows cleared, a
+// thread per (replica, source) adding its terms atomically (integers modulo
+// 2^64: any order gives the same sums), then a block per replica taking the
+// prefix sums tile by tile (cub::BlockScan) and storing the bins.
+template <class Kernel>
+__global__ void add_sources_kernel(Kernel kernel, std::uint64_t rows) {
+  const std::uint64_t items = rows * kernel.sources;
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < items; i += stride) {
+    const std::uint64_t row = i / kernel.sources;
+    auto* difference = reinterpret_cast<unsigned long long*>(kernel.difference_row(row));
+    kernel.add_source(row, static_cast<std::uint32_t>(i % kernel.sources),
+                      [difference](std::uint64_t j, std::uint64_t term) {
+                        atomicAdd(difference + j, static_cast<unsigned long long>(term));
+                      });
+  }
+}
+
+template <class Kernel, int kThreads>
+__global__ void prefix_sums_kernel(Kernel kernel, std::uint64_t rows, unsigned long long* tallies) {
+  using Scan = cub::BlockScan<unsigned long long, kThreads>;
+  __shared__ typename Scan::TempStorage scan;
+  StoreTally tally;
+  for (std::uint64_t row = blockIdx.x; row < rows; row += gridDim.x) {
+    const std::uint64_t* difference = kernel.difference_row(row);
+    unsigned long long carried = 0;
+    for (std::uint64_t tile = 0; tile < kernel.length; tile += kThreads) {
+      const std::uint64_t i = tile + threadIdx.x;
+      unsigned long long prefix = i < kernel.length ? difference[i] : 0, tile_sum = 0;
+      Scan(scan).InclusiveSum(prefix, prefix, tile_sum);
+      __syncthreads();  // the scan's shared memory is reused by the next tile
+      if (i < kernel.length) kernel.store(row, i, carried + prefix, tally);
+      carried += tile_sum;
+    }
+  }
+  add_tallies(tally, tallies);
+}
+
+template <class Kernel>
+void cuda_sources_launch(const Kernel& kernel, std::uint64_t rows, unsigned long long* tallies, cudaStream_t stream) {
+  if (rows == 0 || kernel.length == 0) return;
+  GS_CUDA_CHECK(cudaMemsetAsync(kernel.difference_row(0), 0, rows * kernel.length * sizeof(std::uint64_t), stream));
+  constexpr unsigned threads = 256;
+  add_sources_kernel<<<grid_stride_blocks(rows * kernel.sources, threads), threads, 0, stream>>>(kernel, rows);
+  GS_CUDA_CHECK(cudaGetLastError());
+  const auto blocks = static_cast<unsigned>(rows < (1u << 20) ? rows : (1u << 20));
+  prefix_sums_kernel<Kernel, threads><<<blocks, threads, 0, stream>>>(kernel, rows, tallies);
+  GS_CUDA_CHECK(cudaGetLastError());
+}
+
 // The CudaDirectLaunch of one direct kernel type: its copy bound to the batch
 // (device memory), run by cuda_for_each on `stream`; kFast: with the fast
 // lanes of kernels/fast_math.hpp.
@@ -195,6 +246,8 @@ void cuda_direct_launch(const void* data, std::uint64_t first, std::uint64_t cou
   const auto on = static_cast<cudaStream_t>(stream);
   if constexpr (IsFiniteStateChain<Kernel>::value) {
     cuda_chain_launch(kernel, count, tallies, on);
+  } else if constexpr (SumsSources<Kernel>::value) {
+    cuda_sources_launch(kernel, count, tallies, on);
   } else if constexpr (IsSequentialInTime<Kernel>::value) {
     cuda_for_each(1, ReplicasAsColumns<Kernel>{kernel, count}, tallies, multiprocessors, on);
   } else if constexpr (kFast) {

@@ -86,8 +86,9 @@ TEST(Onoff, MeanRateAndTheHurstExponentOfWillingerEtAl) {
 }
 
 // Every bin holds rate × the sources' ON time in it: between 0 and M·rate;
-// and the bins of a replica add up to its ON time, here that of one source
-// whose path is rebuilt from the Philox words of the documented layout.
+// and each bin of a one-source replica holds the ON time of the path rebuilt
+// from the Philox words of the documented layout, within the 2^-32-bin grid
+// the kernel sums on (two rounded ends per period in a bin).
 TEST(Onoff, BinsHoldTheOnTimeOfTheSources) {
   const double rate = 2.5;
   const auto values = test::generate_float64(
@@ -95,30 +96,46 @@ TEST(Onoff, BinsHoldTheOnTimeOfTheSources) {
       4, 5000, 3);
   for (double x : values) {
     ASSERT_GE(x, 0.0);
-    ASSERT_LE(x, 3 * rate + 1e-9);
+    ASSERT_LE(x, 3 * rate);
   }
-  // One source, its path rebuilt from the same Philox words the kernel uses.
+  // One source with periods shorter and longer than a bin, its path rebuilt
+  // from the same Philox words the kernel uses, and its ON time per bin
+  // computed directly in long double.
+  constexpr std::uint64_t kBins = 2000;
   const EnsembleSpec spec = test::ensemble(
-      "onoff", "{sources: 1, alpha_on: 1.3, alpha_off: 1.7, mean_on: 4, mean_off: 6}", 1, 2000, Dtype::float64, 9);
+      "onoff", "{sources: 1, alpha_on: 1.3, alpha_off: 1.7, mean_on: 1.5, mean_off: 2.5}", 1, kBins, Dtype::float64, 9);
   const EnsembleJob job = test::job(spec, 11);
   const auto kernel = test::direct_kernel<OnoffKernel<double>>(job);
   const auto generated = test::generate_float64(spec, 11);
+  std::vector<long double> on_time(kBins, 0.0L);
+  int periods_within_a_bin = 0;
+  const auto add_on = [&](long double from, long double to) {
+    to = std::min(to, static_cast<long double>(kBins));
+    periods_within_a_bin += std::floor(from) == std::floor(to);
+    for (auto bin = static_cast<std::uint64_t>(from); bin < kBins && bin < to; ++bin)
+      on_time[bin] += std::min(to, bin + 1.0L) - std::max(from, static_cast<long double>(bin));
+  };
   using K = OnoffKernel<double>;
   const PhiloxBits start = philox_bits(job.request.key, 0, 0, K::kStartDraw);
   bool on = uniform_open(start[K::kStateWord]) < kernel.on_probability;
   double t = (on ? kernel.on : kernel.off)
                  .remaining(standard_exponential64<double>(start[K::kRemainingWords], start[K::kRemainingWords + 1]));
-  double on_time = on ? std::min(t, 2000.0) : 0.0;
-  for (std::uint64_t q = 1; t < 2000; ++q) {
+  if (on) add_on(0, t);
+  for (std::uint64_t q = 1; t < kBins; ++q) {
     on = !on;
     const PhiloxBits pair = philox_bits(job.request.key, 0, (q - 1) / 2, K::kPeriodDraw);
     const int word = static_cast<int>(2 * ((q - 1) % 2));
     const double length =
         (on ? kernel.on : kernel.off).length(standard_exponential64<double>(pair[word], pair[word + 1]));
-    if (on) on_time += std::min(t + length, 2000.0) - t;
+    if (on) add_on(t, t + length);
     t += length;
   }
-  EXPECT_NEAR(std::accumulate(generated.begin(), generated.end(), 0.0), on_time, 1e-9 * 2000);
+  ASSERT_GT(periods_within_a_bin, 100);  // the grid's rounding is met often
+  for (std::uint64_t i = 0; i < kBins; ++i) {
+    // Every OFF period is longer than a bin (its shortest is 2.5·0.7/1.7 bins), so
+    // at most two ON periods meet a bin, each end rounded down by under 2^-32 bin.
+    ASSERT_NEAR(generated[i], static_cast<double>(on_time[i]), 4 * 0x1p-32) << "bin " << i;
+  }
 }
 
 // Bad parameters are located errors naming the accepted range.

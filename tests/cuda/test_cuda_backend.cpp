@@ -195,13 +195,13 @@ TEST(Cuda, NolanS1TableOnGpuOutput) {
 TEST(Cuda, FastFloatMatchesNolanAndNormalQuantilesAt1e7) {
   GS_REQUIRE_CUDA_DEVICE();
   constexpr std::uint64_t n = 10000000;
-  auto backend = make_cuda_backend(test::context());
+  // A backend per draw: it reads the test context's precision when it is made.
   const auto draw = [&](const EnsembleSpec& spec, std::uint32_t stream) {
     EnsembleJob job = make_job(spec, 41);
     job.request.key.stream = stream;
     job.generation = spec.model->generation(job.request);
     std::vector<float> values(n);
-    backend->make_generator(job, 1)->generate(0, 1, values.data());
+    make_cuda_backend(test::context())->make_generator(job, 1)->generate(0, 1, values.data());
     return std::vector<double>(values.begin(), values.end());
   };
   for (MathPrecision precision : {MathPrecision::accurate, MathPrecision::fast}) {
@@ -281,6 +281,58 @@ TEST(Cuda, EveryModelMatchesCpu) {
     const Generated g = generate_both(spec);
     EXPECT_LT(worst_relative(g), 1e-9) << traits->name;
     EXPECT_EQ(g.cpu_tally.saturated, g.gpu_tally.saturated) << traits->name;
+  }
+}
+
+// The GPU adds every (replica, source) of onoff in parallel, atomically, into
+// integer difference rows, and takes their prefix sums a block per replica
+// (kernels/onoff.hpp, kernels/cuda/launch.cuh): integer sums in any order, so
+// two GPU runs give the same bits; and the host's values up to the period
+// lengths' exp, whose last bit may differ between the backends (as for every
+// direct kernel, Cuda.EveryModelMatchesCpu). For periods far shorter and far longer than a
+// bin, one source and many, at lengths around the scan's 256-bin tile, in
+// float64 and as counts (from float32).
+TEST(Cuda, OnoffSourcesAddedInParallelAreDeterministicAndMatchTheHost) {
+  GS_REQUIRE_CUDA_DEVICE();
+  for (const char* params : {"{sources: 1, alpha_on: 1.4, alpha_off: 1.8, mean_on: 10, mean_off: 30}",
+                             "{sources: 300, alpha_on: 1.2, alpha_off: 1.5, mean_on: 0.05, mean_off: 0.2, rate: 3}",
+                             "{sources: 40, alpha_on: 1.9, alpha_off: 1.1, mean_on: 500, mean_off: 40}"}) {
+    for (const std::uint64_t length : {1, 255, 256, 257, 5000}) {
+      for (const bool counts : {false, true}) {
+        EnsembleSpec spec = test::ensemble("onoff", params, 7, length, counts ? Dtype::float32 : Dtype::float64);
+        if (counts) spec.values = ValueKind::counts;
+        const std::string where = fmt::format("{}, length {}{}", params, length, counts ? ", counts" : "");
+        const Generated g = generate_both(spec), again = generate_both(spec);
+        ASSERT_EQ(g.gpu, again.gpu) << where;
+        if (!counts) {
+          EXPECT_LT(worst_relative(g), 1e-9) << where;
+          continue;
+        }
+        std::size_t moved = 0;  // a count moves by one where its value lies within rounding of a half
+        for (std::size_t i = 0; i < g.cpu.size(); ++i) {
+          ASSERT_LE(std::fabs(g.gpu[i] - g.cpu[i]), 1.0) << where << ", value " << i;
+          moved += g.gpu[i] != g.cpu[i];
+        }
+        EXPECT_LE(moved, g.cpu.size() / 100) << where;
+      }
+    }
+  }
+}
+
+// hmm's hidden path on the GPU (kernels/hmm.hpp): with sigma 0 an observation
+// is exp(mu) of its state, so the states must be the host's exactly, with
+// sojourns shorter and longer than the observation interval
+// (Cuda.EveryModelMatchesCpu compares the example's values).
+TEST(Cuda, HmmHiddenStatesAreTheHosts) {
+  GS_REQUIRE_CUDA_DEVICE();
+  const std::string states_only =
+      "{generator: [[-0.5, 0.3, 0.2], [0.05, -0.06, 0.01], [2, 1, -3]], mu: [0, 1, 2], sigma: [0, 0, 0], interval: "
+      "0.7}";
+  for (const std::uint64_t length : {1, 2, 255, 4001}) {
+    const Generated g = generate_both(test::ensemble("hmm", states_only, 9, length, Dtype::float64));
+    for (std::size_t i = 0; i < g.cpu.size(); ++i) {
+      ASSERT_NEAR(g.gpu[i], g.cpu[i], 1e-12 * g.cpu[i]) << "length " << length << ", value " << i;
+    }
   }
 }
 
