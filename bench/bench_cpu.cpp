@@ -3,10 +3,14 @@
 // shown with 1 thread (like for like) and with every core.
 // Run: build/bench/bench_cpu --benchmark_counters_tabular=true
 #include <benchmark/benchmark.h>
+#include <fftw3.h>
+#include <fmt/format.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <omp.h>
 
+#include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -138,6 +142,93 @@ void BM_GpusynthLfsnLong(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * replicas * length));
 }
 BENCHMARK(BM_GpusynthLfsnLong)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// Issue 41, goal 3: a spectral model's generation per replica against the
+// limit, the bare FFTW transforms of the same sizes (one replica at a time, as
+// the backend runs them, in double): c2r of length M for fgn (circulant
+// embedding), r2c of L plus c2r of M for lfsn (convolution), with MEASURE
+// plans and with the ESTIMATE plans gpusynth uses (deterministic). One thread,
+// the widest lanes; the three timed in turn in every iteration, so their
+// ratios come from the same moments of a shared machine. Time per iteration:
+// gpusynth's; counters: µs per replica of each, and gpusynth over bare MEASURE.
+class BareFftw {
+ public:
+  BareFftw(std::uint64_t fft_length, std::uint64_t inverse_length, bool forward, unsigned flags)
+      : real_(fftw_alloc_real(fft_length)), spectrum_(fftw_alloc_complex(fft_length / 2 + 1)) {
+    if (forward) forward_ = fftw_plan_dft_r2c_1d(static_cast<int>(fft_length), real_, spectrum_, flags);
+    inverse_ = fftw_plan_dft_c2r_1d(static_cast<int>(inverse_length), spectrum_, real_, flags);
+    // Zeros after planning (MEASURE writes into the arrays): the c2r destroys
+    // its input and the r2c reads the c2r's output, and only zeros stay bounded
+    // through repeated round trips; an FFT's time does not depend on the values.
+    std::fill(real_, real_ + fft_length, 0.0);
+    std::fill(&spectrum_[0][0], &spectrum_[0][0] + 2 * (fft_length / 2 + 1), 0.0);
+  }
+  ~BareFftw() {
+    if (forward_) fftw_destroy_plan(forward_);
+    fftw_destroy_plan(inverse_);
+    fftw_free(real_);
+    fftw_free(spectrum_);
+  }
+  BareFftw(const BareFftw&) = delete;
+  BareFftw& operator=(const BareFftw&) = delete;
+
+  // One replica's transforms.
+  void replica() {
+    if (forward_) fftw_execute(forward_);
+    fftw_execute(inverse_);
+  }
+
+ private:
+  double* real_;
+  fftw_complex* spectrum_;
+  fftw_plan forward_ = nullptr, inverse_ = nullptr;
+};
+
+void BM_SpectralAgainstBareFftw(benchmark::State& state) {
+  omp_set_num_threads(1);
+  const bool lfsn = state.range(0) == 1;
+  const auto length = static_cast<std::uint64_t>(state.range(1));
+  const std::uint64_t replicas = length <= 4096 ? 64 : 4;
+  auto e = lfsn ? make_ensemble("lfsn", "{alpha: 1.5, beta: 0.5, H: 0.8, m: 16, K: 256}", gs::Dtype::float32, replicas,
+                                length, path_of(1))
+                : make_ensemble("fgn", "{H: 0.8}", gs::Dtype::float64, replicas, length, path_of(1));
+  const gs::SpectralPlan& plan = *e->job.generation.spectral;
+  BareFftw measure(plan.fft_length, plan.inverse_length, lfsn, FFTW_MEASURE);
+  BareFftw estimate(plan.fft_length, plan.inverse_length, lfsn, FFTW_ESTIMATE);
+  std::vector<double> out(replicas * length);  // float32 rows fit in it too
+  using Clock = std::chrono::steady_clock;
+  const auto seconds = [](Clock::time_point a, Clock::time_point b) {
+    return std::chrono::duration<double>(b - a).count();
+  };
+  double generation = 0, bare_measure = 0, bare_estimate = 0;
+  for (auto _ : state) {
+    const auto t0 = Clock::now();
+    e->generator->generate(0, replicas, out.data());
+    benchmark::DoNotOptimize(out.data());
+    const auto t1 = Clock::now();
+    for (std::uint64_t r = 0; r < replicas; ++r) measure.replica();
+    const auto t2 = Clock::now();
+    for (std::uint64_t r = 0; r < replicas; ++r) estimate.replica();
+    const auto t3 = Clock::now();
+    generation += seconds(t0, t1);
+    bare_measure += seconds(t1, t2);
+    bare_estimate += seconds(t2, t3);
+    state.SetIterationTime(seconds(t0, t1));
+  }
+  const double per_replica = 1e6 / static_cast<double>(state.iterations() * replicas);
+  state.counters["gpusynth_us"] = generation * per_replica;
+  state.counters["fftw_measure_us"] = bare_measure * per_replica;
+  state.counters["fftw_estimate_us"] = bare_estimate * per_replica;
+  state.counters["x_measure"] = generation / bare_measure;
+  state.counters["x_estimate"] = generation / bare_estimate;
+  state.SetLabel(fmt::format("{} {} bins: L {}, M {}", lfsn ? "lfsn float32" : "fgn float64", length, plan.fft_length,
+                             plan.inverse_length));
+}
+BENCHMARK(BM_SpectralAgainstBareFftw)
+    ->ArgsProduct({{0, 1}, {4096, 65536}})
+    ->ArgNames({"lfsn", "length"})
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 
 // The comparison models, replicas × length values per second: 16 replicas of
 // 65536 values (float64), the shapes bench/bench_models_numpy.py times with

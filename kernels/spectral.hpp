@@ -108,6 +108,7 @@ struct SpectrumFoldKernel {
 struct CirculantNoiseKernel {
   static constexpr std::uint32_t kDraw = 0;
   static constexpr int kRadiusWords = 0, kAngleWord = 2;  // U_j, V_j: one Box–Muller pair
+  static constexpr double kHalfRoot2 = 0.7071067811865476;  // 1/√2, the scale of a complex frequency's parts
 
   const double* amplitude = nullptr;  // sqrt(λ_j / M), j = 0..M/2
   RngStreamKey key;
@@ -123,13 +124,15 @@ struct CirculantNoiseKernel {
     put(row, j, w.first, w.second);
   }
 
-  // Frequency j from its normal pair (the CPU's packs put each lane's here too).
+  // Frequency j from its normal pair (the CPU's packs put the lanes of a pack
+  // that holds j = 0 or M/2, or ends a row, here too, and the others with the
+  // same products in vectors).
+  GS_HD bool is_real_frequency(std::uint64_t j) const { return j == 0 || 2 * j == inverse_length; }
   GS_HD void put(std::uint64_t row, std::uint64_t j, double first, double second) const {
     const double a = amplitude[j];
-    const bool real_frequency = j == 0 || 2 * j == inverse_length;
-    folded[row * columns() + j] =
-        real_frequency ? Complex<double>{a * first, 0.0}
-                       : Complex<double>{a * first * 0.7071067811865476, a * second * 0.7071067811865476};
+    folded[row * columns() + j] = is_real_frequency(j)
+                                      ? Complex<double>{a * first, 0.0}
+                                      : Complex<double>{a * first * kHalfRoot2, a * second * kHalfRoot2};
   }
 };
 

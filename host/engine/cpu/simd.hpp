@@ -23,6 +23,7 @@
 #include <sleef.h>
 
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 #include <utility>
@@ -319,6 +320,14 @@ GS_INLINE Pack<T> copysign(Pack<T> magnitude, Pack<T> sign) {
     r.h[i] = reinterpret_cast<typename Pack<T>::Half>((reinterpret_cast<I>(magnitude.h[i]) & ~sign_bit<T>()) |
                                                       (reinterpret_cast<I>(sign.h[i]) & sign_bit<T>()));
   return r;
+}
+
+// kPackLanes values from src (unaligned).
+template <class T>
+GS_INLINE Pack<T> load_pack(const T* src) {
+  Pack<T> p;
+  std::memcpy(p.h, src, sizeof(p.h));
+  return p;
 }
 
 // a0 b0 a1 b1 … of all lanes to dst (2·kPackLanes values, unaligned).
