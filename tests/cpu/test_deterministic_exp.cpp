@@ -1,8 +1,8 @@
 // estimators/deterministic_exp.hpp: every form this CPU runs gives the portable
 // C form's bits (SLEEF's deterministic functions without FMA), wherever a value
 // falls in a pack and however many values there are; the values are within
-// SLEEF's 1.0 ulp of exp in long double, as is the scalar log1p; a form the CPU
-// lacks writes nothing.
+// SLEEF's 1.0 ulp of exp in long double, as is the scalar log1p; a NaN stays
+// a NaN; a form the CPU lacks writes nothing.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -56,6 +56,28 @@ TEST(DeterministicExp, EveryFormGivesThePortableBits) {
     forms_run += form <= widest_vector_form();
   }
   std::printf("forms run here: %d (widest %s)\n", forms_run, to_string(widest_vector_form()));
+}
+
+// A NaN gives a NaN in every form and lane (its payload may differ between
+// forms: the callers refuse NaN scores before exp, so no bits depend on it),
+// and leaves the other lanes' values as they were.
+TEST(DeterministicExp, NanStaysNanInEveryFormAndLane) {
+  const std::vector<double> x = inputs();
+  for (VectorForm form : kForms) {
+    if (form > widest_vector_form()) continue;
+    for (std::size_t at = 0; at < 9; ++at) {
+      std::vector<double> in(x.begin(), x.begin() + 9), e(9), clean(9);
+      ASSERT_TRUE(exp_of_negative_magnitude_in_form(form, in.data(), in.size(), clean.data()));
+      in[at] = std::numeric_limits<double>::quiet_NaN();
+      ASSERT_TRUE(exp_of_negative_magnitude_in_form(form, in.data(), in.size(), e.data()));
+      for (std::size_t i = 0; i < in.size(); ++i) {
+        if (i == at)
+          EXPECT_TRUE(std::isnan(e[i])) << to_string(form) << " lane " << at;
+        else
+          EXPECT_TRUE(same_bits(e[i], clean[i])) << to_string(form) << " lane " << i << " beside a NaN";
+      }
+    }
+  }
 }
 
 // Error in units of the last place of the double nearest the reference.
