@@ -595,9 +595,13 @@ std::vector<std::size_t> rows_by_decreasing_score(const std::vector<double>& sco
       throw InternalError("rows_by_decreasing_score", fmt::format("row {} has no score (NaN)", rows[k]), __FILE__,
                           __LINE__);
   }
-  std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
-    return a.first > b.first || (a.first == b.first && a.second < b.second);
-  });
+  // A constant score (climatology's) ties every row: the order is the rows' own, as the sort would give.
+  const bool constant =
+      std::all_of(keyed.begin(), keyed.end(), [&](const auto& k) { return k.first == keyed.front().first; });
+  if (!constant)
+    std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
+      return a.first > b.first || (a.first == b.first && a.second < b.second);
+    });
   std::vector<std::size_t> order(rows.size());
   for (std::size_t k = 0; k < order.size(); ++k) order[k] = rows[keyed[k].second];
   return order;

@@ -398,13 +398,14 @@ TEST(Bursts, BlockBootstrap) {
 }
 
 // The order of rows_by_decreasing_score is std::stable_sort's by decreasing score (rows of one score in the order
-// given): rows given in increasing, shuffled and repeated order; scores with ties, -0 beside 0, and no ties.
+// given): rows given in increasing, shuffled and repeated order; scores with ties, -0 beside 0, no ties, and one
+// score for every row (climatology's, which is not sorted).
 TEST(Bursts, RowsByDecreasingScoreIsTheStableSortOrder) {
-  for (const double step : {0.25, 0.0}) {
+  for (const double step : {0.25, 0.0, -1.0}) {  // ties, none, and a constant score (step −1: every score ±0)
     std::vector<double> score(300);
     for (std::size_t i = 0; i < score.size(); ++i) {
       const double u = uniform_open(philox_bits({9, 4}, 0, i, 0)[0]) - 0.5;
-      score[i] = step > 0 ? std::floor(u / step) * step : u;
+      score[i] = step > 0 ? std::floor(u / step) * step : step == 0 ? u : 0.0;
     }
     score[10] = -0.0;
     score[11] = 0.0;
