@@ -132,8 +132,10 @@ std::map<std::pair<double, double>, std::vector<std::pair<double, double>>> nola
 std::vector<std::pair<double, double>> normal_quantile_points(double sd) {
   std::vector<std::pair<double, double>> points;
   const boost::math::normal_distribution<double> normal(0.0, sd);
-  for (const auto& point : nolan_s0_quantiles().begin()->second)
-    points.push_back({quantile(normal, point.second), point.second});
+  // The groups held here: a range-for over nolan_s0_quantiles().begin()->second would read the map after
+  // its temporary is gone (only a temporary bound directly to the range lives through the loop).
+  const auto groups = nolan_s0_quantiles();
+  for (const auto& point : groups.begin()->second) points.push_back({quantile(normal, point.second), point.second});
   return points;
 }
 
