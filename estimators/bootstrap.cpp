@@ -30,9 +30,11 @@ void count_draws(const RngStreamKey& key, std::uint32_t resample, std::uint32_t 
 }
 
 // Leave-one-out medians from the sorted values: dropping rank k leaves ranks
-// j < k and j + 1 ≥ k + 1, whose middle is one of three values.
+// j < k and j + 1 ≥ k + 1, whose middle is one of three values. One value
+// leaves no sample: its own value stands in, so the acceleration is 0.
 std::vector<double> jackknife_medians(const std::vector<double>& sorted) {
   const std::size_t n = sorted.size();
+  if (n < 2) return sorted;
   const std::size_t m = n - 1;
   std::vector<double> out(n);
   for (std::size_t k = 0; k < n; ++k) {
