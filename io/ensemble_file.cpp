@@ -170,6 +170,10 @@ SeriesDataset EnsembleFile::create_series(const std::string& name, StorageType t
   h5::Handle properties(GS_H5_CHECK(H5Pcreate(H5P_DATASET_CREATE)), H5Pclose);
   const hsize_t chunk_dims[2] = {chunk.rows, chunk.columns};
   GS_H5_CHECK(H5Pset_chunk(properties.id(), 2, chunk_dims));
+  // Every stored row is written: parallel HDF5, which allocates every chunk
+  // when the ranks open the file, would otherwise write the series twice
+  // (zeros first) where it is not compressed.
+  GS_H5_CHECK(H5Pset_fill_time(properties.id(), H5D_FILL_TIME_NEVER));
   if (compression_level > 0) {
     GS_H5_CHECK(H5Pset_shuffle(properties.id()));
     GS_H5_CHECK(H5Pset_deflate(properties.id(), static_cast<unsigned>(compression_level)));
@@ -232,8 +236,9 @@ void read_row_block(hid_t dataset, std::uint64_t first, std::uint64_t count, hsi
 
 }  // namespace
 
-std::uint64_t EnsembleFile::stored_replicas(const std::string& name, const std::string& purpose) const {
-  const hid_t file = file_.id();
+namespace {
+
+std::uint64_t stored_replicas_in(hid_t file, const std::string& name, const std::string& purpose) {
   const std::string path = series_path(name);
   if (!h5::has_link(file, path))
     throw UserError(fmt::format("{}: ensemble '{}' has no stored series in this run", purpose, name));
@@ -242,9 +247,9 @@ std::uint64_t EnsembleFile::stored_replicas(const std::string& name, const std::
   return rows;
 }
 
-std::vector<double> EnsembleFile::read_rows(const std::string& name, std::uint64_t first, std::uint64_t count,
-                                            std::uint64_t* length) const {
-  const h5::Handle dataset = h5::open_dataset(file_.id(), series_path(name));
+std::vector<double> read_rows_in(hid_t file, const std::string& name, std::uint64_t first, std::uint64_t count,
+                                 std::uint64_t* length) {
+  const h5::Handle dataset = h5::open_dataset(file, series_path(name));
   const hsize_t columns = dimensions_of(dataset.id())[1];
   std::vector<double> rows(count * columns);
   read_row_block(dataset.id(), first, count, columns, native_type(StorageType::float64), rows.data());
@@ -252,9 +257,24 @@ std::vector<double> EnsembleFile::read_rows(const std::string& name, std::uint64
   return rows;
 }
 
+}  // namespace
+
+std::uint64_t EnsembleFile::stored_replicas(const std::string& name, const std::string& purpose) const {
+  return stored_replicas_in(file_.id(), name, purpose);
+}
+
+std::vector<double> EnsembleFile::read_rows(const std::string& name, std::uint64_t first, std::uint64_t count,
+                                            std::uint64_t* length) const {
+  return read_rows_in(file_.id(), name, first, count, length);
+}
+
 std::vector<double> EnsembleFile::read_row(const std::string& name, std::uint64_t replica) const {
-  const std::uint64_t stored = stored_replicas(name, "requests timed by an ensemble");
-  return read_rows(name, replica % stored, 1, nullptr);
+  return read_row_in(file_.id(), name, replica);
+}
+
+std::vector<double> read_row_in(hid_t file, const std::string& name, std::uint64_t replica) {
+  const std::uint64_t stored = stored_replicas_in(file, name, "requests timed by an ensemble");
+  return read_rows_in(file, name, replica % stored, 1, nullptr);
 }
 
 SeriesReader::SeriesReader(const std::string& path) : file_(h5::open_file_read(path)) {}

@@ -128,4 +128,8 @@ class EnsembleFile {
   h5::Handle datasets_;   // created with the first dataset
 };
 
+// EnsembleFile::read_row on any open file of its layout (the MPI ranks'
+// shared handle, io/parallel_series.hpp).
+std::vector<double> read_row_in(hid_t file, const std::string& name, std::uint64_t replica);
+
 }  // namespace gs

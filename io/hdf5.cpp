@@ -398,16 +398,20 @@ void write_table(hid_t parent, const std::string& name, const std::vector<TableC
 }
 
 TableAppender::TableAppender(hid_t parent, const std::string& name, const std::vector<Column>& columns,
-                             std::size_t chunk_rows, const std::vector<Attribute>& attributes)
-    : row_bytes_(8 * columns.size()), chunk_rows_(chunk_rows), buffer_(row_bytes_ * chunk_rows) {
+                             std::size_t chunk_rows, const std::vector<Attribute>& attributes,
+                             const Placement& placement)
+    : row_bytes_(8 * columns.size()), chunk_rows_(chunk_rows), buffer_(row_bytes_ * chunk_rows), placement_(placement) {
   type_ = Handle(GS_H5_CHECK(H5Tcreate(H5T_COMPOUND, std::max<std::size_t>(row_bytes_, 1))), H5Tclose);
   for (std::size_t c = 0; c < columns.size(); ++c)
     GS_H5_CHECK(H5Tinsert(type_.id(), columns[c].name.c_str(), 8 * c,
                           columns[c].integer ? GS_H5_LOCKED(H5T_NATIVE_INT64) : GS_H5_LOCKED(H5T_NATIVE_DOUBLE)));
-  const hsize_t dims[1] = {0}, most[1] = {H5S_UNLIMITED}, chunk[1] = {chunk_rows};
+  const hsize_t dims[1] = {placement.fixed ? placement.rows : 0}, most[1] = {H5S_UNLIMITED}, chunk[1] = {chunk_rows};
   const Handle space(GS_H5_CHECK(H5Screate_simple(1, dims, most)), H5Sclose);
   const Handle properties(GS_H5_CHECK(H5Pcreate(H5P_DATASET_CREATE)), H5Pclose);
   GS_H5_CHECK(H5Pset_chunk(properties.id(), 1, chunk));
+  // Every row is written, so no chunk needs filling first: parallel HDF5
+  // allocates a fixed table's chunks at creation and would write it twice.
+  GS_H5_CHECK(H5Pset_fill_time(properties.id(), H5D_FILL_TIME_NEVER));
   dataset_ = Handle(GS_H5_CHECK(H5Dcreate2(parent, name.c_str(), type_.id(), space.id(), H5P_DEFAULT,
                                            properties.id(), H5P_DEFAULT)),
                     H5Dclose);
@@ -424,8 +428,14 @@ void TableAppender::flush() {
 }
 
 void TableAppender::write_buffered() {
-  const hsize_t start[1] = {written_}, count[1] = {buffered_}, size[1] = {written_ + buffered_};
-  GS_H5_CHECK(H5Dset_extent(dataset_.id(), size));
+  const hsize_t start[1] = {placement_.first + written_}, count[1] = {buffered_}, size[1] = {start[0] + buffered_};
+  if (!placement_.fixed) {
+    GS_H5_CHECK(H5Dset_extent(dataset_.id(), size));
+  } else if (size[0] > placement_.rows) {
+    throw InternalError("TableAppender",
+                        fmt::format("a table made for {} rows was given row {}", placement_.rows, size[0] - 1),
+                        __FILE__, __LINE__);
+  }
   const Handle file_space(GS_H5_CHECK(H5Dget_space(dataset_.id())), H5Sclose);
   GS_H5_CHECK(H5Sselect_hyperslab(file_space.id(), H5S_SELECT_SET, start, nullptr, count, nullptr));
   const Handle memory_space(GS_H5_CHECK(H5Screate_simple(1, count, nullptr)), H5Sclose);

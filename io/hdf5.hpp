@@ -94,14 +94,25 @@ void write_table(hid_t parent, const std::string& name, const std::vector<TableC
 // A table of 8-byte columns (float64 or int64) that grows as rows come
 // (chunked, unlimited; h5py reads it as write_table's): a table too large to
 // hold is written a chunk of rows at a time, each a whole chunk.
+// Where a TableAppender's rows go: appended, the table growing as they come;
+// or, `fixed`, into a table made with `rows` rows, this appender's from row
+// `first` on (MPI ranks each fill their own range of a table they made
+// together: in parallel HDF5 the constructor is collective, the writes
+// independent).
+struct TablePlacement {
+  bool fixed = false;
+  hsize_t rows = 0, first = 0;
+};
+
 class TableAppender {
  public:
   struct Column {
     std::string name;
     bool integer;  // int64, else float64
   };
+  using Placement = TablePlacement;
   TableAppender(hid_t parent, const std::string& name, const std::vector<Column>& columns, std::size_t chunk_rows,
-                const std::vector<Attribute>& attributes);
+                const std::vector<Attribute>& attributes, const Placement& placement = {});
   // One row: its columns' 8 bytes each, in order, packed (a struct of doubles and int64s).
   void append(const void* row);
   // Writes the rows still buffered; once, after the last append.
@@ -112,6 +123,7 @@ class TableAppender {
   Handle type_, dataset_;
   std::size_t row_bytes_, chunk_rows_, buffered_ = 0;
   std::vector<unsigned char> buffer_;
+  Placement placement_;
   hsize_t written_ = 0;
 };
 

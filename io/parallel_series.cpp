@@ -50,6 +50,10 @@ ParallelSeriesFile::~ParallelSeriesFile() {
   forget_if_job_aborts(path_);
 }
 
+std::vector<double> ParallelSeriesFile::read_row(const std::string& ensemble, std::uint64_t replica) const {
+  return read_row_in(file_.id(), ensemble, replica);
+}
+
 void ParallelSeriesFile::close() {
   dataset_.reset();
   GS_H5_CHECK(file_.release());

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "io/hdf5.hpp"
 #include "kernels/workload.hpp"
@@ -30,6 +31,11 @@ class ParallelSeriesFile {
   // has no rows this time.
   void write_rows(std::uint64_t first, std::uint64_t count, const void* rows);
   void close();  // collective: the series, then the file
+  // The file, for the ranks' other writers (the request tables,
+  // io/requests_file.hpp); their objects are closed before close().
+  hid_t id() const { return file_.id(); }
+  // EnsembleFile::read_row of this file (independent: a rank reads alone).
+  std::vector<double> read_row(const std::string& ensemble, std::uint64_t replica) const;
 
  private:
   std::string path_;

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <map>
+#include <utility>
 
 #include "host/base/interrupt.hpp"
 #include "io/hdf5.hpp"
+#include "io/parallel_series.hpp"
 
 namespace gs {
 
@@ -49,17 +51,51 @@ static_assert(sizeof(StoredRequest) == 88, "a stored request is 11 columns of 8 
 // takes its whole size on disk).
 constexpr std::size_t kRequestChunkRows = 8192;
 
+// /requests/<name> under `file`, made if new (with /requests).
+h5::Handle entry_group(hid_t file, const std::string& name, bool create) {
+  const h5::Handle top = h5::has_link(file, "requests") ? h5::open_group(file, "requests")
+                                                        : h5::create_group(file, "requests");
+  return create ? h5::create_group(top.id(), name) : h5::open_group(top.id(), name);
+}
+
+// `ops` (name, class) and `files` (name): what the table's indices name.
+void write_names(hid_t group, const RequestNames& names) {
+  std::vector<std::string> classes;
+  for (const auto& name : names.ops()) classes.push_back(op_class_name(classify_operation(name)));
+  h5::write_table(group, "ops", {{"name", names.ops()}, {"class", classes}}, {{"dimensions", std::string("op")}});
+  h5::write_table(group, "files", {{"name", names.files()}}, {{"dimensions", std::string("file")}});
+}
+
 }  // namespace
+
+void RequestNames::add(const std::vector<std::string>& ops, const std::vector<std::string>& files) {
+  ops_here_.clear();
+  files_here_.clear();
+  for (const auto& name : ops) ops_here_.push_back(index_of(op_index_, ops_, name));
+  for (std::size_t f = 0; f < files.size(); ++f) {
+    poll_interrupts(f);
+    files_here_.push_back(index_of(file_index_, files_, files[f]));
+  }
+}
+
+std::int64_t RequestNames::index_of(std::map<std::string, std::int64_t>& index, std::vector<std::string>& names,
+                                    const std::string& name) {
+  auto [it, fresh] = index.emplace(name, static_cast<std::int64_t>(names.size()));
+  if (fresh) names.push_back(name);
+  return it->second;
+}
 
 // One table `requests` (replica, seq, rank, time, duration, op, file, offset,
 // size, session, flags) over all replicas, written as the rows come, with
 // `ops` and `files` naming the indices: every replica's names mapped onto one
-// list in the order they first appear.
+// list in the order they first appear. Under MPI ranks each rank writes its
+// replicas' rows into the table they made together (`placement`), with the
+// names of every rank merged beforehand (`names`).
 class RequestTableWriter {
  public:
-  RequestTableWriter(hid_t group, std::uint64_t expected_rows)
-      : group_(group),
-        table_(group, "requests",
+  RequestTableWriter(hid_t group, std::uint64_t expected_rows, std::uint32_t first_replica = 0,
+                     RequestNames names = {}, const h5::TableAppender::Placement& placement = {})
+      : table_(group, "requests",
                {{"replica", true}, {"seq", true}, {"rank", true}, {"time", false}, {"duration", false}, {"op", true},
                 {"file", true}, {"offset", true}, {"size", true}, {"session", true}, {"flags", true}},
                std::clamp<std::uint64_t>(expected_rows, 1, kRequestChunkRows),
@@ -67,52 +103,35 @@ class RequestTableWriter {
                 {"time_units", std::string("s")},
                 {"offset_size_units", std::string("bytes (-1: not given)")},
                 {"flags", std::string("bit 0 root-exclusive, 1 inferred open/close, 2 session may read, 3 may "
-                                      "write")}}) {}
+                                      "write")}},
+               placement),
+        names_(std::move(names)),
+        replica_(static_cast<std::int64_t>(first_replica) - 1) {}
 
   void begin_replica(const Workload& files) {
     ++replica_;
-    ops_here_.clear();
-    files_here_.clear();
-    for (const auto& name : files.table.ops) ops_here_.push_back(index_of(op_index_, ops_, name));
-    for (std::size_t f = 0; f < files.table.files.size(); ++f) {
-      poll_interrupts(f);
-      files_here_.push_back(index_of(file_index_, files_, files.table.files[f]));
-    }
+    names_.add(files.table.ops, files.table.files);
   }
 
   void append(const std::vector<Request>& requests) {
+    const std::vector<std::int64_t>& ops = names_.ops_here();
+    const std::vector<std::int64_t>& files = names_.files_here();
     for (const Request& r : requests) {
       poll_interrupts(rows_++);
-      const StoredRequest row{replica_, r.seq, r.rank, r.start, r.duration, ops_here_[r.op],
-                              r.file < 0 ? -1 : files_here_[r.file], r.offset, r.size, r.session,
-                              static_cast<std::int64_t>(r.flags)};
+      const std::int64_t file = r.file < 0 ? -1 : files[r.file];
+      const StoredRequest row{replica_, r.seq,    r.rank, r.start,   r.duration, ops[r.op],
+                              file,     r.offset, r.size, r.session, static_cast<std::int64_t>(r.flags)};
       table_.append(&row);
     }
   }
 
-  void finish(const std::vector<Attribute>& attributes) {
-    table_.flush();
-    std::vector<std::string> classes;
-    for (const auto& name : ops_) classes.push_back(op_class_name(classify_operation(name)));
-    h5::write_table(group_, "ops", {{"name", ops_}, {"class", classes}}, {{"dimensions", std::string("op")}});
-    h5::write_table(group_, "files", {{"name", files_}}, {{"dimensions", std::string("file")}});
-    h5::write_attributes(group_, attributes);
-  }
+  void finish() { table_.flush(); }  // the rows still buffered
+  const RequestNames& names() const { return names_; }
 
  private:
-  static std::int64_t index_of(std::map<std::string, std::int64_t>& index, std::vector<std::string>& names,
-                               const std::string& name) {
-    auto [it, fresh] = index.emplace(name, static_cast<std::int64_t>(names.size()));
-    if (fresh) names.push_back(name);
-    return it->second;
-  }
-
-  hid_t group_;
   h5::TableAppender table_;
-  std::map<std::string, std::int64_t> op_index_, file_index_;
-  std::vector<std::string> ops_, files_;
-  std::vector<std::int64_t> ops_here_, files_here_;  // the replica's indices in ops_ and files_
-  std::int64_t replica_ = -1;  // the replica whose rows come now
+  RequestNames names_;
+  std::int64_t replica_;  // the replica whose rows come now
   std::uint64_t rows_ = 0;
 };
 
@@ -123,7 +142,9 @@ void write_request_table(hid_t group, const Workload& workload, const std::vecto
   RequestTableWriter writer(group, workload.table.requests.size());
   writer.begin_replica(workload);
   writer.append(workload.table.requests);
-  writer.finish(attributes);
+  writer.finish();
+  write_names(group, writer.names());
+  h5::write_attributes(group, attributes);
 }
 
 // /characteristics/<class>/<name> (Table III), /files, /generic_path and
@@ -184,12 +205,17 @@ void write_characterization_file(const std::string& path, const TraceCharacteriz
   file.commit();
 }
 
-RequestsEntryWriter::RequestsEntryWriter(EnsembleFile& file, const std::string& name, std::uint64_t expected_rows) {
-  const h5::Handle top = h5::has_link(file.id(), "requests") ? h5::open_group(file.id(), "requests")
-                                                             : h5::create_group(file.id(), "requests");
-  group_ = h5::create_group(top.id(), name);
-  table_ = std::make_unique<RequestTableWriter>(group_.id(), expected_rows);
-}
+RequestsEntryWriter::RequestsEntryWriter(EnsembleFile& file, const std::string& name, std::uint64_t expected_rows)
+    : group_(entry_group(file.id(), name, true)),
+      table_(std::make_unique<RequestTableWriter>(group_.id(), expected_rows)) {}
+
+#ifdef GPUSYNTH_HAVE_MPI
+RequestsEntryWriter::RequestsEntryWriter(ParallelSeriesFile& file, const std::string& name,
+                                         std::uint64_t expected_rows, const RanksShare& share)
+    : group_(entry_group(file.id(), name, true)),
+      table_(std::make_unique<RequestTableWriter>(group_.id(), expected_rows, share.first_replica, share.names,
+                                                  h5::TableAppender::Placement{true, share.rows, share.first_row})) {}
+#endif
 
 RequestsEntryWriter::~RequestsEntryWriter() = default;
 
@@ -197,10 +223,33 @@ void RequestsEntryWriter::begin_replica(const Workload& files) { table_->begin_r
 
 void RequestsEntryWriter::append(const std::vector<Request>& requests) { table_->append(requests); }
 
+namespace {
+
+// What follows an entry's rows under /requests/<name>.
+void write_entry_rest(hid_t group, const RequestNames& names, const std::vector<Attribute>& attributes,
+                      const TraceCharacterization* characterized) {
+  write_names(group, names);
+  h5::write_attributes(group, attributes);
+  if (characterized) write_characterization(h5::create_group(group, "characterized").id(), *characterized);
+}
+
+}  // namespace
+
 void RequestsEntryWriter::finish(const std::vector<Attribute>& attributes,
                                  const TraceCharacterization* characterized) {
-  table_->finish(attributes);
-  if (characterized) write_characterization(h5::create_group(group_.id(), "characterized").id(), *characterized);
+  table_->finish();
+  write_entry_rest(group_.id(), table_->names(), attributes, characterized);
+}
+
+void RequestsEntryWriter::finish_share() {
+  table_->finish();
+  table_.reset();
+  group_.reset();
+}
+
+void finish_requests_entry(EnsembleFile& file, const std::string& name, const RequestNames& names,
+                           const std::vector<Attribute>& attributes, const TraceCharacterization* characterized) {
+  write_entry_rest(entry_group(file.id(), name, false).id(), names, attributes, characterized);
 }
 
 }  // namespace gs

@@ -99,16 +99,36 @@ namespace {
 constexpr std::uint64_t kMessageElements = std::uint64_t{1} << 28;
 }  // namespace
 
-std::string broadcast_from_root(const std::string& text) {
-  if (info().size == 1) return text;
+namespace {
+// `text` of rank `root`, on every rank.
+std::string broadcast_from(int root, const std::string& text) {
   unsigned long long length = text.size();
-  MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+  MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, root, MPI_COMM_WORLD);
   std::string out = text;
   out.resize(length);
   for (std::uint64_t at = 0; at < length; at += kMessageElements)
-    MPI_Bcast(out.data() + at, static_cast<int>(std::min<std::uint64_t>(kMessageElements, length - at)), MPI_CHAR, 0,
-              MPI_COMM_WORLD);
+    MPI_Bcast(out.data() + at, static_cast<int>(std::min<std::uint64_t>(kMessageElements, length - at)), MPI_CHAR,
+              root, MPI_COMM_WORLD);
   return out;
+}
+}  // namespace
+
+std::string broadcast_from_root(const std::string& text) {
+  return info().size == 1 ? text : broadcast_from(0, text);
+}
+
+std::vector<std::string> texts_of_every_rank(const std::string& text) {
+  std::vector<std::string> texts;
+  for (int root = 0; root < info().size; ++root)
+    texts.push_back(info().size == 1 ? text : broadcast_from(root, text));
+  return texts;
+}
+
+std::uint64_t sum_over_lower_ranks(std::uint64_t value) {
+  if (info().size == 1) return 0;
+  unsigned long long in = value, out = 0;
+  MPI_Exscan(&in, &out, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  return info().rank == 0 ? 0 : out;  // MPI leaves rank 0's result undefined
 }
 
 std::uint64_t sum_over_ranks(std::uint64_t value) {
@@ -244,6 +264,8 @@ void init_ranks(int*, char***) {
 }
 void finalize_ranks() {}
 std::string broadcast_from_root(const std::string& text) { return text; }
+std::vector<std::string> texts_of_every_rank(const std::string& text) { return {text}; }
+std::uint64_t sum_over_lower_ranks(std::uint64_t) { return 0; }
 std::uint64_t sum_over_ranks(std::uint64_t value) { return value; }
 std::uint64_t max_over_ranks(std::uint64_t value) { return value; }
 void barrier() {}

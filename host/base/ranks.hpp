@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <exception>
 #include <string>
+#include <vector>
 
 namespace gs {
 
@@ -30,6 +31,9 @@ inline bool several_ranks() { return ranks().size > 1; }
 std::string broadcast_from_root(const std::string& text);
 std::uint64_t sum_over_ranks(std::uint64_t value);  // every rank gets the sum
 std::uint64_t max_over_ranks(std::uint64_t value);
+std::uint64_t sum_over_lower_ranks(std::uint64_t value);  // rank r gets the sum over ranks 0 … r − 1
+// Element r: rank r's `text`, on every rank.
+std::vector<std::string> texts_of_every_rank(const std::string& text);
 void barrier();
 
 // Failures under several ranks (docs/scale-out.md). Until begin_job() every

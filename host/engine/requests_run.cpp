@@ -16,10 +16,12 @@
 #include "host/base/interrupt.hpp"
 #include "host/base/paths.hpp"
 #include "host/base/progress.hpp"
+#include "host/base/ranks.hpp"
 #include "host/base/sysinfo.hpp"
 #include "host/engine/plan.hpp"
 #include "host/requests/synthesize.hpp"
 #include "io/ensemble_file.hpp"
+#include "io/parallel_series.hpp"
 #include "io/requests_file.hpp"
 
 namespace gs {
@@ -312,15 +314,16 @@ constexpr std::uint64_t kProgressPerReplica = 1000;
 
 // One replica's requests made a block at a time: timed by the counts (when
 // given; else by slack, already), checked for dependencies, appended to the
-// entry's table and, with `kept`, kept whole. Returns (requests, violations).
+// entry's table (`writer`; none for a replica made again on rank 0 for its
+// texts) and, with `kept`, kept whole. Returns (requests, violations).
 std::pair<std::uint64_t, std::uint64_t> stream_replica(const RequestsSpec& spec, std::uint32_t replica,
                                                        Expansion& expansion, CountsTiming* timing,
-                                                       RequestsEntryWriter& writer, Workload* kept,
+                                                       RequestsEntryWriter* writer, Workload* kept,
                                                        Progress& progress) {
   const std::uint64_t total = std::max<std::uint64_t>(expansion.requests(), 1);
   std::uint64_t shown = 0;
   const RequestTable& table = expansion.files().table;
-  writer.begin_replica(expansion.files());
+  if (writer) writer->begin_replica(expansion.files());
   DependencyChecker dependencies;
   std::vector<Request> block;
   block.reserve(kStreamedRequests);
@@ -338,7 +341,7 @@ std::pair<std::uint64_t, std::uint64_t> stream_replica(const RequestsSpec& spec,
       }
     }
     for (const Request& r : block) dependencies.add(table, r, made++);
-    writer.append(block);
+    if (writer) writer->append(block);
     if (kept) kept->table.requests.insert(kept->table.requests.end(), block.begin(), block.end());
     const std::uint64_t units = kProgressPerReplica * made / total;
     progress.advance(units - std::exchange(shown, units));
@@ -401,18 +404,53 @@ std::vector<Attribute> entry_attributes(const RunConfig& config, const RequestsS
   return attributes;
 }
 
+// The timing of `replica` by its ensemble's counts in `file` (an EnsembleFile
+// or the ranks' ParallelSeriesFile; none: by slack).
+template <class File>
+std::optional<CountsTiming> counts_timing(const RequestsSpec& spec, const File& file, std::uint32_t replica) {
+  if (spec.timing_ensemble.empty()) return std::nullopt;
+  return CountsTiming(file.read_row(spec.timing_ensemble, replica), spec.bin_width);
+}
+
+// A workload of the user's size: the estimate before missed it, the machine had less than it said.
+UserError out_of_memory(const RunConfig& config, const RequestsSpec& spec) {
+  return UserError(
+      fmt::format("{}: out of memory while synthesizing (the budget was {}, {}); lower processes or "
+                  "replicas, or give a smaller --memory-limit so that the plan refuses it before any "
+                  "work",
+                  located(config, spec),
+                  spec.memory_budget == UINT64_MAX ? std::string("unlimited") : format_bytes(spec.memory_budget),
+                  spec.budget_source));
+}
+
+// `on_ranks`: the rows made and written by every MPI rank.
+void log_entry(const RequestsSpec& spec, const RequestsOutcome& outcome, std::int32_t processes, bool on_ranks,
+               const ExecutionContext& context) {
+  context.log(fmt::format(
+      "requests '{}': {} requests in {} replica(s) of {} processes, {} dependency "
+      "violations, {:.2f} s{}{}",
+      spec.name, outcome.requests, spec.replicas, processes, outcome.violations, outcome.seconds,
+      on_ranks ? fmt::format(" on {} MPI ranks", ranks().size) : "",
+      spec.timing_ensemble.empty() ? ""
+                                   : fmt::format("; replica 0 fills {} of the {} bins of '{}'", outcome.filled_bins,
+                                                 outcome.counted_bins, spec.timing_ensemble)));
+}
+
 }  // namespace
 
 std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, EnsembleFile& file,
-                                                 const ExecutionContext& context, bool keep_replicas) {
+                                                 const ExecutionContext& context, bool keep_replicas,
+                                                 std::vector<RequestsOnRanks>* on_ranks) {
   std::vector<RequestsOutcome> outcomes;
   if (config.requests.empty()) return outcomes;
-  fault_point("requests");
+  if (!on_ranks) fault_point("requests");  // else met by every rank before
   std::uint64_t held = 0;  // the texts' replicas of the entries before
-  for (const RequestsSpec& spec : config.requests) {
+  for (std::size_t entry = 0; entry < config.requests.size(); ++entry) {
+    const RequestsSpec& spec = config.requests[entry];
     const auto start = std::chrono::steady_clock::now();
     RequestsOutcome outcome;
     outcome.name = spec.name;
+    if (on_ranks) outcome = std::move((*on_ranks)[entry].outcome);
     const bool emits = emits_texts(spec);
     std::int32_t processes = spec.processes;
     try {
@@ -421,10 +459,13 @@ std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, Ensemb
       SynthesisOptions options = spec.synthesis;
       options.key.seed = config.seed;
       std::optional<RequestsEntryWriter> writer;  // made with the first replica, whose size it takes as typical
-      Progress progress = context.progress(kProgressPerReplica * spec.replicas);
-      progress.begin(fmt::format("requests {}", spec.name));
+      // On ranks only the emitted replica is made here (again): its rows are in the table.
+      const std::uint32_t first = on_ranks ? spec.emit.replica : 0;
+      const std::uint32_t end = on_ranks ? first + (emits ? 1 : 0) : spec.replicas;
+      Progress progress(kProgressPerReplica * (end - first), context.quiet || end == first);
+      progress.begin(fmt::format(on_ranks ? "requests {}, replica for the texts" : "requests {}", spec.name));
       std::uint64_t used = held;
-      for (std::uint32_t replica = 0; replica < spec.replicas; ++replica) {
+      for (std::uint32_t replica = first; replica < end; ++replica) {
         throw_if_interrupted();
         const bool whole = keep_replicas || (emits && replica == spec.emit.replica);
         // The guard inside the synthesis: what the budget leaves for this replica.
@@ -432,63 +473,170 @@ std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, Ensemb
         options.limit_note = budget_note(spec, options.max_replica_bytes, replica, keep_replicas);
         Expansion expansion =
             synthesize_replica(*source.path, *source.characteristics, options, replica, processes, whole);
-        if (!writer) writer.emplace(file, spec.name, expansion.requests() * spec.replicas);
-        std::optional<CountsTiming> timing;
-        std::size_t counted_bins = 0;
-        if (!spec.timing_ensemble.empty()) {
-          const std::vector<double> counts = file.read_row(spec.timing_ensemble, replica);
-          counted_bins = counts.size();
-          timing.emplace(counts, spec.bin_width);
-        }
+        if (!writer && !on_ranks) writer.emplace(file, spec.name, expansion.requests() * spec.replicas);
+        std::optional<CountsTiming> timing = counts_timing(spec, file, replica);
         Workload kept;
         if (whole) {
           kept = expansion.files();
           kept.table.requests.reserve(expansion.requests());
         }
-        const auto [requests, violations] = stream_replica(spec, replica, expansion, timing ? &*timing : nullptr,
-                                                           *writer, whole ? &kept : nullptr, progress);
-        if (replica == 0 && timing) {
-          outcome.filled_bins = timing->filled_bins();
-          outcome.counted_bins = counted_bins;
+        const auto [requests, violations] =
+            stream_replica(spec, replica, expansion, timing ? &*timing : nullptr, writer ? &*writer : nullptr,
+                           whole ? &kept : nullptr, progress);
+        if (!on_ranks) {
+          if (replica == 0 && timing) {
+            outcome.filled_bins = timing->filled_bins();
+            outcome.counted_bins = timing->bins();
+          }
+          outcome.violations += violations;
+          outcome.requests += requests;
         }
-        outcome.violations += violations;
-        outcome.requests += requests;
         if (!whole) continue;
         used += replica_bytes(static_cast<double>(requests), static_cast<double>(kept.table.files.size()));
         if (emits && replica == spec.emit.replica) outcome.emitted = keep_replicas ? kept : std::move(kept);
         if (keep_replicas) outcome.replicas.push_back(std::move(kept));
       }
-      if (!writer) writer.emplace(file, spec.name, 0);
-      writer->finish(entry_attributes(config, spec, processes, options, outcome),
-                    spec.given ? nullptr : source.characterized.get());
+      const std::vector<Attribute> attributes = entry_attributes(config, spec, processes, options, outcome);
+      const TraceCharacterization* characterized = spec.given ? nullptr : source.characterized.get();
+      if (on_ranks) {
+        finish_requests_entry(file, spec.name, (*on_ranks)[entry].names, attributes, characterized);
+      } else {
+        if (!writer) writer.emplace(file, spec.name, 0);
+        writer->finish(attributes, characterized);
+      }
       progress.finish();
       if (emits)
         held += replica_bytes(static_cast<double>(outcome.emitted.table.requests.size()),
                               static_cast<double>(outcome.emitted.table.files.size()));
     } catch (const std::bad_alloc&) {
-      // A workload of the user's size: the estimate above missed it, the machine had less than it said.
-      throw UserError(
-          fmt::format("{}: out of memory while synthesizing (the budget was {}, {}); lower processes or "
-                      "replicas, or give a smaller --memory-limit so that the plan refuses it before any "
-                      "work",
-                      located(config, spec),
-                      spec.memory_budget == UINT64_MAX ? std::string("unlimited") : format_bytes(spec.memory_budget),
-                      spec.budget_source));
+      throw out_of_memory(config, spec);
     } catch (const UserError& e) {
       throw UserError(fmt::format("{}: {}", located(config, spec), e.what()));
     }
-    outcome.seconds = seconds_since(start);
-    context.log(fmt::format(
-        "requests '{}': {} requests in {} replica(s) of {} processes, {} dependency "
-        "violations, {:.2f} s{}",
-        spec.name, outcome.requests, spec.replicas, processes, outcome.violations, outcome.seconds,
-        spec.timing_ensemble.empty() ? ""
-                                     : fmt::format("; replica 0 fills {} of the {} bins of '{}'", outcome.filled_bins,
-                                                   outcome.counted_bins, spec.timing_ensemble)));
+    outcome.seconds += seconds_since(start);
+    log_entry(spec, outcome, processes, on_ranks != nullptr, context);
     outcomes.push_back(std::move(outcome));
   }
   return outcomes;
 }
+
+bool requests_on_ranks(const RunConfig& config, bool replay) {
+  return several_ranks() && !config.requests.empty() && !replay;
+}
+
+#ifdef GPUSYNTH_HAVE_MPI
+namespace {
+
+// A rank's names for the others: the count of ops, then every op and file, each ended by a NUL.
+std::string names_text(const RequestNames& names) {
+  std::string text = std::to_string(names.ops().size()) + '\0';
+  for (const auto* list : {&names.ops(), &names.files()})
+    for (const std::string& name : *list) text += name + '\0';
+  return text;
+}
+
+// Rank by rank, each rank's names added in the order they first appear there:
+// the order one rank meets them in, replica by replica (a name already met on
+// a rank before keeps its index).
+RequestNames merged_names(const std::vector<std::string>& texts) {
+  RequestNames merged;
+  for (const std::string& text : texts) {
+    std::vector<std::string> parts;
+    for (std::size_t at = 0; at < text.size();) {
+      const std::size_t end = text.find('\0', at);
+      parts.push_back(text.substr(at, end - at));
+      at = end + 1;
+    }
+    const auto ops_end = parts.begin() + 1 + static_cast<std::ptrdiff_t>(std::stoull(parts.front()));
+    merged.add({parts.begin() + 1, ops_end}, {ops_end, parts.end()});
+  }
+  return merged;
+}
+
+RequestsOnRanks write_entry_on_ranks(const RunConfig& config, const RequestsSpec& spec, ParallelSeriesFile& shared,
+                                     const ExecutionContext& context) {
+  const auto start = std::chrono::steady_clock::now();
+  const EntrySource source = entry_source(spec);
+  SynthesisOptions options = spec.synthesis;
+  options.key.seed = config.seed;
+  options.max_replica_bytes = spec.memory_budget;
+  const auto make = [&](std::uint32_t replica) {
+    options.limit_note = budget_note(spec, options.max_replica_bytes, replica, false);
+    return synthesize_replica(*source.path, *source.characteristics, options, replica, source.processes, false);
+  };
+  const ReplicaRange mine = replica_range(spec.replicas, ranks().rank, ranks().size);
+  const auto first = static_cast<std::uint32_t>(mine.first), end = static_cast<std::uint32_t>(mine.first + mine.count);
+  // The layout: the share's sizes and names (a path and its file names are
+  // cheap beside its requests, made again below).
+  RequestNames names;
+  std::uint64_t rows = 0, first_rows = 0;
+  for (std::uint32_t replica = first; replica < end; ++replica) {
+    throw_if_interrupted();
+    const Expansion expansion = make(replica);
+    names.add(expansion.files().table.ops, expansion.files().table.files);
+    rows += expansion.requests();
+    if (replica == 0) first_rows = expansion.requests();
+  }
+  RequestsEntryWriter::RanksShare share;
+  share.first_replica = first;
+  share.first_row = sum_over_lower_ranks(rows);
+  share.rows = sum_over_ranks(rows);
+  share.names = merged_names(texts_of_every_rank(names_text(names)));
+  RequestsOnRanks done;
+  done.names = share.names;
+  // One rank's chunks: replica 0's requests (rank 0's) as the typical replica.
+  RequestsEntryWriter writer(shared, spec.name, sum_over_ranks(first_rows) * spec.replicas, share);
+  Progress progress(kProgressPerReplica * mine.count, context.quiet || !is_root_rank());
+  progress.begin(fmt::format("requests {} (rank 0's share of {} ranks)", spec.name, ranks().size));
+  RequestsOutcome& outcome = done.outcome;
+  outcome.name = spec.name;
+  for (std::uint32_t replica = first; replica < end; ++replica) {
+    throw_if_interrupted();
+    Expansion expansion = make(replica);
+    std::optional<CountsTiming> timing = counts_timing(spec, shared, replica);
+    const auto [requests, violations] =
+        stream_replica(spec, replica, expansion, timing ? &*timing : nullptr, &writer, nullptr, progress);
+    if (replica == 0 && timing) {
+      outcome.filled_bins = timing->filled_bins();
+      outcome.counted_bins = timing->bins();
+    }
+    outcome.requests += requests;
+    outcome.violations += violations;
+  }
+  writer.finish_share();
+  progress.finish();
+  outcome.requests = sum_over_ranks(outcome.requests);
+  outcome.violations = sum_over_ranks(outcome.violations);
+  outcome.seconds = seconds_since(start);
+  return done;
+}
+
+}  // namespace
+
+std::vector<RequestsOnRanks> write_requests_on_ranks(const RunConfig& config, EnsembleFile* file,
+                                                     const ExecutionContext& context) {
+  fault_point("requests");
+  if (file) file->suspend();
+  ParallelSeriesFile shared(broadcast_from_root(file ? file->temp_path() : std::string()));
+  std::vector<RequestsOnRanks> written;
+  for (const RequestsSpec& spec : config.requests) {
+    try {
+      written.push_back(write_entry_on_ranks(config, spec, shared, context));
+    } catch (const std::bad_alloc&) {
+      throw out_of_memory(config, spec);
+    } catch (const UserError& e) {
+      throw UserError(fmt::format("{}: {}", located(config, spec), e.what()));
+    }
+  }
+  shared.close();
+  if (file) file->resume();
+  return written;
+}
+#else
+std::vector<RequestsOnRanks> write_requests_on_ranks(const RunConfig&, EnsembleFile*, const ExecutionContext&) {
+  return {};  // one rank: never called (requests_on_ranks is false)
+}
+#endif
 
 RequestTexts::RequestTexts(const RunConfig& config, std::vector<RequestsOutcome>& outcomes,
                            const ExecutionContext& context)

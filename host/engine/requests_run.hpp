@@ -20,6 +20,7 @@
 #include "host/requests/characteristics.hpp"
 #include "io/ensemble_file.hpp"
 #include "io/request_texts.hpp"
+#include "io/requests_file.hpp"
 
 namespace gs {
 
@@ -77,11 +78,33 @@ struct RequestsOutcome {
   std::vector<Workload> replicas;  // every replica, when kept for a replay
 };
 
+// An entry whose rows the MPI ranks wrote (write_requests_on_ranks): its
+// outcome but the emitted replica, and the names its table indexes.
+struct RequestsOnRanks {
+  RequestsOutcome outcome;
+  RequestNames names;
+};
+
 // Synthesizes every entry into `file` (open, the ensembles written already),
 // each replica written as it is made; `keep_replicas`: every replica also
-// stays in its outcome (for a replay).
+// stays in its outcome (for a replay). With `on_ranks` (rank 0, after
+// write_requests_on_ranks) the rows are there: it writes what they index, the
+// attributes and the characterization, and makes the emitted replicas again.
 std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, EnsembleFile& file,
-                                                 const ExecutionContext& context, bool keep_replicas);
+                                                 const ExecutionContext& context, bool keep_replicas,
+                                                 std::vector<RequestsOnRanks>* on_ranks = nullptr);
+
+// Whether the requests are made by every MPI rank: several ranks, a file,
+// no replay (which needs every replica whole on rank 0).
+bool requests_on_ranks(const RunConfig& config, bool replay);
+
+// Collective, when requests_on_ranks (docs/scale-out.md): every rank makes its
+// contiguous share of each entry's replicas, twice (first their sizes and
+// names, merged in replica order over the ranks; then their rows), and writes
+// the rows where one rank would have written them in the file rank 0 laid out
+// (`file`: rank 0's, suspended meanwhile; null on the other ranks).
+std::vector<RequestsOnRanks> write_requests_on_ranks(const RunConfig& config, EnsembleFile* file,
+                                                     const ExecutionContext& context);
 
 // The fio directory, DiskSim and DXT-like files of every entry that asks for
 // them, written to temporaries beside their targets and synced (a full disk

@@ -143,11 +143,14 @@ SeriesDataset create_ensemble_series(EnsembleFile& file, const EnsemblePlan& ens
 // text outputs, staged beside their targets and synced, and the commit of the run's outputs as one unit: the HDF5 file
 // (the last interrupt check, its fsync) and then the texts' renames. A
 // failure or a signal before the HDF5 rename leaves none of them.
+// `on_ranks`: the requests' rows the MPI ranks wrote (write_requests_on_ranks).
 void finish_file(const RunConfig& config, EnsembleFile& file, const std::optional<Study>& study,
-                 const RunOptions& options, const ExecutionContext& context, RunOutcome& outcome) {
+                 const RunOptions& options, const ExecutionContext& context,
+                 std::vector<RequestsOnRanks>* on_ranks, RunOutcome& outcome) {
   if (study) write_compare(file, *study);
   write_bursts(file, outcome.bursts);
-  std::vector<RequestsOutcome> requests = synthesize_requests(config, file, context, options.replay.has_value());
+  std::vector<RequestsOutcome> requests =
+      synthesize_requests(config, file, context, options.replay.has_value(), on_ranks);
   if (options.replay) {
     const auto replay_start = std::chrono::steady_clock::now();
     outcome.replays = replay_requests(config, requests, *options.replay, context);
@@ -428,8 +431,11 @@ void generate_run(const RunConfig& config, const RunPlan& plan, const RunBackend
     outcome.bursts = analyse_run_bursts(config, datasets, file ? &*file : nullptr, context);
     outcome.bursts_seconds = seconds_since(bursts_start);
   }
+  const bool requests_split = !options.no_output && requests_on_ranks(config, options.replay.has_value());
+  std::vector<RequestsOnRanks> requests;
+  if (requests_split) requests = write_requests_on_ranks(config, file ? &*file : nullptr, context);
   if (is_root_rank()) {
-    if (file) finish_file(config, *file, study, options, context, outcome);
+    if (file) finish_file(config, *file, study, options, context, requests_split ? &requests : nullptr, outcome);
     if (study) outcome.study = std::move(study);
   }
   barrier();  // the file is in place before any rank reports success

@@ -118,6 +118,7 @@ class CountsTiming {
   void time(Request& request, bool data);
   // The bins the data requests timed so far filled completely.
   std::uint64_t filled_bins() const;
+  std::uint64_t bins() const { return targets_.size(); }  // the counts' bins
 
  private:
   std::vector<std::uint64_t> targets_;

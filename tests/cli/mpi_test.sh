@@ -79,10 +79,14 @@ for np in 2 3; do
       fail "bursts np $np: $group differs from the serial run: $(head -c 300 "$tmp/diff")"
   done
 done
-# Requests (made on rank 0 once every rank has written its replicas): 7
-# replicas of the mpi-io-test path at 2000 processes (several blocks of 8192
-# requests each), timed by an ensemble's counts, and 5 by slack, with the DXT
-# text of replica 4: under 2 and 3 ranks the serial /requests and text, to the bit.
+# Requests (every rank makes its share of the replicas and writes their rows
+# into the shared file; rank 0 the names, attributes and texts): 7 replicas of
+# the mpi-io-test path at 2000 processes (several blocks of 8192 requests
+# each), timed by an ensemble's counts, with the DXT text of replica 4; 5 by
+# slack; and 5 with more shared files than the characteristics have, whose
+# drawn names differ between replicas (the table's `files` grows from replica
+# to replica, so the ranks' names must merge in replica order): under 2 and 3
+# ranks the serial /requests and text, to the bit.
 cat >"$tmp/requests.yaml" <<YAML
 seed: 12
 output: $tmp/req.h5
@@ -93,14 +97,22 @@ requests:
   - {name: timed, trace: $data/mpi-io-test.dxt.txt.gz, format: dxt, counters: $data/mpi-io-test.parser.txt.gz,
      processes: 2000, replicas: 7, timing: {ensemble: arrivals, bin: 50ms}, emit: {dxt: req.dxt, replica: 4}}
   - {name: slack, trace: $data/mpi-io-test.dxt.txt.gz, format: dxt, processes: 3, replicas: 5}
+  - name: drawn
+    processes: 3
+    replicas: 5
+    files: {shared: 6}
+    characteristics:
+      shared: {files: 2, OT: [1], D: [16], IRG: [0.001], ISG: [1], SIZE: [4096], OFF: [0, 4096], SEQ: [1.0],
+               AM: {write_only: 1, read_only: 1}, RT1: {write: 1, read: 1}, ST: [0.0001], data_execution_time: [0.0001]}
 YAML
 expect_rc 0 "serial requests" "$gpusynth" "$tmp/requests.yaml" -q
 mv "$tmp/req.dxt" "$tmp/req1.dxt"
 for np in 2 3; do
   expect_rc 0 "requests under mpirun -np $np" "${launch[@]}" -np "$np" "$gpusynth" "$tmp/requests.yaml" \
     -o "$tmp/req$np.h5"
-  expect_in "$tmp/stderr" "requests 'timed': [0-9]* requests in 7 replica(s) of 2000 processes, 0 dependency violations" \
-    "np $np: the requests counted"
+  expect_in "$tmp/stderr" \
+    "requests 'timed': [0-9]* requests in 7 replica(s) of 2000 processes, 0 dependency violations, [0-9.]* s on $np MPI ranks" \
+    "np $np: the requests counted, made on every rank"
   for group in /ensembles /requests; do
     same_h5 "$tmp/req.h5" "$tmp/req$np.h5" "$group" >"$tmp/diff" 2>&1 ||
       fail "requests np $np: $group differs from the serial run: $(head -c 300 "$tmp/diff")"
@@ -136,7 +148,7 @@ wait "$job" && fail "the job with a killed rank exited 0"
 # throw (host/base/fault_injection.hpp).
 every_stage_config "$tmp/stages.h5" >"$tmp/stages.yaml"
 listing() { ls -A "$tmp" | grep -E '^(stages\.h5|\.stages\.h5\.tmp)' ; }
-for fault in generate@1 generate@0 study@2 requests@0 bursts@0 bursts@2; do
+for fault in generate@1 generate@0 study@2 requests@0 requests@2 bursts@0 bursts@2; do
   rm -f "$tmp/stages.h5"
   start=$(date +%s)
   GPUSYNTH_FAULT=$fault timeout 120 "${launch[@]}" -x GPUSYNTH_FAULT -np 3 "$gpusynth" bursts "$tmp/stages.yaml" -q \

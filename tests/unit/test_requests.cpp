@@ -18,12 +18,15 @@
 #include <sstream>
 #include <tuple>
 
+#include "host/base/errors.hpp"
 #include "host/base/interrupt.hpp"
 #include "host/engine/config.hpp"
 #include "host/engine/requests_run.hpp"
 #include "host/requests/synthesize.hpp"
+#include "io/hdf5.hpp"
 #include "io/line_reader.hpp"
 #include "io/request_texts.hpp"
+#include "io/requests_file.hpp"
 #include "test_support.hpp"
 
 namespace gs {
@@ -501,6 +504,94 @@ TEST(Requests, StreamedTimingAndCheckingAreTheWholeReplicas) {
   EXPECT_EQ(rows_of(expansion.files().table, made), rows_of(whole.table, whole.table.requests));
   EXPECT_EQ(timing.filled_bins(), filled);
   EXPECT_EQ(checker.report().violations, report.violations);
+}
+
+// The MPI ranks' merge (docs/scale-out.md): each rank's names, in the order
+// they first appear in its contiguous share of the replicas, merged rank by
+// rank, are the names one writer meets replica by replica, with the same
+// index for every replica's names.
+TEST(Requests, NamesMergedShareByShareAreTheOneWritersNames) {
+  std::vector<std::vector<std::string>> replicas = {{"b", "a"}, {"a", "c"}, {"d", "b"}, {"e"}, {"c", "f", "a"},
+                                                    {"g", "d"}, {"b"}};
+  const std::vector<std::string> ops = {"write", "open"};
+  RequestNames one;
+  std::vector<std::vector<std::int64_t>> indices;
+  for (const auto& files : replicas) {
+    one.add(ops, files);
+    indices.push_back(one.files_here());
+  }
+  ASSERT_EQ(one.files(), (std::vector<std::string>{"b", "a", "c", "d", "e", "f", "g"}));
+  for (const std::size_t shares : {2u, 3u, 7u}) {
+    RequestNames merged;
+    for (std::size_t share = 0; share < shares; ++share) {
+      RequestNames own;  // one rank's first pass over its share
+      const std::size_t first = share * replicas.size() / shares, end = (share + 1) * replicas.size() / shares;
+      for (std::size_t r = first; r < end; ++r) own.add(ops, replicas[r]);
+      merged.add(own.ops(), own.files());
+    }
+    EXPECT_EQ(merged.files(), one.files()) << shares << " shares";
+    EXPECT_EQ(merged.ops(), one.ops());
+    for (std::size_t r = 0; r < replicas.size(); ++r) {  // the second pass: the merged names index every replica
+      merged.add(ops, replicas[r]);
+      EXPECT_EQ(merged.files_here(), indices[r]) << "replica " << r << ", " << shares << " shares";
+    }
+    EXPECT_EQ(merged.files(), one.files()) << "no name is new in the second pass";
+  }
+}
+
+// An appender placed at row `first` of a table made for all rows (an MPI
+// rank's share, written independently) puts each row where one growing
+// appender puts it; a row beyond the table is refused.
+TEST(Requests, PlacedTableRowsAreWhereTheAppendedRowsAre) {
+  const test::TempDir dir;
+  constexpr std::size_t kRows = 23, kChunk = 5;
+  const std::vector<h5::TableAppender::Column> columns = {{"n", true}, {"x", false}};
+  struct Row {
+    std::int64_t n;
+    double x;
+  };
+  const auto row = [](std::size_t i) { return Row{static_cast<std::int64_t>(i * i), 0.5 + static_cast<double>(i)}; };
+  const auto append = [&](h5::TableAppender& table, std::size_t i) {
+    const Row r = row(i);
+    table.append(&r);
+  };
+  const std::size_t splits[] = {0, 7, 10, kRows - 1};  // at a table's start, inside a chunk, at a chunk, its end
+  h5::quiet_library_errors();
+  {
+    h5::PendingFile file(dir.path("t.h5"), "--output");
+    {
+      h5::TableAppender grown(file.id(), "grown", columns, kChunk, {});
+      for (std::size_t i = 0; i < kRows; ++i) append(grown, i);
+      grown.flush();
+    }
+    for (const std::size_t first : splits) {
+      h5::TableAppender placed(file.id(), fmt::format("placed{}", first), columns, kChunk, {}, {true, kRows, first});
+      for (std::size_t i = first; i < kRows; ++i) append(placed, i);
+      placed.flush();
+    }
+    file.commit();
+  }
+  const h5::Handle read = h5::open_file_read(dir.path("t.h5"));
+  const auto rows_of = [&](const std::string& name) {
+    const h5::Handle dataset = h5::open_dataset(read.id(), name);
+    const h5::Handle type(H5Dget_type(dataset.id()), H5Tclose);
+    std::vector<Row> rows(kRows);
+    EXPECT_GE(H5Dread(dataset.id(), type.id(), H5S_ALL, H5S_ALL, H5P_DEFAULT, rows.data()), 0);
+    return rows;
+  };
+  const std::vector<Row> grown = rows_of("grown");
+  for (std::size_t i = 0; i < kRows; ++i) ASSERT_EQ(grown[i].n, row(i).n);
+  for (const std::size_t first : splits) {
+    const std::vector<Row> placed = rows_of(fmt::format("placed{}", first));
+    for (std::size_t i = first; i < kRows; ++i) {  // the rows before `first` are another rank's
+      EXPECT_EQ(placed[i].n, grown[i].n) << "row " << i << ", first " << first;
+      EXPECT_EQ(placed[i].x, grown[i].x) << "row " << i << ", first " << first;
+    }
+  }
+  h5::PendingFile other(dir.path("u.h5"), "--output");
+  h5::TableAppender full(other.id(), "t", columns, kChunk, {}, {true, 3, 0});
+  for (std::size_t i = 0; i < 4; ++i) append(full, i);
+  EXPECT_THROW(full.flush(), InternalError);
 }
 
 TEST(Requests, ReplicasAreReproducibleAndDiffer) {
