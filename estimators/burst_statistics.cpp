@@ -316,12 +316,6 @@ void four_lane_dots(const double* a, const double* const* b, std::size_t n, doub
   }
 }
 
-double four_lane_dot(const double* a, const double* b, std::size_t n) {
-  double out;
-  four_lane_dots<1>(a, &b, n, &out);
-  return out;
-}
-
 // P(y = 1) at η from e = exp(−|η|): 1/(1 + e) or e/(1 + e), finite for any η.
 double logistic_of(double eta, double e) { return eta >= 0 ? 1 / (1 + e) : e / (1 + e); }
 
@@ -367,30 +361,34 @@ struct IrlsTerms {
   Eigen::MatrixXd information;
 };
 
+// Σ a_i·x_{k,i} for the design's columns k = 0 … count − 1, four columns a
+// pass (four_lane_dots: the same sums, whichever columns share a pass).
+void dots_with_columns(const StandardizedDesign& d, const double* a, std::size_t count, double* out) {
+  for (std::size_t first = 0; first < count; first += 4) {
+    const double* columns[4];
+    const std::size_t here = std::min<std::size_t>(4, count - first);
+    for (std::size_t c = 0; c < here; ++c) columns[c] = d.column(first + c);
+    switch (here) {
+      case 4: four_lane_dots<4>(a, columns, d.n, out + first); break;
+      case 3: four_lane_dots<3>(a, columns, d.n, out + first); break;
+      case 2: four_lane_dots<2>(a, columns, d.n, out + first); break;
+      default: four_lane_dots<1>(a, columns, d.n, out + first); break;
+    }
+  }
+}
+
 IrlsTerms irls_terms(const StandardizedDesign& d) {
   const std::size_t n = d.n, p = d.p;
   IrlsTerms t{Eigen::VectorXd(p), Eigen::MatrixXd(p, p)};
+  dots_with_columns(d, d.residual, p, t.gradient.data());
+  std::vector<double> sums(p);
   for (std::size_t k = 0; k < p; ++k) {
-    const auto row = static_cast<Eigen::Index>(k);
     const double* x = d.column(k);
-    t.gradient(row) = four_lane_dot(x, d.residual, n);
     for (std::size_t i = 0; i < n; ++i) d.weighted[i] = d.weight[i] * x[i];
-    // Row k of XᵀWX up to the diagonal, four columns a pass.
-    for (std::size_t first = 0; first <= k; first += 4) {
-      const double* columns[4];
-      double sums[4];
-      const std::size_t count = std::min<std::size_t>(4, k + 1 - first);
-      for (std::size_t c = 0; c < count; ++c) columns[c] = d.column(first + c);
-      switch (count) {
-        case 4: four_lane_dots<4>(d.weighted, columns, n, sums); break;
-        case 3: four_lane_dots<3>(d.weighted, columns, n, sums); break;
-        case 2: four_lane_dots<2>(d.weighted, columns, n, sums); break;
-        default: four_lane_dots<1>(d.weighted, columns, n, sums); break;
-      }
-      for (std::size_t c = 0; c < count; ++c) {
-        const auto column = static_cast<Eigen::Index>(first + c);
-        t.information(row, column) = t.information(column, row) = sums[c];
-      }
+    dots_with_columns(d, d.weighted, k + 1, sums.data());  // row k of XᵀWX up to the diagonal
+    for (std::size_t c = 0; c <= k; ++c) {
+      const auto row = static_cast<Eigen::Index>(k), column = static_cast<Eigen::Index>(c);
+      t.information(row, column) = t.information(column, row) = sums[c];
     }
   }
   return t;
@@ -414,6 +412,19 @@ Eigen::VectorXd starting_point(const StandardizedDesign& d, const LogisticModel*
   const double share = (positives + 0.5) / (static_cast<double>(d.n) + 1);  // finite when no row is a burst
   beta(0) = std::log(share / (1 - share));
   return beta;
+}
+
+// From the standardized scale back to the original one: b_k = β_k / sd_k,
+// b_0 = β_0 − Σ β_k·mean_k/sd_k (as a matrix: the coefficients and their covariance).
+Eigen::MatrixXd to_original_scale(const StandardizedDesign& d) {
+  const auto p = static_cast<Eigen::Index>(d.p);
+  Eigen::MatrixXd to_original = Eigen::MatrixXd::Identity(p, p);
+  for (std::size_t k = 1; k < d.p; ++k) {
+    const auto column = static_cast<Eigen::Index>(k);
+    to_original(column, column) = 1 / d.sd[k];
+    to_original(0, column) = -d.mean[k] / d.sd[k];
+  }
+  return to_original;
 }
 
 }  // namespace
@@ -469,24 +480,32 @@ LogisticModel fit_logistic(const FeatureMatrix& features, const std::vector<int>
   }
   model.converged = model.iterations <= kLogisticIterations;
   model.log_likelihood = value + ridge / 2 * beta.squaredNorm();  // `value` is the objective at `beta`
-  Eigen::MatrixXd information = irls_terms(d).information;  // at the estimate: the workspace holds its weights
-  information.diagonal().array() += ridge;
-  const Eigen::MatrixXd covariance = information.inverse();
-  // Back to the original scale: b_k = β_k / sd_k, b_0 = β_0 − Σ β_k·mean_k/sd_k.
-  model.coefficients.assign(p, 0.0);
-  model.standard_errors.assign(p, 0.0);
-  Eigen::MatrixXd to_original = Eigen::MatrixXd::Identity(p, p);
-  for (std::size_t k = 1; k < p; ++k) {
-    to_original(k, k) = 1 / d.sd[k];
-    to_original(0, k) = -d.mean[k] / d.sd[k];
-  }
-  const Eigen::VectorXd original = to_original * beta;
-  const Eigen::MatrixXd original_covariance = to_original * covariance * to_original.transpose();
-  for (std::size_t k = 0; k < p; ++k) {
-    model.coefficients[k] = original(k);
-    model.standard_errors[k] = std::sqrt(std::max(0.0, original_covariance(k, k)));
-  }
+  const Eigen::VectorXd original = to_original_scale(d) * beta;
+  model.coefficients.assign(original.data(), original.data() + p);
   return model;
+}
+
+std::vector<double> logistic_standard_errors(const FeatureMatrix& features, const std::vector<int>& labels,
+                                             const std::vector<std::size_t>& rows, const LogisticModel& model,
+                                             double l2) {
+  const std::size_t p = features.names.size() + 1;
+  LogisticWorkspace workspace;
+  const StandardizedDesign d = standardized_design(features, labels, rows, workspace);
+  // The coefficients on the standardized scale: β_k = b_k·sd_k, β_0 = b_0 + Σ b_k·mean_k.
+  Eigen::VectorXd beta(static_cast<Eigen::Index>(p));
+  beta(0) = model.coefficients[0];
+  for (std::size_t k = 1; k < p; ++k) {
+    beta(static_cast<Eigen::Index>(k)) = model.coefficients[k] * d.sd[k];
+    beta(0) += model.coefficients[k] * d.mean[k];
+  }
+  log_likelihood(d, beta);  // leaves the weights at β in the workspace
+  Eigen::MatrixXd information = irls_terms(d).information;
+  information.diagonal().array() += l2 * static_cast<double>(rows.size());
+  const Eigen::MatrixXd to_original = to_original_scale(d);
+  const Eigen::MatrixXd original_covariance = to_original * information.inverse() * to_original.transpose();
+  std::vector<double> errors(p);
+  for (std::size_t k = 0; k < p; ++k) errors[k] = std::sqrt(std::max(0.0, original_covariance(k, k)));
+  return errors;
 }
 
 std::vector<double> LogisticModel::probabilities(const FeatureMatrix& features, std::size_t first,

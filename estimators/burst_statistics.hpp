@@ -114,7 +114,6 @@ constexpr int kLogisticIterations = 100;
 constexpr double kLogisticRidge = 1e-8;  // l2: a ridge of 1e-8·rows
 struct LogisticModel {
   std::vector<double> coefficients;  // intercept, then one per feature
-  std::vector<double> standard_errors;  // from the inverse Fisher information (l2 = 0: the usual SEs)
   double log_likelihood = 0;  // at the coefficients (without the ridge's penalty)
   int iterations = 0;
   bool converged = false;  // stopped within kLogisticIterations (a step below 1e-10, no gain left)
@@ -132,6 +131,13 @@ struct LogisticWorkspace {
 LogisticModel fit_logistic(const FeatureMatrix& features, const std::vector<int>& labels,
                            const std::vector<std::size_t>& rows, double l2 = kLogisticRidge,
                            const LogisticModel* warm = nullptr, LogisticWorkspace* workspace = nullptr);
+// The standard errors of a fit's coefficients (intercept first), from the
+// inverse Fisher information at them with the fit's ridge (l2 = 0: the usual
+// SEs). Apart from the fit: the analyses use the coefficients alone, and the
+// information at the estimate is another pass over the rows.
+std::vector<double> logistic_standard_errors(const FeatureMatrix& features, const std::vector<int>& labels,
+                                             const std::vector<std::size_t>& rows, const LogisticModel& model,
+                                             double l2 = kLogisticRidge);
 
 // The label of bin t for a horizon of H bins, for t = 0 … n − H − 1 (later
 // bins have no future to label): `at` whether bin t + H is a burst, `within`
