@@ -577,13 +577,9 @@ RequestsOnRanks write_entry_on_ranks(const RunConfig& config, const RequestsSpec
     rows += expansion.requests();
     if (replica == 0) first_rows = expansion.requests();
   }
-  RequestsEntryWriter::RanksShare share;
-  share.first_replica = first;
-  share.first_row = sum_over_lower_ranks(rows);
-  share.rows = sum_over_ranks(rows);
-  share.names = merged_names(texts_of_every_rank(names_text(names)));
   RequestsOnRanks done;
-  done.names = share.names;
+  done.names = merged_names(texts_of_every_rank(names_text(names)));
+  const RequestsEntryWriter::RanksShare share{first, sum_over_lower_ranks(rows), sum_over_ranks(rows), done.names};
   // One rank's chunks: replica 0's requests (rank 0's) as the typical replica.
   RequestsEntryWriter writer(shared, spec.name, sum_over_ranks(first_rows) * spec.replicas, share);
   Progress progress(kProgressPerReplica * mine.count, context.quiet || !is_root_rank());
