@@ -412,6 +412,18 @@ std::optional<CountsTiming> counts_timing(const RequestsSpec& spec, const File& 
   return CountsTiming(file.read_row(spec.timing_ensemble, replica), spec.bin_width);
 }
 
+// One replica's requests and dependency violations added to its entry's
+// outcome; replica 0's timing gives the bins it filled.
+void add_replica(RequestsOutcome& outcome, std::uint32_t replica, std::uint64_t requests, std::uint64_t violations,
+                 const std::optional<CountsTiming>& timing) {
+  if (replica == 0 && timing) {
+    outcome.filled_bins = timing->filled_bins();
+    outcome.counted_bins = timing->bins();
+  }
+  outcome.requests += requests;
+  outcome.violations += violations;
+}
+
 // A workload of the user's size: the estimate before missed it, the machine had less than it said.
 UserError out_of_memory(const RunConfig& config, const RequestsSpec& spec) {
   return UserError(
@@ -483,14 +495,7 @@ std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, Ensemb
         const auto [requests, violations] =
             stream_replica(spec, replica, expansion, timing ? &*timing : nullptr, writer ? &*writer : nullptr,
                            whole ? &kept : nullptr, progress);
-        if (!on_ranks) {
-          if (replica == 0 && timing) {
-            outcome.filled_bins = timing->filled_bins();
-            outcome.counted_bins = timing->bins();
-          }
-          outcome.violations += violations;
-          outcome.requests += requests;
-        }
+        if (!on_ranks) add_replica(outcome, replica, requests, violations, timing);  // else counted on the ranks
         if (!whole) continue;
         used += replica_bytes(static_cast<double>(requests), static_cast<double>(kept.table.files.size()));
         if (emits && replica == spec.emit.replica) outcome.emitted = keep_replicas ? kept : std::move(kept);
@@ -592,12 +597,7 @@ RequestsOnRanks write_entry_on_ranks(const RunConfig& config, const RequestsSpec
     std::optional<CountsTiming> timing = counts_timing(spec, shared, replica);
     const auto [requests, violations] =
         stream_replica(spec, replica, expansion, timing ? &*timing : nullptr, &writer, nullptr, progress);
-    if (replica == 0 && timing) {
-      outcome.filled_bins = timing->filled_bins();
-      outcome.counted_bins = timing->bins();
-    }
-    outcome.requests += requests;
-    outcome.violations += violations;
+    add_replica(outcome, replica, requests, violations, timing);
   }
   writer.finish_share();
   progress.finish();
