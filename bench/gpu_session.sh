@@ -3,8 +3,9 @@
 # the GPU benchmark and end-to-end runs of a 10^9-sample ensemble with and
 # without the HDF5 write. Usage: bench/gpu_session.sh BIN_DIR OUT_DIR [PARTS]
 # (BIN_DIR holds gpusynth, the gpusynth_{unit,cpu,cuda}_tests, bench_cuda; results go to OUT_DIR;
-# PARTS: any of "tests host bench e2e bursts study mixed", default all, so that a session can
-# split the work over calls shorter than the device tool's limit).
+# PARTS: any of "tests host bench e2e bursts study mixed mpi python", default all but the last two, so
+# that a session can split the work over calls shorter than the device tool's limit; "mpi" and "python"
+# need the Open MPI and Python 3.11 of bench/pack_runtime_for_device.sh).
 set -u
 bin=$1
 out=$2
@@ -136,5 +137,38 @@ for e in $(sed -n 's/^  - name: \([a-z-]*\).*/\1/p' "$work/mixed.yaml"); do
     h5diff -q "$work/mixed.h5" "$work/mixed-$other.h5" "/ensembles/$e/series" >/dev/null 2>&1 && echo "$e: the $other run's bits"
   done
 done | tee -a "$out/end_to_end.txt"
+fi
+
+# MPI ranks sharing the one GPU (docs/scale-out.md): the comparison models on the GPU under 1, 2 and 4
+# ranks against the run without mpirun, then the whole of tests/cli/mpi_test.sh, whose every run takes
+# the GPU where auto sends its models there.
+if part mpi; then
+echo "== MPI ranks sharing the GPU"
+# A bare machine: shared memory between the ranks, no network transports probed, and the ranks started
+# on this node without ssh (Open MPI's "isolated" launcher; its default wants ssh or rsh even here).
+export OMPI_MCA_btl=self,vader OMPI_MCA_pml=ob1 OMPI_MCA_plm=isolated
+launch=(mpirun --oversubscribe --allow-run-as-root)
+sed -e "s#^output: .*#output: $work/ranks.h5#" configs/comparison-models.yaml >"$work/ranks.yaml"
+run "comparison models, cuda, no mpirun" "$work/ranks.yaml" --backend cuda -o "$work/serial.h5"
+for np in 1 2 4; do
+  start=$(date +%s%N)
+  "${launch[@]}" -np "$np" "$bin/gpusynth" "$work/ranks.yaml" --backend cuda -o "$work/np$np.h5" >"$work/log" 2>&1
+  rc=$?
+  printf 'comparison models, cuda, mpirun -np %d: rc=%d %d ms\n' "$np" "$rc" "$((($(date +%s%N) - start) / 1000000))"
+  grep -iE "rank|backend|device|gpu" "$work/log" | head -4
+  h5diff -q "$work/serial.h5" "$work/np$np.h5" /ensembles >/dev/null 2>&1 &&
+    echo "np $np: /ensembles the bits of the run without mpirun" || echo "np $np: /ensembles DIFFERS from the run without mpirun"
+done 2>&1 | tee -a "$out/mpi.txt"
+bash tests/cli/mpi_test.sh "$bin/gpusynth" "$PWD" "$bin" >"$out/mpi_test.log" 2>&1
+echo "tests/cli/mpi_test.sh on the GPU machine (auto backend): exit $?" | tee -a "$out/mpi.txt"
+tail -3 "$out/mpi_test.log"
+fi
+
+# The Python module with backend="cuda" (the module of the same build, Debian's Python 3.11 carried).
+if part python; then
+echo "== Python module on the GPU"
+PYTHONPATH=$bin/../python:$bin/../py311 timeout 300 /usr/bin/python3.11 bench/gpu_python_check.py "$bin/gpusynth" \
+  configs/comparison-models.yaml "$work/python" 2>&1 | tee "$out/python_cuda.txt"
+echo "gpu_python_check.py exit ${PIPESTATUS[0]}" | tee -a "$out/python_cuda.txt"
 fi
 rm -rf "$work"

@@ -8,7 +8,6 @@
 #include <limits>
 
 #include "host/base/errors.hpp"
-#include "host/base/fault_injection.hpp"
 #include "kernels/philox.hpp"
 
 namespace gs {
@@ -115,7 +114,6 @@ void for_each_row(std::uint64_t count, const Body& body) {
 }  // namespace
 
 void Study::add_batch(std::size_t index, std::uint64_t first, std::uint64_t count, const void* rows, StorageType type) {
-  fault_point("study");
   Compared& c = compared_[index];
   const Dataset& dataset = dataset_of(index);
   const std::uint64_t length = c.entry.length;

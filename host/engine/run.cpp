@@ -311,6 +311,7 @@ EnsembleResult generate_ensemble(const EnsemblePlan& ensemble, BackendDevice& ba
       writer->write(first, rows, buffer);
     }
     if (study && count > 0) {
+      fault_point("study");  // here, not in Study: a comparison on the device never calls add_batch
       const auto compare_start = std::chrono::steady_clock::now();
       if (in_place) {
         study->add_compared(compared, first, count, generator->compare_batch(count));
