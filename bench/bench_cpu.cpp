@@ -189,9 +189,10 @@ void BM_SpectralAgainstBareFftw(benchmark::State& state) {
   const bool lfsn = state.range(0) == 1;
   const auto length = static_cast<std::uint64_t>(state.range(1));
   const std::uint64_t replicas = length <= 4096 ? 64 : 4;
+  const std::int64_t lanes = state.range(2);  // path_of's 1 (accurate) or 2 (precision fast)
   auto e = lfsn ? make_ensemble("lfsn", "{alpha: 1.5, beta: 0.5, H: 0.8, m: 16, K: 256}", gs::Dtype::float32, replicas,
-                                length, path_of(1))
-                : make_ensemble("fgn", "{H: 0.8}", gs::Dtype::float64, replicas, length, path_of(1));
+                                length, path_of(lanes))
+                : make_ensemble("fgn", "{H: 0.8}", gs::Dtype::float64, replicas, length, path_of(lanes));
   const gs::SpectralPlan& plan = *e->job.generation.spectral;
   BareFftw measure(plan.fft_length, plan.inverse_length, lfsn, FFTW_MEASURE);
   BareFftw estimate(plan.fft_length, plan.inverse_length, lfsn, FFTW_ESTIMATE);
@@ -221,12 +222,12 @@ void BM_SpectralAgainstBareFftw(benchmark::State& state) {
   state.counters["fftw_estimate_us"] = bare_estimate * per_replica;
   state.counters["x_measure"] = generation / bare_measure;
   state.counters["x_estimate"] = generation / bare_estimate;
-  state.SetLabel(fmt::format("{} {} bins: L {}, M {}", lfsn ? "lfsn float32" : "fgn float64", length, plan.fft_length,
-                             plan.inverse_length));
+  state.SetLabel(fmt::format("{} {} bins{}: L {}, M {}", lfsn ? "lfsn float32" : "fgn float64", length,
+                             lanes == 2 ? ", precision fast" : "", plan.fft_length, plan.inverse_length));
 }
 BENCHMARK(BM_SpectralAgainstBareFftw)
-    ->ArgsProduct({{0, 1}, {4096, 65536}})
-    ->ArgNames({"lfsn", "length"})
+    ->ArgsProduct({{0, 1}, {4096, 65536}, {1, 2}})
+    ->ArgNames({"lfsn", "length", "lanes"})
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 
