@@ -425,8 +425,6 @@ double result_bytes(const SeriesShape& s) {
          16.0 * static_cast<double>(s.bins);
 }
 
-std::string bytes_text(double bytes) { return format_bytes(static_cast<std::uint64_t>(std::min(bytes, 1.8e19))); }
-
 // generate holds every stored replica in memory: refused before the run (and
 // before the read-back, for a study's fitted ensembles) when that is more than
 // the budget, with the numbers, as the CLI's plan refuses a batch.
@@ -442,13 +440,13 @@ void check_result_memory(const std::vector<SeriesShape>& shapes, const MemoryBud
     }
     const SeriesShape& s = shapes[i];
     parts += fmt::format("{}'{}' {} replicas × {} bins of {}: {}", i ? ", " : "", s.name, s.replicas, s.bins,
-                         to_string(s.storage), bytes_text(result_bytes(s)));
+                         to_string(s.storage), format_estimated_bytes(result_bytes(s)));
   }
   throw UserError(fmt::format(
       "generate returns every replica in memory and they need {} with their replica and bin indexes ({}), more "
       "than the memory budget {}; lower replicas, raise memory_limit, or run the config with the CLI (gpusynth "
       "CONFIG), which streams the replicas to its file{}",
-      bytes_text(total), parts, budget.describe(), note));
+      format_estimated_bytes(total), parts, budget.describe(), note));
 }
 
 // The replicas a run stores (run.cpp's rule): all, or a study's first store_replicas.

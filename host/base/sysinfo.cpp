@@ -53,19 +53,22 @@ std::string utc_now_iso8601() {
 }
 
 std::string format_bytes(std::uint64_t bytes) {
-  static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};  // 2^64 B = 16 EiB
   double value = static_cast<double>(bytes);
   int unit = 0;
-  while (value >= 1024 && unit < 5) {
+  while (value >= 1024 && unit < 6) {
     value /= 1024;
     ++unit;
   }
   return unit == 0 ? fmt::format("{} B", bytes) : fmt::format("{:.1f} {}", value, kUnits[unit]);
 }
 
-std::string format_estimated_bytes(double bytes) {
-  return format_bytes(static_cast<std::uint64_t>(std::min(bytes, 1.8e19)));
+std::uint64_t estimated_bytes(double bytes) {
+  if (!(bytes >= 1)) return 0;
+  return bytes >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(bytes);
 }
+
+std::string format_estimated_bytes(double bytes) { return format_bytes(estimated_bytes(bytes)); }
 
 std::optional<std::uint64_t> free_space(const std::string& directory) {
   struct statvfs info {};

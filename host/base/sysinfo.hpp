@@ -13,7 +13,10 @@ std::uint64_t available_memory();  // bytes the system reports as available
 std::string utc_now_iso8601();
 // "512 B", "4.0 KiB", "17.2 GiB": a size for people.
 std::string format_bytes(std::uint64_t bytes);
-// The same for an estimate in floating point (clamped at 1.8e19, below 2^64).
+// An estimate in floating point as a byte count: 0 for NaN and below 1,
+// UINT64_MAX from 1.8e19 on (below 2^64, where the conversion is defined).
+std::uint64_t estimated_bytes(double bytes);
+// format_bytes of estimated_bytes.
 std::string format_estimated_bytes(double bytes);
 // Free bytes on the file system holding `directory`, as this user may use
 // them (root: every free block); nothing when it cannot be told.

@@ -214,7 +214,7 @@ RequestsPlan prepare_requests(RunConfig& config, std::optional<std::uint64_t> me
     entry.holding = holding_text(spec, keep_replicas);
     const double all =
         static_cast<double>(one) * whole + static_cast<double>(streamed) + states + static_cast<double>(held);
-    entry.bytes = all >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(all);
+    entry.bytes = estimated_bytes(all);
     if (entry.bytes > plan.budget)
       throw UserError(fmt::format(
           "{}: about {:.3g} requests and {:.3g} files in each of {} replica(s) of {} processes, {}: about {} of "

@@ -9,12 +9,13 @@
 
 #include "host/base/errors.hpp"
 #include "host/base/interrupt.hpp"
+#include "host/base/sysinfo.hpp"
 
 namespace gs {
 
 std::uint64_t replica_bytes(double requests, double files) {
   const double bytes = requests * static_cast<double>(kBytesPerRequest) + files * static_cast<double>(kBytesPerFile);
-  return bytes >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(bytes);
+  return estimated_bytes(bytes);
 }
 
 namespace {
@@ -24,30 +25,19 @@ inline void poll_interrupts(std::uint64_t step) {
   if ((step & 0xffff) == 0) throw_if_interrupted();
 }
 
-std::string bytes_text(std::uint64_t bytes) {
-  static const char* names[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-  double value = static_cast<double>(bytes);
-  int unit = 0;
-  while (value >= 1024 && unit < 6) {
-    value /= 1024;
-    ++unit;
-  }
-  return unit == 0 ? fmt::format("{} B", bytes) : fmt::format("{:.1f} {}", value, names[unit]);
-}
-
 // The memory guard: `what` (requests and files) within options.max_replica_bytes.
 void check_memory(const SynthesisOptions& options, double requests, double files, const std::string& what,
                   double states = 0) {
   const double all = static_cast<double>(replica_bytes(requests, files)) +
                      states * static_cast<double>(kBytesPerDependencyState);
-  const std::uint64_t bytes = all >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(all);
+  const std::uint64_t bytes = estimated_bytes(all);
   if (bytes <= options.max_replica_bytes) return;
   throw UserError(fmt::format("{} would hold {:.0f} requests and {:.0f} files{}, about {} in memory; {}", what,
                               requests, files,
                               states > 0 ? fmt::format(" and check {:.0f} (process, file) pairs", states) : "",
-                              bytes_text(bytes),
+                              format_bytes(bytes),
                               options.limit_note.empty()
-                                  ? fmt::format("at most {} is allowed", bytes_text(options.max_replica_bytes))
+                                  ? fmt::format("at most {} is allowed", format_bytes(options.max_replica_bytes))
                                   : options.limit_note));
 }
 

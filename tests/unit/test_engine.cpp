@@ -6,11 +6,14 @@
 #include <sys/stat.h>
 
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <filesystem>
 
 #include "host/app/run.hpp"
 #include "host/base/errors.hpp"
 #include "host/base/fft.hpp"
+#include "host/base/sysinfo.hpp"
 #include "host/engine/backend.hpp"
 #include "host/engine/plan.hpp"
 #include "host/models/model.hpp"
@@ -60,6 +63,23 @@ std::vector<double> series(const std::string& file, const std::string& name, std
   const h5::Handle f = h5::open_file_read(file);
   const h5::Handle d = h5::open_dataset(f.id(), "ensembles/" + name + "/series");
   return h5::read_as_double(d.id(), dims);
+}
+
+// The one conversion of a floating-point estimate to bytes (memory guards and
+// plans, the Python module's budget): the ends clamped, the middle truncated.
+TEST(Engine, EstimatedBytesClampAtBothEndsAndTruncateBetween) {
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(estimated_bytes(nan), 0u);
+  EXPECT_EQ(estimated_bytes(-5.0), 0u);
+  EXPECT_EQ(estimated_bytes(0.5), 0u);
+  EXPECT_EQ(estimated_bytes(1.0), 1u);
+  EXPECT_EQ(estimated_bytes(4096.7), 4096u);
+  EXPECT_EQ(estimated_bytes(1.7e19), std::uint64_t{17000000000000000000u});
+  EXPECT_EQ(estimated_bytes(1.8e19), UINT64_MAX);
+  EXPECT_EQ(estimated_bytes(inf), UINT64_MAX);
+  EXPECT_EQ(format_estimated_bytes(1e30), "16.0 EiB");
+  EXPECT_EQ(format_estimated_bytes(nan), "0 B");
+  EXPECT_EQ(format_estimated_bytes(3.0 * 1024 * 1024), "3.0 MiB");
 }
 
 TEST(Engine, FileRoundTripsDataAndAttributes) {
