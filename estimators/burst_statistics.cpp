@@ -668,6 +668,8 @@ RankedRows::RankedRows(const std::vector<int>& truth, const std::vector<double>&
 
 // As average_precision: per run of tied scores, the rows seen and the hits grow by whole numbers (a row
 // counted as often as the resample holds it), so every partial sum is the one the sorted resample gives.
+// One pass over the places after the scatter: the runs' precision, the positives (summed place by place
+// in order, as a pass of their own would) and the multiplicities put back to zero.
 double RankedRows::average_precision(const std::vector<std::size_t>& resampled) const {
   for (std::size_t i : resampled) {
     if (place_[i] == kNotScored)
@@ -675,26 +677,23 @@ double RankedRows::average_precision(const std::vector<std::size_t>& resampled) 
                           __LINE__);
     ++multiplicity_[place_[i]];
   }
-  double positives = 0;
-  for (std::size_t k = 0; k < burst_.size(); ++k)
-    positives += burst_[k] ? static_cast<double>(multiplicity_[k]) : 0.0;
-  double seen = 0, hits = 0, sum = 0;
-  if (positives > 0) {
-    std::size_t k = 0;
-    for (std::size_t end : run_end_) {
-      double new_hits = 0, rows = 0;
-      for (; k < end; ++k) {
-        const auto m = static_cast<double>(multiplicity_[k]);
-        rows += m;
-        new_hits += burst_[k] ? m : 0.0;
-      }
-      if (rows == 0) continue;  // a run the resample does not hold: the sorted resample has no such threshold
-      seen += rows;
-      hits += new_hits;
-      sum += new_hits * (hits / seen);
+  double positives = 0, seen = 0, hits = 0, sum = 0;
+  std::size_t k = 0;
+  for (std::size_t end : run_end_) {
+    double new_hits = 0, rows = 0;
+    for (; k < end; ++k) {
+      const auto m = static_cast<double>(multiplicity_[k]);
+      multiplicity_[k] = 0;
+      const double hit = burst_[k] ? m : 0.0;
+      rows += m;
+      new_hits += hit;
+      positives += hit;
     }
+    if (rows == 0) continue;  // a run the resample does not hold: the sorted resample has no such threshold
+    seen += rows;
+    hits += new_hits;
+    sum += new_hits * (hits / seen);
   }
-  for (std::size_t i : resampled) multiplicity_[place_[i]] = 0;
   return positives > 0 ? sum / positives : 0;
 }
 
