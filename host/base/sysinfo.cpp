@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <ctime>
 #include <fstream>
@@ -64,8 +65,8 @@ std::string format_bytes(std::uint64_t bytes) {
 }
 
 std::uint64_t estimated_bytes(double bytes) {
-  if (!(bytes >= 1)) return 0;
-  return bytes >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(bytes);
+  if (std::isnan(bytes) || bytes >= 1.8e19) return UINT64_MAX;
+  return bytes < 1 ? 0 : static_cast<std::uint64_t>(bytes);
 }
 
 std::string format_estimated_bytes(double bytes) { return format_bytes(estimated_bytes(bytes)); }

@@ -69,7 +69,7 @@ std::vector<double> series(const std::string& file, const std::string& name, std
 // plans, the Python module's budget): the ends clamped, the middle truncated.
 TEST(Engine, EstimatedBytesClampAtBothEndsAndTruncateBetween) {
   const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
-  EXPECT_EQ(estimated_bytes(nan), 0u);
+  EXPECT_EQ(estimated_bytes(nan), UINT64_MAX);
   EXPECT_EQ(estimated_bytes(-5.0), 0u);
   EXPECT_EQ(estimated_bytes(0.5), 0u);
   EXPECT_EQ(estimated_bytes(1.0), 1u);
@@ -78,7 +78,7 @@ TEST(Engine, EstimatedBytesClampAtBothEndsAndTruncateBetween) {
   EXPECT_EQ(estimated_bytes(1.8e19), UINT64_MAX);
   EXPECT_EQ(estimated_bytes(inf), UINT64_MAX);
   EXPECT_EQ(format_estimated_bytes(1e30), "16.0 EiB");
-  EXPECT_EQ(format_estimated_bytes(nan), "0 B");
+  EXPECT_EQ(format_estimated_bytes(0.25), "0 B");
   EXPECT_EQ(format_estimated_bytes(3.0 * 1024 * 1024), "3.0 MiB");
 }
 
