@@ -32,13 +32,11 @@ void check_memory(const SynthesisOptions& options, double requests, double files
                      states * static_cast<double>(kBytesPerDependencyState);
   const std::uint64_t bytes = estimated_bytes(all);
   if (bytes <= options.max_replica_bytes) return;
-  throw UserError(fmt::format("{} would hold {:.0f} requests and {:.0f} files{}, about {} in memory; {}", what,
-                              requests, files,
-                              states > 0 ? fmt::format(" and check {:.0f} (process, file) pairs", states) : "",
-                              format_bytes(bytes),
-                              options.limit_note.empty()
-                                  ? fmt::format("at most {} is allowed", format_bytes(options.max_replica_bytes))
-                                  : options.limit_note));
+  throw UserError(fmt::format(
+      "{} would hold {:.0f} requests and {:.0f} files{}, about {} in memory; {}", what, requests, files,
+      states > 0 ? fmt::format(" and check {:.0f} (process, file) pairs", states) : "", format_bytes(bytes),
+      options.limit_note.empty() ? fmt::format("at most {} is allowed", format_bytes(options.max_replica_bytes))
+                                 : options.limit_note));
 }
 
 // Uniforms from Philox at (key, replica, position): four per call, in order.

@@ -7,8 +7,8 @@
 
 #include <cmath>
 #include <cstdint>
-#include <limits>
 #include <filesystem>
+#include <limits>
 
 #include "host/app/run.hpp"
 #include "host/base/errors.hpp"
