@@ -13,9 +13,11 @@ namespace gs {
 // The wider forms, each in its own object compiled for its instruction set.
 namespace avx_cinz_lanes {
 void exp_of_negative_magnitude(const double* x, std::size_t n, double* e);
+void log1p_of(const double* x, std::size_t n, double* out);
 }
 namespace avx512_cinz_lanes {
 void exp_of_negative_magnitude(const double* x, std::size_t n, double* e);
+void log1p_of(const double* x, std::size_t n, double* out);
 }
 
 namespace {
@@ -24,12 +26,22 @@ void portable_exp(const double* x, std::size_t n, double* e) {
   for (std::size_t i = 0; i < n; ++i) e[i] = Sleef_cinz_expd1_u10purec(-std::fabs(x[i]));
 }
 
+void portable_log1p(const double* x, std::size_t n, double* out) {
+  for (std::size_t i = 0; i < n; ++i) out[i] = Sleef_cinz_log1pd1_u10purec(x[i]);
+}
+
 #if defined(__x86_64__)
 void sse2_exp(const double* x, std::size_t n, double* e) {
   const __m128d sign = _mm_set1_pd(-0.0);
   std::size_t i = 0;
   for (; i + 2 <= n; i += 2) _mm_storeu_pd(e + i, Sleef_cinz_expd2_u10sse2(_mm_or_pd(_mm_loadu_pd(x + i), sign)));
   portable_exp(x + i, n - i, e + i);  // the same bits as a pack's lane
+}
+
+void sse2_log1p(const double* x, std::size_t n, double* out) {
+  std::size_t i = 0;
+  for (; i + 2 <= n; i += 2) _mm_storeu_pd(out + i, Sleef_cinz_log1pd2_u10sse2(_mm_loadu_pd(x + i)));
+  portable_log1p(x + i, n - i, out + i);
 }
 #endif
 
@@ -73,6 +85,19 @@ void exp_of_negative_magnitude(const double* x, std::size_t n, double* e) {
   exp_of_negative_magnitude_in_form(widest_vector_form(), x, n, e);
 }
 
-double deterministic_log1p(double x) { return Sleef_cinz_log1pd1_u10purec(x); }
+bool log1p_of_in_form(VectorForm form, const double* x, std::size_t n, double* out) {
+  if (form > widest_vector_form()) return false;
+  switch (form) {
+#if defined(__x86_64__)
+    case VectorForm::avx512: avx512_cinz_lanes::log1p_of(x, n, out); break;
+    case VectorForm::avx: avx_cinz_lanes::log1p_of(x, n, out); break;
+    case VectorForm::sse2: sse2_log1p(x, n, out); break;
+#endif
+    default: portable_log1p(x, n, out); break;
+  }
+  return true;
+}
+
+void log1p_of(const double* x, std::size_t n, double* out) { log1p_of_in_form(widest_vector_form(), x, n, out); }
 
 }  // namespace gs

@@ -1,5 +1,5 @@
 // exp(−|x|) for many values (the logistic likelihood's e, from which p =
-// 1/(1 + e) or e/(1 + e)) and a scalar log1p, by SLEEF's deterministic functions
+// 1/(1 + e) or e/(1 + e)) and log1p, by SLEEF's deterministic functions
 // without fused multiply-adds (Sleef_cinz_*, 1.0 ulp). Those give the same bits
 // on every CPU and at every vector width, so a logistic fit does too; the C
 // library's exp and log1p do not promise that (glibc picks FMA forms on CPUs
@@ -26,7 +26,10 @@ void exp_of_negative_magnitude(const double* x, std::size_t n, double* e);
 // The same in a given form; false (nothing written) where this CPU lacks it.
 bool exp_of_negative_magnitude_in_form(VectorForm form, const double* x, std::size_t n, double* e);
 
-// log1p(x), SLEEF's deterministic portable form.
-double deterministic_log1p(double x);
+// out[i] = log1p(x[i]) for i < n, in the widest form (the portable form's bits).
+void log1p_of(const double* x, std::size_t n, double* out);
+
+// The same in a given form; false (nothing written) where this CPU lacks it.
+bool log1p_of_in_form(VectorForm form, const double* x, std::size_t n, double* out);
 
 }  // namespace gs

@@ -1,4 +1,4 @@
-// The AVX-512 form of estimators/deterministic_exp.hpp (eight values a call), compiled with -mavx512f.
+// The AVX-512 form of estimators/deterministic_exp.hpp and its log1p (eight values a call), compiled with -mavx512f.
 #include <immintrin.h>
 #include <sleef.h>
 
@@ -9,6 +9,7 @@
 #define GS_LOAD _mm512_loadu_pd
 #define GS_STORE _mm512_storeu_pd
 #define GS_EXP Sleef_cinz_expd8_u10avx512fnofma
+#define GS_LOG1P Sleef_cinz_log1pd8_u10avx512fnofma
 
 namespace gs {
 namespace avx512_cinz_lanes {

@@ -1,4 +1,4 @@
-// The AVX form of estimators/deterministic_exp.hpp (four values a call), compiled with -mavx.
+// The AVX form of estimators/deterministic_exp.hpp and its log1p (four values a call), compiled with -mavx.
 #include <immintrin.h>
 #include <sleef.h>
 
@@ -8,6 +8,7 @@
 #define GS_LOAD _mm256_loadu_pd
 #define GS_STORE _mm256_storeu_pd
 #define GS_EXP Sleef_cinz_expd4_u10avx
+#define GS_LOG1P Sleef_cinz_log1pd4_u10avx
 
 namespace gs {
 namespace avx_cinz_lanes {

@@ -1,7 +1,7 @@
 // estimators/deterministic_exp.hpp: every form this CPU runs gives the portable
 // C form's bits (SLEEF's deterministic functions without FMA), wherever a value
-// falls in a pack and however many values there are; the values are within
-// SLEEF's 1.0 ulp of exp in long double, as is the scalar log1p; a NaN stays
+// falls in a pack and however many values there are (log1p's too); the values are within
+// SLEEF's 1.0 ulp of exp in long double, as are log1p's; a NaN stays
 // a NaN; a form the CPU lacks writes nothing.
 #include <gtest/gtest.h>
 
@@ -80,6 +80,36 @@ TEST(DeterministicExp, NanStaysNanInEveryFormAndLane) {
   }
 }
 
+// log1p_of likewise: every form the portable bits, over the excesses the likelihood takes (Π(1 + e) − 1
+// over 16 rows: from e itself to 2^16 − 1) and the edges (0, −0, subnormal, near −1, huge, infinite).
+TEST(DeterministicExp, EveryFormsLog1pGivesThePortableBits) {
+  std::vector<double> x = inputs(), e(x.size());
+  exp_of_negative_magnitude(x.data(), x.size(), e.data());
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = std::ldexp(e[i], static_cast<int>(i % 17));
+  x.insert(x.begin(), {0.0, -0.0, 5e-324, -0.5, -0.999999, 1e300, std::numeric_limits<double>::infinity()});
+  std::vector<double> reference(x.size());
+  ASSERT_TRUE(log1p_of_in_form(VectorForm::portable, x.data(), x.size(), reference.data()));
+  for (VectorForm form : kForms) {
+    for (const std::size_t offset : {0, 1, 3}) {
+      for (const std::size_t n : {1, 2, 7, 13, 1001, 4096}) {
+        std::vector<double> out(n, -1.0);
+        const bool ran = log1p_of_in_form(form, x.data() + offset, n, out.data());
+        EXPECT_EQ(ran, form <= widest_vector_form()) << to_string(form);
+        if (!ran) {
+          EXPECT_EQ(out, std::vector<double>(n, -1.0)) << to_string(form) << ": written though not run";
+          continue;
+        }
+        for (std::size_t i = 0; i < n; ++i)
+          ASSERT_TRUE(same_bits(out[i], reference[offset + i])) << to_string(form) << " at x = " << x[offset + i];
+      }
+    }
+  }
+  // In place, as the likelihood calls it.
+  std::vector<double> in_place(x.begin(), x.begin() + 1001);
+  log1p_of(in_place.data(), in_place.size(), in_place.data());
+  for (std::size_t i = 0; i < in_place.size(); ++i) ASSERT_TRUE(same_bits(in_place[i], reference[i])) << x[i];
+}
+
 // Error in units of the last place of the double nearest the reference.
 double ulps(double got, long double reference) {
   const double nearest = static_cast<double>(reference);
@@ -100,8 +130,9 @@ TEST(DeterministicExp, WithinOneUlpOfLongDouble) {
       worst_exp = std::max(worst_exp, ulps(e[i], reference));
     // The likelihood's log1p are of Π(1 + e) − 1 over 16 rows: from e itself to 2^16 − 1.
     const double excess = std::ldexp(e[i], static_cast<int>(i % 17));
-    if (excess > 0)
-      worst_log = std::max(worst_log, ulps(deterministic_log1p(excess), std::log1p(static_cast<long double>(excess))));
+    double log = 0;
+    log1p_of(&excess, 1, &log);
+    if (excess > 0) worst_log = std::max(worst_log, ulps(log, std::log1p(static_cast<long double>(excess))));
   }
   EXPECT_LE(worst_exp, 1.0);
   EXPECT_LE(worst_log, 1.0);
