@@ -52,7 +52,8 @@ for package in openmpi-bin openmpi-common libopenmpi3 libpmix2 python3.11-minima
   done
 done
 # Every shared library an ELF file of the overlay loads, into $lib, but the C/C++ runtimes and CUDA's.
-find "$root" -type f -print0 | xargs -0 file -N | awk -F: '/ELF/ {print $1}' | xargs -r ldd 2>/dev/null |
+is_elf() { [ "$(head -c 4 "$1" | od -An -tx1 | tr -d ' \n')" = 7f454c46 ]; }  # the ELF magic
+find "$root" -type f | while read -r f; do if is_elf "$f"; then echo "$f"; fi; done | xargs -r ldd 2>/dev/null |
   awk '$2 == "=>" && $3 ~ /^\// {print $3}' | sort -u |
   grep -vE '/(libc|libm|libdl|libpthread|librt|libresolv|libutil|ld-linux-x86-64|libstdc\+\+|libgcc_s)\.so|^/usr/local/cuda|/libcuda\.so|/libnvidia' |
   while read -r f; do put "$f" "$lib/$(basename "$f")"; done
