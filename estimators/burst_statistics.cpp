@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
 #include "estimators/empirical.hpp"
@@ -612,24 +613,53 @@ BinaryScores binary_scores(const std::vector<int>& truth, const std::vector<int>
   return s;
 }
 
+namespace {
+
+// A key whose increasing order is the scores' decreasing one: the IEEE bits made
+// monotone (negative numbers' bits flipped, positive ones' sign bit set), then
+// complemented; −0 counts as +0 (they compare equal), NaN never comes here.
+std::uint64_t decreasing_key(double score) {
+  score += 0.0;  // −0 + 0 = +0 when rounding to nearest
+  std::uint64_t bits;
+  std::memcpy(&bits, &score, sizeof bits);
+  const std::uint64_t monotone = bits >> 63 ? ~bits : bits | (std::uint64_t{1} << 63);
+  return ~monotone;
+}
+
+// Places 0 … n − 1 in increasing order of key, equal keys in place order: a
+// least-significant-digit radix sort (stable pass by pass), 8 bits a pass, a
+// pass skipped where every key has the same digit. The order is total, so it is
+// the one any correct sort of (key, place) pairs gives.
+std::vector<std::size_t> places_by_key(const std::vector<std::uint64_t>& key) {
+  const std::size_t n = key.size();
+  std::vector<std::size_t> place(n), next(n);
+  for (std::size_t k = 0; k < n; ++k) place[k] = k;
+  for (int shift = 0; shift < 64; shift += 8) {
+    std::size_t start[257] = {};
+    for (std::uint64_t k : key) ++start[((k >> shift) & 0xff) + 1];
+    if (std::find(std::begin(start) + 1, std::end(start), n) != std::end(start)) continue;  // one digit for all
+    for (int d = 0; d < 256; ++d) start[d + 1] += start[d];
+    for (std::size_t k : place) next[start[(key[k] >> shift) & 0xff]++] = k;
+    place.swap(next);
+  }
+  return place;
+}
+
+}  // namespace
+
 std::vector<std::size_t> rows_by_decreasing_score(const std::vector<double>& score,
                                                   const std::vector<std::size_t>& rows) {
-  std::vector<std::pair<double, std::size_t>> keyed(rows.size());  // (score, place in rows)
+  std::vector<std::uint64_t> key(rows.size());
   for (std::size_t k = 0; k < rows.size(); ++k) {
-    keyed[k] = {score[rows[k]], k};
-    if (std::isnan(keyed[k].first))  // no order, and no run of ties, holds a NaN
+    const double s = score[rows[k]];
+    if (std::isnan(s))  // no order, and no run of ties, holds a NaN
       throw InternalError("rows_by_decreasing_score", fmt::format("row {} has no score (NaN)", rows[k]), __FILE__,
                           __LINE__);
+    key[k] = decreasing_key(s);
   }
-  // A constant score (climatology's) ties every row: the order is the rows' own, as the sort would give.
-  const bool constant =
-      std::all_of(keyed.begin(), keyed.end(), [&](const auto& k) { return k.first == keyed.front().first; });
-  if (!constant)
-    std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
-      return a.first > b.first || (a.first == b.first && a.second < b.second);
-    });
+  const std::vector<std::size_t> places = places_by_key(key);
   std::vector<std::size_t> order(rows.size());
-  for (std::size_t k = 0; k < order.size(); ++k) order[k] = rows[keyed[k].second];
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = rows[places[k]];
   return order;
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "estimators/burst_analysis.hpp"
@@ -416,17 +417,29 @@ TEST(Bursts, BlockBootstrap) {
 }
 
 // The order of rows_by_decreasing_score is std::stable_sort's by decreasing score (rows of one score in the order
-// given): rows given in increasing, shuffled and repeated order; scores with ties, -0 beside 0, no ties, and one
-// score for every row (climatology's, which is not sorted).
+// given): rows given in increasing, shuffled and repeated order; scores with ties, -0 beside 0, no ties, one
+// score for every row (climatology's), and scores of every sign and size (subnormal, huge, infinite), whose keys
+// differ in every byte of the radix sort.
 TEST(Bursts, RowsByDecreasingScoreIsTheStableSortOrder) {
-  for (const double step : {0.25, 0.0, -1.0}) {  // ties, none, and a constant score (step −1: every score ±0)
+  for (const double step : {0.25, 0.0, -1.0, -2.0}) {  // ties, none, ±0 alone, and every magnitude (step −2)
     std::vector<double> score(300);
     for (std::size_t i = 0; i < score.size(); ++i) {
-      const double u = uniform_open(philox_bits({9, 4}, 0, i, 0)[0]) - 0.5;
-      score[i] = step > 0 ? std::floor(u / step) * step : step == 0 ? u : 0.0;
+      const PhiloxBits bits = philox_bits({9, 4}, 0, i, 0);
+      const double u = uniform_open(bits[0]) - 0.5;
+      score[i] = step > 0    ? std::floor(u / step) * step
+                 : step == 0 ? u
+                 : step == -1 ? 0.0
+                              : std::ldexp(u, static_cast<int>(bits[1] % 2100) - 1050);
     }
     score[10] = -0.0;
     score[11] = 0.0;
+    if (step == -2.0) {
+      score[12] = std::numeric_limits<double>::infinity();
+      score[13] = -std::numeric_limits<double>::infinity();
+      score[14] = 5e-324;
+      score[15] = -5e-324;
+      score[16] = std::numeric_limits<double>::max();
+    }
     std::vector<std::size_t> increasing, shuffled, repeated;
     for (std::size_t i = 0; i < score.size(); ++i) increasing.push_back(i);
     for (std::size_t i = 0; i < score.size(); ++i) shuffled.push_back((i * 7919) % score.size());
