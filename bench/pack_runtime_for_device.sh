@@ -38,7 +38,8 @@ bin=opt/gpusynth/bin
 for f in gpusynth tests/gpusynth_cuda_tests; do  # the host's tests and the benchmarks: pack_for_device.sh
   put "$build/$f" "$bin/$(basename "$f")"
 done
-put "$(ls "$build"/python/gpusynth*.so)" "opt/gpusynth/python/$(basename "$(ls "$build"/python/gpusynth*.so)")"
+module=$(ls "$build"/python/gpusynth*.so)
+put "$module" "opt/gpusynth/python/$(basename "$module")"
 put "$(readlink -f /usr/bin/mpirun)" "$bin/mpirun"  # ahead of any other MPI's mpirun on PATH
 for package in numpy h5py yaml; do  # numpy's tests left out (h5py imports its own)
   (cd /usr/lib/python3/dist-packages && find "$package" -name __pycache__ -prune -o -path 'numpy/*/tests' -prune -o -type f -print) |

@@ -45,6 +45,39 @@ void sse2_log1p(const double* x, std::size_t n, double* out) {
 }
 #endif
 
+// One function's forms; run_in_form calls the one asked for.
+using ValuesFunction = void (*)(const double* x, std::size_t n, double* out);
+struct FormsOf {
+  ValuesFunction portable, sse2, avx, avx512;
+};
+#if defined(__x86_64__)
+constexpr FormsOf kExp{portable_exp, sse2_exp, avx_cinz_lanes::exp_of_negative_magnitude,
+                       avx512_cinz_lanes::exp_of_negative_magnitude};
+constexpr FormsOf kLog1p{portable_log1p, sse2_log1p, avx_cinz_lanes::log1p_of, avx512_cinz_lanes::log1p_of};
+#else
+constexpr FormsOf kExp{portable_exp, portable_exp, portable_exp, portable_exp};
+constexpr FormsOf kLog1p{portable_log1p, portable_log1p, portable_log1p, portable_log1p};
+#endif
+
+bool run_in_form(const FormsOf& forms, VectorForm form, const double* x, std::size_t n, double* out) {
+  if (form > widest_vector_form()) return false;
+  switch (form) {
+    case VectorForm::avx512:
+      forms.avx512(x, n, out);
+      break;
+    case VectorForm::avx:
+      forms.avx(x, n, out);
+      break;
+    case VectorForm::sse2:
+      forms.sse2(x, n, out);
+      break;
+    case VectorForm::portable:
+      forms.portable(x, n, out);
+      break;
+  }
+  return true;
+}
+
 }  // namespace
 
 const char* to_string(VectorForm form) {
@@ -69,16 +102,7 @@ VectorForm widest_vector_form() {
 }
 
 bool exp_of_negative_magnitude_in_form(VectorForm form, const double* x, std::size_t n, double* e) {
-  if (form > widest_vector_form()) return false;
-  switch (form) {
-#if defined(__x86_64__)
-    case VectorForm::avx512: avx512_cinz_lanes::exp_of_negative_magnitude(x, n, e); break;
-    case VectorForm::avx: avx_cinz_lanes::exp_of_negative_magnitude(x, n, e); break;
-    case VectorForm::sse2: sse2_exp(x, n, e); break;
-#endif
-    default: portable_exp(x, n, e); break;
-  }
-  return true;
+  return run_in_form(kExp, form, x, n, e);
 }
 
 void exp_of_negative_magnitude(const double* x, std::size_t n, double* e) {
@@ -86,16 +110,7 @@ void exp_of_negative_magnitude(const double* x, std::size_t n, double* e) {
 }
 
 bool log1p_of_in_form(VectorForm form, const double* x, std::size_t n, double* out) {
-  if (form > widest_vector_form()) return false;
-  switch (form) {
-#if defined(__x86_64__)
-    case VectorForm::avx512: avx512_cinz_lanes::log1p_of(x, n, out); break;
-    case VectorForm::avx: avx_cinz_lanes::log1p_of(x, n, out); break;
-    case VectorForm::sse2: sse2_log1p(x, n, out); break;
-#endif
-    default: portable_log1p(x, n, out); break;
-  }
-  return true;
+  return run_in_form(kLog1p, form, x, n, out);
 }
 
 void log1p_of(const double* x, std::size_t n, double* out) { log1p_of_in_form(widest_vector_form(), x, n, out); }
