@@ -3,14 +3,14 @@
 #include <fmt/format.h>
 
 #include <Eigen/Dense>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 
-#include "estimators/empirical.hpp"
 #include "estimators/deterministic_exp.hpp"
+#include "estimators/empirical.hpp"
+#include "estimators/logistic_lanes.hpp"
 #include "host/base/errors.hpp"
 #include "kernels/philox.hpp"
 
@@ -127,16 +127,37 @@ double job_runtime(const std::vector<int>& pattern, std::size_t start, double bi
 
 void check_schedule_options(const ScheduleOptions& o) {
   if (!(o.bin_seconds > 0 && o.min_time > 0 && o.max_time >= o.min_time))
-    throw UserError(fmt::format("burst-aware start: bin {} s, min_time {} s, max_time {} s; accepted: bin > 0, "
-                                "0 < min_time <= max_time",
-                                o.bin_seconds, o.min_time, o.max_time));
+    throw UserError(
+        fmt::format("burst-aware start: bin {} s, min_time {} s, max_time {} s; accepted: bin > 0, "
+                    "0 < min_time <= max_time",
+                    o.bin_seconds, o.min_time, o.max_time));
   if (o.window == 0) throw UserError("burst-aware start over a window of 0 bins; accepted: at least 1");
   for (double alpha : o.alphas)
     if (!(alpha >= 0 && alpha <= 1)) throw UserError(fmt::format("alpha {}; accepted: 0 <= alpha <= 1", alpha));
 }
 
-BurstAwareStart burst_aware_start(const std::vector<int>& pattern, double bin_seconds, double min_time,
-                                  double max_time, double alpha, const BurstAwareOptions& options) {
+std::vector<double> start_option_runtimes(const std::vector<int>& pattern, double bin_seconds, double min_time,
+                                          double max_time, std::size_t options) {
+  std::vector<double> runtimes(options);
+  for (std::size_t i = 0; i < options; ++i)  // start in bin i of the pattern
+    runtimes[i] = job_runtime(pattern, i, bin_seconds, min_time, max_time, true);
+  return runtimes;
+}
+
+BurstAwareStart best_start(const std::vector<double>& runtimes, double bin_seconds, double alpha, bool one_based) {
+  BurstAwareStart best;
+  best.score = INFINITY;
+  const std::size_t numbering = one_based ? 1 : 0;
+  for (std::size_t i = 0; i < runtimes.size(); ++i) {
+    const double delay = static_cast<double>(i + numbering) * bin_seconds;
+    const double score = alpha * delay + (1 - alpha) * runtimes[i];
+    if (score < best.score) best = {i + numbering, delay, runtimes[i], score};
+  }
+  return best;
+}
+
+BurstAwareStart burst_aware_start(const std::vector<int>& pattern, double bin_seconds, double min_time, double max_time,
+                                  double alpha, const BurstAwareOptions& options) {
   ScheduleOptions checked;
   checked.bin_seconds = bin_seconds;
   checked.min_time = min_time;
@@ -144,16 +165,8 @@ BurstAwareStart burst_aware_start(const std::vector<int>& pattern, double bin_se
   checked.alphas = {alpha};
   checked.window = options.options;
   check_schedule_options(checked);
-  BurstAwareStart best;
-  best.score = INFINITY;
-  const std::size_t numbering = options.one_based ? 1 : 0;
-  for (std::size_t i = 0; i < options.options; ++i) {  // start in bin i of the pattern
-    const double delay = static_cast<double>(i + numbering) * bin_seconds;
-    const double runtime = job_runtime(pattern, i, bin_seconds, min_time, max_time, true);
-    const double score = alpha * delay + (1 - alpha) * runtime;
-    if (score < best.score) best = {i + numbering, delay, runtime, score};
-  }
-  return best;
+  return best_start(start_option_runtimes(pattern, bin_seconds, min_time, max_time, options.options), bin_seconds,
+                    alpha, options.one_based);
 }
 
 std::vector<std::size_t> burst_windows(const std::vector<int>& realized, std::size_t first, const ScheduleOptions& o) {
@@ -172,10 +185,14 @@ std::vector<std::size_t> burst_windows(const std::vector<int>& realized, std::si
 
 const char* to_string(FeatureSet set) {
   switch (set) {
-    case FeatureSet::fs1: return "fs1";
-    case FeatureSet::fs2: return "fs2";
-    case FeatureSet::fs3: return "fs3";
-    case FeatureSet::fs3_bytes: return "fs3-bytes";
+    case FeatureSet::fs1:
+      return "fs1";
+    case FeatureSet::fs2:
+      return "fs2";
+    case FeatureSet::fs3:
+      return "fs3";
+    case FeatureSet::fs3_bytes:
+      return "fs3-bytes";
   }
   return "?";
 }
@@ -194,8 +211,9 @@ FeatureMatrix burst_features(const BurstChannels& c, FeatureSet set, double bin_
   const std::size_t n = c.bytes.size();
   const bool all_channels = set == FeatureSet::fs2 || set == FeatureSet::fs3;
   if (all_channels && (c.operations.size() != n || c.io_time.size() != n))
-    throw UserError("burst features FS2/FS3 need operations and I/O time for every bin (darshan's count and time "
-                    "channels); a series of bytes alone has fs1 and fs3-bytes");
+    throw UserError(
+        "burst features FS2/FS3 need operations and I/O time for every bin (darshan's count and time "
+        "channels); a series of bytes alone has fs1 and fs3-bytes");
   if (!(bin_minutes > 0)) throw UserError(fmt::format("bin of {} minutes; accepted: > 0", bin_minutes));
   std::vector<std::pair<std::string, std::vector<double>>> columns = {{"bytes", c.bytes}};
   if (all_channels) {
@@ -229,13 +247,16 @@ namespace {
 // The training rows on the standardized scale: a column of ones, then
 // (x − mean)/sd of those rows, and the labels; stored by column in the
 // workspace, so that every sum of a pass reads contiguous memory. The
-// workspace also holds the pass's η, exp(−|η|), weights, residuals and weighted column.
+// workspace also holds the pass's η, exp(−|η|), weights, residuals, the
+// likelihood's row terms and blocks, and the score's partial sums.
 struct StandardizedDesign {
   std::size_t n = 0, p = 0;
   std::vector<double> mean, sd;
   double* x = nullptr;  // column k: x[k·n … k·n + n − 1]
-  double *y = nullptr, *eta = nullptr, *weight = nullptr, *residual = nullptr, *weighted = nullptr;
-  double* exp_term = nullptr;  // exp(−|η|)
+  double *y = nullptr, *eta = nullptr, *weight = nullptr, *residual = nullptr, *term = nullptr;
+  double* exp_term = nullptr;   // exp(−|η|)
+  double* block_log = nullptr;  // a block's log Π(1 + e), n/16 rounded up
+  double* scratch = nullptr;    // logistic_scratch_size(p)
   const double* column(std::size_t k) const { return x + k * n; }
 };
 
@@ -244,26 +265,17 @@ StandardizedDesign standardized_design(const FeatureMatrix& features, const std:
   StandardizedDesign d;
   d.p = features.names.size() + 1;
   d.n = rows.size();
-  // Each column's sums run over the rows in order; the columns are summed side
-  // by side, a row at a time (independent chains, and the row-major features
-  // read as they lie).
   const std::size_t columns = d.p - 1;
-  const auto row_of = [&](std::size_t r) { return features.values.data() + r * columns; };
-  std::vector<double> sums(columns, 0.0), squares(columns, 0.0);
-  for (std::size_t r : rows)
-    for (std::size_t k = 0; k < columns; ++k) sums[k] += row_of(r)[k];
+  const LogisticPasses& passes = logistic_passes();
+  std::vector<double> squares(columns);
   d.mean.assign(d.p, 0.0);
-  for (std::size_t k = 0; k < columns; ++k) d.mean[k + 1] = sums[k] / static_cast<double>(d.n);
-  for (std::size_t r : rows)
-    for (std::size_t k = 0; k < columns; ++k) {
-      const double deviation = row_of(r)[k] - d.mean[k + 1];
-      squares[k] += deviation * deviation;
-    }
+  passes.column_moments(features.values.data(), columns, rows.data(), d.n, d.mean.data() + 1, squares.data());
   d.sd.assign(d.p, 1.0);
   for (std::size_t k = 0; k < columns; ++k)
     if (squares[k] > 0) d.sd[k + 1] = std::sqrt(squares[k] / static_cast<double>(d.n));
   // Room for every row of `features`, so that the larger fits after the first never reallocate.
-  const std::size_t room = std::max(features.rows, d.n) * (d.p + 6);
+  const std::size_t most_rows = std::max(features.rows, d.n);
+  const std::size_t room = most_rows * (d.p + 7) + logistic_scratch_size(d.p);
   if (workspace.size < room) {
     workspace.values.reset(new double[room]);
     workspace.size = room;
@@ -273,91 +285,46 @@ StandardizedDesign standardized_design(const FeatureMatrix& features, const std:
   d.eta = d.y + d.n;
   d.weight = d.eta + d.n;
   d.residual = d.weight + d.n;
-  d.weighted = d.residual + d.n;
-  d.exp_term = d.weighted + d.n;
+  d.term = d.residual + d.n;
+  d.exp_term = d.term + d.n;
+  d.block_log = d.exp_term + d.n;
+  d.scratch = d.block_log + d.n;
   std::fill_n(d.x, d.n, 1.0);
-  for (std::size_t i = 0; i < d.n; ++i)
-    for (std::size_t k = 1; k < d.p; ++k) d.x[k * d.n + i] = (row_of(rows[i])[k - 1] - d.mean[k]) / d.sd[k];
+  passes.standardize(features.values.data(), columns, rows.data(), d.n, d.mean.data() + 1, d.sd.data() + 1, d.x + d.n);
   for (std::size_t i = 0; i < d.n; ++i) d.y[i] = labels[rows[i]] != 0;
   return d;
 }
 
-// Two doubles as one value (GCC's and Clang's vector extension): element-wise
-// IEEE arithmetic in one SSE2 register on x86-64 (every such CPU has it; wider
-// vectors would go through memory on the baseline target), two scalars elsewhere.
-using TwoLanes = double __attribute__((vector_size(2 * sizeof(double))));
-
-TwoLanes load_two(const double* from) {
-  TwoLanes v;
-  std::memcpy(&v, from, sizeof v);
-  return v;
-}
-
-// Σ a_i·b_{c,i} for C columns b_c in one pass, each in four partial sums, row
-// i into sum i mod 4 (sums 0 and 1 in one pair of lanes, 2 and 3 in another),
-// added as (s0 + s1) + (s2 + s3): a fixed order, so the bits depend on neither
-// the machine's caches nor a BLAS's blocking, nor on how many columns share
-// the pass. C columns a pass give the CPU 2·C independent chains of additions
-// (one sum alone waits on the latency of its own).
-template <std::size_t C>
-void four_lane_dots(const double* a, const double* const* b, std::size_t n, double* out) {
-  TwoLanes low[C] = {}, high[C] = {};
-  std::size_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    const TwoLanes a_low = load_two(a + i), a_high = load_two(a + i + 2);
-    for (std::size_t c = 0; c < C; ++c) {
-      low[c] += a_low * load_two(b[c] + i);
-      high[c] += a_high * load_two(b[c] + i + 2);
-    }
-  }
-  for (std::size_t c = 0; c < C; ++c) {
-    double s[4] = {low[c][0], low[c][1], high[c][0], high[c][1]};
-    for (std::size_t r = i; r < n; ++r) s[r % 4] += a[r] * b[c][r];
-    out[c] = (s[0] + s[1]) + (s[2] + s[3]);
-  }
-}
-
-// P(y = 1) at η from e = exp(−|η|): 1/(1 + e) or e/(1 + e), finite for any η.
-double logistic_of(double eta, double e) { return eta >= 0 ? 1 / (1 + e) : e / (1 + e); }
-
 // The log-likelihood at β, leaving each row's weight p(1 − p) and residual
 // y − p in the workspace for irls_terms: Σ y·η − log(1 + exp(η)), with
-// log(1 + exp(η)) = max(η, 0) + log(1 + e), finite for any η. The log(1 + e)
-// are taken 16 rows at a time, as log1p of Π(1 + e) − 1 (a log1p per row was
-// the pass's largest cost). That excess is summed as s ← (s + e) + s·e, never
-// forming 1 + e, so a tiny e (rows far on their side, as in nearly separable
-// fits) keeps its digits: every term is positive, so each block's sum carries
-// at most ~50 roundings of 2^-53 relative to itself, and log1p does not enlarge
-// a relative error. The sum thus stays within ~1e-14 of its own size, below the
-// 1e-13 and 1e-12 relative tests of fit_logistic, its only users. The blocks'
-// excesses, then their log1p in vectors, wait in `weighted` (irls_terms
-// overwrites it); the sum takes each block's log1p after its last row, as a
-// pass row by row would.
+// log(1 + exp(η)) = max(η, 0) + log(1 + e), e = exp(−|η|), finite for any η.
+// The log(1 + e) are taken 16 rows at a time, as log1p of Π(1 + e) − 1 (a log1p
+// per row was the pass's largest cost). That excess is summed as
+// s ← (s + e) + s·e, never forming 1 + e, so a tiny e (rows far on their side,
+// as in nearly separable fits) keeps its digits: every term is positive, so each
+// block's sum carries at most ~50 roundings of 2^-53 relative to itself, and
+// log1p does not enlarge a relative error. The sum thus stays within ~1e-14 of
+// its own size, below the 1e-13 and 1e-12 relative tests of fit_logistic, its
+// only users. The sum takes each block's log1p after its last row, as a pass
+// row by row would.
 double log_likelihood(const StandardizedDesign& d, const Eigen::VectorXd& beta) {
   constexpr std::size_t kRowsPerLog = 16;
   const std::size_t n = d.n, blocks = (n + kRowsPerLog - 1) / kRowsPerLog;
-  std::fill_n(d.eta, n, 0.0);
-  for (std::size_t k = 0; k < d.p; ++k) {
-    const double* x = d.column(k);
-    const double b = beta(static_cast<Eigen::Index>(k));
-    for (std::size_t i = 0; i < n; ++i) d.eta[i] += x[i] * b;
-  }
+  const LogisticPasses& passes = logistic_passes();
+  passes.linear_predictor(d.x, n, d.p, beta.data(), d.eta);
   exp_of_negative_magnitude(d.eta, n, d.exp_term);
-  double* block_log = d.weighted;
+  passes.row_terms(d.eta, d.exp_term, d.y, n, d.weight, d.residual, d.term);
   for (std::size_t b = 0; b < blocks; ++b) {
     double excess = 0;  // Π(1 + e) − 1 over the block's rows so far
     for (std::size_t i = b * kRowsPerLog; i < std::min(n, (b + 1) * kRowsPerLog); ++i)
       excess = (excess + d.exp_term[i]) + excess * d.exp_term[i];
-    block_log[b] = excess;
+    d.block_log[b] = excess;
   }
-  log1p_of(block_log, blocks, block_log);
+  log1p_of(d.block_log, blocks, d.block_log);
   double sum = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    const double eta = d.eta[i], prob = logistic_of(eta, d.exp_term[i]);
-    d.weight[i] = std::max(prob * (1 - prob), 1e-12);
-    d.residual[i] = d.y[i] - prob;
-    sum += d.y[i] * eta - std::max(eta, 0.0);
-    if ((i + 1) % kRowsPerLog == 0 || i + 1 == n) sum -= block_log[i / kRowsPerLog];
+    sum += d.term[i];
+    if ((i + 1) % kRowsPerLog == 0 || i + 1 == n) sum -= d.block_log[i / kRowsPerLog];
   }
   return sum;
 }
@@ -369,36 +336,10 @@ struct IrlsTerms {
   Eigen::MatrixXd information;
 };
 
-// Σ a_i·x_{k,i} for the design's columns k = 0 … count − 1, four columns a
-// pass (four_lane_dots: the same sums, whichever columns share a pass).
-void dots_with_columns(const StandardizedDesign& d, const double* a, std::size_t count, double* out) {
-  for (std::size_t first = 0; first < count; first += 4) {
-    const double* columns[4];
-    const std::size_t here = std::min<std::size_t>(4, count - first);
-    for (std::size_t c = 0; c < here; ++c) columns[c] = d.column(first + c);
-    switch (here) {
-      case 4: four_lane_dots<4>(a, columns, d.n, out + first); break;
-      case 3: four_lane_dots<3>(a, columns, d.n, out + first); break;
-      case 2: four_lane_dots<2>(a, columns, d.n, out + first); break;
-      default: four_lane_dots<1>(a, columns, d.n, out + first); break;
-    }
-  }
-}
-
 IrlsTerms irls_terms(const StandardizedDesign& d) {
-  const std::size_t n = d.n, p = d.p;
-  IrlsTerms t{Eigen::VectorXd(p), Eigen::MatrixXd(p, p)};
-  dots_with_columns(d, d.residual, p, t.gradient.data());
-  std::vector<double> sums(p);
-  for (std::size_t k = 0; k < p; ++k) {
-    const double* x = d.column(k);
-    for (std::size_t i = 0; i < n; ++i) d.weighted[i] = d.weight[i] * x[i];
-    dots_with_columns(d, d.weighted, k + 1, sums.data());  // row k of XᵀWX up to the diagonal
-    for (std::size_t c = 0; c <= k; ++c) {
-      const auto row = static_cast<Eigen::Index>(k), column = static_cast<Eigen::Index>(c);
-      t.information(row, column) = t.information(column, row) = sums[c];
-    }
-  }
+  IrlsTerms t{Eigen::VectorXd(d.p), Eigen::MatrixXd(d.p, d.p)};
+  logistic_passes().score_and_information(d.x, d.n, d.p, d.weight, d.residual, t.gradient.data(), t.information.data(),
+                                          d.scratch);
   return t;
 }
 
@@ -524,7 +465,7 @@ std::vector<double> LogisticModel::probabilities(const FeatureMatrix& features, 
     for (std::size_t k = 1; k < coefficients.size(); ++k) eta[t] += coefficients[k] * features.at(first + t, k - 1);
   }
   exp_of_negative_magnitude(eta.data(), count, e.data());
-  for (std::size_t t = 0; t < count; ++t) e[t] = logistic_of(eta[t], e[t]);
+  logistic_passes().probabilities(eta.data(), e.data(), count, e.data());
   return e;
 }
 
@@ -607,8 +548,10 @@ BinaryScores binary_scores(const std::vector<int>& truth, const std::vector<int>
   else
     for (std::size_t i : which) add(i);
   const double tp = static_cast<double>(s.true_positives);
-  if (s.true_positives + s.false_positives > 0) s.precision = tp / static_cast<double>(s.true_positives + s.false_positives);
-  if (s.true_positives + s.false_negatives > 0) s.recall = tp / static_cast<double>(s.true_positives + s.false_negatives);
+  if (s.true_positives + s.false_positives > 0)
+    s.precision = tp / static_cast<double>(s.true_positives + s.false_positives);
+  if (s.true_positives + s.false_negatives > 0)
+    s.recall = tp / static_cast<double>(s.true_positives + s.false_negatives);
   if (s.precision + s.recall > 0) s.f1 = 2 * s.precision * s.recall / (s.precision + s.recall);
   return s;
 }

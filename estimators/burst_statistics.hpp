@@ -8,8 +8,8 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace gs {
@@ -40,8 +40,7 @@ std::vector<std::size_t> burst_run_lengths(const std::vector<int>& severity);
 // Bins counted by (value − mean)/σ in steps of `step` σ from −limit to +limit
 // (values beyond land in the end bins): 2·limit/step counts, the first for
 // [−limit, −limit + step).
-std::vector<std::uint64_t> sigma_histogram(const std::vector<double>& series, double step = 0.2,
-                                           double limit = 10.0);
+std::vector<std::uint64_t> sigma_histogram(const std::vector<double>& series, double step = 0.2, double limit = 10.0);
 
 // EMA with α = 2/(n + 1) over a window of n bins: E_0 = x_0, E_t = α·x_t + (1 − α)·E_{t−1}.
 std::vector<double> exponential_moving_average(const std::vector<double>& series, double window_bins);
@@ -70,8 +69,14 @@ struct BurstAwareOptions {
   std::size_t options = 24;
   bool one_based = false;
 };
-BurstAwareStart burst_aware_start(const std::vector<int>& pattern, double bin_seconds, double min_time,
-                                  double max_time, double alpha, const BurstAwareOptions& options = {});
+BurstAwareStart burst_aware_start(const std::vector<int>& pattern, double bin_seconds, double min_time, double max_time,
+                                  double alpha, const BurstAwareOptions& options = {});
+// burst_aware_start in two parts, so that the runtimes serve every α: the
+// runtime from each of the first `options` bins of the pattern, then the
+// option of least score (runtimes[i] from option i; options unchecked).
+std::vector<double> start_option_runtimes(const std::vector<int>& pattern, double bin_seconds, double min_time,
+                                          double max_time, std::size_t options);
+BurstAwareStart best_start(const std::vector<double>& runtimes, double bin_seconds, double alpha, bool one_based);
 
 // The paper's feature sets for one direction (reads or writes), one row per
 // bin, row t from bins ≤ t only: FS1 the bytes; FS2 + operations and I/O time;
@@ -114,7 +119,7 @@ constexpr int kLogisticIterations = 100;
 constexpr double kLogisticRidge = 1e-8;  // l2: a ridge of 1e-8·rows
 struct LogisticModel {
   std::vector<double> coefficients;  // intercept, then one per feature
-  double log_likelihood = 0;  // at the coefficients (without the ridge's penalty)
+  double log_likelihood = 0;         // at the coefficients (without the ridge's penalty)
   int iterations = 0;
   bool converged = false;  // stopped within kLogisticIterations (a step below 1e-10, no gain left)
   // P(burst) of rows first … first + count − 1, and of one row (the same bits).
@@ -194,8 +199,8 @@ class RankedRows {
  private:
   static constexpr std::size_t kNotScored = SIZE_MAX;
   std::vector<std::size_t> place_;    // per row index: its place in the order of decreasing score, or kNotScored
-  std::vector<std::uint8_t> burst_;    // per place: the row's truth
-  std::vector<std::size_t> run_end_;   // the places where each run of tied scores ends
+  std::vector<std::uint8_t> burst_;   // per place: the row's truth
+  std::vector<std::size_t> run_end_;  // the places where each run of tied scores ends
   mutable std::vector<std::uint32_t> multiplicity_;  // per place, zero between calls
 };
 
@@ -257,13 +262,12 @@ std::vector<ScheduledWindows> schedule_windows(const std::vector<std::size_t>& w
                                                const std::vector<int>& realized, const ScheduleOptions& o) {
   check_schedule_options(o);
   std::vector<ScheduledWindows> out(o.alphas.size());
-  const BurstAwareOptions start_options{o.window, o.one_based};
   for (std::size_t a = 0; a < o.alphas.size(); ++a) out[a].alpha = o.alphas[a];
   for (std::size_t w : windows) {
-    const std::vector<int> pattern = decided(w);
+    const std::vector<double> runtimes =
+        start_option_runtimes(decided(w), o.bin_seconds, o.min_time, o.max_time, o.window);
     for (std::size_t a = 0; a < o.alphas.size(); ++a) {
-      const BurstAwareStart chosen =
-          burst_aware_start(pattern, o.bin_seconds, o.min_time, o.max_time, o.alphas[a], start_options);
+      const BurstAwareStart chosen = best_start(runtimes, o.bin_seconds, o.alphas[a], o.one_based);
       const std::size_t bin = w + chosen.start - (o.one_based ? 1 : 0);
       const double runtime = job_runtime(realized, bin, o.bin_seconds, o.min_time, o.max_time, false);
       out[a].delay.push_back(chosen.delay);

@@ -331,10 +331,47 @@ TEST(Bursts, SchedulingOverWindows) {
   const auto at = std::find(windows.begin(), windows.end(), 10u) - windows.begin();
   EXPECT_EQ(perfect[0].runtime[at], 1200.0);
   EXPECT_EQ(perfect[2].delay[at], 900.0);
-  const auto blind = schedule_windows(windows, [](std::size_t) { return std::vector<int>(24, 0); }, realized, options);
+  const auto blind = schedule_windows(
+      windows, [](std::size_t) { return std::vector<int>(24, 0); }, realized, options);
   for (std::size_t a = 0; a < options.alphas.size(); ++a) {
     EXPECT_EQ(blind[a].runtime, perfect[0].runtime);
     EXPECT_EQ(blind[a].delay, perfect[0].delay);
+  }
+}
+
+// schedule_windows takes each window's runtimes once for every α: its
+// choices are burst_aware_start's for each (window, α) taken alone, to the
+// bit, over a series of many bursts and a predictor that is often wrong and
+// sees runs of bursts up to the whole window (every option is some window's
+// best; both numberings; ties between options included).
+TEST(Bursts, SchedulingOverWindowsIsBurstAwareStartPerWindowAndAlpha) {
+  std::vector<int> realized(600);
+  for (std::size_t i = 0; i < realized.size(); ++i) realized[i] = (i * 2654435761u >> 7) % 5 < 2 ? 1 + i % 3 : 0;
+  const auto guessed = [&](std::size_t w) {
+    std::vector<int> pattern(24);
+    const std::size_t run = w * 7 % 25;  // a burst over the first `run` bins, then scattered ones
+    for (std::size_t b = 0; b < pattern.size(); ++b) pattern[b] = b < run || ((w + b) * 40503u >> 3) % 3 == 0;
+    return pattern;
+  };
+  for (const bool one_based : {false, true}) {
+    ScheduleOptions options;
+    options.alphas = {1, 0.9, 0.7, 0.6, 0.5, 0.4, 0.25, 0.1, 0};
+    options.one_based = one_based;
+    const std::vector<std::size_t> windows = burst_windows(realized, 0, options);
+    ASSERT_GT(windows.size(), 500u);
+    const auto scheduled = schedule_windows(windows, guessed, realized, options);
+    std::size_t waited = 0;
+    for (std::size_t a = 0; a < options.alphas.size(); ++a)
+      for (std::size_t w = 0; w < windows.size(); ++w) {
+        const BurstAwareStart chosen =
+            burst_aware_start(guessed(windows[w]), 300, 600, 1800, options.alphas[a], BurstAwareOptions{24, one_based});
+        const double runtime = job_runtime(realized, windows[w] + chosen.start - one_based, 300, 600, 1800, false);
+        ASSERT_EQ(scheduled[a].delay[w], chosen.delay) << a << " " << w;
+        ASSERT_EQ(scheduled[a].runtime[w], runtime) << a << " " << w;
+        ASSERT_EQ(scheduled[a].total[w], chosen.delay + runtime) << a << " " << w;
+        waited += chosen.start > one_based;
+      }
+    EXPECT_GT(waited, windows.size());  // not every choice is "start at once"
   }
 }
 
@@ -426,8 +463,8 @@ TEST(Bursts, RowsByDecreasingScoreIsTheStableSortOrder) {
     for (std::size_t i = 0; i < score.size(); ++i) {
       const PhiloxBits bits = philox_bits({9, 4}, 0, i, 0);
       const double u = uniform_open(bits[0]) - 0.5;
-      score[i] = step > 0    ? std::floor(u / step) * step
-                 : step == 0 ? u
+      score[i] = step > 0     ? std::floor(u / step) * step
+                 : step == 0  ? u
                  : step == -1 ? 0.0
                               : std::ldexp(u, static_cast<int>(bits[1] % 2100) - 1050);
     }
