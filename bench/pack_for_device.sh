@@ -9,6 +9,7 @@
 # then e.g. `bash bench/gpu_session.sh .devbin $OUT/h100 "tests bench"`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/device_libraries.sh
 # Without MPI: the device machine has no Open MPI runtime (mpirun, its plugins), and the serial
 # HDF5 keeps .devlibs small (the carry is 64 MiB in all).
 cmake -S . -B build-cuda -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DGPUSYNTH_BUILD_BENCH=ON \
@@ -19,7 +20,7 @@ mkdir -p .devbin .devlibs
 cp build-cuda/gpusynth build-cuda/tests/gpusynth_{unit,cpu,cuda}_tests build-cuda/bench/bench_cuda /usr/bin/h5diff \
   build-cuda/bench/bench_cpu .devbin/
 ldd .devbin/* | awk '$2 == "=>" && $3 ~ /^\// {print $3}' | sort -u |
-  grep -vE '/(libc|libm|libdl|libpthread|librt|ld-linux-x86-64|libstdc\+\+|libgcc_s|libcuda|libcudart|libcufft|libcurand)\.so' |
+  drop_machine_libraries |
   xargs -r cp -L -t .devlibs/
 strip .devbin/*
 mkdir -p .devpack

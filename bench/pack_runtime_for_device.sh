@@ -17,6 +17,7 @@
 # machine has is its own for every program (the loop above): LD_LIBRARY_PATH adds only the missing ones.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/device_libraries.sh
 build=${1:-build}
 grep -q "GPUSYNTH_MPI:BOOL=ON" "$build/CMakeCache.txt" && grep -q "GPUSYNTH_PYTHON:BOOL=ON" "$build/CMakeCache.txt" ||
   { echo "$build is not configured with GPUSYNTH_MPI and GPUSYNTH_PYTHON on" >&2; exit 2; }
@@ -56,7 +57,7 @@ done
 is_elf() { [ "$(head -c 4 "$1" | od -An -tx1 | tr -d ' \n')" = 7f454c46 ]; }  # the ELF magic
 find "$root" -type f | while read -r f; do if is_elf "$f"; then echo "$f"; fi; done | xargs -r ldd 2>/dev/null |
   awk '$2 == "=>" && $3 ~ /^\// {print $3}' | sort -u |
-  grep -vE '/(libc|libm|libdl|libpthread|librt|libresolv|libutil|ld-linux-x86-64|libstdc\+\+|libgcc_s)\.so|^/usr/local/cuda|/libcuda\.so|/libnvidia' |
+  drop_machine_libraries |
   while read -r f; do put "$f" "$lib/$(basename "$f")"; done
 strip "$root/$bin"/* 2>/dev/null || true
 mkdir -p .devpack
