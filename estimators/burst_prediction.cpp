@@ -89,7 +89,8 @@ TrainingData training_data(const FeatureMatrix& real, const std::vector<int>& la
 }
 
 // P(burst) for the first `rows` rows of `real` from a model fitted on the fit
-// rows (where the threshold is chosen) and from one fitted on every training
+// rows (where the threshold is chosen: logistic regression computes it on the
+// validation rows alone, 0 elsewhere) and from one fitted on every training
 // row (what is scored); the second logistic fit starts from the first.
 struct BurstProbabilities {
   std::vector<double> validated, ranking;
@@ -97,12 +98,17 @@ struct BurstProbabilities {
 };
 
 BurstProbabilities burst_probabilities(Predictor predictor, const TrainingData& d, const FeatureMatrix& real,
-                                       std::size_t rows, const PredictionOptions& options) {
+                                       std::size_t rows, const std::vector<std::size_t>& validation,
+                                       const PredictionOptions& options) {
   BurstProbabilities out;
   if (predictor == Predictor::logistic) {
     const LogisticModel on_fit_rows = d.logistic(d.labels, d.fit);
     const LogisticModel on_train_rows = d.logistic(d.labels, d.train, &on_fit_rows);
-    out.validated = on_fit_rows.probabilities(real, 0, rows);
+    // Each row's probability alone, so the validation rows' are the ones all rows would give.
+    const auto [first, last] = std::minmax_element(validation.begin(), validation.end());
+    const std::vector<double> validated = on_fit_rows.probabilities(real, *first, *last - *first + 1);
+    out.validated.assign(rows, 0.0);
+    std::copy(validated.begin(), validated.end(), out.validated.begin() + static_cast<std::ptrdiff_t>(*first));
     out.ranking = on_train_rows.probabilities(real, 0, rows);
     out.unconverged_fits = !on_fit_rows.converged + !on_train_rows.converged;
     return out;
@@ -331,7 +337,7 @@ HorizonEvaluation evaluate_horizon(const FeatureMatrix& features, const std::vec
     if (model == Predictor::persistence || model == Predictor::climatology) continue;
     ScoredPredictor p;
     p.predictor = model;
-    BurstProbabilities probabilities = burst_probabilities(model, data, features, rows, options);
+    BurstProbabilities probabilities = burst_probabilities(model, data, features, rows, r.validation, options);
     p.threshold = f1_optimal_threshold(probabilities.validated, labels, r.validation);
     p.ranking = std::move(probabilities.ranking);
     p.unconverged_fits = probabilities.unconverged_fits;
