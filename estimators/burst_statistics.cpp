@@ -460,10 +460,12 @@ std::vector<double> logistic_standard_errors(const FeatureMatrix& features, cons
 std::vector<double> LogisticModel::probabilities(const FeatureMatrix& features, std::size_t first,
                                                  std::size_t count) const {
   std::vector<double> eta(count), e(count);
-  for (std::size_t t = 0; t < count; ++t) {
-    eta[t] = coefficients[0];
-    for (std::size_t k = 1; k < coefficients.size(); ++k) eta[t] += coefficients[k] * features.at(first + t, k - 1);
-  }
+  const std::size_t columns = features.names.size();
+  if (coefficients.size() != columns + 1)
+    throw InternalError("LogisticModel::probabilities", "coefficients and features differ in number", __FILE__,
+                        __LINE__);
+  logistic_passes().row_predictor(features.values.data() + first * columns, columns, count, coefficients.data(),
+                                  eta.data());
   exp_of_negative_magnitude(eta.data(), count, e.data());
   logistic_passes().probabilities(eta.data(), e.data(), count, e.data());
   return e;

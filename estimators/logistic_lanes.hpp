@@ -26,6 +26,9 @@ struct LogisticPasses {
                       const double* mean, const double* sd, double* x);
   // eta[i] = Σ_k x_k[i]·beta[k], k from 0 up, starting from +0.
   void (*linear_predictor)(const double* x, std::size_t n, std::size_t p, const double* beta, double* eta);
+  // η of `count` rows of row-major features (`columns` a row) with coefficients
+  // b_0 … b_columns on their scale: b_0 + Σ_{k ≥ 1} b_k·v_{k−1}, k from 1 up.
+  void (*row_predictor)(const double* features, std::size_t columns, std::size_t count, const double* b, double* eta);
   // From η and e = exp(−|η|), each row's P(y = 1) = 1/(1 + e) for η ≥ 0, e/(1 + e)
   // otherwise (finite for any η).
   void (*probabilities)(const double* eta, const double* e, std::size_t n, double* probability);

@@ -103,11 +103,14 @@ TEST(LogisticLanes, RowPassesGiveEachRowsFormula) {
     for (const std::size_t p : {1, 2, 5, 8, 10}) {
       const std::vector<double> x = spread_values(n * p, 200 + p), beta = spread_values(p, 300 + p);
       const Rows r = logistic_rows(n);
-      std::vector<double> eta(n), probability(n), weight(n), residual(n), term(n);
+      std::vector<double> eta(n), by_rows(n), probability(n), weight(n), residual(n), term(n);
       for (std::size_t i = 0; i < n; ++i) {
         double sum = 0;
         for (std::size_t k = 0; k < p; ++k) sum += x[k * n + i] * beta[k];
         eta[i] = sum;
+        double from_row = beta[0];  // x read as n rows of p − 1 features (row-major), beta on their scale
+        for (std::size_t k = 1; k < p; ++k) from_row += x[i * (p - 1) + k - 1] * beta[k];
+        by_rows[i] = from_row;
         probability[i] = r.eta[i] >= 0 ? 1 / (1 + r.e[i]) : r.e[i] / (1 + r.e[i]);
         weight[i] = std::max(probability[i] * (1 - probability[i]), 1e-12);
         residual[i] = r.y[i] - probability[i];
@@ -117,6 +120,8 @@ TEST(LogisticLanes, RowPassesGiveEachRowsFormula) {
         std::vector<double> got(n), got_weight(n), got_residual(n), got_term(n);
         passes.linear_predictor(x.data(), n, p, beta.data(), got.data());
         EXPECT_EQ(first_difference(got, eta), n) << to_string(form) << " n " << n << " p " << p;
+        passes.row_predictor(x.data(), p - 1, n, beta.data(), got.data());
+        EXPECT_EQ(first_difference(got, by_rows), n) << to_string(form) << " n " << n << " p " << p << " by rows";
         passes.probabilities(r.eta.data(), r.e.data(), n, got.data());
         EXPECT_EQ(first_difference(got, probability), n) << to_string(form) << " n " << n;
         got = r.e;  // in place, as LogisticModel::probabilities calls it
