@@ -248,6 +248,18 @@ std::string prediction_non_finding(const BinaryScores& s) {
   return "";
 }
 
+std::string detection_note(const BurstAnalysis& a, const BurstAnalysisOptions& o) {
+  if (o.k) return "";
+  const auto asked = static_cast<std::size_t>(std::floor(o.share * static_cast<double>(a.severity.size())));
+  const auto found =
+      static_cast<std::size_t>(std::count_if(a.severity.begin(), a.severity.end(), [](int s) { return s > 0; }));
+  if (found >= asked) return "";
+  return fmt::format(
+      "share {} asks for {} burst bins, but {} of the {} largest values equal the threshold {:.6g} and a bin equal "
+      "to it is no burst: {} burst bins",
+      o.share, asked, asked - found, asked, a.threshold.threshold, found);
+}
+
 std::string unconverged_note(std::uint64_t fits) {
   return fmt::format(
       "{} logistic fit{} stopped after {} Newton steps without converging (the bursts nearly separable from the "

@@ -76,6 +76,10 @@ std::string prediction_non_finding(const BinaryScores& scores);
 // One line per (horizon, predictor) of the real series' prediction whose F1
 // is a non-finding, naming the horizon, the predictor and why.
 std::vector<std::string> prediction_notes(const BurstAnalysis& analysis, double bin_seconds);
+// Where a share's threshold falls among tied values, fewer bins than
+// ⌊share·n⌋ lie strictly above it: how many were asked and found, and why;
+// "" when the detection gives what was asked or k was given.
+std::string detection_note(const BurstAnalysis& analysis, const BurstAnalysisOptions& options);
 // What a count of logistic fits that stopped at the iteration cap means.
 std::string unconverged_note(std::uint64_t fits);
 

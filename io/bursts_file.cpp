@@ -241,6 +241,7 @@ void write_burst_analysis(hid_t parent, const BurstAnalysis& a, const BurstAnaly
                                              : "threshold = the (floor(share * n) + 1)-th largest value, so that "
                                                "floor(share * n) bins (distinct values) lie above it")},
                {"share", o.share},
+               {"detection_note", detection_note(a, o)},
                {"k", a.threshold.k},
                {"threshold", a.threshold.threshold},
                {"mean", a.threshold.mean},

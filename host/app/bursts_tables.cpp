@@ -20,6 +20,7 @@ void detection(std::string& out, const BurstAnalysis& a, const BurstAnalysisOpti
       "mean run {:.2f} bins\n",
       a.severity.size(), o.bin_seconds, a.threshold.threshold, a.threshold.k, bursts, 100 * a.burst_share,
       a.run_lengths.size(), a.mean_run_length);
+  if (const std::string note = detection_note(a, o); !note.empty()) out += "  note: " + note + "\n";
 }
 
 void prediction(std::string& out, const BurstAnalysis& a, const BurstAnalysisOptions& o) {

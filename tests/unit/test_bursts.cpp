@@ -568,3 +568,35 @@ TEST(Bursts, NonFindingsAreNamed) {
 
 }  // namespace
 }  // namespace gs
+
+namespace gs {
+namespace {
+
+// Detection by share among tied values: share 0.02 of 200 bins asks for 4
+// bursts; with the 5 largest values equal none lies strictly above the
+// threshold (the 5th largest), and the note says so with the numbers; with 2
+// of the top 5 above the tie, 2 bursts. Distinct values, or k given, give
+// what was asked and no note.
+TEST(Bursts, DetectionNoteSaysWhenTiesGiveFewerBurstsThanTheShareAsks) {
+  std::vector<double> bytes(200);
+  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<double>(i % 97);
+  BurstAnalysisOptions options;
+  options.share = 0.02;
+  const auto analysed = [&] { return analyse_bursts(BurstChannels{bytes, {}, {}}, options, {}, false); };
+  EXPECT_EQ(detection_note(analysed(), options), "");  // 96, 96, 95, 95 above 94
+  for (std::size_t i : {10u, 20u, 30u, 40u, 50u}) bytes[i] = 500;
+  BurstAnalysis tied = analysed();
+  EXPECT_EQ(tied.threshold.threshold, 500);
+  EXPECT_EQ(detection_note(tied, options),
+            "share 0.02 asks for 4 burst bins, but 4 of the 4 largest values equal the threshold 500 and a bin equal "
+            "to it is no burst: 0 burst bins");
+  bytes[10] = bytes[20] = 600;
+  EXPECT_EQ(detection_note(analysed(), options),
+            "share 0.02 asks for 4 burst bins, but 2 of the 4 largest values equal the threshold 500 and a bin equal "
+            "to it is no burst: 2 burst bins");
+  options.k = 3.0;
+  EXPECT_EQ(detection_note(analysed(), options), "");
+}
+
+}  // namespace
+}  // namespace gs
