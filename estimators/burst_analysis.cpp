@@ -64,14 +64,13 @@ BurstAnalysis analyse_bursts(const BurstChannels& channels, const BurstAnalysisO
   const std::vector<double>& series = channels.bytes;
   a.threshold = burst_threshold(series, options);
   a.severity = burst_severity(series, a.threshold);
-  std::size_t bursts = 0;
-  for (int s : a.severity) bursts += s > 0;
-  a.burst_share = static_cast<double>(bursts) / static_cast<double>(series.size());
+  for (int s : a.severity) a.bursts += s > 0;
+  a.burst_share = static_cast<double>(a.bursts) / static_cast<double>(series.size());
   a.run_lengths = burst_run_lengths(a.severity);
   a.run_length_counts.assign(std::max<std::size_t>(options.run_length_limit, 1), 0);
   for (std::size_t run : a.run_lengths) ++a.run_length_counts[std::min(run, a.run_length_counts.size()) - 1];
   if (!a.run_lengths.empty())
-    a.mean_run_length = static_cast<double>(bursts) / static_cast<double>(a.run_lengths.size());
+    a.mean_run_length = static_cast<double>(a.bursts) / static_cast<double>(a.run_lengths.size());
   a.sigma_histogram = sigma_histogram(series, options.histogram_step, options.histogram_limit);
 
   const double bin_minutes = options.bin_seconds / 60;
@@ -251,8 +250,7 @@ std::string prediction_non_finding(const BinaryScores& s) {
 std::string detection_note(const BurstAnalysis& a, const BurstAnalysisOptions& o) {
   if (o.k) return "";
   const auto asked = static_cast<std::size_t>(std::floor(o.share * static_cast<double>(a.severity.size())));
-  const auto found =
-      static_cast<std::size_t>(std::count_if(a.severity.begin(), a.severity.end(), [](int s) { return s > 0; }));
+  const std::size_t found = a.bursts;
   if (found >= asked) return "";
   return fmt::format(
       "share {} asks for {} burst bins, but {} of the {} largest values equal the threshold {:.6g} and a bin equal "

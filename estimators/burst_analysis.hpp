@@ -47,6 +47,7 @@ struct ScheduleSummary {
 struct BurstAnalysis {
   BurstThreshold threshold;
   std::vector<int> severity;
+  std::size_t bursts = 0;  // bins with severity > 0
   double burst_share = 0;
   std::vector<std::size_t> run_lengths;
   std::vector<std::uint64_t> run_length_counts;  // options.run_length_limit entries

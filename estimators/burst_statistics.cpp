@@ -257,7 +257,6 @@ struct StandardizedDesign {
   double* exp_term = nullptr;   // exp(−|η|)
   double* block_log = nullptr;  // a block's log Π(1 + e), n/16 rounded up
   double* scratch = nullptr;    // logistic_scratch_size(p)
-  const double* column(std::size_t k) const { return x + k * n; }
 };
 
 StandardizedDesign standardized_design(const FeatureMatrix& features, const std::vector<int>& labels,
@@ -322,9 +321,9 @@ double log_likelihood(const StandardizedDesign& d, const Eigen::VectorXd& beta) 
   }
   log1p_of(d.block_log, blocks, d.block_log);
   double sum = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    sum += d.term[i];
-    if ((i + 1) % kRowsPerLog == 0 || i + 1 == n) sum -= d.block_log[i / kRowsPerLog];
+  for (std::size_t b = 0; b < blocks; ++b) {
+    for (std::size_t i = b * kRowsPerLog; i < std::min(n, (b + 1) * kRowsPerLog); ++i) sum += d.term[i];
+    sum -= d.block_log[b];
   }
   return sum;
 }

@@ -248,8 +248,7 @@ void write_burst_analysis(hid_t parent, const BurstAnalysis& a, const BurstAnaly
                {"sigma", a.threshold.sigma},
                {"sigma_definition", std::string("population standard deviation (denominator n) of all bins")},
                {"burst_share", a.burst_share},
-               {"bursts", static_cast<std::uint64_t>(
-                              std::count_if(a.severity.begin(), a.severity.end(), [](int s) { return s > 0; }))},
+               {"bursts", static_cast<std::uint64_t>(a.bursts)},
                {"mean_run_length", a.mean_run_length},
                {"features", std::string(to_string(o.features))},
                {"feature_names", fmt::format("{}", fmt::join(a.feature_names, ","))}});

@@ -14,11 +14,10 @@ std::string interval(double value, const BlockBootstrapInterval& i) {
 }
 
 void detection(std::string& out, const BurstAnalysis& a, const BurstAnalysisOptions& o) {
-  const auto bursts = std::count_if(a.severity.begin(), a.severity.end(), [](int s) { return s > 0; });
   out += fmt::format(
       "  {} bins of {} s; threshold {:.6g} = mean + {:.3f} sigma; {} burst bins ({:.2f} %) in {} runs, "
       "mean run {:.2f} bins\n",
-      a.severity.size(), o.bin_seconds, a.threshold.threshold, a.threshold.k, bursts, 100 * a.burst_share,
+      a.severity.size(), o.bin_seconds, a.threshold.threshold, a.threshold.k, a.bursts, 100 * a.burst_share,
       a.run_lengths.size(), a.mean_run_length);
   if (const std::string note = detection_note(a, o); !note.empty()) out += "  note: " + note + "\n";
 }
