@@ -146,11 +146,14 @@ BENCHMARK(BM_GpusynthLfsnLong)->UseRealTime()->Unit(benchmark::kMillisecond);
 // Issue 41, goal 3: a spectral model's generation per replica against the
 // limit, the bare FFTW transforms of the same sizes (one replica at a time, as
 // the backend runs them, in double): c2r of length M for fgn (circulant
-// embedding), r2c of L plus c2r of M for lfsn (convolution), with MEASURE
-// plans and with the ESTIMATE plans gpusynth uses (deterministic). One thread,
-// the widest lanes; the three timed in turn in every iteration, so their
-// ratios come from the same moments of a shared machine. Time per iteration:
-// gpusynth's; counters: µs per replica of each, and gpusynth over bare MEASURE.
+// embedding), r2c of L plus c2r of M for lfsn (convolution). The bare
+// transforms run FFTW_MEASURE's plans (those the wisdom made here holds) and
+// FFTW_ESTIMATE's (planned with no wisdom loaded, as gpusynth does without
+// wisdom); gpusynth runs with that wisdom (argument wisdom 1) or without
+// (0). One thread, the widest lanes; the three timed in turn in every
+// iteration, so their ratios come from the same moments of a shared machine.
+// Time per iteration: gpusynth's; counters: µs per replica of each, and
+// gpusynth over the bare MEASURE and ESTIMATE transforms.
 class BareFftw {
  public:
   BareFftw(std::uint64_t fft_length, std::uint64_t inverse_length, bool forward, unsigned flags)
@@ -190,12 +193,25 @@ void BM_SpectralAgainstBareFftw(benchmark::State& state) {
   const auto length = static_cast<std::uint64_t>(state.range(1));
   const std::uint64_t replicas = length <= 4096 ? 64 : 4;
   const std::int64_t lanes = state.range(2);  // path_of's 1 (accurate) or 2 (precision fast)
-  auto e = lfsn ? make_ensemble("lfsn", "{alpha: 1.5, beta: 0.5, H: 0.8, m: 16, K: 256}", gs::Dtype::float32, replicas,
-                                length, path_of(lanes))
-                : make_ensemble("fgn", "{H: 0.8}", gs::Dtype::float64, replicas, length, path_of(lanes));
-  const gs::SpectralPlan& plan = *e->job.generation.spectral;
-  BareFftw measure(plan.fft_length, plan.inverse_length, lfsn, FFTW_MEASURE);
+  const bool with_wisdom = state.range(3) == 1;
+  const auto ensemble = [&](const gs::ExecutionContext& context) {
+    return lfsn ? make_ensemble("lfsn", "{alpha: 1.5, beta: 0.5, H: 0.8, m: 16, K: 256}", gs::Dtype::float32, replicas,
+                                length, context)
+                : make_ensemble("fgn", "{H: 0.8}", gs::Dtype::float64, replicas, length, context);
+  };
+  gs::ExecutionContext context = path_of(lanes);
+  auto e = ensemble(context);
+  const gs::SpectralPlan plan = *e->job.generation.spectral;  // a copy: e may be made again below
+  const std::string wisdom = gs::measure_fft_wisdom(gs::fft_problems(plan), "", false);
+  if (with_wisdom) {
+    context.fft_wisdom = std::make_shared<const gs::FftWisdom>(gs::FftWisdom{"bench", wisdom, ""});
+    e = ensemble(context);
+  }
+  fftw_forget_wisdom();
   BareFftw estimate(plan.fft_length, plan.inverse_length, lfsn, FFTW_ESTIMATE);
+  fftw_import_wisdom_from_string(wisdom.c_str());  // the plans gpusynth's wisdom holds
+  BareFftw measure(plan.fft_length, plan.inverse_length, lfsn, FFTW_MEASURE);
+  fftw_forget_wisdom();
   std::vector<double> out(replicas * length);  // float32 rows fit in it too
   using Clock = std::chrono::steady_clock;
   const auto seconds = [](Clock::time_point a, Clock::time_point b) {
@@ -222,12 +238,13 @@ void BM_SpectralAgainstBareFftw(benchmark::State& state) {
   state.counters["fftw_estimate_us"] = bare_estimate * per_replica;
   state.counters["x_measure"] = generation / bare_measure;
   state.counters["x_estimate"] = generation / bare_estimate;
-  state.SetLabel(fmt::format("{} {} bins{}: L {}, M {}", lfsn ? "lfsn float32" : "fgn float64", length,
-                             lanes == 2 ? ", precision fast" : "", plan.fft_length, plan.inverse_length));
+  state.SetLabel(fmt::format("{} {} bins{}{}: L {}, M {}", lfsn ? "lfsn float32" : "fgn float64", length,
+                             lanes == 2 ? ", precision fast" : "", with_wisdom ? ", FFTW wisdom" : "", plan.fft_length,
+                             plan.inverse_length));
 }
 BENCHMARK(BM_SpectralAgainstBareFftw)
-    ->ArgsProduct({{0, 1}, {4096, 65536}, {1, 2}})
-    ->ArgNames({"lfsn", "length", "lanes"})
+    ->ArgsProduct({{0, 1}, {4096, 65536}, {1, 2}, {0, 1}})
+    ->ArgNames({"lfsn", "length", "lanes", "wisdom"})
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 

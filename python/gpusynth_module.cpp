@@ -538,7 +538,7 @@ std::optional<py::module_> import_xarray() {
 py::dict generate(const py::object& config_given, std::optional<std::string> backend, std::optional<std::uint64_t> seed,
                   std::optional<std::uint64_t> replicas, std::optional<std::string> output,
                   std::optional<bool> as_xarray, bool quiet, std::optional<std::string> precision,
-                  const py::object& memory_limit) {
+                  const py::object& memory_limit, const py::object& fft_wisdom) {
   const EngineCall call;
   RunConfig config = config_from(config_given);
   std::optional<py::module_> xarray;
@@ -564,6 +564,8 @@ py::dict generate(const py::object& config_given, std::optional<std::string> bac
   if (budget.given) options.memory_limit = budget.bytes;
   if (backend) options.backend = parse_backend_choice(*backend);
   if (precision) options.precision = parse_math_precision(*precision);
+  if (!fft_wisdom.is_none())
+    options.fft_wisdom = py::module_::import("os").attr("fspath")(fft_wisdom).cast<std::string>();
   apply_overrides(config, options);
   std::vector<SeriesShape> planned;
   for (const EnsembleSpec& spec : config.ensembles)
@@ -718,13 +720,14 @@ PYBIND11_MODULE(gpusynth, m) {
   py::register_exception<InternalError>(m, "InternalError", PyExc_RuntimeError);
   m.def("generate", &generate, "config"_a, "backend"_a = py::none(), "seed"_a = py::none(), "replicas"_a = py::none(),
         "output"_a = py::none(), "as_xarray"_a = py::none(), "quiet"_a = true, "precision"_a = py::none(),
-        "memory_limit"_a = py::none(),
+        "memory_limit"_a = py::none(), "fft_wisdom"_a = py::none(),
         "Runs a config as `gpusynth CONFIG` does and returns {ensemble name: replicas x bins}: numpy arrays in the\n"
         "stored type, or xarray Datasets (series(replica, bin)) when xarray and h5netcdf are importable and\n"
         "as_xarray is not False. config: a dict, YAML text, or a config file's path. output: also keep the\n"
         "HDF5 file there (else a private temporary file, removed). memory_limit: bytes or '2GiB', the budget of\n"
         "the returned arrays and the run's --memory-limit (default: a quarter of the available memory, at most\n"
-        "4 GiB). Calls from several threads run one at a time.");
+        "4 GiB). fft_wisdom: a file made by `gpusynth fft-wisdom` (as --fft-wisdom). Calls from several threads\n"
+        "run one at a time.");
   m.def("fit", &fit, "series"_a, "model"_a, py::kw_only(), "bin_width"_a = 1.0, "times"_a = py::none(), "seed"_a = 1,
         "replicas"_a = 100, "name"_a = "series",
         "Fits a model (or a list of models) to a 1-D series as `gpusynth fit` does: params, fit (estimates,\n"

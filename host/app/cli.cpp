@@ -15,6 +15,7 @@
 
 #include "estimators/boosted_trees.hpp"
 #include "host/app/characterize.hpp"
+#include "host/app/fft_wisdom.hpp"
 #include "host/app/fit.hpp"
 #include "host/app/models.hpp"
 #include "host/app/report.hpp"
@@ -34,7 +35,7 @@ namespace gs {
 namespace {
 
 const std::vector<std::string> kCommands = {"run",          "stats",  "fit",    "norros", "report",
-                                            "characterize", "bursts", "replay", "models"};
+                                            "characterize", "bursts", "replay", "models", "fft-wisdom"};
 
 // The options that say how to read and bin a trace (stats and fit).
 struct TraceArguments {
@@ -185,7 +186,7 @@ int parse_and_run(int argc, char** argv) {
 
   RunOptions options;
   options.command_line = joined(argc, argv);
-  std::string backend, precision, memory_limit;
+  std::string backend, precision, memory_limit, fft_wisdom;
   // run and bursts take the same options (one is parsed).
   const auto add_run_options = [&](CLI::App* command) {
     command->add_option("config", options.config_path, "ensemble.yaml (schema v1, docs/config.md)")->required();
@@ -200,6 +201,9 @@ int parse_and_run(int argc, char** argv) {
                      "approximations for float32 on the GPU (docs/engine.md); overrides the config")
         ->check(CLI::IsMember({"accurate", "fast"}));
     command->add_option("-o,--output", options.output, "output HDF5 path; overrides the config");
+    command->add_option("--fft-wisdom", fft_wisdom,
+                        "FFTW wisdom made by `gpusynth fft-wisdom`: the host's FFTs take its measured plans, the same "
+                        "in every run that loads it (docs/engine.md); overrides the config");
     command->add_option("--seed", options.seed, "64-bit seed; overrides the config")->check(whole_number(0, UINT64_MAX));
     command->add_option("--replicas", options.replicas, "replicas of every ensemble; overrides the config")
         ->check(whole_number(1, 4294967295));
@@ -335,6 +339,18 @@ int parse_and_run(int argc, char** argv) {
   report->add_option("-o,--output", report_options.output, "the report directory (replaced if it holds a report)")
       ->required();
 
+  FftWisdomOptions wisdom_options;
+  CLI::App* wisdom = app.add_subcommand(
+      "fft-wisdom",
+      "measure FFTW's plans of the host FFTs that CONFIG's spectral ensembles run and keep them as FFTW wisdom in "
+      "FILE (added to what it holds); runs that load FILE take these faster plans, the same in every run");
+  wisdom->add_option("config", wisdom_options.run.config_path, "ensemble.yaml (schema v1, docs/config.md)")->required();
+  wisdom->add_option("-o,--output", wisdom_options.output,
+                     "the wisdom file, written when complete (default: the config's fft_wisdom:)");
+  wisdom->add_flag("--patient", wisdom_options.patient,
+                   "FFTW_PATIENT instead of FFTW_MEASURE: minutes for a million points, sometimes faster plans");
+  wisdom->add_flag("-q,--quiet", wisdom_options.run.quiet, "no table and no log lines");
+
   ModelsOptions models_options;
   CLI::App* models_command_app =
       app.add_subcommand("models", "list the models and their parameters (key, default, accepted range, meaning)");
@@ -388,6 +404,7 @@ int parse_and_run(int argc, char** argv) {
   if (norros->parsed()) return norros_command(norros_options);
   if (report->parsed()) return report_command(report_options);
   if (models_command_app->parsed()) return models_command(models_options);
+  if (wisdom->parsed()) return fft_wisdom_command(wisdom_options);
   options.bursts_required = bursts->parsed();
   if (replay->parsed()) {
     if (!replay_bin.empty()) replay_options.bin_seconds = parse_duration(replay_bin, "--bin");
@@ -396,6 +413,7 @@ int parse_and_run(int argc, char** argv) {
   if (!backend.empty()) options.backend = parse_backend_choice(backend);
   if (!precision.empty()) options.precision = parse_math_precision(precision);
   if (!memory_limit.empty()) options.memory_limit = parse_memory_size(memory_limit);
+  if (!fft_wisdom.empty()) options.fft_wisdom = fft_wisdom;
   return run_command(options);
 }
 

@@ -4,9 +4,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
 #include <map>
 #include <mutex>
+#include <tuple>
 #include <utility>
 
 #include "host/base/errors.hpp"
@@ -28,32 +30,113 @@ template class FftBuffer<Complex<double>>;
 
 namespace {
 
-std::mutex planner_mutex;  // FFTW's planner is not thread-safe
+std::mutex planner_mutex;  // FFTW's planner and its wisdom are process-wide and not thread-safe
 
 int fftw_size(std::size_t n) {
   require_fft_length(n);
   return static_cast<int>(n);
 }
 
-// Plans are kept for the life of the process (they are small; a run uses few
-// sizes). `forward` selects r2c, otherwise c2r.
-fftw_plan cached_plan(std::size_t n, bool forward) {
-  static std::map<std::pair<std::size_t, bool>, fftw_plan> cache;
-  const int size = fftw_size(n);
-  std::lock_guard<std::mutex> lock(planner_mutex);
-  const auto found = cache.find({n, forward});
-  if (found != cache.end()) return found->second;
-  FftBuffer<double> real(n);
-  FftBuffer<Complex<double>> spectrum(n / 2 + 1);
+// FFTW's plan of `problem` under `flags`, made on scratch arrays aligned as
+// FftBuffer's (new-array execution needs the planned alignment); null where
+// FFTW_WISDOM_ONLY finds no wisdom. The caller holds planner_mutex.
+fftw_plan plan_problem(const FftProblem& problem, unsigned flags) {
+  const int size = fftw_size(problem.n);
+  FftBuffer<double> real(problem.n);
+  FftBuffer<Complex<double>> spectrum(problem.n / 2 + 1);
   auto* c = reinterpret_cast<fftw_complex*>(spectrum.data());
-  const fftw_plan plan = forward ? fftw_plan_dft_r2c_1d(size, real.data(), c, FFTW_ESTIMATE)
-                                 : fftw_plan_dft_c2r_1d(size, c, real.data(), FFTW_ESTIMATE | FFTW_DESTROY_INPUT);
-  if (!plan)
-    throw InternalError(forward ? "fftw_plan_dft_r2c_1d" : "fftw_plan_dft_c2r_1d", "failed", __FILE__, __LINE__);
-  return cache.emplace(std::make_pair(n, forward), plan).first->second;
+  return problem.forward ? fftw_plan_dft_r2c_1d(size, real.data(), c, flags)
+                         : fftw_plan_dft_c2r_1d(size, c, real.data(), flags | FFTW_DESTROY_INPUT);
+}
+
+// While it lives, FFTW's wisdom is exactly `text` (none when empty), whatever
+// an earlier plan (another run's wisdom, a benchmark's FFTW_MEASURE) left
+// there; nothing is left after. The caller holds planner_mutex.
+class LoadedWisdom {
+ public:
+  explicit LoadedWisdom(const std::string& text) {
+    fftw_forget_wisdom();
+    if (!text.empty() && !fftw_import_wisdom_from_string(text.c_str())) {
+      fftw_forget_wisdom();
+      throw InternalError("fftw_import_wisdom_from_string", "wisdom checked when read is refused", __FILE__, __LINE__);
+    }
+  }
+  ~LoadedWisdom() { fftw_forget_wisdom(); }
+  LoadedWisdom(const LoadedWisdom&) = delete;
+  LoadedWisdom& operator=(const LoadedWisdom&) = delete;
+};
+
+const std::string& text_of(const FftWisdom* wisdom) {
+  static const std::string none;
+  return wisdom ? wisdom->text : none;
+}
+
+// Plans are kept for the life of the process (they are small; a run uses few
+// sizes), one per (problem, wisdom): FFTW_ESTIMATE with the wisdom loaded,
+// which takes the wisdom's plan where it has one.
+fftw_plan cached_plan(const FftProblem& problem, const FftWisdom* wisdom) {
+  static std::map<std::tuple<std::size_t, bool, std::string>, fftw_plan> cache;
+  fftw_size(problem.n);
+  std::lock_guard<std::mutex> lock(planner_mutex);
+  const auto key = std::make_tuple(problem.n, problem.forward, text_of(wisdom));
+  const auto found = cache.find(key);
+  if (found != cache.end()) return found->second;
+  const LoadedWisdom loaded(text_of(wisdom));
+  const fftw_plan plan = plan_problem(problem, FFTW_ESTIMATE);
+  if (!plan) throw InternalError("fftw_plan_dft_" + to_string(problem), "failed", __FILE__, __LINE__);
+  return cache.emplace(key, plan).first->second;
 }
 
 }  // namespace
+
+std::string to_string(const FftProblem& problem) {
+  return fmt::format("{} {}", problem.forward ? "r2c" : "c2r", problem.n);
+}
+
+std::string fftw_version_text() { return fftw_version; }
+
+bool fftw_accepts_wisdom(const std::string& text) {
+  std::lock_guard<std::mutex> lock(planner_mutex);
+  fftw_forget_wisdom();
+  const bool accepted = fftw_import_wisdom_from_string(text.c_str()) != 0;
+  fftw_forget_wisdom();
+  return accepted;
+}
+
+std::string measure_fft_wisdom(const std::vector<FftProblem>& problems, const std::string& base, bool patient) {
+  std::lock_guard<std::mutex> lock(planner_mutex);
+  const LoadedWisdom loaded(base);
+  for (const FftProblem& problem : problems) {
+    const fftw_plan plan = plan_problem(problem, patient ? FFTW_PATIENT : FFTW_MEASURE);
+    if (!plan) throw InternalError("fftw_plan_dft_" + to_string(problem), "failed", __FILE__, __LINE__);
+    fftw_destroy_plan(plan);
+  }
+  char* exported = fftw_export_wisdom_to_string();
+  if (!exported) throw InternalError("fftw_export_wisdom_to_string", "failed", __FILE__, __LINE__);
+  std::string text(exported);
+  fftw_free(exported);
+  return text;
+}
+
+bool wisdom_has_plan(const FftWisdom* wisdom, const FftProblem& problem) {
+  if (!wisdom) return false;
+  fftw_size(problem.n);
+  std::lock_guard<std::mutex> lock(planner_mutex);
+  const LoadedWisdom loaded(wisdom->text);
+  const fftw_plan plan = plan_problem(problem, FFTW_ESTIMATE | FFTW_WISDOM_ONLY);
+  if (plan) fftw_destroy_plan(plan);
+  return plan != nullptr;
+}
+
+std::string fft_plan_text(const FftProblem& problem, const FftWisdom* wisdom) {
+  const fftw_plan plan = cached_plan(problem, wisdom);
+  std::lock_guard<std::mutex> lock(planner_mutex);  // printing reads the plan's solvers' names only
+  char* printed = fftw_sprint_plan(plan);
+  if (!printed) throw InternalError("fftw_sprint_plan", "failed", __FILE__, __LINE__);
+  std::string text(printed);
+  std::free(printed);
+  return text;
+}
 
 void require_fft_length(std::uint64_t n) {
   if (n > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
@@ -108,8 +191,11 @@ std::vector<double> linear_convolution(const std::vector<double>& a, const std::
   return std::vector<double>(x.data(), x.data() + out);
 }
 
-CpuFftPair::CpuFftPair(std::size_t n, std::size_t inverse_n)
-    : n_(n), inverse_n_(inverse_n), forward_(cached_plan(n, true)), inverse_(cached_plan(inverse_n, false)) {}
+CpuFftPair::CpuFftPair(std::size_t n, std::size_t inverse_n, const FftWisdom* wisdom)
+    : n_(n),
+      inverse_n_(inverse_n),
+      forward_(cached_plan({n, true}, wisdom)),
+      inverse_(cached_plan({inverse_n, false}, wisdom)) {}
 
 void CpuFftPair::forward(double* signal, Complex<double>* spectrum) const {
   fftw_execute_dft_r2c(static_cast<fftw_plan>(forward_), signal, reinterpret_cast<fftw_complex*>(spectrum));

@@ -16,8 +16,10 @@
 
 #include "host/base/config_map.hpp"
 #include "host/base/errors.hpp"
+#include "host/base/fft.hpp"
 #include "host/base/paths.hpp"
 #include "io/hdf5_library.hpp"
+#include "io/line_reader.hpp"
 #include "kernels/philox.hpp"
 
 namespace gs {
@@ -67,7 +69,7 @@ const std::vector<std::string> kEnsembleKeys = {"name",   "model", "params", "wo
                                                 "length", "dtype", "stream", "dataset",  "fit"};
 const std::vector<std::string> kTopKeys = {"version",     "seed",     "backend",   "precision", "output",
                                            "compression", "datasets", "ensembles", "models",    "replicas",
-                                           "fitting",     "compare",  "requests",  "bursts"};
+                                           "fitting",     "compare",  "requests",  "bursts",    "fft_wisdom"};
 const std::vector<std::string> kDatasetKeys = {"name",           "trace",        "format",      "bin",         "series",
                                                "column",         "value_column", "op_column",   "size_column", "header",
                                                "delimiter",      "time_unit",    "modules",     "blk_event",   "sort",
@@ -384,6 +386,12 @@ RunConfig config_from(const YAML::Node& root, const std::string& text, const std
     if (output->empty()) throw top.error_at("output", "output must not be empty");
     config.output = path_beside(path, *output);  // relative to the config, as every path in it
   }
+  if (auto wisdom = top.text("fft_wisdom")) {  // read by apply_overrides: `gpusynth fft-wisdom` makes it
+    if (wisdom->empty()) throw top.error_at("fft_wisdom", "fft_wisdom must not be empty");
+    config.fft_wisdom_path = path_beside(path, *wisdom);
+    const YAML::Mark mark = root["fft_wisdom"].Mark();
+    config.fft_wisdom_mark = {mark.line + 1, mark.column + 1};
+  }
   const auto compression = top.integer("compression").value_or(1);
   require_in_range(top, "compression", static_cast<double>(compression), compression >= 0 && compression <= 9,
                    "deflate level 0 (none) to 9");
@@ -510,6 +518,31 @@ RunConfig parse_config(const std::string& text, const std::string& path) {
 }
 
 EnsembleSpec ensemble_from_yaml(const std::string& text) { return parse_ensemble(YAML::Load(text), "<ensemble>", 0); }
+
+std::shared_ptr<const FftWisdom> read_fft_wisdom(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw UserError(fmt::format("'{}' is a directory, not FFTW wisdom", path));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UserError(fmt::format("cannot open the FFTW wisdom '{}': {}", path, std::strerror(errno)));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (!fftw_accepts_wisdom(text.str()))
+    throw UserError(
+        fmt::format("'{}' is not FFTW wisdom this FFTW ({}) reads (made by another FFTW version or build, "
+                    "or not wisdom at all); make it here with `gpusynth fft-wisdom CONFIG -o {}`",
+                    path, fftw_version_text(), path));
+  return std::make_shared<const FftWisdom>(FftWisdom{path, text.str(), file_sha256(path)});
+}
+
+void read_config_fft_wisdom(RunConfig& config) {
+  if (config.fft_wisdom_path.empty()) return;
+  try {
+    config.fft_wisdom = read_fft_wisdom(config.fft_wisdom_path);
+  } catch (const UserError& e) {
+    throw located_error(config.path, config.fft_wisdom_mark.first, config.fft_wisdom_mark.second, e.what());
+  }
+}
 
 RunConfig load_config(const std::string& path) {
   std::error_code ec;

@@ -10,9 +10,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "estimators/compare.hpp"
+#include "host/base/fft.hpp"
 #include "host/engine/bursts_spec.hpp"
 #include "host/engine/precision.hpp"
 #include "host/engine/requests_spec.hpp"
@@ -83,6 +85,9 @@ struct RunConfig {
   StudySpec study;
   std::vector<RequestsSpec> requests;  // request-level syntheses (docs/requests.md)
   std::vector<BurstsSpec> bursts;      // burst analyses (docs/bursts.md)
+  std::string fft_wisdom_path;         // `fft_wisdom:` (beside the config), and its line and column
+  std::pair<int, int> fft_wisdom_mark{0, 0};
+  std::shared_ptr<const FftWisdom> fft_wisdom;  // the CPU's FFT plans (host/base/fft.hpp) once read; null: none
 };
 
 class ConfigMap;
@@ -91,6 +96,14 @@ class ConfigMap;
 void check_group_name(const ConfigMap& map, const std::string& name);
 
 RunConfig load_config(const std::string& path);
+
+// The wisdom `fft_wisdom:` names read into config.fft_wisdom (errors located
+// at the key); nothing without the key.
+void read_config_fft_wisdom(RunConfig& config);
+
+// FFTW wisdom read from `path` and checked by FFTW: a UserError naming the
+// path when it cannot be read or this FFTW refuses it.
+std::shared_ptr<const FftWisdom> read_fft_wisdom(const std::string& path);
 RunConfig parse_config(const std::string& text, const std::string& path);
 
 // One `datasets:` entry (also the keywords of the Python module's read_trace);

@@ -1,5 +1,6 @@
 // How one run computes (Ginkgo's executor is the example): the elementary
-// functions' precision, the CPU's lanes, and whether it prints progress. A
+// functions' precision, the CPU's lanes, the FFTW wisdom its plans come from,
+// and whether it prints progress. A
 // front end makes one per run and hands it down explicitly (to the backend,
 // the analyses, the writers of text outputs); nothing of it is process-wide,
 // so two runs in one process (two Python calls) may use different precisions
@@ -7,8 +8,10 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
+#include "host/base/fft.hpp"
 #include "host/base/progress.hpp"
 #include "host/engine/cpu/lanes.hpp"
 #include "host/engine/precision.hpp"
@@ -19,6 +22,7 @@ struct ExecutionContext {
   MathPrecision precision = MathPrecision::accurate;
   CpuLanes lanes = CpuLanes::avx512;  // the widest this CPU has up to these (none: the scalar path)
   bool quiet = false;                 // no progress bar and no informational lines on stderr
+  std::shared_ptr<const FftWisdom> fft_wisdom;  // the CPU's FFT plans from it where it has them (null: none)
 
   CpuLaneForm lane_form() const { return cpu_lane_form(lanes, precision); }
   // An informational line on stderr, unless quiet.

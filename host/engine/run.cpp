@@ -5,9 +5,13 @@
 #include <algorithm>
 #include <chrono>
 #include <future>
+#include <map>
 #include <memory>
 #include <optional>
+#include <set>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "host/base/errors.hpp"
 #include "host/base/fault_injection.hpp"
@@ -61,6 +65,9 @@ std::vector<Attribute> root_attributes(const RunConfig& config, const RunPlan& p
       {"device", plan.device},
       {"precision", std::string(to_string(context.precision))},
       {"precision_note", run_precision_note(plan, context)},
+      {"fft_wisdom", context.fft_wisdom ? fmt::format("{} (sha256 {}; {})", context.fft_wisdom->path,
+                                                      context.fft_wisdom->sha256, fftw_version_text())
+                                        : std::string()},
       {"host", host_name()},
       {"command_line", options.command_line},
       {"config_path", config.path},
@@ -72,7 +79,49 @@ std::vector<Attribute> root_attributes(const RunConfig& config, const RunPlan& p
   };
 }
 
-std::vector<Attribute> ensemble_attributes(const EnsemblePlan& ensemble, const Tally& tally) {
+// The host's FFT plans of a spectral ensemble (their arithmetic, and so the
+// bits, follow from them): each transform, and whether the run's wisdom held
+// its plan. Empty where none runs on the host.
+std::string host_fft_plans(const EnsemblePlan& ensemble, const FftWisdom* wisdom) {
+  const auto& spectral = ensemble.job.generation.spectral;
+  if (!spectral || ensemble.backend != Backend::cpu) return "";
+  std::vector<std::string> plans;
+  for (const FftProblem& problem : fft_problems(*spectral))
+    plans.push_back(fmt::format("{} {}", to_string(problem),
+                                wisdom_has_plan(wisdom, problem) ? "from the FFTW wisdom" : "FFTW_ESTIMATE"));
+  return fmt::format("{}", fmt::join(plans, ", "));
+}
+
+// Which of the host's transforms the run's wisdom plans, with a warning for
+// those it lacks (FFTW_ESTIMATE's plans run 1.3-1.9x slower).
+void log_fft_wisdom(const RunPlan& plan, const ExecutionContext& context) {
+  const FftWisdom* wisdom = context.fft_wisdom.get();
+  if (!wisdom) return;
+  std::map<FftProblem, std::vector<std::string>> users;  // each transform, the ensembles that run it
+  for (const EnsemblePlan& ensemble : plan.ensembles) {
+    if (!ensemble.job.generation.spectral || ensemble.backend != Backend::cpu) continue;
+    for (const FftProblem& problem : fft_problems(*ensemble.job.generation.spectral))
+      users[problem].push_back(fmt::format("'{}'", ensemble.job.spec->name));
+  }
+  if (users.empty()) {
+    context.log(fmt::format("FFTW wisdom '{}' not used: no ensemble is transformed on the host", wisdom->path));
+    return;
+  }
+  std::vector<std::string> missing;
+  for (const auto& [problem, names] : users)
+    if (!wisdom_has_plan(wisdom, problem))
+      missing.push_back(fmt::format("{} (ensemble {})", to_string(problem), fmt::join(names, ", ")));
+  context.log(fmt::format("FFT plans: {} of {} from the FFTW wisdom '{}'", users.size() - missing.size(), users.size(),
+                          wisdom->path));
+  if (!missing.empty())
+    context.log(
+        fmt::format("warning: the FFTW wisdom '{}' has no plan for {}: FFTW_ESTIMATE plans them (slower); "
+                    "`gpusynth fft-wisdom CONFIG -o {}` adds them",
+                    wisdom->path, fmt::join(missing, ", "), wisdom->path));
+}
+
+std::vector<Attribute> ensemble_attributes(const EnsemblePlan& ensemble, const Tally& tally,
+                                           const ExecutionContext& context) {
   const EnsembleSpec& spec = *ensemble.job.spec;
   std::vector<Attribute> attrs = {
       {"model", spec.model->name()},
@@ -99,6 +148,8 @@ std::vector<Attribute> ensemble_attributes(const EnsemblePlan& ensemble, const T
   };
   for (auto& attr : spec.model->describe()) attrs.push_back(std::move(attr));
   for (const auto& attr : ensemble.job.generation.attributes) attrs.push_back(attr);
+  const std::string fft_plans = host_fft_plans(ensemble, context.fft_wisdom.get());
+  if (!fft_plans.empty()) attrs.push_back({"fft_plans", fft_plans});
   return attrs;
 }
 
@@ -422,7 +473,7 @@ void generate_run(const RunConfig& config, const RunPlan& plan, const RunBackend
         const EnsembleSpec& spec = *ensemble.job.spec;
         SeriesDataset series =
             file->open_series(spec.name, ensemble.job.request.storage, spec.length, ensemble.chunk, config.compression);
-        series.write_attributes(ensemble_attributes(ensemble, outcome.ensembles[e].tally));
+        series.write_attributes(ensemble_attributes(ensemble, outcome.ensembles[e].tally, context));
         if (!spec.fit.empty()) series.write_fit(spec.fit);
       }
     }
@@ -452,6 +503,15 @@ void apply_overrides(RunConfig& config, const RunOptions& options) {
   }
   if (options.backend) config.backend = *options.backend;
   if (options.precision) config.precision = *options.precision;
+  if (options.fft_wisdom) {
+    try {
+      config.fft_wisdom = read_fft_wisdom(*options.fft_wisdom);
+    } catch (const UserError& e) {
+      throw UserError(fmt::format("--fft-wisdom: {}", e.what()));
+    }
+  } else {
+    read_config_fft_wisdom(config);
+  }
   if (options.replicas) {
     if (*options.replicas < 1 || *options.replicas > 0xffffffffull) {
       throw UserError(fmt::format("--replicas {} is out of range; accepted: 1 to 4294967295", *options.replicas));
@@ -484,7 +544,7 @@ PreparedRun prepare_run(RunConfig& config, const RunOptions& options, const Exec
 }
 
 RunOutcome run_prepared(RunConfig& config, const RunOptions& options) {
-  const ExecutionContext context{config.precision, CpuLanes::avx512, options.quiet};
+  const ExecutionContext context{config.precision, CpuLanes::avx512, options.quiet, config.fft_wisdom};
   // Every rank prepares the same run from the same config: a failure there is
   // agreed on (every rank fails with the first failing rank's error, rank 0
   // reports it); from begin_job() on, a rank's failure ends every rank.
@@ -508,6 +568,7 @@ RunOutcome run_prepared(RunConfig& config, const RunOptions& options) {
     return outcome;
   }
   context.log(backend_log + "; " + plan.device);
+  log_fft_wisdom(plan, context);
   if (options.node_log)  // once per node: its ranks' GPUs
     log_info(false, fmt::format("{} (rank {}): {}; {}", host_name(), ranks().rank, backend_log, plan.device));
   for (const EnsemblePlan& ensemble : plan.ensembles) {
@@ -523,6 +584,18 @@ RunOutcome run_prepared(RunConfig& config, const RunOptions& options) {
 }
 
 }  // namespace
+
+std::vector<FftProblem> run_fft_problems(RunConfig& config, const RunOptions& options) {
+  const ExecutionContext context{config.precision, CpuLanes::avx512, options.quiet, config.fft_wisdom};
+  RunOptions planning = options;
+  planning.dry_run = true;
+  const PreparedRun run = prepare_run(config, planning, context);
+  std::set<FftProblem> problems;
+  for (const EnsemblePlan& ensemble : run.plan.ensembles)
+    if (const auto& spectral = ensemble.job.generation.spectral)
+      for (const FftProblem& problem : fft_problems(*spectral)) problems.insert(problem);
+  return {problems.begin(), problems.end()};
+}
 
 RunOutcome run_config(RunConfig& config, const RunOptions& options) {
   check_bursts_replicas(config);

@@ -22,6 +22,7 @@ struct RunOptions {
   std::string config_path;
   std::optional<BackendChoice> backend;
   std::optional<MathPrecision> precision;
+  std::optional<std::string> fft_wisdom;  // a file of FFTW wisdom (`gpusynth fft-wisdom`)
   std::optional<std::string> output;
   std::optional<std::uint64_t> seed;
   std::optional<std::uint64_t> replicas;
@@ -61,6 +62,10 @@ struct RunOutcome {
   std::uint64_t total_samples = 0;
   double fit_seconds = 0, summary_seconds = 0, bursts_seconds = 0, replay_seconds = 0, seconds = 0;
 };
+
+// The host's FFTs of every spectral ensemble CONFIG generates (its datasets
+// read and fitted as a run would), each once: what `gpusynth fft-wisdom` plans.
+std::vector<FftProblem> run_fft_problems(RunConfig& config, const RunOptions& options);
 
 // Throws UserError / InternalError. With options.dry_run only the plan is made.
 RunOutcome run_config(RunConfig& config, const RunOptions& options);

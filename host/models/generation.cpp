@@ -21,4 +21,10 @@ std::string describe_philox_uses(const std::vector<PhiloxUse>& uses) {
   return text;
 }
 
+std::vector<FftProblem> fft_problems(const SpectralPlan& plan) {
+  const FftProblem inverse{plan.inverse_length, false};
+  if (plan.method == SpectralMethod::circulant) return {inverse};
+  return {FftProblem{plan.fft_length, true}, inverse};
+}
+
 }  // namespace gs

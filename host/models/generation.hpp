@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "host/base/fft.hpp"
 #include "io/attributes.hpp"
 #include "kernels/launch.hpp"
 #include "kernels/pairs.hpp"
@@ -41,6 +42,10 @@ struct SpectralPlan {
   double location = 0;               // added to every kept value
   bool cumulative = false;           // fbm: partial sums of the kept values
 };
+
+// The host's transforms of a spectral plan: r2c of L and c2r of M
+// (convolution), c2r of M (circulant).
+std::vector<FftProblem> fft_problems(const SpectralPlan& plan);
 
 // What a model needs to know of the ensemble it generates.
 struct GenerationRequest {

@@ -47,11 +47,11 @@ class CpuDirectGenerator final : public EnsembleGenerator {
 template <class Real, class Out>
 class CpuSpectralGenerator final : public EnsembleGenerator {
  public:
-  CpuSpectralGenerator(const EnsembleJob& job, CpuLaneForm lanes)
+  CpuSpectralGenerator(const EnsembleJob& job, CpuLaneForm lanes, const FftWisdom* wisdom)
       : lanes_(lanes),
         plan_(*job.generation.spectral),
         store_(make_filtered_store_kernel<Out>(job)),
-        fft_(plan_.fft_length, plan_.inverse_length) {
+        fft_(plan_.fft_length, plan_.inverse_length, wisdom) {
     if (plan_.method == SpectralMethod::convolution) {
       innovations_ = make_innovations_kernel<Real>(job);
       fold_ = make_spectrum_fold_kernel(job);
@@ -162,7 +162,8 @@ class CpuBackend final : public BackendDevice {
     if (job.generation.direct)
       return std::make_unique<CpuDirectGenerator>(*job.generation.direct, context_.lane_form());
     return with_value_types(job.request, [&](auto real, auto out) -> std::unique_ptr<EnsembleGenerator> {
-      return std::make_unique<CpuSpectralGenerator<decltype(real), decltype(out)>>(job, context_.lane_form());
+      return std::make_unique<CpuSpectralGenerator<decltype(real), decltype(out)>>(job, context_.lane_form(),
+                                                                                   context_.fft_wisdom.get());
     });
   }
 
