@@ -76,7 +76,6 @@ const std::string& text_of(const FftWisdom* wisdom) {
 // which takes the wisdom's plan where it has one.
 fftw_plan cached_plan(const FftProblem& problem, const FftWisdom* wisdom) {
   static std::map<std::tuple<std::size_t, bool, std::string>, fftw_plan> cache;
-  fftw_size(problem.n);
   std::lock_guard<std::mutex> lock(planner_mutex);
   const auto key = std::make_tuple(problem.n, problem.forward, text_of(wisdom));
   const auto found = cache.find(key);
@@ -120,7 +119,6 @@ std::string measure_fft_wisdom(const std::vector<FftProblem>& problems, const st
 
 bool wisdom_has_plan(const FftWisdom* wisdom, const FftProblem& problem) {
   if (!wisdom) return false;
-  fftw_size(problem.n);
   std::lock_guard<std::mutex> lock(planner_mutex);
   const LoadedWisdom loaded(wisdom->text);
   const fftw_plan plan = plan_problem(problem, FFTW_ESTIMATE | FFTW_WISDOM_ONLY);
