@@ -519,20 +519,31 @@ RunConfig parse_config(const std::string& text, const std::string& path) {
 
 EnsembleSpec ensemble_from_yaml(const std::string& text) { return parse_ensemble(YAML::Load(text), "<ensemble>", 0); }
 
-std::shared_ptr<const FftWisdom> read_fft_wisdom(const std::string& path) {
+namespace {
+
+// The whole of the file at `path`, or a UserError: `directory_error` for a
+// directory, `open_error` and the system's reason when it cannot be opened.
+std::string whole_file(const std::string& path, const std::string& directory_error, const std::string& open_error) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw UserError(fmt::format("'{}' is a directory, not FFTW wisdom", path));
+  if (std::filesystem::is_directory(path, ec)) throw UserError(directory_error);
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw UserError(fmt::format("cannot open the FFTW wisdom '{}': {}", path, std::strerror(errno)));
+  if (!in) throw UserError(open_error + std::strerror(errno));
   std::ostringstream text;
   text << in.rdbuf();
-  if (!fftw_accepts_wisdom(text.str()))
+  return text.str();
+}
+
+}  // namespace
+
+std::shared_ptr<const FftWisdom> read_fft_wisdom(const std::string& path) {
+  const std::string text = whole_file(path, fmt::format("'{}' is a directory, not FFTW wisdom", path),
+                                      fmt::format("cannot open the FFTW wisdom '{}': ", path));
+  if (!fftw_accepts_wisdom(text))
     throw UserError(
         fmt::format("'{}' is not FFTW wisdom this FFTW ({}) reads (made by another FFTW version or build, "
                     "or not wisdom at all); make it here with `gpusynth fft-wisdom CONFIG -o {}`",
                     path, fftw_version_text(), path));
-  return std::make_shared<const FftWisdom>(FftWisdom{path, text.str(), file_sha256(path)});
+  return std::make_shared<const FftWisdom>(FftWisdom{path, text, file_sha256(path)});
 }
 
 void read_config_fft_wisdom(RunConfig& config) {
@@ -545,14 +556,9 @@ void read_config_fft_wisdom(RunConfig& config) {
 }
 
 RunConfig load_config(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw UserError(fmt::format("{}: is a directory; give the config file (ensemble.yaml)", path));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UserError(fmt::format("{}: cannot open the config file: {}", path, std::strerror(errno)));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_config(text.str(), path);
+  return parse_config(whole_file(path, fmt::format("{}: is a directory; give the config file (ensemble.yaml)", path),
+                                 fmt::format("{}: cannot open the config file: ", path)),
+                      path);
 }
 
 }  // namespace gs

@@ -79,30 +79,34 @@ std::vector<Attribute> root_attributes(const RunConfig& config, const RunPlan& p
   };
 }
 
-// The host's FFT plans of a spectral ensemble (their arithmetic, and so the
-// bits, follow from them): each transform, and whether the run's wisdom held
-// its plan. Empty where none runs on the host.
-std::string host_fft_plans(const EnsemblePlan& ensemble, const FftWisdom* wisdom) {
+// The transforms FFTW runs for an ensemble: those of a spectral model
+// generated on the host, none otherwise (cuFFT plans the device's).
+std::vector<FftProblem> host_fft_problems(const EnsemblePlan& ensemble) {
   const auto& spectral = ensemble.job.generation.spectral;
-  if (!spectral || ensemble.backend != Backend::cpu) return "";
+  if (!spectral || ensemble.backend != Backend::cpu) return {};
+  return fft_problems(*spectral);
+}
+
+// The host's FFT plans of an ensemble (their arithmetic, and so the bits,
+// follow from them): each transform, and whether the run's wisdom held its
+// plan. Empty where none runs on the host.
+std::string host_fft_plans(const EnsemblePlan& ensemble, const FftWisdom* wisdom) {
   std::vector<std::string> plans;
-  for (const FftProblem& problem : fft_problems(*spectral))
+  for (const FftProblem& problem : host_fft_problems(ensemble))
     plans.push_back(fmt::format("{} {}", to_string(problem),
                                 wisdom_has_plan(wisdom, problem) ? "from the FFTW wisdom" : "FFTW_ESTIMATE"));
   return fmt::format("{}", fmt::join(plans, ", "));
 }
 
 // Which of the host's transforms the run's wisdom plans, with a warning for
-// those it lacks (FFTW_ESTIMATE's plans run 1.3-1.9x slower).
+// those it lacks (FFTW_ESTIMATE's plans run 1.2-1.9x slower).
 void log_fft_wisdom(const RunPlan& plan, const ExecutionContext& context) {
   const FftWisdom* wisdom = context.fft_wisdom.get();
   if (!wisdom) return;
   std::map<FftProblem, std::vector<std::string>> users;  // each transform, the ensembles that run it
-  for (const EnsemblePlan& ensemble : plan.ensembles) {
-    if (!ensemble.job.generation.spectral || ensemble.backend != Backend::cpu) continue;
-    for (const FftProblem& problem : fft_problems(*ensemble.job.generation.spectral))
+  for (const EnsemblePlan& ensemble : plan.ensembles)
+    for (const FftProblem& problem : host_fft_problems(ensemble))
       users[problem].push_back(fmt::format("'{}'", ensemble.job.spec->name));
-  }
   if (users.empty()) {
     context.log(fmt::format("FFTW wisdom '{}' not used: no ensemble is transformed on the host", wisdom->path));
     return;
@@ -532,6 +536,11 @@ struct PreparedRun {
   RunPlan plan;
 };
 
+// How a run of `config` computes (host/engine/context.hpp).
+ExecutionContext run_context(const RunConfig& config, const RunOptions& options) {
+  return ExecutionContext{config.precision, CpuLanes::avx512, options.quiet, config.fft_wisdom};
+}
+
 PreparedRun prepare_run(RunConfig& config, const RunOptions& options, const ExecutionContext& context) {
   PreparedRun run;
   run.prepared = prepare_datasets(config, context);
@@ -544,7 +553,7 @@ PreparedRun prepare_run(RunConfig& config, const RunOptions& options, const Exec
 }
 
 RunOutcome run_prepared(RunConfig& config, const RunOptions& options) {
-  const ExecutionContext context{config.precision, CpuLanes::avx512, options.quiet, config.fft_wisdom};
+  const ExecutionContext context = run_context(config, options);
   // Every rank prepares the same run from the same config: a failure there is
   // agreed on (every rank fails with the first failing rank's error, rank 0
   // reports it); from begin_job() on, a rank's failure ends every rank.
@@ -586,7 +595,7 @@ RunOutcome run_prepared(RunConfig& config, const RunOptions& options) {
 }  // namespace
 
 std::vector<FftProblem> run_fft_problems(RunConfig& config, const RunOptions& options) {
-  const ExecutionContext context{config.precision, CpuLanes::avx512, options.quiet, config.fft_wisdom};
+  const ExecutionContext context = run_context(config, options);
   RunOptions planning = options;
   planning.dry_run = true;
   const PreparedRun run = prepare_run(config, planning, context);
