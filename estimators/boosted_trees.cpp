@@ -24,18 +24,16 @@ void check(int status, const char* call) {
   if (status != 0) throw InternalError(call, XGBGetLastError(), __FILE__, __LINE__);
 }
 
-// The rows of `features` (all when `rows` is null) as a float DMatrix.
+// The rows `rows` of `features` as a float DMatrix.
 class Matrix {
  public:
-  Matrix(const FeatureMatrix& features, const std::vector<std::size_t>* rows, int threads) {
+  Matrix(const FeatureMatrix& features, const std::vector<std::size_t>& rows, int threads) {
     const std::size_t columns = features.names.size();
-    const std::size_t count = rows ? rows->size() : features.rows;
-    std::vector<float> values(count * columns);
-    for (std::size_t i = 0; i < count; ++i) {
-      const std::size_t row = rows ? (*rows)[i] : i;
-      for (std::size_t k = 0; k < columns; ++k) values[i * columns + k] = static_cast<float>(features.at(row, k));
-    }
-    check(XGDMatrixCreateFromMat_omp(values.data(), count, columns, NAN, &handle_, threads), "XGDMatrixCreateFromMat");
+    std::vector<float> values(rows.size() * columns);
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      for (std::size_t k = 0; k < columns; ++k) values[i * columns + k] = static_cast<float>(features.at(rows[i], k));
+    check(XGDMatrixCreateFromMat_omp(values.data(), rows.size(), columns, NAN, &handle_, threads),
+          "XGDMatrixCreateFromMat");
   }
   ~Matrix() { XGDMatrixFree(handle_); }
   Matrix(const Matrix&) = delete;
@@ -54,7 +52,7 @@ BoostedTrees::BoostedTrees(const FeatureMatrix& features, const std::vector<int>
                            const std::vector<std::size_t>& rows, int classes, const BoostedTreesOptions& options)
     : classes_(classes), threads_(std::clamp(options.threads, 1, omp_get_max_threads())) {
   if (rows.empty()) throw UserError("boosted trees without training rows");
-  Matrix train(features, &rows, threads_);
+  Matrix train(features, rows, threads_);
   std::vector<float> y(rows.size());
   for (std::size_t i = 0; i < rows.size(); ++i) y[i] = static_cast<float>(labels[rows[i]]);
   check(XGDMatrixSetFloatInfo(train.handle(), "label", y.data(), y.size()), "XGDMatrixSetFloatInfo");
@@ -88,17 +86,26 @@ BoostedTrees::~BoostedTrees() {
   if (booster_) XGBoosterFree(booster_);
 }
 
-std::vector<double> BoostedTrees::predict(const FeatureMatrix& features) const {
-  Matrix all(features, nullptr, threads_);
+std::vector<double> BoostedTrees::predict(const FeatureMatrix& features, std::size_t first, std::size_t count) const {
+  if (first + count > features.rows)
+    throw InternalError("BoostedTrees::predict",
+                        fmt::format("rows {} to {} of {}", first, first + count - 1, features.rows), __FILE__,
+                        __LINE__);
+  std::vector<std::size_t> rows(count);
+  for (std::size_t i = 0; i < count; ++i) rows[i] = first + i;
+  Matrix some(features, rows, threads_);
   const char* config =
       R"({"type": 0, "training": false, "iteration_begin": 0, "iteration_end": 0, "strict_shape": false})";
   const bst_ulong* shape = nullptr;
   bst_ulong dimensions = 0;
   const float* result = nullptr;
-  check(XGBoosterPredictFromDMatrix(booster_, all.handle(), config, &shape, &dimensions, &result),
+  check(XGBoosterPredictFromDMatrix(booster_, some.handle(), config, &shape, &dimensions, &result),
         "XGBoosterPredictFromDMatrix");
-  const std::size_t count = features.rows * static_cast<std::size_t>(classes_ == 2 ? 1 : classes_);
-  return std::vector<double>(result, result + count);
+  return std::vector<double>(result, result + count * static_cast<std::size_t>(classes_ == 2 ? 1 : classes_));
+}
+
+std::vector<double> BoostedTrees::predict(const FeatureMatrix& features) const {
+  return predict(features, 0, features.rows);
 }
 
 #else
@@ -113,6 +120,8 @@ BoostedTrees::BoostedTrees(const FeatureMatrix&, const std::vector<int>&, const 
 }
 
 BoostedTrees::~BoostedTrees() = default;
+
+std::vector<double> BoostedTrees::predict(const FeatureMatrix&, std::size_t, std::size_t) const { return {}; }
 
 std::vector<double> BoostedTrees::predict(const FeatureMatrix&) const { return {}; }
 

@@ -6,6 +6,7 @@
 // the same model.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -39,6 +40,10 @@ class BoostedTrees {
   // For every row of `features`: the probability of class 1 (binary), or the
   // classes' probabilities row after row (rows × classes).
   std::vector<double> predict(const FeatureMatrix& features) const;
+  // The same for rows first … first + count − 1 alone: each row's figures are
+  // its own (its trees' leaves summed in the trees' order), so the bits of
+  // predicting every row.
+  std::vector<double> predict(const FeatureMatrix& features, std::size_t first, std::size_t count) const;
   int classes() const { return classes_; }
 
  private:

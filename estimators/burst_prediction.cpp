@@ -89,9 +89,9 @@ TrainingData training_data(const FeatureMatrix& real, const std::vector<int>& la
 }
 
 // P(burst) for the first `rows` rows of `real` from a model fitted on the fit
-// rows (where the threshold is chosen: logistic regression computes it on the
-// validation rows alone, 0 elsewhere) and from one fitted on every training
-// row (what is scored); the second logistic fit starts from the first.
+// rows (where the threshold is chosen: computed on the validation rows alone,
+// 0 elsewhere) and from one fitted on every training row (what is scored); the
+// second logistic fit starts from the first.
 struct BurstProbabilities {
   std::vector<double> validated, ranking;
   int unconverged_fits = 0;
@@ -101,32 +101,37 @@ BurstProbabilities burst_probabilities(Predictor predictor, const TrainingData& 
                                        std::size_t rows, const std::vector<std::size_t>& validation,
                                        const PredictionOptions& options) {
   BurstProbabilities out;
+  // Each row's probability alone, so the validation rows' are the ones all rows would give.
+  const auto [first, last] = std::minmax_element(validation.begin(), validation.end());
+  const std::size_t count = *last - *first + 1;
+  out.validated.assign(rows, 0.0);
+  const auto put_validated = [&](const std::vector<double>& validated) {
+    std::copy(validated.begin(), validated.end(), out.validated.begin() + static_cast<std::ptrdiff_t>(*first));
+  };
   if (predictor == Predictor::logistic) {
     const LogisticModel on_fit_rows = d.logistic(d.labels, d.fit);
     const LogisticModel on_train_rows = d.logistic(d.labels, d.train, &on_fit_rows);
-    // Each row's probability alone, so the validation rows' are the ones all rows would give.
-    const auto [first, last] = std::minmax_element(validation.begin(), validation.end());
-    const std::vector<double> validated = on_fit_rows.probabilities(real, *first, *last - *first + 1);
-    out.validated.assign(rows, 0.0);
-    std::copy(validated.begin(), validated.end(), out.validated.begin() + static_cast<std::ptrdiff_t>(*first));
+    put_validated(on_fit_rows.probabilities(real, *first, count));
     out.ranking = on_train_rows.probabilities(real, 0, rows);
     out.unconverged_fits = !on_fit_rows.converged + !on_train_rows.converged;
     return out;
   }
-  for (const auto& [rows_to_fit, p] : {std::pair{&d.fit, &out.validated}, std::pair{&d.train, &out.ranking}}) {
-    *p = BoostedTrees(d.features(), d.labels, *rows_to_fit, 2, options.trees).predict(real);
-    p->resize(rows);
-  }
+  put_validated(BoostedTrees(d.features(), d.labels, d.fit, 2, options.trees).predict(real, *first, count));
+  out.ranking = BoostedTrees(d.features(), d.labels, d.train, 2, options.trees).predict(real, 0, rows);
   return out;
 }
 
+// The severity class of each scored row (`scored`: consecutive rows), 0 on
+// the others: each row's probabilities are its own, so those of the scored
+// rows alone are the ones all rows would give.
 std::vector<int> severity_predictions(Predictor predictor, const TrainingData& d, const FeatureMatrix& real,
-                                      std::size_t rows, const PredictionOptions& options, int& unconverged_fits) {
-  std::vector<double> probability(rows * kSeverityClasses, 0.0);
+                                      std::size_t rows, const std::vector<std::size_t>& scored,
+                                      const PredictionOptions& options, int& unconverged_fits) {
+  const std::size_t first = scored.front(), count = scored.size();
+  std::vector<double> probability(count * kSeverityClasses, 0.0);
   if (predictor == Predictor::xgboost) {
-    const std::vector<double> p =
-        BoostedTrees(d.features(), d.classes, d.train, kSeverityClasses, options.trees).predict(real);
-    std::copy(p.begin(), p.begin() + static_cast<std::ptrdiff_t>(probability.size()), probability.begin());
+    probability =
+        BoostedTrees(d.features(), d.classes, d.train, kSeverityClasses, options.trees).predict(real, first, count);
   } else {
     std::vector<int> present(kSeverityClasses, 0);
     for (std::size_t t : d.train) present[d.classes[t]] = 1;
@@ -136,14 +141,14 @@ std::vector<int> severity_predictions(Predictor predictor, const TrainingData& d
       for (std::size_t t = 0; t < one.size(); ++t) one[t] = d.classes[t] == c;
       const LogisticModel model = d.logistic(one, d.train);
       unconverged_fits += !model.converged;
-      const std::vector<double> p = model.probabilities(real, 0, rows);
-      for (std::size_t t = 0; t < rows; ++t) probability[t * kSeverityClasses + c] = p[t];
+      const std::vector<double> p = model.probabilities(real, first, count);
+      for (std::size_t i = 0; i < count; ++i) probability[i * kSeverityClasses + c] = p[i];
     }
   }
-  std::vector<int> predicted(rows);
-  for (std::size_t t = 0; t < rows; ++t) {
-    const auto first = probability.begin() + static_cast<std::ptrdiff_t>(t * kSeverityClasses);
-    predicted[t] = static_cast<int>(std::max_element(first, first + kSeverityClasses) - first);
+  std::vector<int> predicted(rows, 0);
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto classes = probability.begin() + static_cast<std::ptrdiff_t>(i * kSeverityClasses);
+    predicted[first + i] = static_cast<int>(std::max_element(classes, classes + kSeverityClasses) - classes);
   }
   return predicted;
 }
@@ -261,31 +266,84 @@ struct ResampledStatistics {
   std::vector<double> f1, precision, recall, average_precision, severity_macro, f1_minus_persistence;
 };
 
+// A predictor's decisions at each test position as counters, the binary ones
+// (true and false positives, false negatives, true negatives) and, with
+// severity, each class's true and false positives and false negatives.
+constexpr std::size_t kBinaryCounters = 4;
+BlockTallies decision_tallies(const std::vector<int>& labels, const std::vector<int>& classes, const ScoredPredictor& p,
+                              const std::vector<std::size_t>& test, bool severity) {
+  const std::size_t counters = kBinaryCounters + (severity ? 3 * kSeverityClasses : 0);
+  return BlockTallies(test.size(), counters, [&](std::size_t position, std::uint32_t* c) {
+    const std::size_t row = test[position];
+    const bool t = labels[row] != 0, d = p.predicted[row] != 0;
+    ++c[t ? (d ? 0 : 2) : (d ? 1 : 3)];
+    if (!severity) return;
+    std::uint32_t* true_positives = c + kBinaryCounters;
+    std::uint32_t* false_positives = true_positives + kSeverityClasses;
+    std::uint32_t* false_negatives = false_positives + kSeverityClasses;
+    const int truth = classes[row], predicted = p.predicted_severity[row];
+    if (truth == predicted) {
+      ++true_positives[truth];
+    } else {
+      ++false_positives[predicted];
+      ++false_negatives[truth];
+    }
+  });
+}
+
+BinaryScores binary_scores_of_tallies(const std::uint64_t* tallies) {
+  BinaryScores s;
+  s.true_positives = tallies[0];
+  s.false_positives = tallies[1];
+  s.false_negatives = tallies[2];
+  s.true_negatives = tallies[3];
+  return binary_scores_of_counts(s);
+}
+
+double severity_macro_f1_of_tallies(const std::uint64_t* tallies) {
+  const auto counts = [&](std::size_t first) {
+    return std::vector<double>(tallies + first, tallies + first + kSeverityClasses);
+  };
+  return multiclass_f1_of_counts(counts(kBinaryCounters), counts(kBinaryCounters + kSeverityClasses),
+                                 counts(kBinaryCounters + 2 * kSeverityClasses))
+      .macro;
+}
+
 // Every statistic of every predictor on the same resampled test rows (so that
-// differences are paired), as block-bootstrap intervals.
+// differences are paired), as block-bootstrap intervals. A resample is taken
+// as its blocks: the counts behind F1, precision, recall and the severity F1
+// from each predictor's prefix tallies, average precision from the test rows'
+// multiplicities (the figures of binary_scores, multiclass_f1 and
+// average_precision on the resampled rows, to the bit).
 void bootstrap_intervals(HorizonEvaluation& e, const std::vector<int>& labels, const std::vector<int>& classes,
                          const std::vector<std::size_t>& test, const PredictionOptions& options) {
   std::vector<ResampledStatistics> draws(e.predictors.size(), ResampledStatistics(options.resamples));
   std::vector<RankedRows> ranked;  // each predictor's scored rows sorted once, not once per resample
-  for (const ScoredPredictor& p : e.predictors) ranked.emplace_back(labels, p.ranking, test);
-  const std::vector<int>& persistence = e.of(Predictor::persistence).predicted;
+  std::vector<BlockTallies> tallies;
+  for (const ScoredPredictor& p : e.predictors) {
+    ranked.emplace_back(labels, p.ranking, test);
+    tallies.push_back(decision_tallies(labels, classes, p, test, options.severity));
+  }
+  const std::size_t persistence = static_cast<std::size_t>(&e.of(Predictor::persistence) - e.predictors.data());
   const std::uint32_t stream = horizon_stream(e.horizon_bins);
+  std::vector<std::uint32_t> multiplicity;
+  std::vector<std::uint64_t> counts(tallies.front().counters());
+  std::vector<BinaryScores> scores(e.predictors.size());
   for (std::uint32_t b = 0; b < options.resamples; ++b) {
-    const std::vector<std::size_t> resampled =
-        rows_at(test, block_resample(test.size(), e.block, options.seed, stream, b));
-    const double persistence_f1 = binary_scores(labels, persistence, resampled).f1;
+    const std::vector<ResampleBlock> blocks = block_resample_blocks(test.size(), e.block, options.seed, stream, b);
+    block_multiplicities(blocks, test.size(), multiplicity);
     for (std::size_t k = 0; k < e.predictors.size(); ++k) {
-      const ScoredPredictor& p = e.predictors[k];
       ResampledStatistics& d = draws[k];
-      const BinaryScores s = binary_scores(labels, p.predicted, resampled);
-      d.f1[b] = s.f1;
-      d.precision[b] = s.precision;
-      d.recall[b] = s.recall;
-      d.average_precision[b] = ranked[k].average_precision(resampled);
-      d.severity_macro[b] =
-          options.severity ? multiclass_f1(classes, p.predicted_severity, kSeverityClasses, resampled).macro : 0.0;
-      d.f1_minus_persistence[b] = s.f1 - persistence_f1;
+      tallies[k].tally(blocks, counts.data());
+      scores[k] = binary_scores_of_tallies(counts.data());
+      d.f1[b] = scores[k].f1;
+      d.precision[b] = scores[k].precision;
+      d.recall[b] = scores[k].recall;
+      d.average_precision[b] = ranked[k].average_precision(multiplicity);
+      d.severity_macro[b] = options.severity ? severity_macro_f1_of_tallies(counts.data()) : 0.0;
     }
+    for (std::size_t k = 0; k < e.predictors.size(); ++k)
+      draws[k].f1_minus_persistence[b] = scores[k].f1 - scores[persistence].f1;
   }
   for (std::size_t k = 0; k < e.predictors.size(); ++k) {
     ScoredPredictor& p = e.predictors[k];
@@ -343,9 +401,9 @@ HorizonEvaluation evaluate_horizon(const FeatureMatrix& features, const std::vec
     p.unconverged_fits = probabilities.unconverged_fits;
     p.predicted.resize(rows);
     for (std::size_t t = 0; t < rows; ++t) p.predicted[t] = p.ranking[t] >= p.threshold;
-    p.predicted_severity =
-        options.severity ? severity_predictions(model, data, features, rows, options, p.unconverged_fits)
-                         : std::vector<int>(rows, 0);
+    p.predicted_severity = options.severity
+                               ? severity_predictions(model, data, features, rows, r.test, options, p.unconverged_fits)
+                               : std::vector<int>(rows, 0);
     e.predictors.push_back(std::move(p));
   }
   for (ScoredPredictor& p : e.predictors) {

@@ -54,7 +54,8 @@ struct ScoredPredictor {
   BlockBootstrapInterval f1_minus_persistence;  // paired (the same resampled rows)
   std::vector<int> predicted;                   // burst or not, for every labelled row
   std::vector<double> ranking;                  // its score of every labelled row (average precision ranks by it)
-  std::vector<int> predicted_severity;          // its severity class of every labelled row (0s without severity)
+  std::vector<int> predicted_severity;          // its severity class of every scored row (0 elsewhere, and
+                                                // everywhere without severity; the baselines': every row)
   int unconverged_fits = 0;  // logistic fits that stopped at kLogisticIterations (classes nearly separable)
 };
 

@@ -515,6 +515,12 @@ MulticlassF1 multiclass_f1(const std::vector<int>& truth, const std::vector<int>
     for (std::size_t i = 0; i < truth.size(); ++i) add(i);
   else
     for (std::size_t i : which) add(i);
+  return multiclass_f1_of_counts(tp, fp, fn);
+}
+
+MulticlassF1 multiclass_f1_of_counts(const std::vector<double>& tp, const std::vector<double>& fp,
+                                     const std::vector<double>& fn) {
+  const int classes = static_cast<int>(tp.size());
   MulticlassF1 out;
   out.per_class.assign(classes, 0.0);
   double present = 0, support_total = 0;
@@ -548,6 +554,10 @@ BinaryScores binary_scores(const std::vector<int>& truth, const std::vector<int>
     for (std::size_t i = 0; i < truth.size(); ++i) add(i);
   else
     for (std::size_t i : which) add(i);
+  return binary_scores_of_counts(s);
+}
+
+BinaryScores binary_scores_of_counts(BinaryScores s) {
   const double tp = static_cast<double>(s.true_positives);
   if (s.true_positives + s.false_positives > 0)
     s.precision = tp / static_cast<double>(s.true_positives + s.false_positives);
@@ -632,64 +642,95 @@ double average_precision(const std::vector<int>& truth, const std::vector<double
 }
 
 RankedRows::RankedRows(const std::vector<int>& truth, const std::vector<double>& score,
-                       const std::vector<std::size_t>& rows)
-    : place_(truth.size(), kNotScored) {
-  std::vector<std::size_t> unique_rows = rows;
-  std::sort(unique_rows.begin(), unique_rows.end());
-  unique_rows.erase(std::unique(unique_rows.begin(), unique_rows.end()), unique_rows.end());
-  const std::vector<std::size_t> order = rows_by_decreasing_score(score, unique_rows);
-  burst_.resize(order.size());
-  multiplicity_.assign(order.size(), 0);
-  for (std::size_t k = 0; k < order.size(); ++k) {
-    place_[order[k]] = k;
-    burst_[k] = truth[order[k]] != 0;
-    if (k + 1 == order.size() || score[order[k + 1]] != score[order[k]]) run_end_.push_back(k + 1);
+                       const std::vector<std::size_t>& rows) {
+  std::vector<std::size_t> position_of_row(truth.size(), SIZE_MAX);
+  for (std::size_t j = 0; j < rows.size(); ++j) {
+    if (position_of_row[rows[j]] != SIZE_MAX)
+      throw InternalError("RankedRows", fmt::format("row {} is scored twice", rows[j]), __FILE__, __LINE__);
+    position_of_row[rows[j]] = j;
+  }
+  const std::vector<std::size_t> order = rows_by_decreasing_score(score, rows);
+  position_.resize(order.size());
+  for (std::size_t k = 0, run_bursts = 0; k < order.size(); ++k) {
+    position_[k] = static_cast<std::uint32_t>(position_of_row[order[k]]);
+    if (truth[order[k]] != 0) {
+      burst_position_.push_back(position_[k]);
+      ++run_bursts;
+    }
+    if ((k + 1 == order.size() || score[order[k + 1]] != score[order[k]]) && run_bursts > 0) {
+      hit_runs_.push_back({k + 1, burst_position_.size() - run_bursts, run_bursts});
+      run_bursts = 0;
+    }
   }
 }
 
-// As average_precision: per run of tied scores, the rows seen and the hits grow by whole numbers (a row
-// counted as often as the resample holds it), so every partial sum is the one the sorted resample gives.
-// One pass over the places after the scatter: the runs' precision, the positives (summed place by place
-// in order, as a pass of their own would) and the multiplicities put back to zero.
-double RankedRows::average_precision(const std::vector<std::size_t>& resampled) const {
-  for (std::size_t i : resampled) {
-    if (place_[i] == kNotScored)
-      throw InternalError("RankedRows::average_precision", fmt::format("row {} is not a scored row", i), __FILE__,
-                          __LINE__);
-    ++multiplicity_[place_[i]];
-  }
-  double positives = 0, seen = 0, hits = 0, sum = 0;
+// average_precision's sums: per run, in decreasing order of score, the rows
+// seen and the hits so far (here counted in integers: the same whole numbers),
+// and the sum of the run's hits times the precision there. A run without a
+// hit in this resample adds 0·precision = +0 to that sum and is skipped.
+double RankedRows::average_precision(const std::vector<std::uint32_t>& multiplicity) const {
+  if (multiplicity.size() != position_.size())
+    throw InternalError("RankedRows::average_precision",
+                        fmt::format("{} multiplicities for {} scored rows", multiplicity.size(), position_.size()),
+                        __FILE__, __LINE__);
+  std::uint64_t seen = 0, hits = 0;
+  double sum = 0;
   std::size_t k = 0;
-  for (std::size_t end : run_end_) {
-    double new_hits = 0, rows = 0;
-    for (; k < end; ++k) {
-      const auto m = static_cast<double>(multiplicity_[k]);
-      multiplicity_[k] = 0;
-      const double hit = burst_[k] ? m : 0.0;
-      rows += m;
-      new_hits += hit;
-      positives += hit;
-    }
-    if (rows == 0) continue;  // a run the resample does not hold: the sorted resample has no such threshold
-    seen += rows;
+  for (const HitRun& run : hit_runs_) {
+    for (; k < run.end; ++k) seen += multiplicity[position_[k]];
+    std::uint64_t new_hits = 0;
+    for (std::size_t b = run.first_burst; b < run.first_burst + run.bursts; ++b)
+      new_hits += multiplicity[burst_position_[b]];
+    if (new_hits == 0) continue;
     hits += new_hits;
-    sum += new_hits * (hits / seen);
+    sum += static_cast<double>(new_hits) * (static_cast<double>(hits) / static_cast<double>(seen));
   }
-  return positives > 0 ? sum / positives : 0;
+  return hits > 0 ? sum / static_cast<double>(hits) : 0;
+}
+
+std::vector<ResampleBlock> block_resample_blocks(std::size_t n, std::size_t block, std::uint64_t seed,
+                                                 std::uint32_t stream, std::uint32_t resample) {
+  block = std::clamp<std::size_t>(block, 1, std::max<std::size_t>(n, 1));
+  const std::size_t starts = n - block + 1;
+  std::vector<ResampleBlock> blocks;
+  blocks.reserve(n / block + 1);
+  for (std::size_t held = 0, position = 0; held < n; ++position) {
+    const PhiloxBits bits = philox_bits({seed, stream}, resample, position, 0);
+    const auto start = static_cast<std::size_t>(uniform_open(bits[0]) * static_cast<double>(starts));
+    blocks.push_back({std::min(start, starts - 1), std::min(block, n - held)});
+    held += blocks.back().length;
+  }
+  return blocks;
 }
 
 std::vector<std::size_t> block_resample(std::size_t n, std::size_t block, std::uint64_t seed, std::uint32_t stream,
                                         std::uint32_t resample) {
-  block = std::clamp<std::size_t>(block, 1, std::max<std::size_t>(n, 1));
-  const std::size_t starts = n - block + 1;
   std::vector<std::size_t> indices;
-  indices.reserve(n + block);
-  for (std::uint64_t position = 0; indices.size() < n; ++position) {
-    const PhiloxBits bits = philox_bits({seed, stream}, resample, position, 0);
-    const auto start = static_cast<std::size_t>(uniform_open(bits[0]) * static_cast<double>(starts));
-    for (std::size_t k = 0; k < block && indices.size() < n; ++k) indices.push_back(std::min(start, starts - 1) + k);
-  }
+  indices.reserve(n);
+  for (const ResampleBlock& b : block_resample_blocks(n, block, seed, stream, resample))
+    for (std::size_t k = 0; k < b.length; ++k) indices.push_back(b.start + k);
   return indices;
+}
+
+void block_multiplicities(const std::vector<ResampleBlock>& blocks, std::size_t n,
+                          std::vector<std::uint32_t>& multiplicity) {
+  multiplicity.assign(n + 1, 0);  // first as differences: +1 where a block starts, −1 after it ends
+  for (const ResampleBlock& b : blocks) {
+    ++multiplicity[b.start];
+    --multiplicity[b.start + b.length];
+  }
+  std::uint32_t held = 0;
+  for (std::size_t i = 0; i < n; ++i) multiplicity[i] = held += multiplicity[i];
+  multiplicity.resize(n);
+}
+
+void BlockTallies::tally(const std::vector<ResampleBlock>& blocks, std::uint64_t* tallies) const {
+  std::fill_n(tallies, counters_, 0);
+  for (const ResampleBlock& b : blocks) {
+    const std::uint32_t* before = prefix_.data() + b.start * counters_;
+    const std::uint32_t* after = prefix_.data() + (b.start + b.length) * counters_;
+    for (std::size_t c = 0; c < counters_; ++c) tallies[c] += after[c] - before[c];
+  }
 }
 
 BlockBootstrapInterval quantile_interval(std::vector<double> values, double confidence) {

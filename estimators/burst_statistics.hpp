@@ -6,6 +6,7 @@
 // data points"). Nothing here looks ahead: a feature at bin t uses bins ≤ t.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -166,6 +167,10 @@ struct MulticlassF1 {
 };
 MulticlassF1 multiclass_f1(const std::vector<int>& truth, const std::vector<int>& predicted, int classes,
                            const std::vector<std::size_t>& which = {});
+// The same figures from each class's true positive, false positive and false negative counts.
+MulticlassF1 multiclass_f1_of_counts(const std::vector<double>& true_positives,
+                                     const std::vector<double>& false_positives,
+                                     const std::vector<double>& false_negatives);
 
 struct BinaryScores {
   std::uint64_t true_positives = 0, false_positives = 0, false_negatives = 0, true_negatives = 0;
@@ -174,6 +179,8 @@ struct BinaryScores {
 // Over the positions `which` of the two sequences (all when empty).
 BinaryScores binary_scores(const std::vector<int>& truth, const std::vector<int>& predicted,
                            const std::vector<std::size_t>& which = {});
+// The precision, recall and F1 of the counts in `counts`.
+BinaryScores binary_scores_of_counts(BinaryScores counts);
 
 // The rows in decreasing order of their score, rows of equal score in the
 // order given (a stable sort's order, by sorting (score, place) pairs). A NaN
@@ -187,21 +194,26 @@ double average_precision(const std::vector<int>& truth, const std::vector<double
                          const std::vector<std::size_t>& which = {});
 
 // Average precision of many resamples of the same scored rows (the bootstrap's):
-// the rows sorted by score once, each resample then counted in one pass over
-// them (its rows' multiplicities), with the same additions in the same order as
-// average_precision on the resampled rows, so the same bits.
+// the rows sorted by score once, and a resample's figure from its rows'
+// multiplicities with the bits of average_precision on the resampled rows. The
+// rows seen and the hits are whole numbers (exact in integers and in doubles
+// alike), and a run of tied scores without a hit adds exactly 0 to the sum: so
+// only the runs holding a burst row are visited, each once, in the same order.
 class RankedRows {
  public:
+  // `rows`: distinct row indices of truth and score.
   RankedRows(const std::vector<int>& truth, const std::vector<double>& score, const std::vector<std::size_t>& rows);
-  // `resampled`: row indices (of truth and score), each one of `rows`, repeats allowed.
-  double average_precision(const std::vector<std::size_t>& resampled) const;
+  // `multiplicity[j]`: how often the resample holds rows[j] (block_multiplicities).
+  double average_precision(const std::vector<std::uint32_t>& multiplicity) const;
 
  private:
-  static constexpr std::size_t kNotScored = SIZE_MAX;
-  std::vector<std::size_t> place_;    // per row index: its place in the order of decreasing score, or kNotScored
-  std::vector<std::uint8_t> burst_;   // per place: the row's truth
-  std::vector<std::size_t> run_end_;  // the places where each run of tied scores ends
-  mutable std::vector<std::uint32_t> multiplicity_;  // per place, zero between calls
+  struct HitRun {
+    std::size_t end;                  // the place after the run of tied scores
+    std::size_t first_burst, bursts;  // its burst rows: burst_position_[first_burst …]
+  };
+  std::vector<std::uint32_t> position_;  // per place in the order of decreasing score: the row's position in `rows`
+  std::vector<std::uint32_t> burst_position_;  // the burst rows' positions, in the order of their places
+  std::vector<HitRun> hit_runs_;               // the runs holding a burst row, in the order of decreasing score
 };
 
 // Moving-block bootstrap (bins are dependent): each resample joins blocks of
@@ -216,6 +228,45 @@ BlockBootstrapInterval block_bootstrap(std::size_t n, std::size_t block, std::ui
                                        std::uint64_t seed, std::uint32_t stream, Statistic statistic);
 std::vector<std::size_t> block_resample(std::size_t n, std::size_t block, std::uint64_t seed, std::uint32_t stream,
                                         std::uint32_t resample);
+// The same resample as its blocks: positions start … start + length − 1, in order.
+struct ResampleBlock {
+  std::size_t start = 0, length = 0;
+};
+std::vector<ResampleBlock> block_resample_blocks(std::size_t n, std::size_t block, std::uint64_t seed,
+                                                 std::uint32_t stream, std::uint32_t resample);
+// How often the blocks hold each of the positions 0 … n − 1 (into `multiplicity`, resized to n).
+void block_multiplicities(const std::vector<ResampleBlock>& blocks, std::size_t n,
+                          std::vector<std::uint32_t>& multiplicity);
+
+// Whole-number tallies over resamples of positions 0 … n − 1, each position
+// adding its own counters: kept as prefix sums, a resample's tallies cost one
+// subtraction per block and counter instead of an addition per position (the
+// bootstrap's counts of a predictor's decisions; whole numbers, so the same
+// counts in any order). The prefix sums are 32-bit: enough while a counter's
+// total over all positions stays below 2^32 (the bootstrap's add 0 or 1 per row).
+class BlockTallies {
+ public:
+  // counters_of(position, counters) adds the position's counters into counters[0 … counters − 1].
+  template <class CountersOf>
+  BlockTallies(std::size_t n, std::size_t counters, CountersOf counters_of);
+  std::size_t counters() const { return counters_; }
+  // The resample's tallies into tallies[0 … counters − 1].
+  void tally(const std::vector<ResampleBlock>& blocks, std::uint64_t* tallies) const;
+
+ private:
+  std::size_t counters_;
+  std::vector<std::uint32_t> prefix_;  // (n + 1) × counters: the tallies of positions 0 … i − 1 at row i
+};
+
+template <class CountersOf>
+BlockTallies::BlockTallies(std::size_t n, std::size_t counters, CountersOf counters_of)
+    : counters_(counters), prefix_((n + 1) * counters, 0) {
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint32_t* next = prefix_.data() + (i + 1) * counters;
+    std::copy_n(next - counters, counters, next);
+    counters_of(i, next);
+  }
+}
 BlockBootstrapInterval quantile_interval(std::vector<double> values, double confidence);
 
 template <class Statistic>

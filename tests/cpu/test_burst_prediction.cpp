@@ -12,6 +12,7 @@
 #include <fstream>
 #include <string>
 
+#include "estimators/boosted_trees.hpp"
 #include "estimators/burst_prediction.hpp"
 #include "kernels/philox.hpp"
 #include "test_support.hpp"
@@ -112,6 +113,95 @@ TEST(BurstPrediction, Reproducible) {
     EXPECT_EQ(a.predictors[k].f1.low, b.predictors[k].f1.low);
     EXPECT_EQ(a.predictors[k].severity.macro, b.predictors[k].severity.macro);
   }
+}
+
+// The boosted trees' figures for a range of rows are the bits of predicting every row (the threshold's
+// model predicts the validation rows alone): binary and seven classes, ranges at the start, inside, at the
+// end and of one row.
+TEST(BurstPrediction, BoostedTreesPredictARangeOfRowsWithTheBitsOfAllRows) {
+  if (!boosted_trees_available()) GTEST_SKIP() << "built without XGBoost (libxgboost-dev, xgboost)";
+  const std::vector<double> fgn = test::generate_float64("fgn", "{H: 0.8}", 1, 3000, 13);
+  const Planted p = planted(fgn, true, 6);
+  const FeatureMatrix features = burst_features(p.channels, FeatureSet::fs3, 5);
+  const std::vector<int> classes = severity_labels(p.severity, 2, BurstLabel::at);
+  std::vector<int> labels(classes.size());
+  std::vector<std::size_t> rows;
+  for (std::size_t t = 0; t < classes.size(); ++t) {
+    labels[t] = classes[t] > 0;
+    if (t < 2000) rows.push_back(t);
+  }
+  BoostedTreesOptions options;
+  options.rounds = 20;
+  for (const int k : {2, kSeverityClasses}) {
+    const BoostedTrees trees(features, k == 2 ? labels : classes, rows, k, options);
+    const std::vector<double> all = trees.predict(features);
+    const std::size_t per_row = k == 2 ? 1 : static_cast<std::size_t>(k);
+    ASSERT_EQ(all.size(), features.rows * per_row);
+    for (const auto& [first, count] : {std::pair<std::size_t, std::size_t>{0, 700}, {1500, 777}, {2990, 10}, {42, 1}}) {
+      const std::vector<double> some = trees.predict(features, first, count);
+      ASSERT_EQ(some.size(), count * per_row);
+      for (std::size_t i = 0; i < some.size(); ++i)
+        ASSERT_EQ(some[i], all[first * per_row + i]) << k << " classes, rows from " << first << ", value " << i;
+    }
+  }
+}
+
+// A model's severity classes are predicted on the scored rows alone (0 elsewhere): on each of them the class
+// of highest probability from the model fitted to every training row and applied to every row, as before.
+TEST(BurstPrediction, SeverityClassesOfTheScoredRowsAreThoseOfPredictingEveryRow) {
+  // Bursts of class 3 or 5 every 20 to 80 bins, each announced in the bin before by its size; one in the
+  // bin after the first scored one (bin 4800 of 6000), so that the first scored row predicts a burst class.
+  Planted p;
+  p.channels.bytes = test::generate_float64("fgn", "{H: 0.5}", 1, 6000, 15);
+  p.severity.assign(p.channels.bytes.size(), 0);
+  const auto burst = [&](std::size_t at) {
+    p.severity[at] = at % 2 ? 3 : 5;
+    p.channels.bytes[at - 1] += 3.0 * p.severity[at];
+  };
+  for (std::size_t at = 10, b = 0; at < p.severity.size(); at += 20 + philox_bits({8, 1}, 0, b++, 0)[0] % 60)
+    if (at < 4790 || at > 4810) burst(at);
+  burst(4801);
+  p.channels.operations = p.channels.io_time = p.channels.bytes;
+  PredictionOptions options = models_and_baselines();
+  options.resamples = 0;
+  options.trees.rounds = 30;
+  const std::size_t horizon = 1;
+  const FeatureMatrix features = burst_features(p.channels, FeatureSet::fs1, 5);
+  const HorizonEvaluation e = evaluate_horizon(features, p.severity, horizon, options);
+  std::vector<int> classes = severity_labels(p.severity, horizon, BurstLabel::at);
+  const std::size_t rows = classes.size();
+  classes.resize(features.rows, 0);
+  std::vector<std::size_t> train(e.train_rows);
+  for (std::size_t t = 0; t < train.size(); ++t) train[t] = t;  // the training rows are the first ones
+  std::size_t nonzero = 0;
+  for (Predictor model : options.models) {
+    std::vector<double> probability(features.rows * kSeverityClasses, 0.0);
+    if (model == Predictor::xgboost) {
+      probability = BoostedTrees(features, classes, train, kSeverityClasses, options.trees).predict(features);
+    } else {
+      for (int c = 0; c < kSeverityClasses; ++c) {
+        std::vector<int> one(classes.size());
+        bool present = false;
+        for (std::size_t t = 0; t < one.size(); ++t) one[t] = classes[t] == c;
+        for (std::size_t t : train) present = present || one[t];
+        if (!present) continue;
+        const std::vector<double> pc = fit_logistic(features, one, train).probabilities(features, 0, features.rows);
+        for (std::size_t t = 0; t < features.rows; ++t) probability[t * kSeverityClasses + c] = pc[t];
+      }
+    }
+    const std::vector<int>& predicted = e.of(model).predicted_severity;
+    ASSERT_EQ(predicted.size(), rows);
+    for (std::size_t t = 0; t < rows; ++t) {
+      const auto first = probability.begin() + static_cast<std::ptrdiff_t>(t * kSeverityClasses);
+      const int expected =
+          t < e.first_test_row ? 0 : static_cast<int>(std::max_element(first, first + kSeverityClasses) - first);
+      ASSERT_EQ(predicted[t], expected) << to_string(model) << ", row " << t;
+      nonzero += t >= e.first_test_row && expected != 0;
+    }
+  }
+  EXPECT_GT(nonzero, 10u);  // the models do predict burst classes on the scored rows
+  EXPECT_EQ(e.first_test_row, 4800u);
+  for (Predictor model : options.models) EXPECT_EQ(e.of(model).predicted_severity[4800], 3) << to_string(model);
 }
 
 // An LFSN replica whose burst classes are nearly separable by the fs3-bytes

@@ -491,7 +491,8 @@ TEST(Bursts, RowsByDecreasingScoreIsTheStableSortOrder) {
 }
 
 // The bootstrap's average precision from rows sorted once gives the bits of sorting every resample:
-// scores with many ties (a probability rounded to 1/8, as trees give) and without, scored rows a subset.
+// scores with many ties (a probability rounded to 1/8, as trees give) and without, scored rows a subset
+// given out of order; the multiplicities are those of block_resample's positions, counted one by one.
 TEST(Bursts, RankedRowsGiveTheBitsOfSortingEachResample) {
   for (const double step : {0.125, 0.0}) {
     std::vector<int> truth(600);
@@ -504,18 +505,96 @@ TEST(Bursts, RankedRowsGiveTheBitsOfSortingEachResample) {
     }
     std::vector<std::size_t> scored;
     for (std::size_t i = 100; i < truth.size(); ++i) scored.push_back(i);
+    std::swap(scored[3], scored[400]);
     const RankedRows ranked(truth, score, scored);
-    for (std::uint32_t b = 0; b < 200; ++b) {
-      std::vector<std::size_t> resampled;
-      for (std::size_t position : block_resample(scored.size(), 6, 11, 5, b)) resampled.push_back(scored[position]);
-      ASSERT_EQ(ranked.average_precision(resampled), average_precision(truth, score, resampled))
-          << "step " << step << ", resample " << b;
+    std::vector<std::uint32_t> multiplicity;
+    for (const std::size_t block : {6, 1, 1000}) {
+      for (std::uint32_t b = 0; b < 200; ++b) {
+        std::vector<std::size_t> resampled;
+        std::vector<std::uint32_t> counted(scored.size(), 0);
+        for (std::size_t position : block_resample(scored.size(), block, 11, 5, b)) {
+          resampled.push_back(scored[position]);
+          ++counted[position];
+        }
+        block_multiplicities(block_resample_blocks(scored.size(), block, 11, 5, b), scored.size(), multiplicity);
+        ASSERT_EQ(multiplicity, counted) << "block " << block << ", resample " << b;
+        ASSERT_EQ(ranked.average_precision(multiplicity), average_precision(truth, score, resampled))
+            << "step " << step << ", block " << block << ", resample " << b;
+      }
     }
-    EXPECT_EQ(ranked.average_precision(scored), average_precision(truth, score, scored));
+    EXPECT_EQ(ranked.average_precision(std::vector<std::uint32_t>(scored.size(), 1)),
+              average_precision(truth, score, scored));
   }
   const std::vector<int> none(10, 0);
   const std::vector<double> flat(10, 0.5);
-  EXPECT_EQ(RankedRows(none, flat, {0, 1, 2}).average_precision({0, 0, 1}), 0.0);  // no positive: 0, as before
+  EXPECT_EQ(RankedRows(none, flat, {0, 1, 2}).average_precision({2, 1, 0}), 0.0);  // no positive: 0, as before
+  EXPECT_THROW(RankedRows(none, flat, {0, 1, 1}), InternalError);                  // a row scored twice
+  EXPECT_THROW(RankedRows(none, flat, {0, 1, 2}).average_precision({1, 1}), InternalError);
+}
+
+// A resample's tallies from prefix sums over its blocks are the counts of adding its positions one by one:
+// the counts behind binary_scores and multiclass_f1 (as the bootstrap keeps them) for blocks shorter than,
+// equal to and longer than the series, and a series of one position.
+TEST(Bursts, BlockTalliesGiveTheCountsOfEachResample) {
+  for (const std::size_t n : {1, 500}) {
+    std::vector<int> truth(n), predicted(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const PhiloxBits bits = philox_bits({5, 9}, 0, i, 0);
+      truth[i] = static_cast<int>(bits[0] % kSeverityClasses);
+      predicted[i] = bits[1] % 3 == 0 ? truth[i] : static_cast<int>(bits[2] % kSeverityClasses);
+    }
+    const std::size_t counters = 4 + 3 * kSeverityClasses;
+    const BlockTallies tallies(n, counters, [&](std::size_t i, std::uint32_t* c) {
+      const bool t = truth[i] > 0, d = predicted[i] > 0;
+      c[0] += t && d;
+      c[1] += !t && d;
+      c[2] += t && !d;
+      c[3] += !t && !d;
+      if (truth[i] == predicted[i]) {
+        ++c[4 + truth[i]];
+      } else {
+        ++c[4 + kSeverityClasses + predicted[i]];
+        ++c[4 + 2 * kSeverityClasses + truth[i]];
+      }
+    });
+    std::vector<int> truth_binary(n), predicted_binary(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      truth_binary[i] = truth[i] > 0;
+      predicted_binary[i] = predicted[i] > 0;
+    }
+    std::vector<std::uint64_t> t(counters);
+    for (const std::size_t block : {std::size_t{7}, n, n + 3}) {
+      for (std::uint32_t b = 0; b < 100; ++b) {
+        const std::vector<std::size_t> rows = block_resample(n, block, 3, 4, b);
+        tallies.tally(block_resample_blocks(n, block, 3, 4, b), t.data());
+        const BinaryScores direct = binary_scores(truth_binary, predicted_binary, rows);
+        BinaryScores counts;
+        counts.true_positives = t[0];
+        counts.false_positives = t[1];
+        counts.false_negatives = t[2];
+        counts.true_negatives = t[3];
+        const BinaryScores tallied = binary_scores_of_counts(counts);
+        ASSERT_EQ(tallied.true_positives + tallied.false_positives + tallied.false_negatives + tallied.true_negatives,
+                  n);
+        ASSERT_EQ(tallied.true_positives, direct.true_positives) << "n " << n << ", block " << block << ", " << b;
+        ASSERT_EQ(tallied.false_positives, direct.false_positives);
+        ASSERT_EQ(tallied.false_negatives, direct.false_negatives);
+        ASSERT_EQ(tallied.f1, direct.f1);
+        ASSERT_EQ(tallied.precision, direct.precision);
+        ASSERT_EQ(tallied.recall, direct.recall);
+        const auto classes = [&](std::size_t first) {
+          return std::vector<double>(t.begin() + first, t.begin() + first + kSeverityClasses);
+        };
+        const MulticlassF1 severity =
+            multiclass_f1_of_counts(classes(4), classes(4 + kSeverityClasses), classes(4 + 2 * kSeverityClasses));
+        const MulticlassF1 severity_direct = multiclass_f1(truth, predicted, kSeverityClasses, rows);
+        ASSERT_EQ(severity.per_class, severity_direct.per_class) << "n " << n << ", block " << block << ", " << b;
+        ASSERT_EQ(severity.macro, severity_direct.macro);
+        ASSERT_EQ(severity.weighted, severity_direct.weighted);
+        ASSERT_EQ(severity.classes_present, severity_direct.classes_present);
+      }
+    }
+  }
 }
 
 }  // namespace
