@@ -16,28 +16,6 @@ namespace {
 constexpr Predictor kPredictors[] = {Predictor::persistence, Predictor::climatology, Predictor::logistic,
                                      Predictor::xgboost};
 
-// The probability level with the best F1 over `rows` (one sweep down their
-// probabilities, tied ones together); above 1 when no row is a burst.
-double f1_optimal_threshold(const std::vector<double>& probability, const std::vector<int>& labels,
-                            const std::vector<std::size_t>& rows) {
-  const std::vector<std::size_t> order = rows_by_decreasing_score(probability, rows);
-  double positives = 0, true_positives = 0, predicted_positives = 0, best_f1 = -1, threshold = 1.0 + 1e-9;
-  for (std::size_t t : rows) positives += labels[t] != 0;
-  for (std::size_t k = 0; k < order.size() && positives > 0;) {
-    const double level = probability[order[k]];
-    for (; k < order.size() && probability[order[k]] == level; ++k) {
-      true_positives += labels[order[k]] != 0;
-      ++predicted_positives;
-    }
-    const double f1 = 2 * true_positives / (predicted_positives + positives);
-    if (f1 > best_f1) {
-      best_f1 = f1;
-      threshold = level;
-    }
-  }
-  return threshold;
-}
-
 // The rows a model trains on: the real series' (features first) and every
 // labelled row of the extra series after them, with their labels. Without
 // extra series the real series' features are used where they are.

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 
 #include "estimators/deterministic_exp.hpp"
 #include "estimators/empirical.hpp"
@@ -617,6 +618,57 @@ std::vector<std::size_t> rows_by_decreasing_score(const std::vector<double>& sco
   return order;
 }
 
+namespace {
+
+// How many of the levels (in decreasing order) are above x: a binary search
+// without branches on the comparisons (their outcome is a coin flip per row).
+std::size_t levels_above(const std::vector<double>& levels, double x) {
+  if (levels.empty() || !(levels.back() <= x)) return levels.size();  // below every level: most rows
+  const double* base = levels.data();
+  for (std::size_t n = levels.size(); n > 1;) {
+    const std::size_t half = n / 2;
+    base = base[half - 1] > x ? base + half : base;
+    n -= half;
+  }
+  return static_cast<std::size_t>(base - levels.data()) + (*base > x);
+}
+
+}  // namespace
+
+std::vector<HitLevel> hit_levels(const std::vector<int>& truth, const std::vector<double>& score,
+                                 const std::vector<std::size_t>& rows) {
+  std::vector<double> burst_scores;
+  for (std::size_t row : rows) {
+    if (std::isnan(score[row]))  // no order, and no run of ties, holds a NaN
+      throw InternalError("hit_levels", fmt::format("row {} has no score (NaN)", row), __FILE__, __LINE__);
+    if (truth[row] != 0) burst_scores.push_back(score[row]);
+  }
+  std::sort(burst_scores.begin(), burst_scores.end(), std::greater<>());
+  std::vector<double> level;
+  std::vector<HitLevel> levels;
+  for (double s : burst_scores) {
+    if (level.empty() || s != level.back()) {
+      level.push_back(s);
+      levels.emplace_back();
+    }
+    ++levels.back().hits;
+  }
+  std::vector<std::uint64_t> at(levels.size() + 1, 0);  // rows above the next level, at each level
+  std::vector<std::uint8_t> named(levels.size(), 0);
+  for (std::size_t row : rows) {
+    const double x = score[row];
+    const std::size_t i = levels_above(level, x);
+    ++at[i];
+    if (i < levels.size() && !named[i] && level[i] == x) {
+      levels[i].score = x;
+      named[i] = 1;
+    }
+  }
+  std::uint64_t seen = 0;
+  for (std::size_t i = 0; i < levels.size(); ++i) levels[i].seen = seen += at[i];
+  return levels;
+}
+
 double average_precision(const std::vector<int>& truth, const std::vector<double>& score,
                          const std::vector<std::size_t>& which) {
   std::vector<std::size_t> all;
@@ -624,21 +676,33 @@ double average_precision(const std::vector<int>& truth, const std::vector<double
     all.resize(truth.size());
     for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
   }
-  const std::vector<std::size_t> order = rows_by_decreasing_score(score, which.empty() ? all : which);
+  const std::vector<HitLevel> levels = hit_levels(truth, score, which.empty() ? all : which);
   double positives = 0;
-  for (std::size_t i : order) positives += truth[i] != 0;
+  for (const HitLevel& l : levels) positives += static_cast<double>(l.hits);
   if (positives == 0) return 0;
-  double seen = 0, hits = 0, sum = 0;
-  for (std::size_t k = 0; k < order.size();) {
-    std::size_t end = k;  // a run of tied scores counts as one threshold
-    double new_hits = 0;
-    while (end < order.size() && score[order[end]] == score[order[k]]) new_hits += truth[order[end++]] != 0;
-    seen += static_cast<double>(end - k);
+  double hits = 0, sum = 0;
+  for (const HitLevel& l : levels) {
+    const auto new_hits = static_cast<double>(l.hits);
     hits += new_hits;
-    sum += new_hits * (hits / seen);
-    k = end;
+    sum += new_hits * (hits / static_cast<double>(l.seen));
   }
   return sum / positives;
+}
+
+double f1_optimal_threshold(const std::vector<double>& probability, const std::vector<int>& labels,
+                            const std::vector<std::size_t>& rows) {
+  const std::vector<HitLevel> levels = hit_levels(labels, probability, rows);
+  double positives = 0, true_positives = 0, best_f1 = -1, threshold = 1.0 + 1e-9;
+  for (const HitLevel& l : levels) positives += static_cast<double>(l.hits);
+  for (const HitLevel& l : levels) {
+    true_positives += static_cast<double>(l.hits);
+    const double f1 = 2 * true_positives / (static_cast<double>(l.seen) + positives);
+    if (f1 > best_f1) {
+      best_f1 = f1;
+      threshold = l.score;
+    }
+  }
+  return threshold;
 }
 
 RankedRows::RankedRows(const std::vector<int>& truth, const std::vector<double>& score,

@@ -188,10 +188,35 @@ BinaryScores binary_scores_of_counts(BinaryScores counts);
 std::vector<std::size_t> rows_by_decreasing_score(const std::vector<double>& score,
                                                   const std::vector<std::size_t>& rows);
 
+// The levels of a ranking where burst rows lie, in decreasing order of score:
+// each distinct score of a burst row (tied rows one level; the value of the
+// first of `rows` at it, so −0 or +0 as a stable sort's run would begin), the
+// burst rows at it and the rows scoring at least it (a row counted as often as
+// `rows` holds it). Average precision and the F1-optimal threshold change only
+// at these levels, so they need no order of the other rows: one pass over the
+// rows, each placed among the levels by a binary search. A NaN score is an
+// InternalError.
+struct HitLevel {
+  double score = 0;
+  std::uint64_t hits = 0, seen = 0;
+};
+std::vector<HitLevel> hit_levels(const std::vector<int>& truth, const std::vector<double>& score,
+                                 const std::vector<std::size_t>& rows);
+
 // Area under the precision-recall curve as average precision: the mean of the
 // precision at each true positive, scores in decreasing order (ties together).
+// The hits, rows seen and their sums are those of a pass over the sorted rows
+// (whole numbers; a run without a hit adds +0), so the same bits.
 double average_precision(const std::vector<int>& truth, const std::vector<double>& score,
                          const std::vector<std::size_t>& which = {});
+
+// The probability level with the best F1 over `rows` (a burst predicted where
+// the probability is at least it; the highest level of the best), above 1 when
+// no row is a burst. A sweep down every level of the probabilities has its
+// best at a level holding a burst row (between them F1 only falls), so the
+// sweep over hit_levels gives the same level.
+double f1_optimal_threshold(const std::vector<double>& probability, const std::vector<int>& labels,
+                            const std::vector<std::size_t>& rows);
 
 // Average precision of many resamples of the same scored rows (the bootstrap's):
 // the rows sorted by score once, and a resample's figure from its rows'

@@ -490,6 +490,84 @@ TEST(Bursts, RowsByDecreasingScoreIsTheStableSortOrder) {
   }
 }
 
+// Average precision and the F1-optimal threshold from the hit levels are the bits of a sweep down the rows in
+// a stable sort's order (the way they were computed before hit_levels): scores with ties, without, ±0 alone
+// and of every magnitude (with ±inf and subnormals); rows in order, shuffled and repeated; bursts rare (1 in
+// 50), common (1 in 2), at the extreme scores and absent. The threshold's sign is compared too (−0 or +0:
+// the first row of its run).
+TEST(Bursts, AveragePrecisionAndF1ThresholdAreThoseOfASweepDownTheSortedRows) {
+  const auto sweep = [](const std::vector<int>& truth, const std::vector<double>& score,
+                        const std::vector<std::size_t>& rows, double& threshold) {
+    std::vector<std::size_t> order = rows;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return score[a] > score[b]; });
+    double positives = 0, seen = 0, hits = 0, sum = 0, best_f1 = -1;
+    for (std::size_t i : order) positives += truth[i] != 0;
+    threshold = 1.0 + 1e-9;
+    for (std::size_t k = 0; k < order.size() && positives > 0;) {
+      std::size_t end = k;
+      double new_hits = 0;
+      while (end < order.size() && score[order[end]] == score[order[k]]) new_hits += truth[order[end++]] != 0;
+      seen += static_cast<double>(end - k);
+      hits += new_hits;
+      sum += new_hits * (hits / seen);
+      const double f1 = 2 * hits / (seen + positives);
+      if (f1 > best_f1) {
+        best_f1 = f1;
+        threshold = score[order[k]];
+      }
+      k = end;
+    }
+    return positives > 0 ? sum / positives : 0.0;
+  };
+  std::size_t thresholds_below_one = 0;
+  for (const double step : {0.25, 0.0, -1.0, -2.0}) {
+    for (const std::uint32_t burst_every : {50u, 2u, 0u}) {
+      std::vector<double> score(300);
+      std::vector<int> truth(300);
+      for (std::size_t i = 0; i < score.size(); ++i) {
+        const PhiloxBits bits = philox_bits({9, 5}, burst_every, i, 0);
+        const double u = uniform_open(bits[0]) - 0.5;
+        score[i] = step > 0     ? std::floor(u / step) * step
+                   : step == 0  ? u
+                   : step == -1 ? (bits[2] & 1 ? 0.0 : -0.0)
+                                : std::ldexp(u, static_cast<int>(bits[1] % 2100) - 1050);
+        truth[i] = burst_every > 0 && bits[3] % burst_every == 0;
+      }
+      score[10] = -0.0;
+      score[11] = 0.0;
+      truth[11] = burst_every > 0;
+      if (step == -2.0) {
+        score[12] = std::numeric_limits<double>::infinity();
+        score[13] = -std::numeric_limits<double>::infinity();
+        score[14] = 5e-324;
+        score[15] = -5e-324;
+        truth[13] = truth[14] = burst_every > 0;
+      }
+      std::vector<std::size_t> increasing, shuffled, repeated;
+      for (std::size_t i = 0; i < score.size(); ++i) increasing.push_back(i);
+      for (std::size_t i = 0; i < score.size(); ++i) shuffled.push_back((i * 7919) % score.size());
+      for (std::size_t i = 0; i < 200; ++i) repeated.push_back((i * 13) % 50);
+      for (const auto* rows : {&increasing, &shuffled, &repeated}) {
+        double threshold = 0;
+        const double expected = sweep(truth, score, *rows, threshold);
+        ASSERT_EQ(average_precision(truth, score, *rows), expected) << "step " << step << ", every " << burst_every;
+        const double got = f1_optimal_threshold(score, truth, *rows);
+        ASSERT_EQ(got, threshold) << "step " << step << ", every " << burst_every;
+        ASSERT_EQ(std::signbit(got), std::signbit(threshold)) << "step " << step << ", every " << burst_every;
+        thresholds_below_one += threshold < 1;
+      }
+    }
+  }
+  EXPECT_GE(thresholds_below_one, 24u);  // every case with bursts chose a level
+  // By hand: F1 2·1/(1 + 2) at 0.9 and 2·2/(4 + 2) at 0.6, equal: the higher level is kept.
+  EXPECT_EQ(f1_optimal_threshold({0.9, 0.8, 0.7, 0.6, 0.1}, {1, 0, 0, 1, 0}, {0, 1, 2, 3, 4}), 0.9);
+  EXPECT_EQ(f1_optimal_threshold({0.9, 0.8, 0.7, 0.6, 0.1}, {1, 0, 1, 1, 0}, {0, 1, 2, 3, 4}), 0.6);  // 6/7
+  EXPECT_GT(f1_optimal_threshold({0.9, 0.8}, {0, 0}, {0, 1}), 1.0);  // no burst: no level
+  std::vector<double> nan_score(5, 0.5);
+  nan_score[3] = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_THROW(average_precision({0, 1, 0, 0, 1}, nan_score), InternalError);
+}
+
 // The bootstrap's average precision from rows sorted once gives the bits of sorting every resample:
 // scores with many ties (a probability rounded to 1/8, as trees give) and without, scored rows a subset
 // given out of order; the multiplicities are those of block_resample's positions, counted one by one.
