@@ -87,10 +87,9 @@ BoostedTrees::~BoostedTrees() {
 }
 
 std::vector<double> BoostedTrees::predict(const FeatureMatrix& features, std::size_t first, std::size_t count) const {
-  if (first + count > features.rows)
-    throw InternalError("BoostedTrees::predict",
-                        fmt::format("rows {} to {} of {}", first, first + count - 1, features.rows), __FILE__,
-                        __LINE__);
+  if (count > features.rows || first > features.rows - count)
+    throw InternalError("BoostedTrees::predict", fmt::format("{} rows from row {} of {}", count, first, features.rows),
+                        __FILE__, __LINE__);
   std::vector<std::size_t> rows(count);
   for (std::size_t i = 0; i < count; ++i) rows[i] = first + i;
   Matrix some(features, rows, threads_);

@@ -75,37 +75,45 @@ struct BurstProbabilities {
   int unconverged_fits = 0;
 };
 
+// Rows first … first + count − 1: the validation rows, the scored rows. A
+// model's figures are computed there alone (each row's are its own, so the
+// bits all rows would give).
+struct RowRange {
+  std::size_t first = 0, count = 0;
+};
+RowRange range_of(const std::vector<std::size_t>& rows) {
+  if (rows.empty() || rows.back() - rows.front() + 1 != rows.size())
+    throw InternalError("range_of", fmt::format("{} rows that are not one range", rows.size()), __FILE__, __LINE__);
+  return {rows.front(), rows.size()};
+}
+
 BurstProbabilities burst_probabilities(Predictor predictor, const TrainingData& d, const FeatureMatrix& real,
-                                       std::size_t rows, const std::vector<std::size_t>& validation,
-                                       const PredictionOptions& options) {
+                                       std::size_t rows, RowRange validation, const PredictionOptions& options) {
   BurstProbabilities out;
-  // Each row's probability alone, so the validation rows' are the ones all rows would give.
-  const auto [first, last] = std::minmax_element(validation.begin(), validation.end());
-  const std::size_t count = *last - *first + 1;
   out.validated.assign(rows, 0.0);
   const auto put_validated = [&](const std::vector<double>& validated) {
-    std::copy(validated.begin(), validated.end(), out.validated.begin() + static_cast<std::ptrdiff_t>(*first));
+    std::copy(validated.begin(), validated.end(),
+              out.validated.begin() + static_cast<std::ptrdiff_t>(validation.first));
   };
   if (predictor == Predictor::logistic) {
     const LogisticModel on_fit_rows = d.logistic(d.labels, d.fit);
     const LogisticModel on_train_rows = d.logistic(d.labels, d.train, &on_fit_rows);
-    put_validated(on_fit_rows.probabilities(real, *first, count));
+    put_validated(on_fit_rows.probabilities(real, validation.first, validation.count));
     out.ranking = on_train_rows.probabilities(real, 0, rows);
     out.unconverged_fits = !on_fit_rows.converged + !on_train_rows.converged;
     return out;
   }
-  put_validated(BoostedTrees(d.features(), d.labels, d.fit, 2, options.trees).predict(real, *first, count));
+  put_validated(
+      BoostedTrees(d.features(), d.labels, d.fit, 2, options.trees).predict(real, validation.first, validation.count));
   out.ranking = BoostedTrees(d.features(), d.labels, d.train, 2, options.trees).predict(real, 0, rows);
   return out;
 }
 
-// The severity class of each scored row (`scored`: consecutive rows), 0 on
-// the others: each row's probabilities are its own, so those of the scored
-// rows alone are the ones all rows would give.
+// The severity class of each scored row, 0 on the others.
 std::vector<int> severity_predictions(Predictor predictor, const TrainingData& d, const FeatureMatrix& real,
-                                      std::size_t rows, const std::vector<std::size_t>& scored,
-                                      const PredictionOptions& options, int& unconverged_fits) {
-  const std::size_t first = scored.front(), count = scored.size();
+                                      std::size_t rows, RowRange scored, const PredictionOptions& options,
+                                      int& unconverged_fits) {
+  const std::size_t first = scored.first, count = scored.count;
   std::vector<double> probability(count * kSeverityClasses, 0.0);
   if (predictor == Predictor::xgboost) {
     probability =
@@ -373,15 +381,16 @@ HorizonEvaluation evaluate_horizon(const FeatureMatrix& features, const std::vec
     if (model == Predictor::persistence || model == Predictor::climatology) continue;
     ScoredPredictor p;
     p.predictor = model;
-    BurstProbabilities probabilities = burst_probabilities(model, data, features, rows, r.validation, options);
+    BurstProbabilities probabilities =
+        burst_probabilities(model, data, features, rows, range_of(r.validation), options);
     p.threshold = f1_optimal_threshold(probabilities.validated, labels, r.validation);
     p.ranking = std::move(probabilities.ranking);
     p.unconverged_fits = probabilities.unconverged_fits;
     p.predicted.resize(rows);
     for (std::size_t t = 0; t < rows; ++t) p.predicted[t] = p.ranking[t] >= p.threshold;
-    p.predicted_severity = options.severity
-                               ? severity_predictions(model, data, features, rows, r.test, options, p.unconverged_fits)
-                               : std::vector<int>(rows, 0);
+    p.predicted_severity = options.severity ? severity_predictions(model, data, features, rows, range_of(r.test),
+                                                                   options, p.unconverged_fits)
+                                            : std::vector<int>(rows, 0);
     e.predictors.push_back(std::move(p));
   }
   for (ScoredPredictor& p : e.predictors) {

@@ -620,6 +620,28 @@ std::vector<std::size_t> rows_by_decreasing_score(const std::vector<double>& sco
 
 namespace {
 
+// Average precision's running sum: at each level (a run of tied scores) with
+// hits, its hits times the precision there; the mean over the hits at the end.
+// The hits and rows seen are whole numbers, as doubles the same values as the
+// sums of 1s a pass over the sorted rows would make.
+class PrecisionAtHits {
+ public:
+  void add(std::uint64_t new_hits, std::uint64_t seen) {
+    hits_ += new_hits;
+    sum_ += static_cast<double>(new_hits) * (static_cast<double>(hits_) / static_cast<double>(seen));
+  }
+  double average() const { return hits_ > 0 ? sum_ / static_cast<double>(hits_) : 0; }
+
+ private:
+  std::uint64_t hits_ = 0;
+  double sum_ = 0;
+};
+
+void check_rows(const char* where, const std::vector<std::size_t>& rows, std::size_t size) {
+  for (std::size_t row : rows)
+    if (row >= size) throw InternalError(where, fmt::format("row {} of {}", row, size), __FILE__, __LINE__);
+}
+
 // How many of the levels (in decreasing order) are above x: a binary search
 // without branches on the comparisons (their outcome is a coin flip per row).
 std::size_t levels_above(const std::vector<double>& levels, double x) {
@@ -637,6 +659,7 @@ std::size_t levels_above(const std::vector<double>& levels, double x) {
 
 std::vector<HitLevel> hit_levels(const std::vector<int>& truth, const std::vector<double>& score,
                                  const std::vector<std::size_t>& rows) {
+  check_rows("hit_levels", rows, std::min(truth.size(), score.size()));
   std::vector<double> burst_scores;
   for (std::size_t row : rows) {
     if (std::isnan(score[row]))  // no order, and no run of ties, holds a NaN
@@ -644,11 +667,11 @@ std::vector<HitLevel> hit_levels(const std::vector<int>& truth, const std::vecto
     if (truth[row] != 0) burst_scores.push_back(score[row]);
   }
   std::sort(burst_scores.begin(), burst_scores.end(), std::greater<>());
-  std::vector<double> level;
+  std::vector<double> level_scores;
   std::vector<HitLevel> levels;
   for (double s : burst_scores) {
-    if (level.empty() || s != level.back()) {
-      level.push_back(s);
+    if (level_scores.empty() || s != level_scores.back()) {
+      level_scores.push_back(s);
       levels.emplace_back();
     }
     ++levels.back().hits;
@@ -657,9 +680,9 @@ std::vector<HitLevel> hit_levels(const std::vector<int>& truth, const std::vecto
   std::vector<std::uint8_t> named(levels.size(), 0);
   for (std::size_t row : rows) {
     const double x = score[row];
-    const std::size_t i = levels_above(level, x);
+    const std::size_t i = levels_above(level_scores, x);
     ++at[i];
-    if (i < levels.size() && !named[i] && level[i] == x) {
+    if (i < levels.size() && !named[i] && level_scores[i] == x) {
       levels[i].score = x;
       named[i] = 1;
     }
@@ -676,17 +699,9 @@ double average_precision(const std::vector<int>& truth, const std::vector<double
     all.resize(truth.size());
     for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
   }
-  const std::vector<HitLevel> levels = hit_levels(truth, score, which.empty() ? all : which);
-  double positives = 0;
-  for (const HitLevel& l : levels) positives += static_cast<double>(l.hits);
-  if (positives == 0) return 0;
-  double hits = 0, sum = 0;
-  for (const HitLevel& l : levels) {
-    const auto new_hits = static_cast<double>(l.hits);
-    hits += new_hits;
-    sum += new_hits * (hits / static_cast<double>(l.seen));
-  }
-  return sum / positives;
+  PrecisionAtHits precision;
+  for (const HitLevel& l : hit_levels(truth, score, which.empty() ? all : which)) precision.add(l.hits, l.seen);
+  return precision.average();
 }
 
 double f1_optimal_threshold(const std::vector<double>& probability, const std::vector<int>& labels,
@@ -707,6 +722,9 @@ double f1_optimal_threshold(const std::vector<double>& probability, const std::v
 
 RankedRows::RankedRows(const std::vector<int>& truth, const std::vector<double>& score,
                        const std::vector<std::size_t>& rows) {
+  check_rows("RankedRows", rows, std::min(truth.size(), score.size()));
+  if (rows.size() > UINT32_MAX)
+    throw InternalError("RankedRows", fmt::format("{} rows; at most 2^32 - 1", rows.size()), __FILE__, __LINE__);
   std::vector<std::size_t> position_of_row(truth.size(), SIZE_MAX);
   for (std::size_t j = 0; j < rows.size(); ++j) {
     if (position_of_row[rows[j]] != SIZE_MAX)
@@ -729,27 +747,26 @@ RankedRows::RankedRows(const std::vector<int>& truth, const std::vector<double>&
 }
 
 // average_precision's sums: per run, in decreasing order of score, the rows
-// seen and the hits so far (here counted in integers: the same whole numbers),
-// and the sum of the run's hits times the precision there. A run without a
-// hit in this resample adds 0·precision = +0 to that sum and is skipped.
+// seen and the hits so far, and the sum of the run's hits times the precision
+// there. The rows seen are counted over every place up to the last run with a
+// burst row; a run whose burst rows this resample does not hold adds
+// 0·precision = +0 to the sum and is skipped.
 double RankedRows::average_precision(const std::vector<std::uint32_t>& multiplicity) const {
   if (multiplicity.size() != position_.size())
     throw InternalError("RankedRows::average_precision",
                         fmt::format("{} multiplicities for {} scored rows", multiplicity.size(), position_.size()),
                         __FILE__, __LINE__);
-  std::uint64_t seen = 0, hits = 0;
-  double sum = 0;
+  PrecisionAtHits precision;
+  std::uint64_t seen = 0;
   std::size_t k = 0;
   for (const HitRun& run : hit_runs_) {
     for (; k < run.end; ++k) seen += multiplicity[position_[k]];
     std::uint64_t new_hits = 0;
     for (std::size_t b = run.first_burst; b < run.first_burst + run.bursts; ++b)
       new_hits += multiplicity[burst_position_[b]];
-    if (new_hits == 0) continue;
-    hits += new_hits;
-    sum += static_cast<double>(new_hits) * (static_cast<double>(hits) / static_cast<double>(seen));
+    if (new_hits > 0) precision.add(new_hits, seen);
   }
-  return hits > 0 ? sum / static_cast<double>(hits) : 0;
+  return precision.average();
 }
 
 std::vector<ResampleBlock> block_resample_blocks(std::size_t n, std::size_t block, std::uint64_t seed,

@@ -204,6 +204,59 @@ TEST(BurstPrediction, SeverityClassesOfTheScoredRowsAreThoseOfPredictingEveryRow
   for (Predictor model : options.models) EXPECT_EQ(e.of(model).predicted_severity[4800], 3) << to_string(model);
 }
 
+// Every bootstrap interval is the one of the definition: each resample's row list (block_resample's
+// positions among the scored rows) scored by binary_scores, average_precision and multiclass_f1, the
+// paired F1 difference to persistence, and quantile_interval over the resamples: both models and the
+// baselines, with severity, a block length that does not divide the scored rows.
+TEST(BurstPrediction, BootstrapIntervalsAreThoseOfScoringEachResampledRowList) {
+  const std::vector<double> fgn = test::generate_float64("fgn", "{H: 0.8}", 1, 6000, 12);
+  Planted p = planted(fgn, true, 5);
+  for (std::size_t t = 0; t + 1 < p.severity.size(); t += 2)  // half of the bursts last two bins: persistence scores
+    if (p.severity[t] > 0) p.channels.bytes[t + 1] += 12;
+  p.severity = burst_severity(p.channels.bytes, burst_threshold_for_share(p.channels.bytes, 0.015));
+  PredictionOptions options = models_and_baselines();
+  options.resamples = 150;
+  options.block = 7;
+  options.trees.rounds = 20;
+  const std::size_t horizon = 1;
+  const HorizonEvaluation e =
+      evaluate_horizon(burst_features(p.channels, FeatureSet::fs3, 5), p.severity, horizon, options);
+  ASSERT_NE(e.test_rows % e.block, 0u);
+  const std::vector<int> labels = burst_labels(p.severity, horizon, options.label);
+  const std::vector<int> classes = severity_labels(p.severity, horizon, options.label);
+  const std::uint32_t stream = stream_of_name("bursts/horizon/" + std::to_string(horizon));
+  const ScoredPredictor& persistence = e.of(Predictor::persistence);
+  for (const ScoredPredictor& s : e.predictors) {
+    std::vector<double> f1, precision, recall, ap, severity, minus_persistence;
+    for (std::uint32_t b = 0; b < options.resamples; ++b) {
+      std::vector<std::size_t> rows;
+      for (std::size_t position : block_resample(e.test_rows, e.block, options.seed, stream, b))
+        rows.push_back(e.first_test_row + position);
+      const BinaryScores scores = binary_scores(labels, s.predicted, rows);
+      f1.push_back(scores.f1);
+      precision.push_back(scores.precision);
+      recall.push_back(scores.recall);
+      ap.push_back(average_precision(labels, s.ranking, rows));
+      severity.push_back(multiclass_f1(classes, s.predicted_severity, kSeverityClasses, rows).macro);
+      minus_persistence.push_back(scores.f1 - binary_scores(labels, persistence.predicted, rows).f1);
+    }
+    const auto expect_interval = [&](const char* what, const BlockBootstrapInterval& got, std::vector<double> values) {
+      const BlockBootstrapInterval expected = quantile_interval(std::move(values), options.confidence);
+      EXPECT_EQ(got.low, expected.low) << to_string(s.predictor) << " " << what;
+      EXPECT_EQ(got.high, expected.high) << to_string(s.predictor) << " " << what;
+    };
+    expect_interval("f1", s.f1, f1);
+    expect_interval("precision", s.precision, precision);
+    expect_interval("recall", s.recall, recall);
+    expect_interval("average precision", s.average_precision_interval, ap);
+    expect_interval("severity", s.severity_macro, severity);
+    expect_interval("f1 - persistence", s.f1_minus_persistence, minus_persistence);
+    // The resamples differ: every average precision and every F1 but climatology's (a constant decision).
+    EXPECT_LT(s.average_precision_interval.low, s.average_precision_interval.high) << to_string(s.predictor);
+    if (s.predictor != Predictor::climatology) EXPECT_LT(s.f1.low, s.f1.high) << to_string(s.predictor);
+  }
+}
+
 // An LFSN replica whose burst classes are nearly separable by the fs3-bytes
 // features (tests/data/lfsn-replica-near-separable.counts): at every horizon
 // 1 … 24 the logistic fit on the training rows converges and its

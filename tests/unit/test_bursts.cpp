@@ -426,6 +426,21 @@ TEST(Bursts, ScoresByHand) {
 // Blocks of consecutive bins, reproducible per (seed, stream, resample); a
 // perfect predictor's F1 interval is [1, 1]; an interval holds its estimate.
 TEST(Bursts, BlockBootstrap) {
+  // The positions as the Philox draws define them, written out here (block_resample once joined them this
+  // way itself): blocks not dividing n, one position, blocks longer than n, no positions.
+  const auto joined = [](std::size_t n, std::size_t block, std::uint32_t resample) {
+    block = std::clamp<std::size_t>(block, 1, std::max<std::size_t>(n, 1));
+    std::vector<std::size_t> positions;
+    for (std::uint64_t k = 0; positions.size() < n; ++k) {
+      const double u = uniform_open(philox_bits({1, 2}, resample, k, 0)[0]);
+      const auto start = std::min(static_cast<std::size_t>(u * static_cast<double>(n - block + 1)), n - block);
+      for (std::size_t j = 0; j < block && positions.size() < n; ++j) positions.push_back(start + j);
+    }
+    return positions;
+  };
+  for (const auto& [n, block] : {std::pair<std::size_t, std::size_t>{100, 7}, {100, 10}, {1, 1}, {5, 9}, {0, 3}})
+    for (std::uint32_t resample = 0; resample < 20; ++resample)
+      ASSERT_EQ(block_resample(n, block, 1, 2, resample), joined(n, block, resample)) << n << " " << block;
   const auto a = block_resample(100, 7, 1, 2, 3), b = block_resample(100, 7, 1, 2, 3);
   EXPECT_EQ(a, b);
   EXPECT_NE(a, block_resample(100, 7, 1, 2, 4));
