@@ -253,7 +253,9 @@ TEST(BurstPrediction, BootstrapIntervalsAreThoseOfScoringEachResampledRowList) {
     expect_interval("f1 - persistence", s.f1_minus_persistence, minus_persistence);
     // The resamples differ: every average precision and every F1 but climatology's (a constant decision).
     EXPECT_LT(s.average_precision_interval.low, s.average_precision_interval.high) << to_string(s.predictor);
-    if (s.predictor != Predictor::climatology) EXPECT_LT(s.f1.low, s.f1.high) << to_string(s.predictor);
+    if (s.predictor != Predictor::climatology) {
+      EXPECT_LT(s.f1.low, s.f1.high) << to_string(s.predictor);
+    }
   }
 }
 
