@@ -103,10 +103,6 @@ std::vector<double> BoostedTrees::predict(const FeatureMatrix& features, std::si
   return std::vector<double>(result, result + count * static_cast<std::size_t>(classes_ == 2 ? 1 : classes_));
 }
 
-std::vector<double> BoostedTrees::predict(const FeatureMatrix& features) const {
-  return predict(features, 0, features.rows);
-}
-
 #else
 
 bool boosted_trees_available() { return false; }
@@ -121,8 +117,6 @@ BoostedTrees::BoostedTrees(const FeatureMatrix&, const std::vector<int>&, const 
 BoostedTrees::~BoostedTrees() = default;
 
 std::vector<double> BoostedTrees::predict(const FeatureMatrix&, std::size_t, std::size_t) const { return {}; }
-
-std::vector<double> BoostedTrees::predict(const FeatureMatrix&) const { return {}; }
 
 #endif
 

@@ -37,12 +37,10 @@ class BoostedTrees {
   BoostedTrees(const BoostedTrees&) = delete;
   BoostedTrees& operator=(const BoostedTrees&) = delete;
 
-  // For every row of `features`: the probability of class 1 (binary), or the
-  // classes' probabilities row after row (rows × classes).
-  std::vector<double> predict(const FeatureMatrix& features) const;
-  // The same for rows first … first + count − 1 alone: each row's figures are
-  // its own (its trees' leaves summed in the trees' order), so the bits of
-  // predicting every row.
+  // For rows first … first + count − 1 of `features`: the probability of
+  // class 1 (binary), or the classes' probabilities row after row (count ×
+  // classes). Each row's figures are its own (its trees' leaves summed in the
+  // trees' order), so any range gives the bits of predicting every row.
   std::vector<double> predict(const FeatureMatrix& features, std::size_t first, std::size_t count) const;
   int classes() const { return classes_; }
 

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <limits>
 
 #include "estimators/deterministic_exp.hpp"
 #include "estimators/empirical.hpp"
@@ -672,20 +673,16 @@ std::vector<HitLevel> hit_levels(const std::vector<int>& truth, const std::vecto
   for (double s : burst_scores) {
     if (level_scores.empty() || s != level_scores.back()) {
       level_scores.push_back(s);
-      levels.emplace_back();
+      levels.push_back({std::numeric_limits<double>::quiet_NaN(), 0, 0});  // its value: its first row's, below
     }
     ++levels.back().hits;
   }
   std::vector<std::uint64_t> at(levels.size() + 1, 0);  // rows above the next level, at each level
-  std::vector<std::uint8_t> named(levels.size(), 0);
   for (std::size_t row : rows) {
     const double x = score[row];
     const std::size_t i = levels_above(level_scores, x);
     ++at[i];
-    if (i < levels.size() && !named[i] && level_scores[i] == x) {
-      levels[i].score = x;
-      named[i] = 1;
-    }
+    if (i < levels.size() && std::isnan(levels[i].score) && level_scores[i] == x) levels[i].score = x;
   }
   std::uint64_t seen = 0;
   for (std::size_t i = 0; i < levels.size(); ++i) levels[i].seen = seen += at[i];

@@ -111,23 +111,47 @@ bool parse_number(std::string_view field, double& value) {
   return error == std::errc() && end == field.data() + field.size();
 }
 
+namespace {
+
+// SHA-256 over bytes given in pieces, as lower-case hex.
+class Sha256 {
+ public:
+  Sha256() : context_(EVP_MD_CTX_new(), EVP_MD_CTX_free) {
+    if (!context_ || EVP_DigestInit_ex(context_.get(), EVP_sha256(), nullptr) != 1)
+      throw InternalError("EVP_DigestInit_ex", "failed", __FILE__, __LINE__);
+  }
+  void add(const char* bytes, std::size_t size) { EVP_DigestUpdate(context_.get(), bytes, size); }
+  std::string hex() {
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int length = 0;
+    EVP_DigestFinal_ex(context_.get(), digest, &length);
+    std::string text;
+    for (unsigned int i = 0; i < length; ++i) text += fmt::format("{:02x}", digest[i]);
+    return text;
+  }
+
+ private:
+  std::unique_ptr<EVP_MD_CTX, void (*)(EVP_MD_CTX*)> context_;
+};
+
+}  // namespace
+
 std::string file_sha256(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw UserError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
-  std::unique_ptr<EVP_MD_CTX, void (*)(EVP_MD_CTX*)> context(EVP_MD_CTX_new(), EVP_MD_CTX_free);
-  if (!context || EVP_DigestInit_ex(context.get(), EVP_sha256(), nullptr) != 1)
-    throw InternalError("EVP_DigestInit_ex", "failed", __FILE__, __LINE__);
+  Sha256 sha;
   std::vector<char> chunk(1 << 20);
   while (in) {
     in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
-    if (in.gcount() > 0) EVP_DigestUpdate(context.get(), chunk.data(), static_cast<std::size_t>(in.gcount()));
+    if (in.gcount() > 0) sha.add(chunk.data(), static_cast<std::size_t>(in.gcount()));
   }
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  EVP_DigestFinal_ex(context.get(), digest, &length);
-  std::string hex;
-  for (unsigned int i = 0; i < length; ++i) hex += fmt::format("{:02x}", digest[i]);
-  return hex;
+  return sha.hex();
+}
+
+std::string bytes_sha256(std::string_view bytes) {
+  Sha256 sha;
+  sha.add(bytes.data(), bytes.size());
+  return sha.hex();
 }
 
 }  // namespace gs

@@ -57,5 +57,7 @@ std::string_view trim(std::string_view text);
 
 // SHA-256 of a file's bytes as stored (compressed files are hashed compressed), lower-case hex.
 std::string file_sha256(const std::string& path);
+// The same of bytes already read (a file read whole: its hash without reading it again).
+std::string bytes_sha256(std::string_view bytes);
 
 }  // namespace gs

@@ -543,7 +543,7 @@ std::shared_ptr<const FftWisdom> read_fft_wisdom(const std::string& path) {
         fmt::format("'{}' is not FFTW wisdom this FFTW ({}) reads (made by another FFTW version or build, "
                     "or not wisdom at all); make it here with `gpusynth fft-wisdom CONFIG -o {}`",
                     path, fftw_version_text(), path));
-  return std::make_shared<const FftWisdom>(FftWisdom{path, text, file_sha256(path)});
+  return std::make_shared<const FftWisdom>(FftWisdom{path, text, bytes_sha256(text)});
 }
 
 void read_config_fft_wisdom(RunConfig& config) {

@@ -134,7 +134,7 @@ TEST(BurstPrediction, BoostedTreesPredictARangeOfRowsWithTheBitsOfAllRows) {
   options.rounds = 20;
   for (const int k : {2, kSeverityClasses}) {
     const BoostedTrees trees(features, k == 2 ? labels : classes, rows, k, options);
-    const std::vector<double> all = trees.predict(features);
+    const std::vector<double> all = trees.predict(features, 0, features.rows);
     const std::size_t per_row = k == 2 ? 1 : static_cast<std::size_t>(k);
     ASSERT_EQ(all.size(), features.rows * per_row);
     for (const auto& [first, count] : {std::pair<std::size_t, std::size_t>{0, 700}, {1500, 777}, {2990, 10}, {42, 1}}) {
@@ -177,7 +177,8 @@ TEST(BurstPrediction, SeverityClassesOfTheScoredRowsAreThoseOfPredictingEveryRow
   for (Predictor model : options.models) {
     std::vector<double> probability(features.rows * kSeverityClasses, 0.0);
     if (model == Predictor::xgboost) {
-      probability = BoostedTrees(features, classes, train, kSeverityClasses, options.trees).predict(features);
+      probability =
+          BoostedTrees(features, classes, train, kSeverityClasses, options.trees).predict(features, 0, features.rows);
     } else {
       for (int c = 0; c < kSeverityClasses; ++c) {
         std::vector<int> one(classes.size());
