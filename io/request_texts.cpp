@@ -328,23 +328,48 @@ FioSummary write_fio_replay(const std::string& directory, const Workload& worklo
   return summary;
 }
 
-std::string disksim_text(const Workload& workload) {
+namespace {
+
+// Each file's first 512-byte sector on DiskSim's device 0: the files end to
+// end, each starting 4 KiB aligned. Counted in sectors, not bytes: files of up
+// to 2^62 bytes each (the synthesis's bound) would overflow a byte address
+// after two of them.
+std::vector<std::int64_t> disksim_first_sectors(const Workload& workload) {
+  constexpr std::int64_t kSectorsPerPage = 4096 / static_cast<std::int64_t>(kSectorBytes);
+  // A request's sector is its file's first plus at most 2^62 / 512 = 2^53: both in int64.
+  constexpr std::int64_t kMaxFirstSector = std::int64_t{1} << 62;
   const RequestTable& t = workload.table;
-  std::vector<std::int64_t> base(t.files.size(), 0);
+  std::vector<std::int64_t> first(t.files.size(), 0);
   std::int64_t next = 0;
   for (std::size_t f = 0; f < t.files.size(); ++f) {
-    base[f] = next;
-    const std::int64_t size = f < workload.files.size() ? workload.files[f].size : 0;
-    next += (std::max<std::int64_t>(size, 0) + 4095) / 4096 * 4096;
+    first[f] = next;
+    const std::int64_t size = f < workload.files.size() ? std::max<std::int64_t>(workload.files[f].size, 0) : 0;
+    const std::int64_t pages = size / 4096 + (size % 4096 != 0);
+    if (pages > (kMaxFirstSector - next) / kSectorsPerPage)
+      throw UserError(fmt::format(
+          "disksim output: the {} files laid end to end on one device pass sector 2^62 at file {} ('{}'); "
+          "accepted: files of 2^71 bytes (2 ZiB) in all",
+          t.files.size(), f, t.files[f]));
+    next += pages * kSectorsPerPage;
   }
+  return first;
+}
+
+}  // namespace
+
+std::string disksim_text(const Workload& workload) {
+  const RequestTable& t = workload.table;
+  const std::vector<std::int64_t> first_sector = disksim_first_sectors(workload);
+  const auto sector_bytes = static_cast<std::int64_t>(kSectorBytes);
   std::string text;
   for (std::size_t i = 0; i < t.requests.size(); ++i) {
     poll_interrupts(i);
     const Request& r = t.requests[i];
     const OpClass c = t.op_class(r);
     if (!is_data(c) || r.file < 0 || r.offset == kUnknown || r.size <= 0) continue;
-    text += fmt::format("{:.6f} 0 {} {} {}\n", r.start * 1e3, (base[r.file] + r.offset) / 512,
-                        std::max<std::int64_t>(1, (r.offset % 512 + r.size + 511) / 512), c == OpClass::read ? 1 : 0);
+    const std::int64_t sectors = std::max<std::int64_t>(1, (r.offset % sector_bytes + r.size + sector_bytes - 1) / sector_bytes);
+    text += fmt::format("{:.6f} 0 {} {} {}\n", r.start * 1e3, first_sector[r.file] + r.offset / sector_bytes, sectors,
+                        c == OpClass::read ? 1 : 0);
   }
   return text;
 }

@@ -628,6 +628,54 @@ TEST(Requests, DxtTextReadsBack) {
   EXPECT_EQ(written, read);
 }
 
+// DiskSim's device 0 holds the files end to end, each from a 4 KiB boundary;
+// block = first sector of the file + offset / 512, sectors covering the bytes.
+TEST(Requests, DiskSimTextLaysFilesEndToEnd) {
+  Workload w = small_workload();
+  const std::int32_t b = w.table.file_id("/data/b");
+  w.files.resize(2);
+  w.files[0].size = 5000;  // two pages: b starts at sector 16
+  w.files[1].size = 100;
+  Request r = w.table.requests[1];
+  r.file = b;
+  r.offset = 1000;
+  r.size = 100;
+  r.start = 0.5;
+  w.table.requests.push_back(r);
+  for (Request& q : w.table.requests)
+    if (q.file == 0) q.start = 0.001 * static_cast<double>(q.seq);
+  EXPECT_EQ(disksim_text(w), "1.000000 0 0 8 1\n2.000000 0 0 8 1\n500.000000 0 17 2 1\n");
+
+  // Files of 2^62 bytes each (the synthesis's bound): 2^53 sectors apart; a
+  // byte address of the third file's last page is past 2^63.
+  const std::int64_t huge = std::int64_t{1} << 62;
+  w.table.requests.back().file = w.table.file_id("/data/c");
+  w.table.requests.back().offset = huge - 4096;
+  w.files.assign(3, FileInfo{});
+  for (FileInfo& f : w.files) f.size = huge;
+  const std::string text = disksim_text(w);
+  const std::int64_t block = 3 * (std::int64_t{1} << 53) - 8;  // (3 * 2^62 - 4096) / 512
+  EXPECT_NE(text.find(fmt::format(" 0 {} 1 1\n", block)), std::string::npos) << text;
+
+  // 2^62 sectors (2^71 bytes) in all is the bound: 513 files of 2^62 bytes pass it.
+  for (int i = 3; i <= 512; ++i) w.table.file_id(fmt::format("/data/{}", i));
+  w.files.assign(w.table.files.size(), FileInfo{});
+  for (FileInfo& f : w.files) f.size = huge;
+  ASSERT_EQ(w.files.size(), 513u);
+  try {
+    disksim_text(w);
+    ADD_FAILURE() << "513 files of 2^62 bytes laid out";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("513 files laid end to end on one device pass sector 2^62 at file 512 "
+                                         "('/data/512')"),
+              std::string::npos)
+        << e.what();
+  }
+  w.files.pop_back();
+  w.table.files.pop_back();
+  EXPECT_NO_THROW(disksim_text(w));
+}
+
 TEST(Requests, FioReplayDirectory) {
   Workload w = small_workload();
   w.processes = 2;
