@@ -252,46 +252,29 @@ struct ResampledStatistics {
   std::vector<double> f1, precision, recall, average_precision, severity_macro, f1_minus_persistence;
 };
 
-// A predictor's decisions at each test position as counters, the binary ones
-// (true and false positives, false negatives, true negatives) and, with
-// severity, each class's true and false positives and false negatives.
-constexpr std::size_t kBinaryCounters = 4;
+// A predictor's decisions at each test position as counters: the binary
+// confusion table's cells and, with severity, each class's true and false
+// positives and false negatives.
 BlockTallies decision_tallies(const std::vector<int>& labels, const std::vector<int>& classes, const ScoredPredictor& p,
                               const std::vector<std::size_t>& test, bool severity) {
-  const std::size_t counters = kBinaryCounters + (severity ? 3 * kSeverityClasses : 0);
+  const std::size_t counters = kBinaryCells + (severity ? 3 * kSeverityClasses : 0);
   return BlockTallies(test.size(), counters, [&](std::size_t position, std::uint32_t* c) {
     const std::size_t row = test[position];
-    const bool t = labels[row] != 0, d = p.predicted[row] != 0;
-    ++c[t ? (d ? 0 : 2) : (d ? 1 : 3)];
+    ++c[binary_cell(labels[row] != 0, p.predicted[row] != 0)];
     if (!severity) return;
-    std::uint32_t* true_positives = c + kBinaryCounters;
+    std::uint32_t* true_positives = c + kBinaryCells;
     std::uint32_t* false_positives = true_positives + kSeverityClasses;
-    std::uint32_t* false_negatives = false_positives + kSeverityClasses;
-    const int truth = classes[row], predicted = p.predicted_severity[row];
-    if (truth == predicted) {
-      ++true_positives[truth];
-    } else {
-      ++false_positives[predicted];
-      ++false_negatives[truth];
-    }
+    count_class_decision(classes[row], p.predicted_severity[row], true_positives, false_positives,
+                         false_positives + kSeverityClasses);
   });
-}
-
-BinaryScores binary_scores_of_tallies(const std::uint64_t* tallies) {
-  BinaryScores s;
-  s.true_positives = tallies[0];
-  s.false_positives = tallies[1];
-  s.false_negatives = tallies[2];
-  s.true_negatives = tallies[3];
-  return binary_scores_of_counts(s);
 }
 
 double severity_macro_f1_of_tallies(const std::uint64_t* tallies) {
   const auto counts = [&](std::size_t first) {
     return std::vector<double>(tallies + first, tallies + first + kSeverityClasses);
   };
-  return multiclass_f1_of_counts(counts(kBinaryCounters), counts(kBinaryCounters + kSeverityClasses),
-                                 counts(kBinaryCounters + 2 * kSeverityClasses))
+  return multiclass_f1_of_counts(counts(kBinaryCells), counts(kBinaryCells + kSeverityClasses),
+                                 counts(kBinaryCells + 2 * kSeverityClasses))
       .macro;
 }
 
@@ -321,7 +304,7 @@ void bootstrap_intervals(HorizonEvaluation& e, const std::vector<int>& labels, c
     for (std::size_t k = 0; k < e.predictors.size(); ++k) {
       ResampledStatistics& d = draws[k];
       tallies[k].tally(blocks, counts.data());
-      scores[k] = binary_scores_of_tallies(counts.data());
+      scores[k] = binary_scores_of_cells(counts.data());
       d.f1[b] = scores[k].f1;
       d.precision[b] = scores[k].precision;
       d.recall[b] = scores[k].recall;

@@ -504,15 +504,7 @@ std::vector<int> severity_labels(const std::vector<int>& severity, std::size_t h
 MulticlassF1 multiclass_f1(const std::vector<int>& truth, const std::vector<int>& predicted, int classes,
                            const std::vector<std::size_t>& which) {
   std::vector<double> tp(classes, 0), fp(classes, 0), fn(classes, 0);
-  const auto add = [&](std::size_t i) {
-    const int t = truth[i], p = predicted[i];
-    if (t == p) {
-      tp[t] += 1;
-    } else {
-      fp[p] += 1;
-      fn[t] += 1;
-    }
-  };
+  const auto add = [&](std::size_t i) { count_class_decision(truth[i], predicted[i], tp.data(), fp.data(), fn.data()); };
   if (which.empty())
     for (std::size_t i = 0; i < truth.size(); ++i) add(i);
   else
@@ -544,22 +536,21 @@ MulticlassF1 multiclass_f1_of_counts(const std::vector<double>& tp, const std::v
 
 BinaryScores binary_scores(const std::vector<int>& truth, const std::vector<int>& predicted,
                            const std::vector<std::size_t>& which) {
-  BinaryScores s;
-  const auto add = [&](std::size_t i) {
-    const bool t = truth[i] != 0, p = predicted[i] != 0;
-    s.true_positives += t && p;
-    s.false_positives += !t && p;
-    s.false_negatives += t && !p;
-    s.true_negatives += !t && !p;
-  };
+  std::uint64_t cells[kBinaryCells] = {};
+  const auto add = [&](std::size_t i) { ++cells[binary_cell(truth[i] != 0, predicted[i] != 0)]; };
   if (which.empty())
     for (std::size_t i = 0; i < truth.size(); ++i) add(i);
   else
     for (std::size_t i : which) add(i);
-  return binary_scores_of_counts(s);
+  return binary_scores_of_cells(cells);
 }
 
-BinaryScores binary_scores_of_counts(BinaryScores s) {
+BinaryScores binary_scores_of_cells(const std::uint64_t* cells) {
+  BinaryScores s;
+  s.true_positives = cells[0];
+  s.false_positives = cells[1];
+  s.false_negatives = cells[2];
+  s.true_negatives = cells[3];
   const double tp = static_cast<double>(s.true_positives);
   if (s.true_positives + s.false_positives > 0)
     s.precision = tp / static_cast<double>(s.true_positives + s.false_positives);

@@ -156,6 +156,24 @@ std::vector<int> burst_labels(const std::vector<int>& severity, std::size_t hori
 // highest class among bins t + 1 … t + H (`within`).
 std::vector<int> severity_labels(const std::vector<int>& severity, std::size_t horizon_bins, BurstLabel how);
 
+// One decision's place in a confusion table. Among classes, a hit is a true
+// positive of its class and a miss a false positive of the class predicted
+// and a false negative of the true one.
+template <class Count>
+void count_class_decision(int truth, int predicted, Count* true_positives, Count* false_positives,
+                          Count* false_negatives) {
+  if (truth == predicted) {
+    ++true_positives[truth];
+  } else {
+    ++false_positives[predicted];
+    ++false_negatives[truth];
+  }
+}
+// Binary: the cell, in BinaryScores' order (true positives, false positives,
+// false negatives, true negatives).
+constexpr int kBinaryCells = 4;
+inline int binary_cell(bool truth, bool predicted) { return truth ? (predicted ? 0 : 2) : (predicted ? 1 : 3); }
+
 // F1 over several classes: each class's F1 (one against the rest), their
 // unweighted mean over the classes present in the truth (macro, the default
 // reported: rare severe classes count as much as the rest) and the mean
@@ -179,8 +197,8 @@ struct BinaryScores {
 // Over the positions `which` of the two sequences (all when empty).
 BinaryScores binary_scores(const std::vector<int>& truth, const std::vector<int>& predicted,
                            const std::vector<std::size_t>& which = {});
-// The precision, recall and F1 of the counts in `counts`.
-BinaryScores binary_scores_of_counts(BinaryScores counts);
+// The counts, precision, recall and F1 of a table's cells in binary_cell's order.
+BinaryScores binary_scores_of_cells(const std::uint64_t* cells);
 
 // The rows in decreasing order of their score, rows of equal score in the
 // order given (a stable sort's order, by sorting (score, place) pairs). A NaN

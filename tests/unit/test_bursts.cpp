@@ -661,12 +661,7 @@ TEST(Bursts, BlockTalliesGiveTheCountsOfEachResample) {
         const std::vector<std::size_t> rows = block_resample(n, block, 3, 4, b);
         tallies.tally(block_resample_blocks(n, block, 3, 4, b), t.data());
         const BinaryScores direct = binary_scores(truth_binary, predicted_binary, rows);
-        BinaryScores counts;
-        counts.true_positives = t[0];
-        counts.false_positives = t[1];
-        counts.false_negatives = t[2];
-        counts.true_negatives = t[3];
-        const BinaryScores tallied = binary_scores_of_counts(counts);
+        const BinaryScores tallied = binary_scores_of_cells(t.data());
         ASSERT_EQ(tallied.true_positives + tallied.false_positives + tallied.false_negatives + tallied.true_negatives,
                   n);
         ASSERT_EQ(tallied.true_positives, direct.true_positives) << "n " << n << ", block " << block << ", " << b;
