@@ -3,11 +3,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <cstdlib>
 #include <fstream>
 #include <string>
 
+#include "estimators/burst_analysis.hpp"
 #include "host/base/errors.hpp"
 #include "host/engine/config.hpp"
 #include "host/requests/synthesize.hpp"
@@ -128,12 +131,59 @@ void fuzz_config(const std::uint8_t* data, std::size_t size) {
   }
 }
 
+// The burst analysis of one series (`gpusynth bursts` on a dataset's bytes):
+// detection, logistic prediction with severity and bootstrap intervals, and
+// Algorithm 1, on a small scale. Input: four bytes of options, then the
+// series as 16-bit values times a power of ten from 1e-300 to 1e300 (zeros,
+// ties, constant stretches, spikes and values whose squares overflow are all
+// a few mutations away).
+//   byte 0: bit 0 severity, bit 1 label `within`, bit 2 k given (else a
+//           share), bit 3 fs3-bytes (else fs1), bit 4 a second horizon, bit 5
+//           signed values; bits 6-7 the bin: 1 s, 1 min, 5 min or 1 h
+//   byte 1: the first horizon, 1 to 16 bins
+//   byte 2: k = (byte - 64) / 16, or the share (byte + 1) / 257
+//   byte 3: the values' power of ten, 3 * (byte % 201 - 100)
+void fuzz_bursts(const std::uint8_t* data, std::size_t size) {
+  constexpr std::size_t kOptionBytes = 4, kMaxValues = 2048;
+  if (size < kOptionBytes) return;
+  const std::uint8_t flags = data[0];
+  BurstAnalysisOptions options;
+  options.prediction.severity = flags & 1;
+  options.prediction.label = flags & 2 ? BurstLabel::within : BurstLabel::at;
+  if (flags & 4)
+    options.k = (static_cast<double>(data[2]) - 64) / 16;
+  else
+    options.share = (static_cast<double>(data[2]) + 1) / 257;
+  options.features = flags & 8 ? FeatureSet::fs3_bytes : FeatureSet::fs1;
+  options.horizons = {static_cast<std::size_t>(1 + data[1] % 16)};
+  if (flags & 16) options.horizons.push_back(options.horizons.front() + 3);
+  const double bins[] = {1, 60, 300, 3600};
+  options.bin_seconds = bins[flags >> 6];
+  options.prediction.resamples = 10;
+  const double scale = std::pow(10.0, 3 * (data[3] % 201 - 100));
+  BurstChannels channels;
+  for (std::size_t at = kOptionBytes; at + 1 < size && channels.bytes.size() < kMaxValues; at += 2) {
+    std::uint16_t word = 0;
+    std::memcpy(&word, data + at, 2);
+    const double value = flags & 32 ? static_cast<double>(static_cast<std::int16_t>(word)) : static_cast<double>(word);
+    channels.bytes.push_back(value * scale);
+  }
+  try {
+    const BurstAnalysis analysis = analyse_bursts(channels, options, {}, false);
+    burst_figures(analysis, options);
+    prediction_notes(analysis, options.bin_seconds);
+    detection_note(analysis, options);
+  } catch (const UserError&) {
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> target_names() {
   std::vector<std::string> names;
   for (const auto& format : trace_format_names()) names.push_back("trace_" + format);
   names.push_back("config");
+  names.push_back("bursts");
   names.push_back("requests_dxt");
   names.push_back("requests_pioneer");
   return names;
@@ -142,6 +192,10 @@ std::vector<std::string> target_names() {
 bool run_target(const std::string& target, const std::uint8_t* data, std::size_t size) {
   if (target == "config") {
     fuzz_config(data, size);
+    return true;
+  }
+  if (target == "bursts") {
+    fuzz_bursts(data, size);
     return true;
   }
   if (target == "requests_dxt" || target == "requests_pioneer") {
