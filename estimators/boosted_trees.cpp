@@ -4,6 +4,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
 #include "estimators/burst_statistics.hpp"
@@ -24,14 +25,19 @@ void check(int status, const char* call) {
   if (status != 0) throw InternalError(call, XGBGetLastError(), __FILE__, __LINE__);
 }
 
-// The rows `rows` of `features` as a float DMatrix.
+// The rows `rows` of `features` as a float DMatrix. Values beyond float's
+// range (a heavy-tailed replica's bytes near float's largest, and its MACDs
+// up to twice that) are clamped to it: the trees split on the values' order,
+// which clamping keeps, where a cast would be undefined.
 class Matrix {
  public:
   Matrix(const FeatureMatrix& features, const std::vector<std::size_t>& rows, int threads) {
     const std::size_t columns = features.names.size();
+    constexpr double kFloatMax = std::numeric_limits<float>::max();
     std::vector<float> values(rows.size() * columns);
     for (std::size_t i = 0; i < rows.size(); ++i)
-      for (std::size_t k = 0; k < columns; ++k) values[i * columns + k] = static_cast<float>(features.at(rows[i], k));
+      for (std::size_t k = 0; k < columns; ++k)
+        values[i * columns + k] = static_cast<float>(std::clamp(features.at(rows[i], k), -kFloatMax, kFloatMax));
     check(XGDMatrixCreateFromMat_omp(values.data(), rows.size(), columns, NAN, &handle_, threads),
           "XGDMatrixCreateFromMat");
   }

@@ -8,8 +8,10 @@
 // before the test rows.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <string>
 
 #include "estimators/boosted_trees.hpp"
@@ -143,6 +145,36 @@ TEST(BurstPrediction, BoostedTreesPredictARangeOfRowsWithTheBitsOfAllRows) {
       for (std::size_t i = 0; i < some.size(); ++i)
         ASSERT_EQ(some[i], all[first * per_row + i]) << k << " classes, rows from " << first << ", value " << i;
     }
+  }
+}
+
+// Features beyond float's range (a heavy-tailed replica's MACD reaches twice float's largest) are clamped
+// for XGBoost: the same trees and probabilities as with those values set to float's largest by hand.
+TEST(BurstPrediction, TreesTakeFeaturesBeyondFloatsRangeAsFloatsLargest) {
+  if (!boosted_trees_available()) GTEST_SKIP() << "built without XGBoost";
+  constexpr std::size_t kRows = 600;
+  constexpr double kFloatMax = std::numeric_limits<float>::max();
+  FeatureMatrix wide, clamped;
+  wide.names = clamped.names = {"level", "spread"};
+  wide.rows = clamped.rows = kRows;
+  std::vector<int> labels(kRows);
+  std::vector<std::size_t> rows(kRows);
+  for (std::size_t t = 0; t < kRows; ++t) {
+    const double level = static_cast<double>(philox_bits({3, 4}, 0, t, 0)[0] % 1000) / 1000;
+    const double spread = t % 7 == 0 ? (t % 2 ? 1e50 : -3e39) : level * 1e38;
+    wide.values.insert(wide.values.end(), {level, spread});
+    clamped.values.insert(clamped.values.end(), {level, std::clamp(spread, -kFloatMax, kFloatMax)});
+    labels[t] = level + (t % 7 == 0 ? 0.3 : 0) > 0.6;
+    rows[t] = t;
+  }
+  BoostedTreesOptions options;
+  options.rounds = 10;
+  const std::vector<double> from_wide = BoostedTrees(wide, labels, rows, 2, options).predict(wide, 0, kRows);
+  const std::vector<double> by_hand = BoostedTrees(clamped, labels, rows, 2, options).predict(clamped, 0, kRows);
+  ASSERT_EQ(from_wide.size(), kRows);
+  for (std::size_t t = 0; t < kRows; ++t) {
+    ASSERT_TRUE(std::isfinite(from_wide[t])) << t;
+    ASSERT_EQ(from_wide[t], by_hand[t]) << t;
   }
 }
 

@@ -51,6 +51,52 @@ TEST(Bursts, GivenKIsMeanPlusKSigma) {
   }
 }
 
+// Values beyond ±1e100 per bin (their squares could overflow σ and the
+// standardized features: a fuzzed series of 1e169s reached average precision
+// with NaN scores) and non-finite ones are refused, naming the channel and
+// bin; 1e100 itself is analysed, and its figures are those of the series
+// scaled down by 2^300 (the analysis is scale-free).
+TEST(Bursts, ValuesBeyondTheRangeAreRefusedNamingTheBin) {
+  std::vector<double> x = distinct_values(400, 3);
+  const auto error_of = [](const auto& call) -> std::string {
+    try {
+      call();
+    } catch (const UserError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  BurstAnalysisOptions options;
+  options.horizons = {1};
+  options.prediction.resamples = 0;
+  options.features = FeatureSet::fs3_bytes;
+  for (const double bad : {2e100, -2e100, std::numeric_limits<double>::infinity(), std::nan("")}) {
+    std::vector<double> y = x;
+    y[7] = bad;
+    EXPECT_NE(error_of([&] { burst_threshold_for_k(y, 1); }).find("the value of bin 7: "), std::string::npos) << bad;
+    EXPECT_NE(error_of([&] { burst_threshold_for_share(y, 0.01); }).find("accepted: finite values within ±1e100 per bin"),
+              std::string::npos);
+    EXPECT_NE(error_of([&] { burst_features(BurstChannels{y, {}, {}}, FeatureSet::fs3_bytes, 5); }).find("the bytes of bin 7"),
+              std::string::npos);
+    EXPECT_NE(error_of([&] { burst_features(BurstChannels{x, y, x}, FeatureSet::fs2, 5); }).find("the operations of bin 7"),
+              std::string::npos);
+    EXPECT_NE(error_of([&] { burst_features(BurstChannels{x, x, y}, FeatureSet::fs3, 5); }).find("the I/O time of bin 7"),
+              std::string::npos);
+  }
+  const double top = *std::max_element(x.begin(), x.end());
+  std::vector<double> large(x.size()), small(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    large[i] = x[i] / top * 1e100;
+    small[i] = std::ldexp(large[i], -300);
+  }
+  const BurstAnalysis at_the_bound = analyse_bursts(BurstChannels{large, {}, {}}, options, {}, false);
+  const BurstAnalysis scaled = analyse_bursts(BurstChannels{small, {}, {}}, options, {}, false);
+  EXPECT_EQ(at_the_bound.severity, scaled.severity);
+  EXPECT_EQ(at_the_bound.horizons[0].predictors.back().scores.f1, scaled.horizons[0].predictors.back().scores.f1);
+  EXPECT_EQ(at_the_bound.horizons[0].predictors.back().average_precision,
+            scaled.horizons[0].predictors.back().average_precision);
+}
+
 TEST(Bursts, SeverityClassesRunsAndHistogram) {
   // 100 values: 96 zeros and the bursts 1 2 3 4 in two runs; mean 0.1, σ known.
   std::vector<double> x(100, 0.0);
