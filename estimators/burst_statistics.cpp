@@ -27,8 +27,8 @@ constexpr double kMaxBurstValue = 1e100;
 void require_burst_values(const std::vector<double>& values, const char* channel) {
   for (std::size_t i = 0; i < values.size(); ++i)
     if (!(std::fabs(values[i]) <= kMaxBurstValue))
-      throw UserError(fmt::format("{} of bin {}: {:g}; accepted: finite values within ±1e100 per bin (rescale the "
-                                  "series)",
+      throw UserError(fmt::format("{} of bin {}: {:g}; accepted: finite values within ±1e100 per bin (rescale "
+                                  "the series)",
                                   channel, i, values[i]));
 }
 
@@ -520,7 +520,9 @@ std::vector<int> severity_labels(const std::vector<int>& severity, std::size_t h
 MulticlassF1 multiclass_f1(const std::vector<int>& truth, const std::vector<int>& predicted, int classes,
                            const std::vector<std::size_t>& which) {
   std::vector<double> tp(classes, 0), fp(classes, 0), fn(classes, 0);
-  const auto add = [&](std::size_t i) { count_class_decision(truth[i], predicted[i], tp.data(), fp.data(), fn.data()); };
+  const auto add = [&](std::size_t i) {
+    count_class_decision(truth[i], predicted[i], tp.data(), fp.data(), fn.data());
+  };
   if (which.empty())
     for (std::size_t i = 0; i < truth.size(); ++i) add(i);
   else

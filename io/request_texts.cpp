@@ -335,7 +335,8 @@ namespace {
 // to 2^62 bytes each (the synthesis's bound) would overflow a byte address
 // after two of them.
 std::vector<std::int64_t> disksim_first_sectors(const Workload& workload) {
-  constexpr std::int64_t kSectorsPerPage = 4096 / static_cast<std::int64_t>(kSectorBytes);
+  constexpr std::int64_t kPageBytes = 4096;
+  constexpr std::int64_t kSectorsPerPage = kPageBytes / static_cast<std::int64_t>(kSectorBytes);
   // A request's sector is its file's first plus at most 2^62 / 512 = 2^53: both in int64.
   constexpr std::int64_t kMaxFirstSector = std::int64_t{1} << 62;
   const RequestTable& t = workload.table;
@@ -344,7 +345,7 @@ std::vector<std::int64_t> disksim_first_sectors(const Workload& workload) {
   for (std::size_t f = 0; f < t.files.size(); ++f) {
     first[f] = next;
     const std::int64_t size = f < workload.files.size() ? std::max<std::int64_t>(workload.files[f].size, 0) : 0;
-    const std::int64_t pages = size / 4096 + (size % 4096 != 0);
+    const std::int64_t pages = size / kPageBytes + (size % kPageBytes != 0);
     if (pages > (kMaxFirstSector - next) / kSectorsPerPage)
       throw UserError(fmt::format(
           "disksim output: the {} files laid end to end on one device pass sector 2^62 at file {} ('{}'); "
@@ -367,7 +368,8 @@ std::string disksim_text(const Workload& workload) {
     const Request& r = t.requests[i];
     const OpClass c = t.op_class(r);
     if (!is_data(c) || r.file < 0 || r.offset == kUnknown || r.size <= 0) continue;
-    const std::int64_t sectors = std::max<std::int64_t>(1, (r.offset % sector_bytes + r.size + sector_bytes - 1) / sector_bytes);
+    const std::int64_t sectors =
+        std::max<std::int64_t>(1, (r.offset % sector_bytes + r.size + sector_bytes - 1) / sector_bytes);
     text += fmt::format("{:.6f} 0 {} {} {}\n", r.start * 1e3, first_sector[r.file] + r.offset / sector_bytes, sectors,
                         c == OpClass::read ? 1 : 0);
   }

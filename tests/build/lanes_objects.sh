@@ -17,9 +17,10 @@ if [[ ${#objects[@]} -eq 0 ]]; then
 fi
 status=0
 for object in "${objects[@]}"; do
-  # Defined global (T) and weak (W, V) symbols, demangled, outside the lanes' namespaces. The one
-  # exception is data: the dispatch slots CpuLanesSlot<Kernel>::launch that these objects fill (GCC
-  # makes them unique globals, u, which the awk leaves out; Clang weak objects, V).
+  # Defined global (T) and weak (W, V) symbols, demangled, outside the lanes' namespaces. Two are
+  # allowed: the dispatch slots CpuLanesSlot<Kernel>::launch, data these objects fill (GCC makes
+  # them unique globals, u, which the awk leaves out; Clang weak objects, V), and Clang's
+  # __clang_call_terminate, checked below for vector registers instead.
   leaked=$(nm --defined-only -C "$object" | awk '$2 ~ /^[TWV]$/' |
     grep -Ev ' gs::((avx2|avx512)_(accurate|fast)|(avx|avx512)_cinz|avx_logistic)_lanes::|DW\.ref\.__gxx_personality_v0' |
     grep -Ev '^[0-9a-f]+ V gs::CpuLanesSlot<.*>::launch$|^[0-9a-f]+ W __clang_call_terminate$' || true)
@@ -30,10 +31,10 @@ for object in "${objects[@]}"; do
   fi
   # Clang's weak __clang_call_terminate (catch, then std::terminate) is in every object that may
   # throw through a noexcept frame: any copy may be kept, so none may use the wider registers.
-  for initialiser in $(nm --defined-only "$object" | awk '$3 ~ /^(_GLOBAL__sub_I_|__clang_call_terminate$)/ {print $3}'); do
-    wide=$(objdump -d --no-show-raw-insn --disassemble="$initialiser" "$object" | grep -E '%[xyz]mm|%k[0-7]' || true)
+  for function in $(nm --defined-only "$object" | awk '$3 ~ /^(_GLOBAL__sub_I_|__clang_call_terminate$)/ {print $3}'); do
+    wide=$(objdump -d --no-show-raw-insn --disassemble="$function" "$object" | grep -E '%[xyz]mm|%k[0-7]' || true)
     if [[ -n $wide ]]; then
-      echo "FAIL $object: $initialiser (a static initialiser or Clang's terminate) uses vector registers:"
+      echo "FAIL $object: $function (a static initialiser or Clang's terminate) uses vector registers:"
       echo "$wide"
       status=1
     fi
