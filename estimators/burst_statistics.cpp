@@ -13,6 +13,7 @@
 #include "estimators/deterministic_exp.hpp"
 #include "estimators/empirical.hpp"
 #include "estimators/logistic_lanes.hpp"
+#include "estimators/series.hpp"
 #include "host/base/errors.hpp"
 #include "kernels/philox.hpp"
 
@@ -20,22 +21,10 @@ namespace gs {
 
 namespace {
 
-// A channel's values per bin are finite and within ±1e100: beyond, the sums
-// of squares behind σ and the standardized features could overflow. (A
-// model's float32 replicas stay below 3.4e38; heavy-tailed ones come near it.)
-constexpr double kMaxBurstValue = 1e100;
-void require_burst_values(const std::vector<double>& values, const char* channel) {
-  for (std::size_t i = 0; i < values.size(); ++i)
-    if (!(std::fabs(values[i]) <= kMaxBurstValue))
-      throw UserError(fmt::format("{} of bin {}: {:g}; accepted: finite values within ±1e100 per bin (rescale "
-                                  "the series)",
-                                  channel, i, values[i]));
-}
-
 // Mean and population standard deviation (denominator n, the paper's σ over all bins).
 std::pair<double, double> mean_and_sigma(const std::vector<double>& series) {
   if (series.empty()) throw UserError("burst threshold of an empty series");
-  require_burst_values(series, "the value");
+  check_series_magnitude(series, "the series");
   const MeanSd m = mean_and_sd(series);
   const auto n = static_cast<double>(series.size());
   return {m.mean, m.sd * std::sqrt((n - 1) / n)};
@@ -230,11 +219,11 @@ FeatureMatrix burst_features(const BurstChannels& c, FeatureSet set, double bin_
         "burst features FS2/FS3 need operations and I/O time for every bin (darshan's count and time "
         "channels); a series of bytes alone has fs1 and fs3-bytes");
   if (!(bin_minutes > 0)) throw UserError(fmt::format("bin of {} minutes; accepted: > 0", bin_minutes));
-  require_burst_values(c.bytes, "the bytes");
+  check_series_magnitude(c.bytes, "the bytes channel");
   std::vector<std::pair<std::string, std::vector<double>>> columns = {{"bytes", c.bytes}};
   if (all_channels) {
-    require_burst_values(c.operations, "the operations");
-    require_burst_values(c.io_time, "the I/O time");
+    check_series_magnitude(c.operations, "the operations channel");
+    check_series_magnitude(c.io_time, "the I/O time channel");
     columns.emplace_back("operations", c.operations);
     columns.emplace_back("io_time", c.io_time);
   }

@@ -11,6 +11,19 @@
 
 namespace gs {
 
+void check_series_magnitude(const std::vector<double>& series, const std::string& what) {
+  const double limit = kMaxSeriesScale / static_cast<double>(series.size());
+  for (std::size_t i = 0; i < series.size(); ++i) {
+    const double x = series[i];
+    if (!std::isfinite(x)) throw UserError(fmt::format("{}: value {} at index {} is not a finite number", what, x, i));
+    if (!(std::fabs(x) < limit))
+      throw UserError(
+          fmt::format("{}: value {:.3g} at index {} is out of range; accepted: |value| < 1e150 / {} values = {:.3g}, "
+                      "so that sums of squares and periodograms stay finite in double precision (rescale the series)",
+                      what, x, i, series.size(), limit));
+  }
+}
+
 std::vector<double> autocorrelation(const std::vector<double>& x, std::size_t max_lag) {
   const std::size_t n = x.size();
   if (n < 2 || max_lag >= n) throw UserError(fmt::format("an ACF to lag {} needs more than {} values", max_lag, n));

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "estimators/series.hpp"
 #include "host/base/errors.hpp"
 #include "host/base/paths.hpp"
 #include "io/binning.hpp"
@@ -61,18 +62,6 @@ std::vector<Attribute> dataset_attributes(const LoadedSeries& s, const std::vect
           {"epoch", s.trace.epoch},
           {"lines", s.trace.lines},
           {"bad_lines", s.trace.bad_lines}};
-}
-
-void check_series_magnitude(const std::vector<double>& series, const std::string& what) {
-  double largest = 0;
-  for (double x : series) largest = std::max(largest, std::fabs(x));
-  const double limit = kMaxSeriesScale / static_cast<double>(series.size());
-  if (!(largest < limit))
-    throw UserError(
-        fmt::format("{}: a value of magnitude {:.3g} is out of range; accepted: |value| < 1e150 / {} "
-                    "values = {:.3g}, so that sums of squares and periodograms stay finite in double "
-                    "precision",
-                    what, largest, series.size(), limit));
 }
 
 LoadedSeries read_series(const SeriesSource& source) {

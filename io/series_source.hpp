@@ -36,12 +36,6 @@ struct LoadedSeries {
 
 LoadedSeries read_series(const SeriesSource& source);
 
-// The statistics square and sum a series (variances, ACFs, periodograms up to
-// (n·max|x|)²): every |value| must stay below kMaxSeriesScale / n (UserError
-// naming `what` otherwise).
-constexpr double kMaxSeriesScale = 1e150;
-void check_series_magnitude(const std::vector<double>& series, const std::string& what);
-
 // Seconds in "1s", "250ms", "10us", "5ns", "5min", "1h" or a bare number of seconds.
 double parse_duration(const std::string& text, const char* option);
 

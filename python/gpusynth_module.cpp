@@ -21,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "estimators/series.hpp"
 #include "host/app/stats.hpp"
 #include "host/base/errors.hpp"
 #include "host/base/interrupt.hpp"
@@ -297,9 +298,6 @@ std::vector<double> series_from(const py::handle& given, const char* what) {
   std::vector<double> values(a.data(), a.data() + a.size());
   if (values.size() < 2)
     throw UserError(fmt::format("{}: the series has {} value(s); at least 2 are needed", what, values.size()));
-  for (std::size_t i = 0; i < values.size(); ++i)
-    if (!std::isfinite(values[i]))
-      throw UserError(fmt::format("{}: value {} at index {} is not a finite number", what, values[i], i));
   check_series_magnitude(values, what);
   return values;
 }

@@ -8,6 +8,7 @@
 #include <boost/math/distributions/normal.hpp>
 #include <boost/math/tools/minima.hpp>
 #include <cmath>
+#include <limits>
 #include <random>
 
 #include "estimators/burstiness.hpp"
@@ -58,6 +59,30 @@ TEST(Acf, FftMatchesTheDirectSum) {
     ASSERT_NEAR(acf[k], ck / c0, 1e-12) << "lag " << k;
   }
   EXPECT_TRUE(std::isnan(autocorrelation(std::vector<double>(10, 2.0), 3)[1]));
+}
+
+// The estimators' range: finite values below 1e150 / n. Just below is taken
+// (and its periodogram is finite: the bound's purpose), the bound itself and
+// every non-finite value are refused naming the first such index.
+TEST(SeriesRange, ValuesBelow1e150OverNAreTakenTheRestNamed) {
+  const std::size_t n = 64;
+  const double bound = kMaxSeriesScale / static_cast<double>(n);
+  std::vector<double> x(n);
+  for (std::size_t t = 0; t < n; ++t) x[t] = (t % 2 == 0 ? 1 : -1) * std::nextafter(bound, 0.0);
+  EXPECT_NO_THROW(check_series_magnitude(x, "x"));
+  for (double v : periodogram(x)) ASSERT_TRUE(std::isfinite(v));
+  const double nan = std::nan(""), inf = std::numeric_limits<double>::infinity();
+  for (const double bad : {bound, -bound, inf, -inf, nan}) {
+    std::vector<double> y = x;
+    y[40] = bad;
+    y[50] = bad;
+    const std::string e = test::error_of([&] { check_series_magnitude(y, "the trace"); });
+    SCOPED_TRACE(e);
+    EXPECT_EQ(e.rfind("the trace: value ", 0), 0u);
+    EXPECT_NE(e.find(" at index 40 is "), std::string::npos);
+    EXPECT_NE(e.find(std::isfinite(bad) ? "accepted: |value| < 1e150 / 64 values = 1.56e+148" : "not a finite number"),
+              std::string::npos);
+  }
 }
 
 // Poisson counts: IDC(m) = 1 at every m; the sample variance ratio has sd ≈ sqrt(2/(B − 1)) over B blocks.

@@ -9,6 +9,7 @@
 
 #include "estimators/burst_analysis.hpp"
 #include "estimators/burst_statistics.hpp"
+#include "estimators/series.hpp"
 #include "kernels/gaussian.hpp"
 #include "kernels/philox.hpp"
 #include "test_support.hpp"
@@ -51,13 +52,16 @@ TEST(Bursts, GivenKIsMeanPlusKSigma) {
   }
 }
 
-// Values beyond ±1e100 per bin (their squares could overflow σ and the
-// standardized features: a fuzzed series of 1e169s reached average precision
-// with NaN scores) and non-finite ones are refused, naming the channel and
-// bin; 1e100 itself is analysed, and its figures are those of the series
-// scaled down by 2^300 (the analysis is scale-free).
+// Every channel takes the estimators' range (estimators/series.hpp): finite
+// values below 1e150 / n in magnitude (beyond, σ's sum of squares and the
+// standardized features could overflow: a fuzzed series of 1e169s reached
+// average precision with NaN scores). The bound itself and non-finite values
+// are refused, naming the channel and the bin; the largest value below the
+// bound is analysed, and its figures are those of the series scaled down by
+// 2^460 (the analysis is scale-free).
 TEST(Bursts, ValuesBeyondTheRangeAreRefusedNamingTheBin) {
   std::vector<double> x = distinct_values(400, 3);
+  const double bound = kMaxSeriesScale / static_cast<double>(x.size());
   const auto refused = [](const auto& call, const std::string& expected) {
     try {
       call();
@@ -70,22 +74,26 @@ TEST(Bursts, ValuesBeyondTheRangeAreRefusedNamingTheBin) {
   options.horizons = {1};
   options.prediction.resamples = 0;
   options.features = FeatureSet::fs3_bytes;
-  for (const double bad : {2e100, -2e100, std::numeric_limits<double>::infinity(), std::nan("")}) {
+  for (const double bad : {bound, -bound, std::numeric_limits<double>::infinity(), std::nan("")}) {
     std::vector<double> y = x;
     y[7] = bad;
     SCOPED_TRACE(bad);
-    refused([&] { burst_threshold_for_k(y, 1); }, "the value of bin 7: ");
-    refused([&] { burst_threshold_for_share(y, 0.01); }, "accepted: finite values within ±1e100 per bin");
-    refused([&] { burst_features(BurstChannels{y, {}, {}}, FeatureSet::fs3_bytes, 5); }, "the bytes of bin 7");
-    refused([&] { burst_features(BurstChannels{x, y, x}, FeatureSet::fs2, 5); }, "the operations of bin 7");
-    refused([&] { burst_features(BurstChannels{x, x, y}, FeatureSet::fs3, 5); }, "the I/O time of bin 7");
+    refused([&] { burst_threshold_for_k(y, 1); }, "the series: value ");
+    refused([&] { burst_threshold_for_k(y, 1); }, " at index 7 is ");
+    refused([&] { burst_threshold_for_share(y, 0.01); },
+            std::isfinite(bad) ? "accepted: |value| < 1e150 / 400 values" : "is not a finite number");
+    refused([&] { burst_features(BurstChannels{y, {}, {}}, FeatureSet::fs3_bytes, 5); }, "the bytes channel: value");
+    refused([&] { burst_features(BurstChannels{x, y, x}, FeatureSet::fs2, 5); }, "the operations channel: value");
+    refused([&] { burst_features(BurstChannels{x, x, y}, FeatureSet::fs3, 5); }, "the I/O time channel: value");
   }
   const double top = *std::max_element(x.begin(), x.end());
+  const double largest = std::nextafter(bound, 0.0);
   std::vector<double> large(x.size()), small(x.size());
   for (std::size_t i = 0; i < x.size(); ++i) {
-    large[i] = x[i] / top * 1e100;
-    small[i] = std::ldexp(large[i], -300);
+    large[i] = x[i] / top * largest;
+    small[i] = std::ldexp(large[i], -460);
   }
+  ASSERT_EQ(*std::max_element(large.begin(), large.end()), largest);
   const BurstAnalysis at_the_bound = analyse_bursts(BurstChannels{large, {}, {}}, options, {}, false);
   const BurstAnalysis scaled = analyse_bursts(BurstChannels{small, {}, {}}, options, {}, false);
   EXPECT_EQ(at_the_bound.severity, scaled.severity);
