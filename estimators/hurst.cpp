@@ -62,6 +62,7 @@ HurstEstimate estimate(HurstMethod method, const std::vector<double>& x) {
   HurstEstimate e;
   e.H = result.H, e.se = result.se, e.slope = result.slope, e.intercept = result.intercept;
   e.note = note_text(result, n, minimum);
+  e.at_edge = result.note == HurstNote::edge_of_range || result.note == HurstNote::non_stationary;
   for (const HurstPoint& p : points) {
     if (p.kind != HurstPointKind::used) continue;
     e.log_scale.push_back(p.log_scale);

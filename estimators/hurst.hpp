@@ -23,6 +23,9 @@ struct HurstEstimate {
   double slope = std::numeric_limits<double>::quiet_NaN();
   double intercept = std::numeric_limits<double>::quiet_NaN();
   std::string note;  // why H is NaN, or what to keep in mind
+  // H on an edge of what the estimator can say (Whittle's beyond (0.02, 0.98),
+  // local Whittle's d ≥ 0.49): the series is not what it assumes (the note says how).
+  bool at_edge = false;
 };
 
 // Each estimator's formulas are in kernels/hurst.hpp, shared with the device.

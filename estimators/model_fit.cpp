@@ -1,6 +1,7 @@
 #include "estimators/model_fit.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -31,6 +32,9 @@ NormalFit fit_normal(const std::vector<double>& x) {
   return fit;
 }
 
+// A state's spread below this share of its level is rounding: the state is an atom.
+constexpr double kAtomSpread = 1e-12;
+
 MarkovFit fit_markov(const std::vector<double>& x, std::size_t states) {
   if (states < 1) throw UserError("markov fit: the number of states must be at least 1");
   if (x.size() < 2 * states)
@@ -55,10 +59,17 @@ MarkovFit fit_markov(const std::vector<double>& x, std::size_t states) {
   fit.transition.assign(k, std::vector<double>(k, 0.0));
   fit.transition_se.assign(k, std::vector<double>(k, 0.0));
   fit.log_likelihood = 0;
+  std::vector<std::size_t> atoms;
   for (std::size_t i = 0; i < k; ++i) {
     const MeanSd m = mean_and_sd(members[i]);
+    // Values equal up to rounding (darshan spreads an operation evenly over
+    // its bins: sums that differ in their last bits) are one value, an atom:
+    // no noise, and no density terms, which grow without bound as the spread
+    // goes to 0 (a spread of 4e-11 around 55440 made logL = +951).
+    const bool atom = !(m.sd > kAtomSpread * std::fabs(m.mean));
+    if (atom) atoms.push_back(i);
     fit.levels.push_back(m.mean);
-    fit.noise.push_back(m.sd);
+    fit.noise.push_back(atom ? 0.0 : m.sd);
     fit.visits.push_back(members[i].size());
     const double row = std::accumulate(counts[i].begin(), counts[i].end(), 0.0);
     for (std::size_t j = 0; j < k; ++j) {
@@ -68,10 +79,15 @@ MarkovFit fit_markov(const std::vector<double>& x, std::size_t states) {
       fit.transition_se[i][j] = row > 0 ? std::sqrt(p * (1 - p) / row) : kNotAvailable;
       if (counts[i][j] > 0) fit.log_likelihood += counts[i][j] * std::log(p);
     }
-    if (m.sd > 0)
+    if (!atom)
       for (double v : members[i])
         fit.log_likelihood += -0.5 * std::log(2 * kPi * m.sd * m.sd) - (v - m.mean) * (v - m.mean) / (2 * m.sd * m.sd);
   }
+  if (!atoms.empty())
+    fit.note += fmt::format(
+        "{}state(s) {} (from 0) hold one value each up to rounding (atoms): noise 0, their values' density "
+        "left out of logL (a density at an atom is unbounded)",
+        fit.note.empty() ? "" : "; ", fmt::join(atoms, ", "));
   return fit;
 }
 
@@ -95,9 +111,14 @@ struct FarimaShape {
   std::vector<double> ar, ma;
 };
 
+// The search's bounds: |d| < kFarimaMaxD (Gaussian FARIMA is stationary
+// below 1/2) and partial autocorrelations in (−1, 1), through tanh; within
+// kOnBound of them an estimate is on the bound.
+constexpr double kFarimaMaxD = 0.49, kOnBound = 1e-3;
+
 FarimaShape shape_from_free(const std::vector<double>& y, std::size_t p, std::size_t q) {
   FarimaShape s;
-  s.d = 0.49 * std::tanh(y[0]);
+  s.d = kFarimaMaxD * std::tanh(y[0]);
   std::vector<double> r(p), rm(q);
   for (std::size_t j = 0; j < p; ++j) r[j] = std::tanh(y[1 + j]);
   for (std::size_t j = 0; j < q; ++j) rm[j] = std::tanh(y[1 + p + j]);
@@ -175,6 +196,27 @@ WhittleTerms whittle(const std::vector<double>& I, const WhittleFrequencies& f, 
   return {m * std::log(sigma2) + log_sum + m, sigma2};
 }
 
+// FarimaFit::boundary from the search's free parameters y at its end.
+std::string farima_boundary(const FarimaFit& fit, const std::vector<double>& y) {
+  std::vector<std::string> why;
+  if (std::fabs(fit.d) > kFarimaMaxD - kOnBound)
+    why.push_back(fmt::format(
+        "d = {:.4g} is on the bound of the search (|d| < {}): the Whittle likelihood still grows toward it, so the "
+        "series has d >= 1/2 (non-stationary, or a trend or level shift); fit its differences, or look at the "
+        "series",
+        fit.d, kFarimaMaxD));
+  for (std::size_t j = 1; j < y.size(); ++j)
+    if (std::fabs(std::tanh(y[j])) > 1 - kOnBound) {
+      const bool ar = j <= fit.p;
+      why.push_back(
+          fmt::format("the {} part's partial autocorrelation {} is within {} of {:+.0f} (a unit root): "
+                      "try other --farima-p/--farima-q",
+                      ar ? "AR" : "MA", ar ? j : j - fit.p, kOnBound, std::copysign(1.0, y[j])));
+    }
+  if (!fit.converged) why.push_back("the Whittle search stopped before it converged (5000 evaluations)");
+  return fmt::format("{}", fmt::join(why, "; "));
+}
+
 }  // namespace
 
 FarimaFit fit_farima(const std::vector<double>& x, std::size_t p, std::size_t q) {
@@ -215,6 +257,7 @@ FarimaFit fit_farima(const std::vector<double>& x, std::size_t p, std::size_t q)
   fit.se_d = se[0];
   fit.se_ar.assign(se.begin() + 1, se.begin() + 1 + static_cast<std::ptrdiff_t>(p));
   fit.se_ma.assign(se.begin() + 1 + static_cast<std::ptrdiff_t>(p), se.end());
+  fit.boundary = farima_boundary(fit, best.x);
   return fit;
 }
 

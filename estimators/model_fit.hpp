@@ -25,7 +25,9 @@ NormalFit fit_normal(const std::vector<double>& x);
 // split the values into k states (fewer when ties make quantiles coincide);
 // each state's level and noise are the mean and sd of its values; P by
 // counting transitions, se(P_ij) = sqrt(P_ij(1 − P_ij)/n_i). Log-likelihood:
-// the chain's transitions plus the Gaussian noise of each value.
+// the chain's transitions plus the Gaussian noise of each value, but for a
+// state whose values are equal up to 1e-12 of its level (an atom: noise 0,
+// no density terms; the note names it).
 struct MarkovFit {
   std::vector<double> levels, noise;
   std::vector<std::vector<double>> transition, transition_se;
@@ -49,6 +51,10 @@ struct FarimaFit {
   std::vector<double> se_ar, se_ma;
   double log_likelihood = kNotAvailable, aic = kNotAvailable, bic = kNotAvailable;
   bool converged = false;
+  // Why an estimate lies on a bound of the search (|d| within 0.001 of 0.49, a
+  // partial autocorrelation within 0.001 of ±1) or the search did not
+  // converge, and what to try; else empty.
+  std::string boundary;
 };
 FarimaFit fit_farima(const std::vector<double>& x, std::size_t p, std::size_t q);
 

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <string>
+#include <string_view>
 
 #include "io/line_reader.hpp"
 
@@ -10,6 +11,18 @@ namespace gs {
 nlohmann::json json_number(double value) {
   return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
 }
+
+namespace {
+
+// YAML's spellings of NaN and the infinities (yaml-cpp writes a double NaN as .nan).
+bool is_yaml_nan_or_infinity(const std::string& text) {
+  const std::string_view magnitude =
+      !text.empty() && (text[0] == '+' || text[0] == '-') ? std::string_view(text).substr(1) : std::string_view(text);
+  return text == ".nan" || text == ".NaN" || text == ".NAN" || magnitude == ".inf" || magnitude == ".Inf" ||
+         magnitude == ".INF";
+}
+
+}  // namespace
 
 nlohmann::json json_of(const YAML::Node& node) {
   switch (node.Type()) {
@@ -27,6 +40,7 @@ nlohmann::json json_of(const YAML::Node& node) {
       const std::string text = node.Scalar();
       double value = 0;
       if (parse_number(text, value)) return json_number(value);
+      if (is_yaml_nan_or_infinity(text)) return nullptr;
       if (text == "true" || text == "false") return text == "true";
       return text;
     }

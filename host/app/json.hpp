@@ -11,7 +11,8 @@ namespace gs {
 
 nlohmann::json json_number(double value);
 // Maps become objects, sequences arrays, scalars numbers where the whole
-// text is one (and true/false booleans), else strings; null stays null.
+// text is one (and true/false booleans; YAML's .nan and ±.inf null, as
+// json_number makes them), else strings; null stays null.
 nlohmann::json json_of(const YAML::Node& node);
 
 }  // namespace gs

@@ -304,6 +304,7 @@ FittedModel fit(FitData& data) {
     arma += ", " + pm(fmt::format("ma{}", j + 1).c_str(), f.ma[j], f.se_ma[j]);
   r.estimates = fmt::format("({}, d, {}): {}{}, sigma = {:.4g}", f.p, f.q, pm("d", f.d, f.se_d), arma, f.sigma);
   r.statistic = fmt::format("BIC = {:.6g}", f.bic);
+  r.add_boundary(f.boundary);
   return r;
 }
 

@@ -60,6 +60,7 @@ FittedModel fit(FitData& data) {
   const NormalFit n = fit_normal(data.series());
   FittedModel r;
   if (!(h.H > 0 && h.H < 1)) r.invalid = fmt::format("H = {:.4g} is not in (0, 1): {}", h.H, h.note);
+  r.add_boundary(hurst_boundary(h, estimator, "--fgn-hurst"));
   r.params = flow_map();
   r.params["H"] = h.H;
   r.params["sigma"] = n.sigma;

@@ -114,6 +114,15 @@ StableFit fit_stable_marginal(const std::vector<double>& series, std::uint64_t s
   return fit_stable_ml(series, start, StableLikelihood::rounded);
 }
 
+std::string hurst_boundary(const HurstEstimate& h, const std::string& estimator, const char* option) {
+  if (!h.at_edge) return "";
+  return fmt::format(
+      "H = {:.4g} from the '{}' estimator is {}; the model's long memory is then the edge of its range, not a "
+      "measurement: look at the series for a trend or a level shift (stats' hurst plots), fit its differences, or try "
+      "another {}",
+      h.H, estimator, h.note, option);
+}
+
 const char* validity_of(const FittedModel& fitted) {
   return !fitted.invalid.empty() ? "stopped" : !fitted.boundary.empty() ? "boundary" : "ok";
 }

@@ -83,7 +83,16 @@ struct FittedModel {
   // and what to try: the fit runs, but its validity is "boundary", not "ok".
   std::string boundary;
   std::uint64_t length = 0;
+
+  // Another reason for `boundary` (after those already there).
+  void add_boundary(const std::string& why) {
+    if (!why.empty()) boundary += (boundary.empty() ? "" : "; ") + why;
+  }
 };
+
+// Why an H estimate makes a fit a boundary one (empty when it is not on an
+// edge of its estimator): the estimator, its note and what to try.
+std::string hurst_boundary(const HurstEstimate& h, const std::string& estimator, const char* option);
 
 // "ok", "boundary" (an estimate on a bound of the search or without standard
 // errors: usable, with the warning beside it) or "stopped" (not runnable).

@@ -271,6 +271,12 @@ FittedModel fit(FitData& data) {
                             fmt::join(f.sigma, ", "), fmt::join(rates, ", "));
   r.statistic = fmt::format("logL = {:.6g} ({} it{}, {} of {} starts at it)", f.log_likelihood, f.iterations,
                             f.converged ? "" : ", not converged", f.starts_at_best, options.starts);
+  if (!f.converged)
+    r.add_boundary(fmt::format(
+        "EM stopped at its limit of {} iterations before logL changed by less than {:g} of itself per iteration: the "
+        "estimates may still move ({} of {} starts ended within 0.5 of the best logL); a state the data barely need "
+        "slows EM down: try fewer --hmm-states",
+        options.max_iterations, options.tolerance, f.starts_at_best, options.starts));
   return r;
 }
 

@@ -151,7 +151,8 @@ FittedModel fit(FitData& data) {
                                 "measures about H - 1/alpha + 1/2)"
                               : "try a coarser bin or another --lfsn-hurst estimator");
   }
-  r.boundary = marginal.boundary;
+  r.add_boundary(marginal.boundary);
+  r.add_boundary(hurst_boundary(h, estimator, "--lfsn-hurst"));
   record_stable(r.fit, marginal);
   record(r.fit, "H", h.H, h.se);
   r.fit["H_estimator"] = estimator;
@@ -171,7 +172,13 @@ FittedModel fit(FitData& data) {
   double beta = ratio != 0 ? marginal.s1.beta / ratio : 0.0;
   if (std::fabs(beta) > 1) {
     r.fit["beta_note"] = fmt::format("beta_marginal / beta_eff ratio = {:.4g} is outside [-1, 1]; clipped", beta);
-    beta = std::clamp(beta, -1.0, 1.0);
+    const double clipped = std::clamp(beta, -1.0, 1.0);
+    r.add_boundary(fmt::format(
+        "the marginal beta = {:.3g} needs a noise beta of {:.4g} (the marginal's over the kernel's {:.4g} at H = "
+        "{:.3g}), outside [-1, 1]: clipped to {:+.0f}, the replicas' marginal beta is {:.3g}, not the trace's; the "
+        "stable model keeps the marginal, or another --lfsn-hurst gives another kernel",
+        marginal.s1.beta, beta, ratio, h.H, clipped, clipped * ratio));
+    beta = clipped;
   }
   r.params = flow_map();
   r.params["alpha"] = marginal.s1.alpha;

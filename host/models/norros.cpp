@@ -56,6 +56,7 @@ FittedModel fit(FitData& data) {
   const NorrosFit f = fit_norros(data.series(), data.bin_width(), h.H, h.se);
   FittedModel r;
   if (!(h.H > 0 && h.H < 1)) r.invalid = fmt::format("H = {:.4g} is not in (0, 1)", h.H);
+  r.add_boundary(hurst_boundary(h, estimator, "--fgn-hurst"));
   r.params = flow_map();
   r.params["lambda"] = f.lambda;
   r.params["a"] = f.a;

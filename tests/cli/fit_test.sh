@@ -10,6 +10,14 @@ expect_rc 0 "fit counts" "$gpusynth" fit "$data/cloudphysics_per_second.counts" 
   --models stable,lfsn,fgn,norros,farima,normal,markov --replicas 3 -o "$tmp/fitted.yaml" \
   --ensemble-output "$tmp/fitted.h5"
 for model in stable lfsn fgn norros farima normal markov; do expect_in "$tmp/stdout" "$model " "fit table row"; done
+# On this trace FARIMA's d ends on its bound 0.49 (stats' local Whittle says d >= 1/2) and lfsn's
+# noise beta is clipped: both are boundary fits, with a warning and the config's # WARNING line.
+expect_in "$tmp/stdout" "^farima   boundary .*d = 0.49 " "farima's d on its bound is a boundary fit"
+expect_in "$tmp/stderr" "warning: farima: d = 0.49 is on the bound of the search" "farima's bound is warned"
+expect_in "$tmp/fitted.yaml" "^# WARNING: ensemble cloudphysics_per_second-farima is a boundary fit" \
+  "farima's boundary fit is marked in the config"
+expect_in "$tmp/stderr" "warning: lfsn: .*clipped to -1, the replicas' marginal beta is 0.381, not the trace's" \
+  "lfsn's clipped noise beta is warned"
 expect_rc 0 "fitted config runs" "$gpusynth" "$tmp/fitted.yaml" -q
 # The written config is a study (compare: {}): its output has /compare, and report reads it as it is.
 expect_in "$tmp/fitted.yaml" "^compare: {}$" "fit -o writes a study"
@@ -44,7 +52,10 @@ PY
 # The HMM from a (time, latency) series; a non-series trace is refused for hmm only.
 expect_rc 0 "fit hmm" "$gpusynth" fit "$data/atlas10k_latency_2000.series.gz" --format series --models hmm,normal \
   --hmm-starts 2 -o "$tmp/hmm.yaml" --ensemble-output "$tmp/hmm.h5" --replicas 2
-expect_in "$tmp/stdout" "hmm      ok" "hmm fitted"
+# On this trace EM is still moving (by more than 1e-8 of logL per iteration) at its 500 iterations:
+# a boundary fit, said in the row, a warning and the config.
+expect_in "$tmp/stdout" "hmm      boundary .*(500 it, not converged" "hmm fitted, a boundary fit"
+expect_in "$tmp/stderr" "warning: hmm: EM stopped at its limit of 500 iterations" "hmm's unfinished EM warned"
 expect_rc 0 "fitted hmm runs" "$gpusynth" "$tmp/hmm.yaml" -q
 expect_in "$tmp/hmm.yaml" "times: dataset" "the fitted hmm replays the trace's observation times"
 # The replicas are observed at the trace's own (irregular) times.
@@ -70,6 +81,32 @@ expect_rc 0 "fit darshan atom" "$gpusynth" fit "$data/dxt.parser.txt.gz" --forma
   --models stable,normal -o "$tmp/atom.yaml"
 expect_in "$tmp/stdout" "stable   stopped .*905 of the 1469 values (61.6 %) equal" "stable stopped on an atom"
 expect_in "$tmp/stdout" "normal   ok" "normal still fitted beside a stopped stable"
+# Whittle's H of mpi-io-test's bytes per 100 ms is 0.99, the edge of its range (stats notes it):
+# fgn and norros, which take that H, are boundary fits.
+expect_rc 0 "fit H on the edge" "$gpusynth" fit "$data/mpi-io-test.parser.txt.gz" --bin 100ms --models fgn,norros,normal
+expect_in "$tmp/stdout" "^fgn      boundary .*H = 0.99 " "fgn's H on the edge is a boundary fit"
+expect_in "$tmp/stdout" "^norros   boundary" "norros' H on the edge is a boundary fit"
+expect_in "$tmp/stdout" "^normal   ok" "normal, without H, stays ok"
+expect_in "$tmp/stderr" "warning: fgn: H = 0.99 from the 'whittle' estimator is at the edge of (0, 1)" "fgn's edge warned"
+# --json: YAML's .nan (a beta on its bound has no SE) is null, as cli.md says, never a string.
+expect_rc 0 "fit --json" "$gpusynth" fit "$data/cloudphysics_per_second.counts" --format counts --bin 1s \
+  --models stable --json
+/usr/bin/python3 - "$tmp/stdout" <<'PY' || fail "fit --json has NaN as a string, or beta_se is not null"
+import json, sys
+text = open(sys.argv[1]).read()
+assert ".nan" not in text and ".inf" not in text, text
+fit = json.loads(text)["models"][0]["fit"]
+assert fit["beta"] == 1 and fit["beta_se"] is None, fit
+PY
+# Darshan's evenly spread bytes: at 10 s a markov state's values are one value up to rounding (an
+# atom), which has noise 0 and no density terms (its logL was +951 from a spread of 4e-11).
+expect_rc 0 "fit markov on an atom" "$gpusynth" fit "$data/dxt.parser.txt.gz" --bin 10s --models markov --json
+/usr/bin/python3 - "$tmp/stdout" <<'PY' || fail "markov's atom state"
+import json, sys
+fit = json.loads(open(sys.argv[1]).read())["models"][0]["fit"]
+assert fit["noise"][1] == 0 and fit["log_likelihood"] < 0, fit
+assert "state(s) 1 (from 0) hold one value each up to rounding" in fit["note"], fit
+PY
 expect_rc 2 "fit unknown model" "$gpusynth" fit "$data/cloudphysics_per_second.counts" --format counts --bin 1s \
   --models stable,gamma -o "$tmp/never.yaml"
 expect_in "$tmp/stderr" "'gamma' is not a fittable model" "unknown model named"

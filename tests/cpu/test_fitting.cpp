@@ -11,7 +11,9 @@
 #include <map>
 #include <numeric>
 
+#include "estimators/empirical.hpp"
 #include "estimators/hmm_fit.hpp"
+#include "estimators/hurst.hpp"
 #include "estimators/model_fit.hpp"
 #include "estimators/stable_fit.hpp"
 #include "estimators/stable_law.hpp"
@@ -248,6 +250,31 @@ TEST(FarimaFit, WhittleRecoversParametersAndBicPicksTheOrder) {
       << "BIC chose (" << ranked.front().p << ", " << ranked.front().q << ")";
 }
 
+// A FARIMA fit says when it ends on a bound of its search: a random walk
+// (d = 1) puts d on 0.49 and an AR(1) with φ = −0.9999 its partial
+// autocorrelation next to −1; a stationary FARIMA(1, 0.3, 0) is inside both.
+// Whittle's H says the same of the random walk, not of fGn with H = 0.7.
+TEST(FarimaFit, EstimatesOnTheSearchsBoundsAreNamed) {
+  const auto x = test::generate_float64("farima", "{d: 0.3, ar: [0.5], sigma: 2}", 1, 8192, 21);
+  EXPECT_EQ(fit_farima(x, 1, 0).boundary, "");
+  EXPECT_FALSE(hurst_whittle(test::generate_float64("fgn", "{H: 0.7}", 1, 8192, 24)).at_edge);
+  const auto steps = test::generate_float64("normal", "{}", 1, 8192, 23);
+  std::vector<double> walk(steps.size()), ar(steps.size());
+  double level = 0, last = 0;
+  for (std::size_t t = 0; t < steps.size(); ++t) {
+    walk[t] = level += steps[t];
+    ar[t] = last = -0.9999 * last + steps[t];
+  }
+  const FarimaFit on_d = fit_farima(walk, 0, 0);
+  EXPECT_GT(on_d.d, 0.489);
+  EXPECT_NE(on_d.boundary.find("d = 0.49 is on the bound of the search"), std::string::npos) << on_d.boundary;
+  EXPECT_TRUE(hurst_whittle(walk).at_edge);
+  EXPECT_TRUE(hurst_local_whittle(walk).at_edge);
+  const FarimaFit unit_root = fit_farima(ar, 1, 0);
+  EXPECT_NE(unit_root.boundary.find("the AR part's partial autocorrelation 1 is within 0.001 of -1"), std::string::npos)
+      << "d = " << unit_root.d << ", ar = " << unit_root.ar[0] << ": " << unit_root.boundary;
+}
+
 // By hand: the 1/3 and 2/3 quantiles (type 7) of four 1s, four 5s and four 9s
 // are 3.67 and 6.33, so the states are the three values; the transitions are
 // counted from the sequence below.
@@ -266,6 +293,33 @@ TEST(MarkovFit, LevelsAndTransitionsByHand) {
               std::log(0.25) + 3 * std::log(0.75) + std::log(0.25) + 3 * std::log(0.75) + 2 * std::log(2.0 / 3) +
                   std::log(1.0 / 3),
               1e-12);
+}
+
+// A state whose values differ only in their last bits (darshan's evenly
+// spread bytes) is an atom: noise 0 and no density terms, as exact ties; a
+// state with a real spread keeps both.
+TEST(MarkovFit, StatesEqualUpToRoundingAreAtoms) {
+  std::vector<double> x = {1, 1, 5, 5, 9, 9, 1, 5, 9, 1, 5, 9};
+  const MarkovFit exact = fit_markov(x, 3);
+  for (double& v : x)
+    if (v == 5) v = std::nextafter(std::nextafter(v, 6.0), 6.0);
+  x[1] = 1.5;
+  std::vector<double> spread_state = {1, 1.5, 1, 1};  // state 0's values
+  const MeanSd spread = mean_and_sd(spread_state);
+  x[3] = 5;  // state 1: 5 and 5 + 2 ulp
+  const MarkovFit rounded = fit_markov(x, 3);
+  ASSERT_EQ(rounded.levels.size(), 3u);
+  EXPECT_EQ(rounded.noise[1], 0.0);
+  EXPECT_EQ(rounded.noise[2], 0.0);
+  EXPECT_DOUBLE_EQ(rounded.noise[0], spread.sd);
+  double density = 0;
+  for (double v : spread_state)
+    density += -0.5 * std::log(2 * kPi * spread.sd * spread.sd) -
+               (v - spread.mean) * (v - spread.mean) / (2 * spread.sd * spread.sd);
+  EXPECT_NEAR(rounded.log_likelihood, exact.log_likelihood + density, 1e-12);
+  EXPECT_NE(rounded.note.find("state(s) 1, 2 (from 0) hold one value each up to rounding"), std::string::npos)
+      << rounded.note;
+  EXPECT_NE(exact.note.find("state(s) 0, 1, 2 (from 0)"), std::string::npos) << exact.note;
 }
 
 TEST(MarkovFit, TiesReduceTheStates) {
