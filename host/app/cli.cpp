@@ -241,7 +241,7 @@ int parse_and_run(int argc, char** argv) {
   replay->add_option("--fio", replay_options.fio, "the fio to run (default: fio on PATH)");
   replay
       ->add_option("--fio-option", replay_options.fio_options,
-                   "passed to fio for every replay, e.g. --fio-option=--direct=1 (repeatable)")
+                   "passed to fio for every replay, e.g. --fio-option=--fsync_on_close=1 (repeatable)")
       ->allow_extra_args(false);
   replay
       ->add_option("--synthetic-fio-option", replay_options.synthetic_fio_options,

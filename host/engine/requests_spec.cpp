@@ -202,6 +202,11 @@ RequestsSpec parse_requests(const YAML::Node& node, const std::string& file, std
       const bool seconds = info.id == Characteristic::ST;  // ST is in seconds: a shift as large as the samples may be
       require_in_range(o, "shift", change.shift, std::abs(change.shift) <= (seconds ? 1e6 : 1e15),
                        seconds ? "-10^6 to 10^6 (seconds)" : "-10^15 to 10^15");
+      if (spec.synthesis.template_mode && info.id != Characteristic::SIZE && info.id != Characteristic::OFF)
+        throw overrides->error_at(
+            key, fmt::format("{}.{}: mode: template copies the trace's path with its own times and files, which "
+                             "no drawn {} changes; accepted with template: SIZE and OFF (they scale the requests)",
+                             overrides->where(), key, key));
       if (info.id == Characteristic::SIZE && change.scale == 0 && change.shift < 1)
         throw o.error_at("scale", fmt::format("{}.scale = 0 makes every request {} bytes: nothing to read or write; "
                                               "accepted: scale > 0, or scale 0 with shift >= 1 (every request of "
@@ -210,6 +215,10 @@ RequestsSpec parse_requests(const YAML::Node& node, const std::string& file, std
       spec.synthesis.overrides[info.id] = change;
     }
   }
+  if (spec.synthesis.template_mode && map.has("files"))
+    throw map.error_at("files", fmt::format("{}.files: mode: template keeps the trace's own files; leave 'files' out, "
+                                            "or use mode: sample",
+                                            map.where()));
   if (auto files = map.map("files", kClassKeys)) {
     for (const auto& key : kClassKeys) {
       if (auto n = files->unsigned_integer(key)) {

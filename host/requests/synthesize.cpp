@@ -285,7 +285,31 @@ std::vector<DataRequest> drawn_data_requests(const std::vector<std::uint32_t>& o
   return out;
 }
 
-// mode: template: the path itself, its times from its first request.
+// The SIZE and OFF overrides on every request (as synthesis applies them to
+// drawn values: a data request keeps at least 1 byte) and on the shared
+// files' rank strides (a difference of offsets: scaled only).
+void scale_requests(Workload& w, const SynthesisOptions& options) {
+  RandomDraws unused({}, 0);
+  const Sampler sample(unused, options);
+  for (FileInfo& f : w.files)
+    f.rank_stride = std::llround(sample.adjusted_difference(static_cast<double>(f.rank_stride), Characteristic::OFF));
+  for (Request& r : w.table.requests) {
+    if (r.size != kUnknown && r.size > 0)
+      r.size = sample.whole(sample.adjusted(static_cast<double>(r.size), Characteristic::SIZE), 1);
+    if (r.offset != kUnknown && r.offset >= 0)
+      r.offset = sample.whole(sample.adjusted(static_cast<double>(r.offset), Characteristic::OFF), 0);
+  }
+}
+
+// Each file as large as its requests reach.
+void size_files_by_reach(Workload& w) {
+  for (FileInfo& f : w.files) f.size = 0;
+  for (const Request& r : w.table.requests)
+    if (r.file >= 0 && r.offset != kUnknown && r.size != kUnknown && r.size > 0)
+      w.files[r.file].size = std::max(w.files[r.file].size, r.offset + r.size);
+}
+
+// The path itself, its times from its first request.
 Workload template_copy(const Workload& path, const SynthesisOptions& options) {
   Workload copy = path;
   double origin = 0;
@@ -300,6 +324,18 @@ Workload template_copy(const Workload& path, const SynthesisOptions& options) {
   }
   check_memory(options, static_cast<double>(copy.table.requests.size()), static_cast<double>(copy.files.size()),
                "the template path");
+  return copy;
+}
+
+// mode: template: the path itself, its times from its first request, its
+// requests scaled by the SIZE and OFF overrides (and its files then as large as
+// they reach), as the replay's original is.
+Workload template_path(const Workload& path, const SynthesisOptions& options) {
+  Workload copy = template_copy(path, options);
+  if (options.overrides.count(Characteristic::SIZE) || options.overrides.count(Characteristic::OFF)) {
+    scale_requests(copy, options);
+    size_files_by_reach(copy);
+  }
   return copy;
 }
 
@@ -661,7 +697,7 @@ class PathBuilder {
 
 Workload synthesize_path(const Workload& path, const Characteristics& characteristics, const SynthesisOptions& options,
                          std::uint32_t replica) {
-  if (options.template_mode) return template_copy(path, options);
+  if (options.template_mode) return template_path(path, options);
   return PathBuilder(path, characteristics, options, replica).build();
 }
 
@@ -695,18 +731,10 @@ Workload synthesize_processes(const Workload& path, const Characteristics& chara
 }
 
 Workload replay_original(const Workload& sanitized, const SynthesisOptions& options) {
-  RandomDraws unused({}, 0);
-  const Sampler sample(unused, options);
   Workload original = template_copy(sanitized, options);
   original.files.assign(original.table.files.size(), FileInfo{});
-  for (Request& r : original.table.requests) {
-    if (r.size != kUnknown && r.size > 0)
-      r.size = sample.whole(sample.adjusted(static_cast<double>(r.size), Characteristic::SIZE), 1);
-    if (r.offset != kUnknown && r.offset >= 0)
-      r.offset = sample.whole(sample.adjusted(static_cast<double>(r.offset), Characteristic::OFF), 0);
-    if (r.file >= 0 && r.offset != kUnknown && r.size != kUnknown && r.size > 0)
-      original.files[r.file].size = std::max(original.files[r.file].size, r.offset + r.size);
-  }
+  scale_requests(original, options);
+  size_files_by_reach(original);
   return original;
 }
 
@@ -889,9 +917,7 @@ SynthesisVolume expected_synthesis_volume(const Workload& path, const SynthesisO
     const double copies = (r.flags & kRootExclusive) ? 1.0 : p;
     const OpClass c = path.table.op_class(r);
     if (!is_data(c) || r.size <= 0) continue;
-    const double bytes = options.template_mode
-                             ? static_cast<double>(r.size)
-                             : std::max(1.0, sample.adjusted(static_cast<double>(r.size), Characteristic::SIZE));
+    const double bytes = std::max(1.0, sample.adjusted(static_cast<double>(r.size), Characteristic::SIZE));
     (c == OpClass::read ? v.reads : v.writes) += copies;
     (c == OpClass::read ? v.bytes_read : v.bytes_written) += copies * bytes;
   }

@@ -62,10 +62,21 @@ expect_in "$tmp/stdout" "each replica about [0-9]* reads of [0-9.]* [KMG]*i*B an
 sed 's/^    processes: 24$/    processes: 24\n    mode: template/' "$tmp/replay.yaml" >"$tmp/template.yaml"
 expect_rc 0 "a dry run in template mode" "$gpusynth" "$tmp/template.yaml" -o "$tmp/out/template.h5" --dry-run
 planned=$(sed -n 's/.*each replica about \([0-9]*\) reads of \([^ ]* [^ ]*\) and \([0-9]*\) writes of \([^ ]* [^ ]*\):.*/\1 reads of \2 and \3 writes of \4/p' "$tmp/stdout")
+# The entry's overrides scale the template's 16 MiB writes to 4 KiB, as the replay's original.
+case $planned in *" writes of "*[0-9]" KiB"|*" writes of "*[0-9]" B") ;; *) fail "template mode: '$planned' is not scaled to KiB" ;; esac
 expect_rc 0 "the template run" "$gpusynth" "$tmp/template.yaml" -o "$tmp/out/template.h5"
 [ -n "$planned" ] && grep -q "entries: $planned into" "$tmp/stderr" ||
   fail "template mode: the dry run planned '$planned', the run's log says: $(grep -o 'entries: .*sparse' "$tmp/stderr")"
 rm -rf "$tmp/out/template.h5" "$tmp/out/replay-fio"
+# Template mode copies the path: an override of a drawn characteristic, or files:, would be ignored.
+sed 's/^    overrides: {SIZE/    overrides: {IRG: {scale: 3}, SIZE/' "$tmp/template.yaml" >"$tmp/template-irg.yaml"
+expect_rc 2 "template mode with an IRG override" "$gpusynth" "$tmp/template-irg.yaml" -o "$tmp/out/never.h5"
+expect_in "$tmp/stderr" "template-irg.yaml:[0-9]*:[0-9]*: requests\[0\].overrides.IRG: mode: template copies the trace's path" \
+  "the ignored override is named"
+sed 's/^    mode: template$/    mode: template\n    files: {shared: 3}/' "$tmp/template.yaml" >"$tmp/template-files.yaml"
+expect_rc 2 "template mode with files" "$gpusynth" "$tmp/template-files.yaml" -o "$tmp/out/never.h5"
+expect_in "$tmp/stderr" "requests\[0\].files: mode: template keeps the trace's own files" "files: with template named"
+[ ! -e "$tmp/out/never.h5" ] || fail "a refused template config wrote its output"
 expect_rc 0 "a config with requests" "$gpusynth" "$tmp/replay.yaml" -o "$tmp/out/replay.h5"
 expect_in "$tmp/stderr" "requests .mpiio.: .* in 2 replica(s) of 24 processes, 0 dependency violations" "the synthesis is logged"
 for made in replay.h5 replay-fio/replay.fio replay-fio/rank_23.iolog replay-fio/create_files.sh replay.disksim replay.dxt.txt; do

@@ -176,6 +176,34 @@ TEST(Requests, TemplateExpansionReproducesTheTrace) {
   EXPECT_EQ(check_dependencies(expanded).total(), 0u);
 }
 
+// Template mode takes the SIZE and OFF overrides as the replay's original
+// does: the expansion is the original the replay runs, request for request,
+// its files as large as their requests reach (mpi-io-test's 16 MiB writes
+// become 4 KiB, its 40-byte ones 1 byte).
+TEST(Requests, TemplateExpansionIsScaledAsTheReplaysOriginal) {
+  const TraceCharacterization c = characterize_requests(mpi_io_test());
+  SynthesisOptions options;
+  options.template_mode = true;
+  options.overrides[Characteristic::SIZE].scale = 1.0 / 4096;
+  options.overrides[Characteristic::OFF].scale = 1.0 / 4096;
+  const Workload expanded = synthesize_processes(c.path, c.characteristics, options, 0, 32);
+  const Workload original = replay_original(c.sanitized, options);
+  EXPECT_EQ(request_multiset(expanded, false), request_multiset(original, false));
+  std::set<std::int64_t> sizes;
+  for (const Request& r : expanded.table.requests)
+    if (r.size > 0) sizes.insert(r.size);
+  EXPECT_EQ(sizes, (std::set<std::int64_t>{1, 4096}));
+  std::map<std::string, std::int64_t> reach;
+  for (const Request& r : expanded.table.requests)
+    if (r.file >= 0 && r.size > 0) {
+      std::int64_t& most = reach[expanded.table.files[r.file]];
+      most = std::max(most, r.offset + r.size);
+    }
+  ASSERT_FALSE(reach.empty());
+  for (std::size_t f = 0; f < expanded.files.size(); ++f)
+    if (reach.count(expanded.table.files[f])) EXPECT_EQ(expanded.files[f].size, reach[expanded.table.files[f]]) << f;
+}
+
 // A PIONEER trace with a seek before a read, a stat outside any session and a
 // file only ever stat'ed: the seek folds into read1 and comes back in front of
 // its read with its own sequence ID; the stat'ed file keeps no session.
