@@ -126,6 +126,7 @@ std::int64_t extent_field(std::string_view field, const char* what) { return pio
 // darshan-dxt-parser: "# DXT, file_id: ID, file_name: NAME" opens a block; " X_POSIX rank op segment offset length
 // start end". Every block is checked against its counts (io/traces/dxt_blocks.hpp).
 void read_dxt_requests(const std::string& path, const TraceOptions& options, Trace& counts, RequestTable& table) {
+  // (counts.incomplete_modules collects darshan's incomplete-data warnings)
   std::int32_t file = -1;
   bool seen_header = false;
   DxtBlocks blocks(path);
@@ -137,6 +138,7 @@ void read_dxt_requests(const std::string& path, const TraceOptions& options, Tra
       if (header_value(content, "# start_time:")) seen_header = true;
       if (starts_with(content, "# DXT, file_id:")) file = -1;  // a damaged one, skipped, names no file
       if (const auto name = blocks.header(content, counts.lines - lines_before)) file = table.file_id(*name);
+      if (auto module = incomplete_darshan_module(content, path)) counts.incomplete_modules.push_back(*module);
       return;
     }
     const auto fields = split_fields(line, ' ');
@@ -253,6 +255,7 @@ RequestTrace read_request_trace(const std::vector<std::string>& paths, const std
   trace.lines = counts.lines;
   trace.bad_lines = counts.bad_lines;
   trace.bad_line_examples = counts.bad_line_examples;
+  trace.incomplete_modules = counts.incomplete_modules;
   return trace;
 }
 

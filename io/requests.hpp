@@ -84,6 +84,7 @@ struct RequestTrace {
   std::uint64_t lines = 0;
   std::uint64_t bad_lines = 0;
   std::vector<std::string> bad_line_examples;
+  std::vector<std::string> incomplete_modules;  // "FILE: MODULE" darshan marked incomplete (io/trace.hpp)
 };
 
 // One PIONEER line: timestamp, operation, file, offset, size, execution time,

@@ -53,15 +53,18 @@ std::vector<Attribute> dataset_attributes(const LoadedSeries& s, const std::vect
     sources += (i ? ";" : "") + std::filesystem::path(s.trace.sources[i]).filename().string();
     hashes += (i ? ";" : "") + sha[i];
   }
-  return {{"source", sources},
-          {"source_sha256", hashes},
-          {"format", s.trace.format},
-          {"series_name", s.series_name},
-          {"bin_width", s.binned.bin_width},
-          {"bin_start", s.binned.start},
-          {"epoch", s.trace.epoch},
-          {"lines", s.trace.lines},
-          {"bad_lines", s.trace.bad_lines}};
+  std::vector<Attribute> attributes = {{"source", sources},
+                                       {"source_sha256", hashes},
+                                       {"format", s.trace.format},
+                                       {"series_name", s.series_name},
+                                       {"bin_width", s.binned.bin_width},
+                                       {"bin_start", s.binned.start},
+                                       {"epoch", s.trace.epoch},
+                                       {"lines", s.trace.lines},
+                                       {"bad_lines", s.trace.bad_lines}};
+  if (!s.trace.incomplete_modules.empty())  // only then, so that complete traces keep their attributes
+    attributes.push_back({"incomplete_modules", fmt::format("{}", fmt::join(s.trace.incomplete_modules, "; "))});
+  return attributes;
 }
 
 LoadedSeries read_series(const SeriesSource& source) {

@@ -104,6 +104,14 @@ TimeUnit parse_time_unit(const std::string& name) {
   throw UserError(fmt::format("--time-unit '{}' is not one of {}", name, fmt::join(time_unit_names(), ", ")));
 }
 
+std::string incomplete_modules_warning(const std::vector<std::string>& modules) {
+  if (modules.empty()) return "";
+  return fmt::format(
+      "darshan marked incomplete: {} (its runtime ran out of memory for records): the trace holds only "
+      "part of the job's I/O there, and every figure from it describes that part",
+      fmt::join(modules, ", "));
+}
+
 Trace read_trace(const std::vector<std::string>& paths, const TraceOptions& options) {
   if (paths.empty()) throw UserError("no trace file given");
   const TraceFormat& format = trace_format(options.format);
@@ -130,6 +138,7 @@ Trace read_trace(const std::vector<std::string>& paths, const TraceOptions& opti
     part.format = format.name;
     format.read_file(paths[i], options, part);
     if (i == 0) trace.epoch = part.epoch;  // the clock the later files are shifted onto
+    for (auto& module : part.incomplete_modules) trace.incomplete_modules.push_back(std::move(module));
     merge_events(trace, std::move(part));
     trace.lines += part.lines;
     trace.bad_lines += part.bad_lines;

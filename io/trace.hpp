@@ -81,14 +81,19 @@ struct Trace {
 
   std::uint64_t lines = 0;
   std::uint64_t bad_lines = 0;
-  std::vector<std::string> bad_line_examples;  // the first few messages
-  std::uint64_t reordered = 0;                 // events that came out of order (only with sort)
-  std::uint64_t untimed_records = 0;           // darshan: records with bytes but no timestamps
-  std::uint64_t logs_without_records = 0;      // darshan: logs of jobs without I/O
-  std::uint64_t negative_timers = 0;           // darshan: negative *_TIME counters, read as 0
-  bool header_detected = false;                // columns: a first line without numbers read as names
+  std::vector<std::string> bad_line_examples;   // the first few messages
+  std::uint64_t reordered = 0;                  // events that came out of order (only with sort)
+  std::uint64_t untimed_records = 0;            // darshan: records with bytes but no timestamps
+  std::uint64_t logs_without_records = 0;       // darshan: logs of jobs without I/O
+  std::uint64_t negative_timers = 0;            // darshan: negative *_TIME counters, read as 0
+  bool header_detected = false;                 // columns: a first line without numbers read as names
+  std::vector<std::string> incomplete_modules;  // darshan: "FILE: MODULE" its runtime marked incomplete
   double untimed_bytes = 0;
 };
+
+// The warning for modules darshan marked incomplete ("FILE: MODULE", as
+// Trace::incomplete_modules), or empty when there are none.
+std::string incomplete_modules_warning(const std::vector<std::string>& modules);
 
 // A trace format, registered by its file io/traces/<name>.cpp at start-up
 // (`const bool registered = register_trace_format({...});`).

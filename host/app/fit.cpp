@@ -108,6 +108,8 @@ int fit_command(const FitOptions& given) {
   read.name = h5::group_name_from(read.name);                    // it names the dataset and the fitted ensembles
   if (!o.output.empty()) resolve_output_target(o.output, "-o");  // before the work, not after
   const LoadedSeries s = read_series(read);
+  if (const std::string w = incomplete_modules_warning(s.trace.incomplete_modules); !w.empty())
+    std::fprintf(stderr, "warning: %s\n", w.c_str());
   std::fprintf(stderr, "fitting %zu models to %zu values of '%s' (%s)\n", o.models.size(), s.series.size(),
                read.name.c_str(), s.series_name.c_str());
   const bool counts = s.trace.kind != Trace::Kind::series;

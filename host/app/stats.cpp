@@ -52,6 +52,7 @@ nlohmann::json summary_json(const TraceStatistics& s, const std::vector<std::str
   j["bin_width"] = json_number(s.loaded.binned.bin_width > 0 ? s.loaded.binned.bin_width : NAN);
   j["lines"] = s.loaded.trace.lines;
   j["bad_lines"] = s.loaded.trace.bad_lines;
+  j["incomplete_modules"] = s.loaded.trace.incomplete_modules;
   if (s.loaded.trace.kind == Trace::Kind::events) {
     j["events"] = s.loaded.trace.times.size();
     const double span = s.loaded.trace.times.back() - s.loaded.trace.times.front();
@@ -198,6 +199,8 @@ int stats_command(const StatsOptions& given) {
     throw UserError(fmt::format("--name '{}' is not accepted; accepted: {}", name, h5::kGroupNameRule));
   if (!options.output.empty()) resolve_output_target(options.output, "-o");  // before the work, not after
   const TraceStatistics s = compute_statistics(options);
+  if (const std::string w = incomplete_modules_warning(s.loaded.trace.incomplete_modules); !w.empty())
+    std::fprintf(stderr, "warning: %s\n", w.c_str());
   const std::vector<std::string> sha = trace_digests(options.source.traces);
   if (!options.output.empty()) write_statistics_file(options.output, options.source.name, options.command_line, s, sha);
   if (options.json)

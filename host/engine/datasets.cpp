@@ -140,6 +140,8 @@ PreparedDatasets prepare_datasets(RunConfig& config, const ExecutionContext& con
   for (const DatasetSpec& dataset : config.datasets) {
     try {
       traces.push_back(read_series(dataset.source));
+      if (const std::string w = incomplete_modules_warning(traces.back().trace.incomplete_modules); !w.empty())
+        context.log(fmt::format("warning: dataset '{}': {}", dataset.name, w));
     } catch (const UserError& e) {  // the trace's own location is in the message; this adds the config's
       throw UserError(
           fmt::format("{}:{}: {} ('{}'): {}", config.path, dataset.line, dataset.source.keys, dataset.name, e.what()));

@@ -162,6 +162,7 @@ std::string RequestsPlan::text() const {
         "about {} of memory\n",
         e.name, e.size.replica_requests, e.size.replica_files, e.processes, e.replicas, e.holding,
         format_bytes(e.bytes));
+    if (!e.warning.empty()) text += fmt::format("  warning: {}\n", e.warning);
     text += fmt::format("  each replica about {:.0f} reads of {} and {:.0f} writes of {}{}\n", e.volume.reads,
                         format_estimated_bytes(e.volume.bytes_read), e.volume.writes,
                         format_estimated_bytes(e.volume.bytes_written),
@@ -184,10 +185,12 @@ RequestsPlan prepare_requests(RunConfig& config, std::optional<std::uint64_t> me
     throw_if_interrupted();
     spec.memory_budget = plan.budget;
     spec.budget_source = plan.budget_source;
+    std::string incomplete;
     if (!spec.given && !spec.characterized) {
       try {  // now, so that a typo in a trace's name fails in seconds, not after the ensembles
-        spec.characterized = std::make_shared<const TraceCharacterization>(
-            characterize_requests(read_request_trace(spec.traces, spec.format, spec.trace_options, spec.counters)));
+        const RequestTrace trace = read_request_trace(spec.traces, spec.format, spec.trace_options, spec.counters);
+        incomplete = incomplete_modules_warning(trace.incomplete_modules);
+        spec.characterized = std::make_shared<const TraceCharacterization>(characterize_requests(trace));
       } catch (const UserError& e) {
         throw UserError(fmt::format("{}: {}", located(config, spec), e.what()));
       }
@@ -196,6 +199,7 @@ RequestsPlan prepare_requests(RunConfig& config, std::optional<std::uint64_t> me
     const Characteristics& characteristics = spec.given ? *spec.given : spec.characterized->characteristics;
     RequestsPlan::Entry entry;
     entry.name = spec.name;
+    entry.warning = incomplete;
     entry.replicas = spec.replicas;
     entry.processes = spec.processes > 0 ? spec.processes : path.processes;
     entry.size = expected_synthesis_size(path, characteristics, spec.synthesis, entry.processes);

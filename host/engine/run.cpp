@@ -632,6 +632,9 @@ RunOutcome run_config(RunConfig& config, const RunOptions& options) {
     const RequestsPlan requests =
         options.no_output ? RequestsPlan{}
                           : prepare_requests(config, options.memory_limit, !options.dry_run, options.replay.has_value());
+    for (const RequestsPlan::Entry& e : requests.entries)
+      if (!e.warning.empty() && !options.dry_run)
+        log_info(options.quiet || !is_root_rank(), fmt::format("warning: requests '{}': {}", e.name, e.warning));
     const std::string replays = options.replay ? plan_replays(config, requests, *options.replay) : "";
     if (!options.dry_run && !replays.empty())  // before the work: what the replays will take
       log_info(options.quiet || !is_root_rank(), replays.substr(0, replays.size() - 1));

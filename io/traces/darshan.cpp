@@ -78,6 +78,8 @@ DarshanLog read_darshan_log(const std::string& path, const TraceOptions& options
         has_start = true;
       } else if (const auto run_time = header_value(content, "# run time:")) {
         log.run_time = non_negative_field(*run_time, "run time");
+      } else if (auto module = incomplete_darshan_module(content, path)) {
+        trace.incomplete_modules.push_back(*module);
       }
       return;
     }

@@ -30,6 +30,7 @@ void read_dxt(const std::string& path, const TraceOptions& options, Trace& trace
         seen_header = true;
       }
       blocks.header(content, trace.lines - lines_before);
+      if (auto module = incomplete_darshan_module(content, path)) trace.incomplete_modules.push_back(*module);
       return;
     }
     const auto fields = split_fields(line, ' ');

@@ -131,6 +131,14 @@ std::optional<std::string_view> header_value(std::string_view content, std::stri
   return trim(content.substr(key.size()));
 }
 
+std::optional<std::string> incomplete_darshan_module(std::string_view content, const std::string& path) {
+  constexpr std::string_view kBefore = "# *WARNING*: The ", kAfter = " module contains incomplete data!";
+  if (!starts_with(content, kBefore) || content.size() <= kBefore.size() + kAfter.size() ||
+      content.substr(content.size() - kAfter.size()) != kAfter)
+    return std::nullopt;
+  return fmt::format("{}: {}", path, content.substr(kBefore.size(), content.size() - kBefore.size() - kAfter.size()));
+}
+
 void check_text_line(std::string_view line, bool too_long) {
   if (too_long)
     throw BadLine{fmt::format("the line is longer than {} MiB: not a text trace line (binary data, or a lost newline?)",

@@ -60,6 +60,11 @@ void permute(std::vector<T>& values, const std::vector<std::size_t>& order) {
 // The value of a header line "KEY value", trimmed; nothing when `content` is another line.
 std::optional<std::string_view> header_value(std::string_view content, std::string_view key);
 
+// "FILE: MODULE" where `content` is darshan's "# *WARNING*: The MODULE module
+// contains incomplete data!" (the runtime ran out of memory for records: the
+// log holds only part of the job's I/O in that module), else nothing.
+std::optional<std::string> incomplete_darshan_module(std::string_view content, const std::string& path);
+
 // Events of one file, checked as they arrive: time order unless sorting was asked for.
 class EventSink {
  public:

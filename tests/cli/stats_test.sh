@@ -30,6 +30,23 @@ assert g.attrs["series_name"] == "bytes" and g.attrs["bin_width"] == 60
 for name in ("series", "acf", "quantiles", "channels/bytes_read", "burstiness/idc", "hurst/rs"):
     assert name in g, name
 PY
+# A log whose darshan runtime ran out of record memory says so in a comment: read as it is, and said.
+zcat "$data/mpi-io-test.dxt.txt.gz" | sed '1a # *WARNING*: The DXT_POSIX module contains incomplete data!' \
+  >"$tmp/partial.dxt.txt"
+expect_rc 0 "stats of an incomplete log" "$gpusynth" stats "$tmp/partial.dxt.txt" --format dxt --bin 1s --json \
+  -o "$tmp/partial.h5"
+expect_in "$tmp/stderr" "warning: darshan marked incomplete: .*partial.dxt.txt: DXT_POSIX (its runtime ran out" \
+  "stats warns of an incomplete module"
+/usr/bin/python3 - "$tmp/stdout" "$tmp/partial.h5" <<'PY' || fail "the incomplete module in stats' JSON and HDF5"
+import h5py, json, sys
+assert [m.split(": ")[-1] for m in json.load(open(sys.argv[1]))["incomplete_modules"]] == ["DXT_POSIX"]
+attrs = h5py.File(sys.argv[2], "r")["/datasets/partial"].attrs
+assert attrs["incomplete_modules"].endswith("partial.dxt.txt: DXT_POSIX"), dict(attrs)
+PY
+expect_rc 0 "characterize an incomplete log" "$gpusynth" characterize "$tmp/partial.dxt.txt" --format dxt
+expect_in "$tmp/stderr" "warning: darshan marked incomplete: .*DXT_POSIX" "characterize warns of an incomplete module"
+expect_rc 0 "stats of a complete log" "$gpusynth" stats "$data/mpi-io-test.dxt.txt.gz" --format dxt --bin 1s
+! grep -q "incomplete" "$tmp/stderr" || fail "a complete log was called incomplete"
 printf '1\n2\nx\n3\n' >"$tmp/bad.txt"
 expect_rc 2 "stats malformed line" "$gpusynth" stats "$tmp/bad.txt" --format timestamps --bin 1s -o "$tmp/bad.h5"
 expect_in "$tmp/stderr" "bad.txt:3:1: timestamp 'x' is not a finite number" "stats error names file:line:column"

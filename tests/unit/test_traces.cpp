@@ -14,6 +14,7 @@
 #include "host/base/errors.hpp"
 #include "io/binning.hpp"
 #include "io/line_reader.hpp"
+#include "io/requests.hpp"
 #include "io/series_source.hpp"
 #include "io/trace.hpp"
 #include "test_support.hpp"
@@ -48,6 +49,41 @@ TEST(TraceReaders, DxtGivesEveryPosixOperationInTimeOrder) {
   TraceOptions both = options_for("dxt");
   both.modules = {"POSIX", "MPI-IO"};
   EXPECT_EQ(read_trace({test::data_path("mpi-io-test.dxt.txt.gz")}, both).times.size(), 576u);
+}
+
+// The text of a gzipped trace with `comment` put after its first line.
+std::string with_comment_after_first_line(const std::string& gz, const std::string& comment) {
+  LineReader reader(gz);
+  std::string line, text;
+  for (bool first = true; reader.next(line); first = false) text += line + "\n" + (first ? comment : "");
+  return text;
+}
+
+// darshan's "module contains incomplete data" warnings (its runtime ran out
+// of record memory) are named with their file by the DXT, darshan and
+// request readers; a log without them, or with another warning, has none.
+TEST(TraceReaders, ModulesDarshanMarkedIncompleteAreNamed) {
+  test::TempDir dir;
+  const std::string warned =
+      "# *WARNING*: The DXT_POSIX module contains incomplete data!\n"
+      "#            This happens when a module runs out of\n"
+      "# *WARNING*: The DXT_MPIIO module contains incomplete data!\n"
+      "# *WARNING*: The DXT_POSIX module is old\n";
+  const std::string dxt = dir.path("partial.dxt.txt"), parser = dir.path("partial.parser.txt");
+  test::write_file(dxt, with_comment_after_first_line(test::data_path("mpi-io-test.dxt.txt.gz"), warned));
+  test::write_file(parser, with_comment_after_first_line(test::data_path("mpi-io-test.parser.txt.gz"),
+                                                         "# *WARNING*: The POSIX module contains incomplete data!\n"));
+  const std::vector<std::string> dxt_modules = {dxt + ": DXT_POSIX", dxt + ": DXT_MPIIO"};
+  EXPECT_EQ(read_trace({dxt}, options_for("dxt")).incomplete_modules, dxt_modules);
+  EXPECT_EQ(read_request_trace({dxt}, "dxt", TraceOptions{}).incomplete_modules, dxt_modules);
+  TraceOptions darshan = options_for("darshan");
+  darshan.bin_width = 1;
+  EXPECT_EQ(read_trace({parser}, darshan).incomplete_modules, std::vector<std::string>{parser + ": POSIX"});
+  EXPECT_TRUE(read_trace({test::data_path("mpi-io-test.dxt.txt.gz")}, options_for("dxt")).incomplete_modules.empty());
+  EXPECT_EQ(incomplete_modules_warning({}), "");
+  EXPECT_NE(incomplete_modules_warning(dxt_modules)
+                .find("darshan marked incomplete: " + dxt + ": DXT_POSIX, " + dxt + ": DXT_MPIIO (its runtime ran out"),
+            std::string::npos);
 }
 
 // Sums of POSIX_/STDIO_ BYTES_READ, BYTES_WRITTEN, READS, WRITES over the records (awk).
