@@ -251,6 +251,11 @@ std::string detection_note(const BurstAnalysis& a, const BurstAnalysisOptions& o
   if (o.k) return "";
   const auto asked = static_cast<std::size_t>(std::floor(o.share * static_cast<double>(a.severity.size())));
   const std::size_t found = a.bursts;
+  if (asked == 0)
+    return fmt::format(
+        "share {} of {} bins asks for no burst bin (floor({} x {}) = 0): none is detected and nothing "
+        "below describes bursts; a larger share, k, or a longer series gives some",
+        o.share, a.severity.size(), o.share, a.severity.size());
   if (found >= asked) return "";
   return fmt::format(
       "share {} asks for {} burst bins, but {} of the {} largest values equal the threshold {:.6g} and a bin equal "

@@ -477,6 +477,18 @@ RunConfig config_from(const YAML::Node& root, const std::string& text, const std
         throw located_error_at((*top.sequence("bursts"))[i]["ensembles"], path,
                                fmt::format("bursts[{}].ensembles names '{}', which is not among the ensembles", i,
                                            ensemble));
+  // A Monte Carlo or an augmentation needs ensembles: the entry's, or the study's fitted to its dataset.
+  for (std::size_t i = 0; i < config.bursts.size(); ++i) {
+    const BurstsSpec& b = config.bursts[i];
+    const YAML::Node entry = (*top.sequence("bursts"))[i];
+    if (b.ensembles ? !b.ensembles->empty() : !config.study.models.empty()) continue;
+    for (const char* key : {"monte_carlo", "augment"})
+      if (entry[key])
+        throw located_error_at(entry[key], path,
+                               fmt::format("bursts[{}].{}: the entry has no ensembles to run it on (no 'ensembles:' "
+                                           "and no 'models:' fitted to its dataset); give either, or leave '{}' out",
+                                           i, key, key));
+  }
   for (std::size_t i = 0; i < config.requests.size(); ++i) {
     const RequestsSpec& r = config.requests[i];
     if (!r.timing_ensemble.empty() && !known_ensemble(r.timing_ensemble))

@@ -87,6 +87,16 @@ expect_in "$tmp/notes" "5s: the scored bins hold no burst" "the notes attribute"
 sed 's/    bootstrap: {resamples: 200}/    bootstrap: {resamples: 200}\n    predictors: [logistic, logistic]/' "$tmp/bursts.yaml" >"$tmp/twice.yaml"
 expect_rc 2 "a predictor twice" "$gpusynth" bursts "$tmp/twice.yaml" -o "$tmp/twice.h5"
 expect_in "$tmp/stderr" "twice.yaml:12:28: bursts\[0\].predictors lists 'logistic' twice" "a predictor twice"
+# Without models: the real series' entry has no ensembles, so its augment (and a monte_carlo) has nothing
+# to run on: named, not skipped in silence.
+sed -e '/^models: \[markov\]$/d' -e '/^replicas: 20$/d' -e '/^  - name: replicas-only/,$d' "$tmp/bursts.yaml" >"$tmp/lone.yaml"
+expect_rc 2 "augment without ensembles" "$gpusynth" bursts "$tmp/lone.yaml" -o "$tmp/lone.h5"
+expect_in "$tmp/stderr" "lone.yaml:[0-9]*:[0-9]*: bursts\[0\].augment: the entry has no ensembles to run it on" \
+  "augment without ensembles is named"
+sed 's/    augment: {replicas: 4}/    monte_carlo: {replicas: 4}/' "$tmp/lone.yaml" >"$tmp/lone-mc.yaml"
+expect_rc 2 "monte_carlo without ensembles" "$gpusynth" bursts "$tmp/lone-mc.yaml" -o "$tmp/lone.h5"
+expect_in "$tmp/stderr" "bursts\[0\].monte_carlo: the entry has no ensembles to run it on" "monte_carlo without ensembles"
+[ ! -e "$tmp/lone.h5" ] || fail "a refused bursts config wrote its output"
 for n in 0 4294967296; do
   sed "s/monte_carlo: {replicas: 5}/monte_carlo: {replicas: $n}/" "$tmp/bursts.yaml" >"$tmp/mc.yaml"
   expect_rc 2 "monte_carlo.replicas $n" "$gpusynth" bursts "$tmp/mc.yaml" -o "$tmp/mc.h5"

@@ -812,6 +812,11 @@ TEST(Bursts, DetectionNoteSaysWhenTiesGiveFewerBurstsThanTheShareAsks) {
   EXPECT_EQ(detection_note(analysed(), options),
             "share 0.02 asks for 4 burst bins, but 2 of the 4 largest values equal the threshold 500 and a bin equal "
             "to it is no burst: 2 burst bins");
+  options.share = 0.0049;  // floor(0.0049 x 200) = 0 bursts asked
+  EXPECT_EQ(analysed().bursts, 0u);
+  EXPECT_EQ(detection_note(analysed(), options),
+            "share 0.0049 of 200 bins asks for no burst bin (floor(0.0049 x 200) = 0): none is detected and nothing "
+            "below describes bursts; a larger share, k, or a longer series gives some");
   options.k = 3.0;
   EXPECT_EQ(detection_note(analysed(), options), "");
 }
