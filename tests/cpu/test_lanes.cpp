@@ -318,6 +318,64 @@ TEST(CpuLanes, CirculantNoisePacksPutWhatTheScalarPutWould) {
   }
 }
 
+// The spectral models' store to real storage by packs gives the scalar
+// path's bits and tallies on every lane form: values of every magnitude (float
+// saturation, double overflow to ±inf, NaN, subnormals, ±0) at an offset into
+// the row, mapped by v·x + δ, rows ending in a partial pack.
+template <class Out>
+void check_spectral_store_by_lanes() {
+  const std::uint64_t offset = 5, length = 1001;
+  std::vector<double> row(offset + length + 3);
+  std::uint64_t state = 11;
+  const double specials[] = {3.5e38,
+                             -3.5e38,
+                             1e308,
+                             -1e308,
+                             std::numeric_limits<double>::infinity(),
+                             std::nan(""),
+                             4.9e-324,
+                             -0.0,
+                             3.4028234663852886e38};
+  for (std::size_t t = 0; t < row.size(); ++t) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    const double u = static_cast<double>(state >> 11) * 0x1.0p-53;
+    row[t] = t % 37 == 3 ? specials[(t / 37) % 9] : std::ldexp(u - 0.5, static_cast<int>(state % 200) - 100);
+  }
+  FilteredStoreKernel<Out> kernel;
+  kernel.decimated = row.data();
+  kernel.row_stride = row.size();
+  kernel.offset = offset;
+  kernel.length = length;
+  kernel.location = 0.25;
+  kernel.map.v = 3.0;
+  kernel.map.delta = -2.0;
+  const auto store = [&](CpuLanes lanes, MathPrecision precision) {
+    test::ScopedCpuLanes path(lanes);
+    test::ScopedMathPrecision math(precision);
+    std::vector<Out> out(length);
+    kernel.out = out.data();
+    const Tally tally = serial_for_each(kernel, test::context().lane_form());
+    return std::make_pair(out, tally.saturated);
+  };
+  const auto scalar = store(CpuLanes::none, MathPrecision::accurate);
+  EXPECT_GT(scalar.second, 10u);  // the saturation checks are not vacuous
+  for (CpuLanes lanes : {CpuLanes::avx2, CpuLanes::avx512}) {
+    if (supported_cpu_lanes(lanes) != lanes) continue;
+    for (MathPrecision precision : {MathPrecision::accurate, MathPrecision::fast}) {
+      const auto packed = store(lanes, precision);
+      ASSERT_EQ(std::memcmp(packed.first.data(), scalar.first.data(), length * sizeof(Out)), 0)
+          << to_string(lanes) << " " << to_string(precision);
+      EXPECT_EQ(packed.second, scalar.second) << to_string(lanes) << " " << to_string(precision);
+    }
+  }
+}
+
+TEST(CpuLanes, SpectralStoreGivesTheScalarBits) {
+  GS_REQUIRE_CPU_LANES();
+  check_spectral_store_by_lanes<float>();
+  check_spectral_store_by_lanes<double>();
+}
+
 TEST(CpuLanes, SameBitsOnOneAndThreeThreadsAndAnyBatches) {
   GS_REQUIRE_CPU_LANES();
   struct Case {

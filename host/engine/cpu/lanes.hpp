@@ -1,7 +1,8 @@
 // The CPU's lanes: the generic formulas of kernels/ (kernels/lanes.hpp) on packs
 // of eight (AVX2) or sixteen (AVX-512) lanes (host/engine/cpu/simd.hpp), with SLEEF's deterministic
 // functions, for the kernels whose time is in their math: the stable and normal
-// models and the innovations and frequency noise of the spectral models.
+// models and the innovations and frequency noise of the spectral models; and
+// the spectral models' store to real storage (no functions: the scalar bits).
 //
 // Reproducibility: a lane's value depends only on its own words, never on its
 // position in a pack or on which lanes are in use (the last, partial pack of a

@@ -322,12 +322,20 @@ GS_INLINE Pack<T> copysign(Pack<T> magnitude, Pack<T> sign) {
   return r;
 }
 
-// kPackLanes values from src (unaligned).
+// kPackLanes values from src (unaligned). A register at a time: one memcpy of
+// the whole pack went through the stack in GCC's AVX2 code, as 16-byte stores
+// read back by 32-byte loads, which cannot be forwarded (a stall per pack).
 template <class T>
 GS_INLINE Pack<T> load_pack(const T* src) {
   Pack<T> p;
-  std::memcpy(p.h, src, sizeof(p.h));
+  for (int i = 0; i < Pack<T>::kHalves; ++i) std::memcpy(&p.h[i], src + i * Pack<T>::kLanesPerRegister, sizeof(p.h[i]));
   return p;
+}
+
+// kPackLanes values to dst (unaligned), a register at a time.
+template <class T>
+GS_INLINE void store_pack(T* dst, Pack<T> p) {
+  for (int i = 0; i < Pack<T>::kHalves; ++i) std::memcpy(dst + i * Pack<T>::kLanesPerRegister, &p.h[i], sizeof(p.h[i]));
 }
 
 // a0 b0 a1 b1 … of all lanes to dst (2·kPackLanes values, unaligned).
