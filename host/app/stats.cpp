@@ -58,6 +58,8 @@ nlohmann::json summary_json(const TraceStatistics& s, const std::vector<std::str
     const double span = s.loaded.trace.times.back() - s.loaded.trace.times.front();
     j["duration"] = span;
     j["rate"] = json_number(span > 0 ? static_cast<double>(s.loaded.trace.times.size()) / span : NAN);
+  } else {  // binned and (time, value) traces have no events: the keys are there, undefined
+    j["events"] = j["duration"] = j["rate"] = nullptr;
   }
   return j;
 }
@@ -186,6 +188,8 @@ nlohmann::json statistics_json(const TraceStatistics& s) {
     for (double v : s.interarrival_acf) iacf.push_back(json_number(v));
     ia["acf"] = iacf;
     j["interarrival"] = ia;
+  } else {
+    j["interarrival"] = nullptr;
   }
   return j;
 }
@@ -199,6 +203,9 @@ int stats_command(const StatsOptions& given) {
     throw UserError(fmt::format("--name '{}' is not accepted; accepted: {}", name, h5::kGroupNameRule));
   if (!options.output.empty()) resolve_output_target(options.output, "-o");  // before the work, not after
   const TraceStatistics s = compute_statistics(options);
+  if (options.max_lag + 1 > s.acf.size())
+    std::fprintf(stderr, "note: --max-lag %zu is cut to %zu, the series' length - 1\n", options.max_lag,
+                 s.acf.size() - 1);
   if (const std::string w = incomplete_modules_warning(s.loaded.trace.incomplete_modules); !w.empty())
     std::fprintf(stderr, "warning: %s\n", w.c_str());
   const std::vector<std::string> sha = trace_digests(options.source.traces);

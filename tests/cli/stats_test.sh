@@ -30,6 +30,17 @@ assert g.attrs["series_name"] == "bytes" and g.attrs["bin_width"] == 60
 for name in ("series", "acf", "quantiles", "channels/bytes_read", "burstiness/idc", "hurst/rs"):
     assert name in g, name
 PY
+# A binned trace has every documented key, null where undefined; a --max-lag beyond the series is cut, said.
+expect_rc 0 "stats --json of counts" "$gpusynth" stats "$data/cloudphysics_per_second.counts" --format counts --bin 1s \
+  --json --max-lag 100000
+expect_in "$tmp/stderr" "note: --max-lag 100000 is cut to 7200, the series' length - 1" "the cut lag is said"
+/usr/bin/python3 - "$tmp/stdout" <<'PY' || fail "stats --json keys of a binned trace"
+import json, sys
+j = json.load(open(sys.argv[1]))
+for key in ("events", "duration", "rate", "interarrival"):
+    assert key in j and j[key] is None, (key, j.get(key))
+assert len(j["acf"]) == 7201 and j["incomplete_modules"] == []
+PY
 # A log whose darshan runtime ran out of record memory says so in a comment: read as it is, and said.
 zcat "$data/mpi-io-test.dxt.txt.gz" | sed '1a # *WARNING*: The DXT_POSIX module contains incomplete data!' \
   >"$tmp/partial.dxt.txt"
