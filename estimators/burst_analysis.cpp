@@ -22,7 +22,8 @@ double mean_of(const std::vector<double>& values) {
 }
 
 // Means per α of one way of deciding, with block-bootstrap intervals over the
-// windows (consecutive windows overlap: blocks of ⌈m^(1/3)⌉).
+// windows (consecutive windows overlap: blocks of ⌈m^(1/3)⌉); NaN without a
+// window (a mean over none is undefined, not a delay of 0 s).
 ScheduleSummary summarize_schedule(std::string decided_by, std::size_t windows, std::vector<ScheduledWindows> per_alpha,
                                    const PredictionOptions& bootstrap) {
   ScheduleSummary s;
@@ -32,11 +33,13 @@ ScheduleSummary summarize_schedule(std::string decided_by, std::size_t windows, 
       static_cast<std::size_t>(std::ceil(std::cbrt(static_cast<double>(std::max<std::size_t>(windows, 1)))));
   const std::uint32_t stream = stream_of_name("bursts/scheduling/" + s.decided_by);
   for (const ScheduledWindows& w : per_alpha) {
-    s.delay.push_back(mean_of(w.delay));
-    s.runtime.push_back(mean_of(w.runtime));
-    s.total.push_back(mean_of(w.total));
+    const auto mean = [](const std::vector<double>& values) { return values.empty() ? NAN : mean_of(values); };
+    s.delay.push_back(mean(w.delay));
+    s.runtime.push_back(mean(w.runtime));
+    s.total.push_back(mean(w.total));
     const auto interval = [&](const std::vector<double>& values) {
-      if (bootstrap.resamples == 0 || values.empty()) return BlockBootstrapInterval{};
+      if (values.empty()) return BlockBootstrapInterval{NAN, NAN};
+      if (bootstrap.resamples == 0) return BlockBootstrapInterval{};
       return block_bootstrap(values.size(), block, bootstrap.resamples, bootstrap.confidence, bootstrap.seed, stream,
                              [&](const std::vector<std::size_t>& positions) {
                                double sum = 0;
@@ -191,13 +194,20 @@ std::vector<FigureDistribution> figure_distributions(const BurstFigures* real,
     if (values.size() != replicas.size())
       throw InternalError("figure_distributions", fmt::format("figure '{}' missing from some replicas", d.name),
                           __FILE__, __LINE__);
+    // A figure a replica leaves undefined (NaN: a mean over no scheduling window) is not in its distribution.
+    values.erase(std::remove_if(values.begin(), values.end(), [](double v) { return std::isnan(v); }), values.end());
+    if (values.empty()) {
+      d.mean = d.low = d.high = d.p_value = NAN;
+      out.push_back(d);
+      continue;
+    }
     d.mean = mean_of(values);
     std::sort(values.begin(), values.end());
     const double median = quantile_of_sorted(values.data(), values.size(), 0.5);
     d.low = quantile_of_sorted(values.data(), values.size(), (1 - confidence) / 2);
     d.high = quantile_of_sorted(values.data(), values.size(), (1 + confidence) / 2);
     d.p_value = NAN;
-    if (real) {
+    if (real && !std::isnan(d.real)) {
       double extreme = 0;
       for (double v : values) extreme += std::abs(v - median) >= std::abs(d.real - median);
       d.p_value = (1 + extreme) / (1 + static_cast<double>(values.size()));

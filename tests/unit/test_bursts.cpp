@@ -768,6 +768,19 @@ TEST(Bursts, MonteCarloDistributionsByHand) {
   const BurstFigures typical = figures(0.6, 0.4);
   EXPECT_NEAR(run_length_fit(&typical, replicas, 0.5).p_value, 0.8, 1e-15);
   EXPECT_TRUE(std::isnan(figure_distributions(nullptr, replicas, 0.5)[0].p_value));
+  // A replica without a value (NaN: a mean over no scheduling window) is left out of the distribution: the
+  // three others' mean 0.8 and median 0.8, from which the real 0.2 is farther than any: p = 1/4. A real
+  // without a value has no p; a figure no replica defines has no distribution.
+  std::vector<BurstFigures> undefined_in_one = replicas;
+  undefined_in_one[3].values[0] = NAN;
+  const FigureDistribution left_out = figure_distributions(&real, undefined_in_one, 0.5)[0];
+  EXPECT_NEAR(left_out.mean, 0.8, 1e-15);
+  EXPECT_NEAR(left_out.p_value, 0.25, 1e-15);
+  const BurstFigures undefined_real = figures(NAN, 0.8);
+  EXPECT_TRUE(std::isnan(figure_distributions(&undefined_real, replicas, 0.5)[0].p_value));
+  for (BurstFigures& r : undefined_in_one) r.values[0] = NAN;
+  const FigureDistribution none = figure_distributions(&real, undefined_in_one, 0.5)[0];
+  EXPECT_TRUE(std::isnan(none.mean) && std::isnan(none.low) && std::isnan(none.high) && std::isnan(none.p_value));
 }
 
 // Non-findings are named (an F1 with no information is not a result): no burst
@@ -813,7 +826,13 @@ TEST(Bursts, DetectionNoteSaysWhenTiesGiveFewerBurstsThanTheShareAsks) {
             "share 0.02 asks for 4 burst bins, but 2 of the 4 largest values equal the threshold 500 and a bin equal "
             "to it is no burst: 2 burst bins");
   options.share = 0.0049;  // floor(0.0049 x 200) = 0 bursts asked
-  EXPECT_EQ(analysed().bursts, 0u);
+  const BurstAnalysis none = analysed();
+  EXPECT_EQ(none.bursts, 0u);
+  // Without a burst no window is scheduled: its means are undefined (NaN), not delays of 0 s.
+  ASSERT_FALSE(none.scheduling.empty());
+  EXPECT_EQ(none.scheduling.front().windows, 0u);
+  EXPECT_TRUE(std::isnan(none.scheduling.front().delay.front()) && std::isnan(none.scheduling.front().runtime.back()) &&
+              std::isnan(none.scheduling.front().total_interval.front().low));
   EXPECT_EQ(detection_note(analysed(), options),
             "share 0.0049 of 200 bins asks for no burst bin (floor(0.0049 x 200) = 0): none is detected and nothing "
             "below describes bursts; a larger share, k, or a longer series gives some");
