@@ -250,7 +250,20 @@ RequestTrace read_request_trace(const std::vector<std::string>& paths, const std
                     fmt::join(paths, ", ")));
   if (trace.table.requests.empty())
     throw UserError(fmt::format("{}: no requests", fmt::join(paths, ", ")));
-  if (!counters.empty()) read_open_counts(counters, options, trace);
+  if (!counters.empty()) {
+    read_open_counts(counters, options, trace);
+    const auto names_a_file = [&](const auto& opens) {
+      return std::any_of(opens.begin(), opens.end(), [&](const auto& entry) {
+        return std::find(trace.table.files.begin(), trace.table.files.end(), entry.first.second) !=
+               trace.table.files.end();
+      });
+    };
+    if (!names_a_file(trace.posix_opens) && !names_a_file(trace.mpiio_opens))
+      trace.counters_note = fmt::format(
+          "the counters '{}' count opens of none of the trace's {} files (another job's log?): every session is "
+          "inferred from the requests alone",
+          counters, trace.table.files.size());
+  }
   for (const Request& r : trace.table.requests) trace.ranks = std::max(trace.ranks, r.rank + 1);
   trace.lines = counts.lines;
   trace.bad_lines = counts.bad_lines;

@@ -85,6 +85,7 @@ struct RequestTrace {
   std::uint64_t bad_lines = 0;
   std::vector<std::string> bad_line_examples;
   std::vector<std::string> incomplete_modules;  // "FILE: MODULE" darshan marked incomplete (io/trace.hpp)
+  std::string counters_note;  // the counters name none of the trace's files (another job's?), else empty
 };
 
 // One PIONEER line: timestamp, operation, file, offset, size, execution time,

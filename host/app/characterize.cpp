@@ -59,6 +59,7 @@ int characterize_command(const CharacterizeOptions& o) {
   const TraceCharacterization c = characterize_requests(trace);
   if (const std::string w = incomplete_modules_warning(trace.incomplete_modules); !w.empty())
     std::fprintf(stderr, "warning: %s\n", w.c_str());
+  if (!trace.counters_note.empty()) std::fprintf(stderr, "warning: %s\n", trace.counters_note.c_str());
   if (trace.bad_lines)
     std::fprintf(stderr, "gpusynth: skipped %llu malformed lines, e.g. %s\n",
                  static_cast<unsigned long long>(trace.bad_lines), trace.bad_line_examples.front().c_str());

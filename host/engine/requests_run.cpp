@@ -185,11 +185,12 @@ RequestsPlan prepare_requests(RunConfig& config, std::optional<std::uint64_t> me
     throw_if_interrupted();
     spec.memory_budget = plan.budget;
     spec.budget_source = plan.budget_source;
-    std::string incomplete;
+    std::string warning;
     if (!spec.given && !spec.characterized) {
       try {  // now, so that a typo in a trace's name fails in seconds, not after the ensembles
         const RequestTrace trace = read_request_trace(spec.traces, spec.format, spec.trace_options, spec.counters);
-        incomplete = incomplete_modules_warning(trace.incomplete_modules);
+        warning = incomplete_modules_warning(trace.incomplete_modules);
+        if (!trace.counters_note.empty()) warning += (warning.empty() ? "" : "; ") + trace.counters_note;
         spec.characterized = std::make_shared<const TraceCharacterization>(characterize_requests(trace));
       } catch (const UserError& e) {
         throw UserError(fmt::format("{}: {}", located(config, spec), e.what()));
@@ -199,7 +200,7 @@ RequestsPlan prepare_requests(RunConfig& config, std::optional<std::uint64_t> me
     const Characteristics& characteristics = spec.given ? *spec.given : spec.characterized->characteristics;
     RequestsPlan::Entry entry;
     entry.name = spec.name;
-    entry.warning = incomplete;
+    entry.warning = warning;
     entry.replicas = spec.replicas;
     entry.processes = spec.processes > 0 ? spec.processes : path.processes;
     entry.size = expected_synthesis_size(path, characteristics, spec.synthesis, entry.processes);

@@ -41,7 +41,7 @@ struct RequestsPlan {
     std::int32_t processes = 1;
     std::string holding;      // how its replicas are held (the plan's words)
     std::uint64_t bytes = 0;  // the entry's replicas, with the texts' replica of the entries before
-    std::string warning;      // the trace's modules darshan marked incomplete, else empty
+    std::string warning;      // what to know of the trace (incomplete modules, unmatched counters), else empty
   };
   std::vector<Entry> entries;
   std::string text() const;  // the lines --dry-run prints

@@ -166,6 +166,17 @@ TEST(Requests, InjectedRootOnlyRequestIsFoundAtItsIndex) {
   EXPECT_EQ(c.characteristics.of(FileClass::root_exclusive).files, 1.0);
 }
 
+// Counters of another job (dxt.parser's files are not mpi-io-test's) count
+// no open of the trace's files: said, not used in silence; the job's own are.
+TEST(Requests, CountersOfAnotherJobAreSaid) {
+  EXPECT_EQ(mpi_io_test().counters_note, "");
+  const RequestTrace other = read_request_trace({test::data_path("mpi-io-test.dxt.txt.gz")}, "dxt", TraceOptions{},
+                                                test::data_path("dxt.parser.txt.gz"));
+  EXPECT_NE(other.counters_note.find("count opens of none of the trace's 33 files (another job's log?)"),
+            std::string::npos)
+      << other.counters_note;
+}
+
 // Template mode with N = 32 gives back the multiset of (rank, op, file, offset, size).
 TEST(Requests, TemplateExpansionReproducesTheTrace) {
   const TraceCharacterization c = characterize_requests(mpi_io_test());
