@@ -314,10 +314,10 @@ FioSummary stage_fio_replay(const PendingReplayDirectory& directory, const Workl
 }
 
 std::string FioSummary::volume(std::uint64_t files) const {
-  return fmt::format("{} reads of {} and {} writes of {} into {} files, at most {} in all (made sparse by "
-                     "create_files.sh)",
-                     reads, format_bytes(bytes_read), writes, format_bytes(bytes_written), files,
-                     format_bytes(file_bytes));
+  return fmt::format(
+      "{} reads of {} and {} writes of {} into {} files, at most {} in all (made sparse by "
+      "create_files.sh)",
+      reads, format_bytes(bytes_read), writes, format_bytes(bytes_written), files, format_bytes(file_bytes));
 }
 
 FioSummary write_fio_replay(const std::string& directory, const Workload& workload, const std::string& title) {

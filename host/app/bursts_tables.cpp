@@ -54,7 +54,8 @@ void scheduling(std::string& out, const BurstAnalysis& a, const BurstAnalysisOpt
   for (const ScheduleSummary& s : a.scheduling)
     for (std::size_t k = 0; k < s.per_alpha.size(); ++k) {
       const auto cell = [](double v, const BlockBootstrapInterval& i) {
-        return std::isnan(v) ? std::string("n/a (no window)") : fmt::format("{:.0f} [{:.0f}, {:.0f}]", v, i.low, i.high);
+        return std::isnan(v) ? std::string("n/a (no window)")
+                             : fmt::format("{:.0f} [{:.0f}, {:.0f}]", v, i.low, i.high);
       };
       out += fmt::format("  {:<14} {:>7} {:>5g}  {:<26} {:<26} {:<26}\n", s.decided_by, s.windows, s.per_alpha[k].alpha,
                          cell(s.delay[k], s.delay_interval[k]), cell(s.runtime[k], s.runtime_interval[k]),
