@@ -536,8 +536,9 @@ std::int64_t offset_on_rank(const Workload& path, const Request& source, std::in
   if (__builtin_mul_overflow(info.rank_stride, static_cast<std::int64_t>(rank), &moved) ||
       __builtin_add_overflow(source.offset, moved, &offset) || offset < 0 ||
       (source.size != kUnknown && offset > (std::int64_t{1} << 62) - source.size))
-    throw UserError(fmt::format("shared file '{}': rank {} would access offset {} + {}·{} (the trace's "
-                                "offset stride), outside 0 to 2^62; use fewer processes",
+    throw UserError(fmt::format("shared file '{}': rank {} would access offset {} + {}·{} (the file's offset "
+                                "stride per rank: the trace's, or rank_stride), outside 0 to 2^62; use fewer "
+                                "processes or another stride",
                                 path.table.files[source.file], rank, source.offset, rank, info.rank_stride));
   return offset;
 }
