@@ -213,7 +213,10 @@ std::string farima_boundary(const FarimaFit& fit, const std::vector<double>& y) 
                       "try other --farima-p/--farima-q",
                       ar ? "AR" : "MA", ar ? j : j - fit.p, kOnBound, std::copysign(1.0, y[j])));
     }
-  if (!fit.converged) why.push_back("the Whittle search stopped before it converged (5000 evaluations)");
+  if (!fit.converged)
+    why.push_back(fit.p + fit.q > 0 ? "the Whittle search stopped before it converged (5000 evaluations): AR and MA "
+                                      "terms whose roots nearly cancel make a ridge; try smaller --farima-p/--farima-q"
+                                    : "the Whittle search stopped before it converged (5000 evaluations)");
   return fmt::format("{}", fmt::join(why, "; "));
 }
 
