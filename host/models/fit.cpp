@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "host/base/errors.hpp"
 #include "host/base/interrupt.hpp"
@@ -186,9 +187,19 @@ YAML::Node fitted_ensemble_node(const FittedModel& r, const std::string& dataset
   return e;
 }
 
-std::string pm(const char* name, double value, double se) {
-  return std::isfinite(se) ? fmt::format("{} = {:.4g} ± {:.2g}", name, value, se)
-                           : fmt::format("{} = {:.4g}", name, value);
+namespace {
+std::string with_se(double value, double se) {
+  return std::isfinite(se) ? fmt::format("{:.4g} ± {:.2g}", value, se) : fmt::format("{:.4g}", value);
+}
+}  // namespace
+
+std::string pm(const char* name, double value, double se) { return fmt::format("{} = {}", name, with_se(value, se)); }
+
+std::string pm_list(const char* name, const std::vector<double>& values, const std::vector<double>& se) {
+  std::vector<std::string> each;
+  for (std::size_t i = 0; i < values.size(); ++i)
+    each.push_back(with_se(values[i], i < se.size() ? se[i] : std::numeric_limits<double>::quiet_NaN()));
+  return fmt::format("{} = [{}]", name, fmt::join(each, ", "));
 }
 
 void record(YAML::Node& fit, const std::string& name, double value, double se) {

@@ -267,8 +267,8 @@ FittedModel fit(FitData& data) {
   if (!f.note.empty()) r.fit["note"] = f.note;
   std::vector<std::string> rates;
   for (std::size_t i = 0; i < f.generator.size(); ++i) rates.push_back(fmt::format("{:.3g}", -f.generator[i][i]));
-  r.estimates = fmt::format("mu = [{:.4g}], sigma = [{:.3g}], exit rates = [{}]", fmt::join(f.mu, ", "),
-                            fmt::join(f.sigma, ", "), fmt::join(rates, ", "));
+  r.estimates = fmt::format("{}, {}, exit rates = [{}]", pm_list("mu", f.mu, f.mu_se),
+                            pm_list("sigma", f.sigma, f.sigma_se), fmt::join(rates, ", "));
   r.statistic = fmt::format("logL = {:.6g} ({} it{}, {} of {} starts at it)", f.log_likelihood, f.iterations,
                             f.converged ? "" : ", not converged", f.starts_at_best, options.starts);
   if (!f.converged)
