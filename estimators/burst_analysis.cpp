@@ -15,10 +15,12 @@ namespace gs {
 
 namespace {
 
+// NaN for no values: a mean over none is undefined (a scheduling decision
+// without windows has no delay, not one of 0 s).
 double mean_of(const std::vector<double>& values) {
   double sum = 0;
   for (double v : values) sum += v;
-  return values.empty() ? 0.0 : sum / static_cast<double>(values.size());
+  return values.empty() ? NAN : sum / static_cast<double>(values.size());
 }
 
 // Means per α of one way of deciding, with block-bootstrap intervals over the
@@ -33,10 +35,9 @@ ScheduleSummary summarize_schedule(std::string decided_by, std::size_t windows, 
       static_cast<std::size_t>(std::ceil(std::cbrt(static_cast<double>(std::max<std::size_t>(windows, 1)))));
   const std::uint32_t stream = stream_of_name("bursts/scheduling/" + s.decided_by);
   for (const ScheduledWindows& w : per_alpha) {
-    const auto mean = [](const std::vector<double>& values) { return values.empty() ? NAN : mean_of(values); };
-    s.delay.push_back(mean(w.delay));
-    s.runtime.push_back(mean(w.runtime));
-    s.total.push_back(mean(w.total));
+    s.delay.push_back(mean_of(w.delay));
+    s.runtime.push_back(mean_of(w.runtime));
+    s.total.push_back(mean_of(w.total));
     const auto interval = [&](const std::vector<double>& values) {
       if (values.empty()) return BlockBootstrapInterval{NAN, NAN};
       if (bootstrap.resamples == 0) return BlockBootstrapInterval{};

@@ -115,6 +115,7 @@ struct FarimaShape {
 // below 1/2) and partial autocorrelations in (−1, 1), through tanh; within
 // kOnBound of them an estimate is on the bound.
 constexpr double kFarimaMaxD = 0.49, kOnBound = 1e-3;
+constexpr int kFarimaEvaluations = 5000;  // the Whittle search's budget
 
 FarimaShape shape_from_free(const std::vector<double>& y, std::size_t p, std::size_t q) {
   FarimaShape s;
@@ -214,9 +215,10 @@ std::string farima_boundary(const FarimaFit& fit, const std::vector<double>& y) 
                       ar ? "AR" : "MA", ar ? j : j - fit.p, kOnBound, std::copysign(1.0, y[j])));
     }
   if (!fit.converged)
-    why.push_back(fit.p + fit.q > 0 ? "the Whittle search stopped before it converged (5000 evaluations): AR and MA "
-                                      "terms whose roots nearly cancel make a ridge; try smaller --farima-p/--farima-q"
-                                    : "the Whittle search stopped before it converged (5000 evaluations)");
+    why.push_back(fmt::format("the Whittle search stopped before it converged ({} evaluations){}", kFarimaEvaluations,
+                              fit.p + fit.q > 0 ? ": AR and MA terms whose roots nearly cancel make a ridge; try "
+                                                  "smaller --farima-p/--farima-q"
+                                                : ""));
   return fmt::format("{}", fmt::join(why, "; "));
 }
 
@@ -232,8 +234,8 @@ FarimaFit fit_farima(const std::vector<double>& x, std::size_t p, std::size_t q)
   const Objective objective = [&](const std::vector<double>& y) {
     return whittle(I, frequencies, shape_from_free(y, p, q)).objective;
   };
-  const Minimum best =
-      minimize_simplex(objective, std::vector<double>(1 + p + q, 0.0), std::vector<double>(1 + p + q, 0.3), 1e-7, 5000);
+  const Minimum best = minimize_simplex(objective, std::vector<double>(1 + p + q, 0.0),
+                                        std::vector<double>(1 + p + q, 0.3), 1e-7, kFarimaEvaluations);
   const FarimaShape s = shape_from_free(best.x, p, q);
   FarimaFit fit;
   fit.p = p, fit.q = q, fit.d = s.d, fit.ar = s.ar, fit.ma = s.ma;

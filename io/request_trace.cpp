@@ -126,7 +126,6 @@ std::int64_t extent_field(std::string_view field, const char* what) { return pio
 // darshan-dxt-parser: "# DXT, file_id: ID, file_name: NAME" opens a block; " X_POSIX rank op segment offset length
 // start end". Every block is checked against its counts (io/traces/dxt_blocks.hpp).
 void read_dxt_requests(const std::string& path, const TraceOptions& options, Trace& counts, RequestTable& table) {
-  // (counts.incomplete_modules collects darshan's incomplete-data warnings)
   std::int32_t file = -1;
   bool seen_header = false;
   DxtBlocks blocks(path);
@@ -228,6 +227,12 @@ void read_open_counts(const std::string& path, const TraceOptions& options, Requ
 }
 
 }  // namespace
+
+std::string request_trace_warning(const RequestTrace& trace) {
+  std::string warning = incomplete_modules_warning(trace.incomplete_modules);
+  if (!trace.counters_note.empty()) warning += (warning.empty() ? "" : "; ") + trace.counters_note;
+  return warning;
+}
 
 RequestTrace read_request_trace(const std::vector<std::string>& paths, const std::string& format,
                                 const TraceOptions& options, const std::string& counters) {

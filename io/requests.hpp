@@ -101,6 +101,10 @@ struct PioneerFields {
 RequestTrace read_request_trace(const std::vector<std::string>& paths, const std::string& format,
                                 const TraceOptions& options, const std::string& counters = {});
 
+// What to know before trusting a request trace (its incomplete modules, counters
+// of another job), or empty.
+std::string request_trace_warning(const RequestTrace& trace);
+
 // The request-level workloads gpusynth derives from a trace and synthesizes
 // (host/requests/workload.hpp makes them; io/requests_file.hpp and
 // io/request_texts.hpp write them).

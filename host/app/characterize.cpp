@@ -57,9 +57,7 @@ int characterize_command(const CharacterizeOptions& o) {
   if (!o.output.empty()) resolve_output_target(o.output, "--output");
   const RequestTrace trace = read_request_trace(o.traces, o.format, o.trace, o.counters);
   const TraceCharacterization c = characterize_requests(trace);
-  if (const std::string w = incomplete_modules_warning(trace.incomplete_modules); !w.empty())
-    std::fprintf(stderr, "warning: %s\n", w.c_str());
-  if (!trace.counters_note.empty()) std::fprintf(stderr, "warning: %s\n", trace.counters_note.c_str());
+  if (const std::string w = request_trace_warning(trace); !w.empty()) std::fprintf(stderr, "warning: %s\n", w.c_str());
   if (trace.bad_lines)
     std::fprintf(stderr, "gpusynth: skipped %llu malformed lines, e.g. %s\n",
                  static_cast<unsigned long long>(trace.bad_lines), trace.bad_line_examples.front().c_str());

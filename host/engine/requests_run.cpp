@@ -189,8 +189,7 @@ RequestsPlan prepare_requests(RunConfig& config, std::optional<std::uint64_t> me
     if (!spec.given && !spec.characterized) {
       try {  // now, so that a typo in a trace's name fails in seconds, not after the ensembles
         const RequestTrace trace = read_request_trace(spec.traces, spec.format, spec.trace_options, spec.counters);
-        warning = incomplete_modules_warning(trace.incomplete_modules);
-        if (!trace.counters_note.empty()) warning += (warning.empty() ? "" : "; ") + trace.counters_note;
+        warning = request_trace_warning(trace);
         spec.characterized = std::make_shared<const TraceCharacterization>(characterize_requests(trace));
       } catch (const UserError& e) {
         throw UserError(fmt::format("{}: {}", located(config, spec), e.what()));

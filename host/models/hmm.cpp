@@ -274,9 +274,9 @@ FittedModel fit(FitData& data) {
   if (!f.converged)
     r.add_boundary(fmt::format(
         "EM stopped at its limit of {} iterations before logL changed by less than {:g} of itself per iteration: the "
-        "estimates may still move ({} of {} starts ended within 0.5 of the best logL); a state the data barely need "
+        "estimates may still move ({} of {} starts ended within {} of the best logL); a state the data barely need "
         "slows EM down: try fewer --hmm-states",
-        options.max_iterations, options.tolerance, f.starts_at_best, options.starts));
+        options.max_iterations, options.tolerance, f.starts_at_best, options.starts, kSameOptimum));
   return r;
 }
 
