@@ -132,7 +132,7 @@ double share_inside(const std::vector<double>& values, std::size_t bins, const s
   return static_cast<double>(std::count(inside.begin(), inside.end(), true)) / static_cast<double>(bins);
 }
 
-// The bins up to the one holding time `seconds` (a completion at the end counts).
+// The bins up to the one holding time `seconds`, within the bound replay_bins_covering checked.
 std::size_t bins_covering(double seconds, double bin_seconds) {
   return static_cast<std::size_t>(std::floor(std::max(seconds, 0.0) / bin_seconds)) + 1;
 }
@@ -346,6 +346,29 @@ double replay_figure(const ReplayRecord& replay, ReplayFigure figure) {
   return kNaN;
 }
 
+std::size_t replay_bins_covering(double seconds, double bin_seconds, const std::string& what) {
+  const double bins = std::floor(std::max(seconds, 0.0) / bin_seconds) + 1;
+  if (!(bins <= kMaxReplayBins))
+    throw UserError(
+        fmt::format("--bin {} s gives {:.3g} bins over the {:.6g} s of {}; accepted: at most {:.0e} bins "
+                    "({} MB per replay): choose a wider --bin",
+                    bin_seconds, bins, seconds, what, kMaxReplayBins, kMaxReplayBins * kBytesPerReplayBin / 1e6));
+  return static_cast<std::size_t>(bins);
+}
+
+namespace {
+
+ReplayerFidelity compare_with_trace(const ReplayRecord& replay, const FidelityOptions& options) {
+  ReplayerFidelity r;
+  r.trace_run_time = options.trace_run_time;
+  r.trace_throughput = options.trace_run_time > 0 ? options.trace_bytes / options.trace_run_time : kNaN;
+  r.run_time_error = relative_error(replay_figure(replay, ReplayFigure::run_time), r.trace_run_time);
+  r.throughput_error = relative_error(replay_figure(replay, ReplayFigure::throughput), r.trace_throughput);
+  return r;
+}
+
+}  // namespace
+
 ReplayFidelity assess_replay_fidelity(const std::vector<ReplayRecord>& originals,
                                       const std::vector<ReplayRecord>& synthetic, const FidelityOptions& options) {
   check_replays(originals, synthetic, options);
@@ -354,11 +377,12 @@ ReplayFidelity assess_replay_fidelity(const std::vector<ReplayRecord>& originals
   double longest = 0;
   for (const auto* set : {&originals, &synthetic})
     for (const ReplayRecord& r : *set) longest = std::max(longest, r.run_time());
-  f.bins = bins_covering(longest, options.bin_seconds);
+  f.bins = replay_bins_covering(longest, options.bin_seconds, "the longest replay");
   f.original_bins = bins_covering(originals[0].run_time(), options.bin_seconds);
   for (const ReplayRecord& r : originals) f.originals.push_back(bin_replay(r, options.bin_seconds, f.bins));
   for (const ReplayRecord& r : synthetic) f.synthetic.push_back(bin_replay(r, options.bin_seconds, f.bins));
   compare_figures(originals, synthetic, options, f);
+  f.replayer = compare_with_trace(originals[0], options);
   compare_bands(originals, synthetic, options, f);
   compare_distributions(originals, synthetic, options, f);
   return f;

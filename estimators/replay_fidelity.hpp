@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -79,7 +80,28 @@ struct FidelityOptions {
   std::uint64_t seed = 0;
   std::uint32_t stream = 0;
   std::size_t latency_points = 101;  // the latency quantiles kept per replay (p = 0, 0.01, …, 1)
+  // The traced run itself, as replayed (sizes through the entry's overrides): its last request's end
+  // on the trace's clock, s, and its data bytes. NaN: unknown (no replayer figure).
+  double trace_run_time = std::numeric_limits<double>::quiet_NaN();
+  double trace_bytes = std::numeric_limits<double>::quiet_NaN();
 };
+
+// The replayer's own fidelity, //TRACE's figure: the original's first replay against the traced run
+// (its run time and throughput), |replay − trace| / trace. Not the synthesis' figure: the replicas
+// are judged against the original's replay (FigureComparison::replay_error).
+struct ReplayerFidelity {
+  double trace_run_time = 0, trace_throughput = 0;  // s, B/s (NaN: unknown)
+  double run_time_error = 0, throughput_error = 0;  // NaN: unknown
+};
+
+// The figures over time keep at most this many bins of a replay, each bin its six channels
+// (ReplayBins) and the three series made of them as doubles.
+constexpr double kMaxReplayBins = 1e8;
+constexpr double kBytesPerReplayBin = 9 * sizeof(double);
+// The bins of width `bin_seconds` up to the one holding time `seconds` (a
+// completion at the end counts); a UserError naming --bin and `what` the
+// bins cover when they would be more than kMaxReplayBins.
+std::size_t replay_bins_covering(double seconds, double bin_seconds, const std::string& what);
 
 // The probabilities of the latency quantiles kept per replay: i / (points − 1).
 std::vector<double> latency_probabilities(std::size_t points);
@@ -106,6 +128,7 @@ struct ReplayFidelity {
                                           // exchangeable workload scores with R − 1 replicas (NaN below 3 replicas)
   double original_again_coverage = 0;     // the original's second replay inside the band (NaN when replayed once)
   std::vector<FigureComparison> figures;  // in ReplayFigure order
+  ReplayerFidelity replayer;
   // Two-sample KS distance between the original's first replay and each replica (mean, interval), and
   // between the original's two replays (the noise floor), of the per-bin throughput over each replay's
   // own bins and of the request latencies.

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "estimators/burst_analysis.hpp"
+#include "estimators/replay_fidelity.hpp"
 #include "host/base/errors.hpp"
 #include "host/engine/config.hpp"
 #include "host/requests/synthesize.hpp"
@@ -177,6 +178,58 @@ void fuzz_bursts(const std::uint8_t* data, std::size_t size) {
   }
 }
 
+// What a replay's figures are made of (`gpusynth replay`, after fio): the
+// bins of the figures over time within their bound (the plan's check, at any
+// --bin) and the fidelity with its bootstrap intervals, from replays of up to
+// 64 data requests and 16 metadata operations each. Input: two bytes of
+// options, then 6-byte requests.
+//   byte 0: bits 0-1 replicas - 1, bit 2 a second replay of the original,
+//           bits 3-7 the time scale 10^(k - 12) s
+//   byte 1: --bin 10^(byte % 32 - 16) s
+//   each request: 16-bit completion time and latency (times the scale),
+//                 byte 4 bytes (its value, 0 included), byte 5 bit 0 read,
+//                 bit 1 a metadata operation at its completion instead,
+//                 bits 2-7 which replay (modulo the replays)
+void fuzz_replay(const std::uint8_t* data, std::size_t size) {
+  constexpr std::size_t kOptionBytes = 2, kRequestBytes = 6, kMaxRequests = 64 * 6;
+  if (size < kOptionBytes) return;
+  const std::size_t replicas = 1 + (data[0] & 3), originals = data[0] & 4 ? 2 : 1;
+  const double scale = std::pow(10.0, (data[0] >> 3) - 12);
+  std::vector<ReplayRecord> original(originals), synthetic(replicas);
+  const auto replay = [&](std::size_t k) -> ReplayRecord& {
+    k %= originals + replicas;
+    return k < originals ? original[k] : synthetic[k - originals];
+  };
+  for (std::size_t at = kOptionBytes, n = 0; at + kRequestBytes <= size && n < kMaxRequests; at += kRequestBytes, ++n) {
+    std::uint16_t completion = 0, latency = 0;
+    std::memcpy(&completion, data + at, 2);
+    std::memcpy(&latency, data + at + 2, 2);
+    const std::uint8_t flags = data[at + 5];
+    ReplayRecord& r = replay(flags >> 2);
+    if (flags & 2) {
+      r.metadata_times.push_back(completion * scale);
+      continue;
+    }
+    ReplayedIo io;
+    io.completion = completion * scale;
+    io.latency = std::min(latency * scale, io.completion);
+    io.issue = io.completion - io.latency;
+    io.bytes = data[at + 4];
+    io.read = flags & 1;
+    r.ios.push_back(io);
+  }
+  FidelityOptions options;
+  options.bin_seconds = std::pow(10.0, data[1] % 32 - 16);
+  options.resamples = 20;
+  options.trace_run_time = 1;
+  options.trace_bytes = 100;
+  try {
+    const ReplayFidelity f = assess_replay_fidelity(original, synthetic, options);
+    if (f.bins > kMaxReplayBins) std::abort();  // the bound the plan relies on
+  } catch (const UserError&) {
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> target_names() {
@@ -184,6 +237,7 @@ std::vector<std::string> target_names() {
   for (const auto& format : trace_format_names()) names.push_back("trace_" + format);
   names.push_back("config");
   names.push_back("bursts");
+  names.push_back("replay");
   names.push_back("requests_dxt");
   names.push_back("requests_pioneer");
   return names;
@@ -196,6 +250,10 @@ bool run_target(const std::string& target, const std::uint8_t* data, std::size_t
   }
   if (target == "bursts") {
     fuzz_bursts(data, size);
+    return true;
+  }
+  if (target == "replay") {
+    fuzz_replay(data, size);
     return true;
   }
   if (target == "requests_dxt" || target == "requests_pioneer") {

@@ -4,7 +4,8 @@
 // and its DXT-like text read back), and the request pipeline per request
 // format ("requests_dxt", "requests_pioneer": read, characterize, synthesize,
 // expand, time, check), and the burst analysis of a series ("bursts":
-// detection, prediction with intervals, scheduling). Each takes arbitrary bytes; a UserError is
+// detection, prediction with intervals, scheduling), and the replay's figures ("replay": the
+// bins' bound at any --bin and the fidelity of fuzzed replays). Each takes arbitrary bytes; a UserError is
 // the expected answer to bad input, anything else (a crash, another exception,
 // a sanitizer report) is a defect. Built twice: as libFuzzer binaries by
 // -DGPUSYNTH_FUZZ=ON with clang (fuzz/libfuzzer_main.cpp, scripts/fuzz.sh), and

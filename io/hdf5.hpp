@@ -117,6 +117,9 @@ class TableAppender {
   void append(const void* row);
   // Writes the rows still buffered; once, after the last append.
   void flush();
+  // Forgets the handles without closing them: closing is collective in a
+  // ranks' shared file, and one rank unwinding alone would wait in it.
+  void abandon() { type_.abandon(), dataset_.abandon(); }
 
  private:
   void write_buffered();

@@ -134,6 +134,10 @@ void write_fidelity_attributes(hid_t group, const ReplayFidelity& f) {
        {"ks_latency_low", f.ks_latency.low},
        {"ks_latency_high", f.ks_latency.high},
        {"ks_latency_floor", f.ks_latency_floor},
+       {"trace_run_time", f.replayer.trace_run_time},
+       {"trace_throughput", f.replayer.trace_throughput},
+       {"replayer_run_time_error", f.replayer.run_time_error},
+       {"replayer_throughput_error", f.replayer.throughput_error},
        {"resamples", static_cast<std::uint64_t>(o.resamples)},
        {"confidence", o.confidence},
        {"seed", o.seed},
@@ -148,7 +152,11 @@ void write_fidelity_attributes(hid_t group, const ReplayFidelity& f) {
             "a workload exchangeable with the replicas scores); original_again_coverage: the original's second "
             "replay; ks_*: two-sample Kolmogorov-Smirnov distance between the original's first replay and each "
             "replica (mean and interval) of the per-bin throughput over each replay's own bins and of the request "
-            "latencies; *_floor: the same between the original's two replays, the noise of the system under test")}});
+            "latencies; *_floor: the same between the original's two replays, the noise of the system under test; "
+            "replayer_*_error: the replayer's own fidelity, //TRACE's figure: |the original's first replay - the "
+            "traced run| / the traced run (trace_run_time: its last request's end, s; trace_throughput: its data bytes "
+            "/ that time, B/s), not the synthesis' figure (the figures table's replay_error: the replicas against the "
+            "original's replay)")}});
 }
 
 }  // namespace

@@ -51,29 +51,7 @@ std::string replay_name(std::size_t index, const std::string& name) {
   return fmt::format("files/{}_{}", index, base.substr(0, 80));
 }
 
-constexpr const char* kReplayMarker = ".gpusynth-replay";
 constexpr int kMaxSymlinkHops = 40;  // as the kernel's ELOOP limit
-
-// Staging folders "NAME.tmp-PID" beside `target` that versions before the
-// ".NAME.tmp-HOST-PID" names left when killed, whose process of this host is gone.
-void remove_old_staging(const std::filesystem::path& target) {
-  namespace fs = std::filesystem;
-  const std::string prefix = target.filename().string() + ".tmp-";
-  std::error_code ec;
-  for (const fs::directory_entry& entry :
-       fs::directory_iterator(directory_of(target.string()), ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.compare(0, prefix.size(), prefix) != 0) continue;
-    const std::string digits = name.substr(prefix.size());
-    if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
-    const auto pid = static_cast<pid_t>(std::stol(digits));
-    if (pid == getpid() || kill(pid, 0) == 0 || errno != ESRCH) continue;
-    std::error_code removed;
-    if (fs::remove_all(entry.path(), removed) > 0 && !removed)
-      std::fprintf(stderr, "gpusynth: removed '%s', left by process %d of this host, which no longer runs\n",
-                   entry.path().c_str(), static_cast<int>(pid));
-  }
-}
 
 }  // namespace
 
@@ -91,8 +69,7 @@ std::string resolve_replay_directory(const std::string& path, const std::string&
     }
     const std::string shown = target == fs::path(path) ? path : path + "' -> '" + target.string();
     if (S_ISDIR(info.st_mode)) {
-      struct stat marker {};
-      if (lstat((target / kReplayMarker).c_str(), &marker) != 0 || !S_ISREG(marker.st_mode))
+      if (!holds_marker(target.string(), kReplayMarker))
         throw UserError(
             fmt::format("{} '{}' exists and is not a replay directory gpusynth wrote (it has no {}); "
                         "choose another or remove it",
@@ -131,12 +108,14 @@ PendingReplayDirectory::PendingReplayDirectory(const std::string& path, const st
     : path_(path), option_(option), target_(resolve_replay_directory(path, option)) {
   namespace fs = std::filesystem;
   remove_stale_temporaries_of(target_);
-  remove_old_staging(target_);
   const fs::path parent = directory_of(target_);
   const std::string prefix = (parent / temporary_prefix(target_)).string() + std::to_string(getpid());
   for (unsigned n = 0;; ++n) {
     temp_ = prefix + (n ? "." + std::to_string(n) : "");
-    if (mkdir(temp_.c_str(), 0777) == 0) return;
+    if (mkdir(temp_.c_str(), 0777) == 0) {
+      write_marker(temp_, kReplayMarker, "a fio replay folder gpusynth is writing\n");
+      return;
+    }
     if (errno != EEXIST)
       throw UserError(fmt::format("{} '{}': cannot create a directory in '{}': {}", option_, path_, parent.string(),
                                   std::strerror(errno)));
@@ -309,7 +288,7 @@ FioSummary stage_fio_replay(const PendingReplayDirectory& directory, const Workl
   directory.write("create_files.sh", create_files_script(workload));
   for (const FileInfo& f : workload.files) summary.file_bytes += static_cast<std::uint64_t>(std::max<std::int64_t>(f.size, 0));
   ::chmod((directory.temp_path() + "/create_files.sh").c_str(), 0755);
-  directory.write(kReplayMarker, title + "\n");
+  write_marker(directory.temp_path(), kReplayMarker, title + "\n");
   return summary;
 }
 

@@ -31,8 +31,8 @@ struct FioSummary {
 std::string resolve_replay_directory(const std::string& path, const std::string& option);
 
 // A fio replay directory while it is written: ".NAME.tmp-HOST-PID" beside its
-// target (stale ones of dead processes of this host removed first, and the
-// "NAME.tmp-PID" folders older versions left), removed with its contents
+// target, marked as gpusynth's (kReplayMarker; stale marked ones of dead
+// processes of this host removed first), removed with its contents
 // unless published. sync() makes its files durable; publish() puts it in the
 // target's place in one rename (exchanged with the old replay directory,
 // which is then removed) and polls no interrupt.

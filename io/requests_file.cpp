@@ -1,10 +1,13 @@
 #include "io/requests_file.hpp"
 
 #include <algorithm>
+#include <exception>
 #include <map>
 #include <utility>
 
+#include "host/base/fault_injection.hpp"
 #include "host/base/interrupt.hpp"
+#include "host/base/ranks.hpp"
 #include "io/hdf5.hpp"
 #include "io/parallel_series.hpp"
 
@@ -108,12 +111,15 @@ class RequestTableWriter {
         names_(std::move(names)),
         replica_(static_cast<std::int64_t>(first_replica) - 1) {}
 
+  void abandon() { table_.abandon(); }
+
   void begin_replica(const Workload& files) {
     ++replica_;
     names_.add(files.table.ops, files.table.files);
   }
 
   void append(const std::vector<Request>& requests) {
+    fault_point("request-rows");  // a rank failing with its table open (tests/cli/mpi_test.sh)
     const std::vector<std::int64_t>& ops = names_.ops_here();
     const std::vector<std::int64_t>& files = names_.files_here();
     for (const Request& r : requests) {
@@ -217,7 +223,12 @@ RequestsEntryWriter::RequestsEntryWriter(ParallelSeriesFile& file, const std::st
                                                   h5::TableAppender::Placement{true, share.rows, share.first_row})) {}
 #endif
 
-RequestsEntryWriter::~RequestsEntryWriter() = default;
+RequestsEntryWriter::~RequestsEntryWriter() {
+  // Unwinding on one rank of several: its handles are dropped, not closed (a
+  // collective call the other ranks never make), as ParallelSeriesFile does;
+  // the job is ending (docs/scale-out.md).
+  if (std::uncaught_exceptions() > 0 && ranks().size > 1) table_->abandon(), group_.abandon();
+}
 
 void RequestsEntryWriter::begin_replica(const Workload& files) { table_->begin_replica(files); }
 

@@ -122,4 +122,9 @@ void append_trace_list(const std::string& list, std::vector<std::string>& paths)
   if (paths.size() == before) throw UserError(fmt::format("{}: the trace list names no file", list));
 }
 
+void add_source_inputs(const SeriesSource& source, const std::string& what, RunPaths& paths) {
+  paths.add_inputs(what + "trace", source.traces);
+  if (!source.trace_list.empty()) paths.add_input(what + "trace list", source.trace_list);
+}
+
 }  // namespace gs

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "host/base/run_paths.hpp"
 #include "io/attributes.hpp"
 #include "io/trace.hpp"
 
@@ -15,6 +16,7 @@ namespace gs {
 // `stats` and `fit`, the keys of a dataset).
 struct SeriesSource {
   std::vector<std::string> traces;
+  std::string trace_list;  // the file that named (some of) them, when one did: an input too
   TraceOptions trace;
   std::string bin;      // e.g. 1s, 100ms, 5min; required except for series traces
   std::string channel;  // the binned channel analysed; default: the format's (count; darshan: bytes)
@@ -35,6 +37,10 @@ struct LoadedSeries {
 };
 
 LoadedSeries read_series(const SeriesSource& source);
+
+// The files `source` reads, its traces and its trace list, as inputs of a run
+// (host/base/run_paths.hpp), each named "`what` trace 'PATH'".
+void add_source_inputs(const SeriesSource& source, const std::string& what, RunPaths& paths);
 
 // Seconds in "1s", "250ms", "10us", "5ns", "5min", "1h" or a bare number of seconds.
 double parse_duration(const std::string& text, const char* option);

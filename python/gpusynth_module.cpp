@@ -633,6 +633,8 @@ py::object fit(const py::object& series_given, const py::object& model, double b
   }
   if (binned && !(bin_width > 0))
     throw UserError(fmt::format("bin_width = {} is out of range; accepted: seconds > 0", bin_width));
+  if (replicas < 1 || replicas > 0xffffffffull)  // as the CLI's --replicas
+    throw UserError(fmt::format("replicas = {} is out of range; accepted: 1 to 4294967295", replicas));
   const bool one = py::isinstance<py::str>(model);
   std::vector<std::string> models;
   if (one)

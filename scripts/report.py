@@ -386,9 +386,16 @@ def html_table(header, rows):
     return "\n".join(out) + "</table>"
 
 
+def md_text(text):
+    """Text from the file (attributes, names, messages) as Markdown shows it: HTML in it is text, not markup (a
+    Markdown viewer would render a <script> or an <img> an attribute holds), and a line break ends no paragraph."""
+    return html.escape(str(text), quote=False).replace("\n", " ")
+
+
 def md_table(header, rows):
-    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    cell = lambda c: md_text(c).replace("|", "\\|")  # noqa: E731  # a | would split the cell
+    out = ["| " + " | ".join(cell(h) for h in header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(cell(c) for c in r) + " |" for r in rows]
     return "\n".join(out)
 
 
@@ -420,7 +427,7 @@ def write_report(results, directory):
             if "compare" in f:
                 try:
                     study_sections(f, results, directory, sections)
-                except (InputError, KeyError, OSError) as e:
+                except (InputError, KeyError, OSError, ValueError, TypeError, IndexError) as e:
                     fail(f"{results}: the study under /compare cannot be drawn: {e}; the file is damaged or was not "
                          "written by gpusynth")
             for name, attrs, panels, width in syntheses:
@@ -487,25 +494,25 @@ def write_pages(sections, warnings, notes, results, directory):
     md, body = ["# gpusynth report", ""], []
     if notes:  # what the results themselves warn of, before a reader trusts a figure
         heading = "Caveats recorded by the run"
-        md += [f"## {heading}", ""] + [f"- **caveat**: {n}" for n in notes] + [""]
+        md += [f"## {heading}", ""] + [f"- **caveat**: {md_text(n)}" for n in notes] + [""]
         body.append(f"<div class='caveats'><h2>{html.escape(heading)}</h2><ul>"
                     + "".join(f"<li>caveat: {html.escape(n)}</li>" for n in notes) + "</ul></div>")
     if warnings:  # at the top, where a reader sees that something is missing before looking for it
         heading = f"Warnings: parts of {results} are missing or damaged and are left out of this report"
-        md += [f"## {heading}", ""] + [f"- **warning**: {w}" for w in warnings] + [""]
+        md += [f"## {md_text(heading)}", ""] + [f"- **warning**: {md_text(w)}" for w in warnings] + [""]
         body.append(f"<div class='warnings'><h2>{html.escape(heading)}</h2><ul>"
                     + "".join(f"<li>warning: {html.escape(w)}</li>" for w in warnings) + "</ul></div>")
     for title, paragraphs, tabs, images in sections:
-        md += [f"## {title}", ""]
+        md += [f"## {md_text(title)}", ""]
         body.append(f"<h2>{html.escape(title)}</h2>")
         for p in paragraphs:
-            md += [p, ""]
+            md += [md_text(p), ""]
             body.append(f"<p>{html.escape(p)}</p>")
         for caption, header, rows in tabs:
-            md += [f"**{caption}**", "", md_table(header, rows), ""]
+            md += [f"**{md_text(caption)}**", "", md_table(header, rows), ""]
             body.append(f"<h3>{html.escape(caption)}</h3>" + html_table(header, rows))
         for caption, name in images:
-            md += [f"![{caption}]({name})", ""]
+            md += [f"![{md_text(caption)}]({name})", ""]
             with open(os.path.join(directory, name), "rb") as image:
                 data = base64.b64encode(image.read()).decode()
             body.append(f"<h3>{html.escape(caption)}</h3><img alt='{html.escape(caption)}' "
@@ -530,6 +537,10 @@ def file_kind(path):
     return "not a directory"
 
 
+# What marks a directory as a report gpusynth wrote (host/base/output_file.hpp): only such a one is replaced.
+REPORT_MARKER = ".gpusynth-report"
+
+
 def staging_directory(path):
     """By hand (without gpusynth): the target (links followed), checked as gpusynth checks it (report.cpp), and a
     new empty directory beside it, .NAME.tmp-HOST-PID, to draw into."""
@@ -543,14 +554,17 @@ def staging_directory(path):
         if not os.path.isdir(target):
             fail(f"-o {path} is {file_kind(target)}; the report is a directory: give a new path or a directory that "
                  "holds a report")
-        if os.listdir(target) and not os.path.isfile(os.path.join(target, "index.html")):
-            fail(f"-o {path}: exists and is not a gpusynth report (no index.html); choose another directory")
+        if os.listdir(target) and not os.path.isfile(os.path.join(target, REPORT_MARKER)):
+            fail(f"-o {path}: exists and is not a report gpusynth wrote (no {REPORT_MARKER}); gpusynth replaces only "
+                 "its own reports: choose another directory")
     host = re.sub(r"[^A-Za-z0-9.-]", "_", socket.gethostname()) or "localhost"
     staging = os.path.join(parent, f".{name}.tmp-{host}-{os.getpid()}")
     try:
         os.mkdir(staging)
     except OSError as e:
         fail(f"-o {path}: cannot create a directory in '{parent}': {e.strerror}")
+    with open(os.path.join(staging, REPORT_MARKER), "w") as marker:  # as gpusynth marks its reports
+        marker.write("a report gpusynth wrote; `gpusynth report -o` replaces it\n")
     return target, staging
 
 

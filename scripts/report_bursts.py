@@ -82,8 +82,9 @@ def values(group, name, fields=(), ndim=None):
         raise InputError(f"{dataset.name} cannot be read ({e}): the file is damaged") from None
 
 
-def attribute(obj, key, kind=float):
-    """An attribute as a finite number (kind float) or as text (kind str), or an InputError naming it."""
+def attribute(obj, key, kind=float, undefined=False):
+    """An attribute as a finite number (kind float) or as text (kind str), or an InputError naming it. With
+    undefined, NaN is taken too: a figure the run could not define (one replica has no band), drawn as n/a."""
     if key not in obj.attrs:
         raise InputError(f"{obj.name} has no attribute '{key}'")
     try:
@@ -96,7 +97,7 @@ def attribute(obj, key, kind=float):
         number = float(value)
     except (TypeError, ValueError):
         number = float("nan")
-    if not np.isfinite(number):
+    if not np.isfinite(number) and not (undefined and np.isnan(number)):
         raise InputError(f"{obj.name}: attribute '{key}' = {text(value)!r} is not a finite number")
     return number
 

@@ -111,8 +111,14 @@ def figure_rows(g):
 
 
 def fidelity_rows(g):
-    a = lambda key: attribute(g, key)  # noqa: E731
-    return [["band coverage of the original's throughput", pct_interval(a("coverage"), a("coverage_low"),
+    a = lambda key: attribute(g, key, undefined=True)  # noqa: E731  # n/a where the run had too few replays
+    replayer = []
+    if "replayer_run_time_error" in g.attrs:  # files of versions before 2026-11-28 lack it
+        replayer = [["the replayer (//TRACE's figure): the original's replay against the traced run, run time",
+                     pct(a("replayer_run_time_error")), f"the traced run: {fmt(a('trace_run_time'))} s; goal 6 %"],
+                    ["the same, throughput", pct(a("replayer_throughput_error")),
+                     f"the traced run: {fmt(a('trace_throughput') / MIB)} MiB/s; goal 6 %"]]
+    return replayer + [["band coverage of the original's throughput", pct_interval(a("coverage"), a("coverage_low"),
                                                                          a("coverage_high")),
              f"a replica among the others: {pct(a('replica_coverage'))}; the original's second replay: "
              f"{pct(a('original_again_coverage'))}"],

@@ -6,6 +6,8 @@
 #include <cstdio>
 
 #include "host/base/errors.hpp"
+#include "host/base/output_file.hpp"
+#include "host/base/run_paths.hpp"
 #include "host/requests/characteristics.hpp"
 #include "io/requests_file.hpp"
 #include "version.hpp"
@@ -54,7 +56,13 @@ std::string summary_text(const TraceCharacterization& c, const RequestTrace& tra
 }  // namespace
 
 int characterize_command(const CharacterizeOptions& o) {
-  if (!o.output.empty()) resolve_output_target(o.output, "--output");
+  if (!o.output.empty()) {  // before the work, not after
+    RunPaths paths;
+    paths.add_output(fmt::format("--output '{}'", o.output), resolve_output_target(o.output, "--output"));
+    paths.add_inputs("trace", o.traces);
+    if (!o.counters.empty()) paths.add_input("--counters", o.counters);
+    paths.check();
+  }
   const RequestTrace trace = read_request_trace(o.traces, o.format, o.trace, o.counters);
   const TraceCharacterization c = characterize_requests(trace);
   if (const std::string w = request_trace_warning(trace); !w.empty()) std::fprintf(stderr, "warning: %s\n", w.c_str());

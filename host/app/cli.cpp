@@ -114,6 +114,7 @@ std::string trace_format_of(const TraceArguments& a, const std::vector<std::stri
 
 void apply_trace_arguments(const TraceArguments& a, SeriesSource& o) {
   if (!a.format.empty()) trace_format(a.format);  // an unknown name is said first
+  o.trace_list = a.trace_list;
   if (!a.trace_list.empty()) append_trace_list(a.trace_list, o.traces);
   if (o.traces.empty()) throw UserError("no trace: give trace files, or --trace-list FILE");
   o.trace.format = trace_format(trace_format_of(a, o.traces)).name;
@@ -407,7 +408,7 @@ int parse_and_run(int argc, char** argv) {
   if (wisdom->parsed()) return fft_wisdom_command(wisdom_options);
   options.bursts_required = bursts->parsed();
   if (replay->parsed()) {
-    if (!replay_bin.empty()) replay_options.bin_seconds = parse_duration(replay_bin, "--bin");
+    if (replay->count("--bin") > 0) replay_options.bin_seconds = parse_duration(replay_bin, "--bin");
     options.replay = replay_options;
   }
   if (!backend.empty()) options.backend = parse_backend_choice(backend);

@@ -64,7 +64,10 @@ int fft_wisdom_command(const FftWisdomOptions& options) {
     throw UserError(fmt::format("{}: no wisdom file: give -o FILE, or `fft_wisdom: FILE` in the config", config.path));
   config.fft_wisdom_path.clear();
   apply_overrides(config, options.run);
-  resolve_output_target(output, "-o");  // before the work
+  RunPaths paths;  // before the work
+  paths.add_output(fmt::format("-o '{}'", output), resolve_output_target(output, "-o"));
+  add_config_inputs(config, paths);
+  paths.check();
   const std::vector<FftProblem> problems = run_fft_problems(config, options.run);
   if (problems.empty())
     throw UserError(fmt::format("{}: no ensemble of a spectral model (lfsn, farima, fgn, fbm, norros): no FFT to plan",

@@ -12,6 +12,8 @@
 #include "host/app/json.hpp"
 #include "host/base/errors.hpp"
 #include "host/base/output_file.hpp"
+#include "host/base/paths.hpp"
+#include "host/base/run_paths.hpp"
 #include "io/hdf5_library.hpp"
 #include "version.hpp"
 
@@ -94,7 +96,20 @@ nlohmann::json fits_json(const SeriesSource& read, const LoadedSeries& s, const 
           {"series", s.series_name},
           {"values", s.series.size()},
           {"bin_seconds", json_number(s.binned.bin_width > 0 ? s.binned.bin_width : NAN)},
+          {"incomplete_modules", s.trace.incomplete_modules},
           {"models", models}};
+}
+
+// -o and the config's HDF5 output (--ensemble-output, else beside -o): neither
+// an input of the fit nor the other, and the config's run would not replace a trace.
+void check_fit_outputs(const FitOptions& o) {
+  RunPaths paths;
+  paths.add_output(fmt::format("-o '{}'", o.output), resolve_output_target(o.output, "-o"));
+  const std::string h5 =
+      o.ensemble_output.empty() ? path_beside(o.output, default_yaml_output(o.output)) : o.ensemble_output;
+  paths.add_output(fmt::format("the config's output '{}'{}", h5, o.ensemble_output.empty() ? " (beside -o)" : ""), h5);
+  add_source_inputs(o.source, "", paths);
+  paths.check();
 }
 
 }  // namespace
@@ -106,7 +121,7 @@ int fit_command(const FitOptions& given) {
   SeriesSource& read = o.source;
   if (read.name.empty()) read.name = default_dataset_name(read.traces.at(0));
   read.name = h5::group_name_from(read.name);                    // it names the dataset and the fitted ensembles
-  if (!o.output.empty()) resolve_output_target(o.output, "-o");  // before the work, not after
+  if (!o.output.empty()) check_fit_outputs(o);                   // before the work, not after
   const LoadedSeries s = read_series(read);
   if (const std::string w = incomplete_modules_warning(s.trace.incomplete_modules); !w.empty())
     std::fprintf(stderr, "warning: %s\n", w.c_str());

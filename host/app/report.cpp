@@ -17,6 +17,7 @@
 #include "host/base/errors.hpp"
 #include "host/base/interrupt.hpp"
 #include "host/base/output_file.hpp"
+#include "host/base/run_paths.hpp"
 #include "io/hdf5_library.hpp"
 
 namespace gs {
@@ -35,9 +36,11 @@ std::string environment_or(const char* name, const std::string& fallback) {
 
 // The directory that `-o PATH` names, links followed (the directory a link
 // points to is replaced, the link stays, as for files): nothing there, an
-// empty directory or a directory holding a report (index.html). Anything else
-// is refused before any work, as output_file.hpp refuses what is not a file.
-std::string resolve_report_target(const std::string& path) {
+// empty directory or a report gpusynth wrote (it holds kReportMarker; an
+// index.html alone proves nothing). Anything else, and a directory holding
+// the results file, is refused before any work, as output_file.hpp refuses
+// what is not a file.
+std::string resolve_report_target(const std::string& path, const std::string& results) {
   if (path.empty()) throw UserError("-o must not be empty");
   fs::path target = fs::absolute(path).lexically_normal();
   if (!target.has_filename()) target = target.parent_path();  // "out/report/"
@@ -55,11 +58,11 @@ std::string resolve_report_target(const std::string& path) {
       std::error_code ec;
       const bool empty = fs::is_empty(target, ec);
       if (ec) throw UserError(fmt::format("-o '{}': cannot list '{}': {}", path, target.string(), ec.message()));
-      if (!empty && !fs::is_regular_file(target / "index.html"))
+      if (!empty && !holds_marker(target.string(), kReportMarker))
         throw UserError(
-            fmt::format("-o '{}' is a directory that holds no report (no index.html); gpusynth replaces "
-                        "only a report: choose another directory",
-                        path));
+            fmt::format("-o '{}' is a directory that holds no report gpusynth wrote (no {}); gpusynth "
+                        "replaces only its own reports: choose another directory",
+                        path, kReportMarker));
       if (access(target.c_str(), W_OK) != 0)
         throw UserError(fmt::format("-o '{}': the report there is read-only; it is left as it is", path));
       break;
@@ -76,6 +79,10 @@ std::string resolve_report_target(const std::string& path) {
     if (ec) throw UserError(fmt::format("-o '{}': cannot read the link '{}': {}", path, target.string(), ec.message()));
     target = (link.is_absolute() ? link : target.parent_path() / link).lexically_normal();
   }
+  RunPaths paths;  // the results file may not lie inside the directory replaced
+  paths.add_output(fmt::format("-o '{}'", path), target.string(), "", true);
+  paths.add_input("the results file", results);
+  paths.check();
   const fs::path directory = target.parent_path();
   struct stat info {};
   if (stat(directory.c_str(), &info) != 0 || !S_ISDIR(info.st_mode))
@@ -99,6 +106,7 @@ class StagingDirectory {
     if (mkdir(staging_.c_str(), 0777) != 0)
       throw UserError(fmt::format("-o '{}': cannot create a directory in '{}': {}", path_,
                                   fs::path(target_).parent_path().string(), std::strerror(errno)));
+    write_marker(staging_, kReportMarker, "a report gpusynth wrote; `gpusynth report -o` replaces it\n");
   }
   StagingDirectory(const StagingDirectory&) = delete;
   StagingDirectory& operator=(const StagingDirectory&) = delete;
@@ -148,6 +156,13 @@ std::string installed_or_source_script() {
 }  // namespace
 
 int report_command(const ReportOptions& o) {
+  {  // a FIFO would block the HDF5 open until a writer came; a directory or device is no results file
+    struct stat info {};
+    if (stat(o.results.c_str(), &info) != 0)
+      throw UserError(fmt::format("{}: cannot open the results file: {}", o.results, std::strerror(errno)));
+    if (!S_ISREG(info.st_mode))
+      throw UserError(fmt::format("{} is {}; give the HDF5 file a run wrote", o.results, file_kind(info.st_mode)));
+  }
   {
     bool found = false;
     for (const char* group : {"compare", "requests", "bursts"}) found = found || h5::file_has(o.results, group);
@@ -157,7 +172,7 @@ int report_command(const ReportOptions& o) {
                       "'requests:' or 'bursts:' block first",
                       o.results));
   }
-  const std::string target = resolve_report_target(o.output);
+  const std::string target = resolve_report_target(o.output, o.results);
   // Debian's matplotlib and h5py belong to /usr/bin/python3 (a python3 earlier on PATH may lack them).
   const std::string python = environment_or("GPUSYNTH_PYTHON", "/usr/bin/python3");
   const std::string script = environment_or("GPUSYNTH_REPORT_SCRIPT", installed_or_source_script());

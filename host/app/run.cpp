@@ -25,8 +25,12 @@ int run_command(const RunOptions& given) {
   const RunOutcome outcome = run_config(config, options);
   if (options.dry_run) {
     if (!is_root_rank()) return kExitOk;
-    std::fputs(outcome.plan.c_str(), stdout);
-    std::fputs("dry run: nothing written\n", stdout);
+    if (options.json) {
+      std::printf("%s\n", plan_json(outcome.plan).dump(2).c_str());
+    } else {
+      std::fputs(outcome.plan.c_str(), stdout);
+      std::fputs("dry run: nothing written\n", stdout);
+    }
     return kExitOk;
   }
   if (outcome.interrupted_by) {

@@ -1,5 +1,7 @@
 #include "host/app/run_json.hpp"
 
+#include <algorithm>
+
 #include "estimators/compare.hpp"
 #include "host/app/json.hpp"
 
@@ -118,6 +120,11 @@ json replay_json(const ReplayResult& r) {
           {"ks_throughput_floor", json_number(f.ks_throughput_floor)},
           {"ks_latency", estimate(f.ks_latency)},
           {"ks_latency_floor", json_number(f.ks_latency_floor)},
+          {"replayer",
+           {{"trace_run_time", json_number(f.replayer.trace_run_time)},
+            {"trace_throughput", json_number(f.replayer.trace_throughput)},
+            {"run_time_error", json_number(f.replayer.run_time_error)},
+            {"throughput_error", json_number(f.replayer.throughput_error)}}},
           {"figures", figures}};
 }
 
@@ -143,6 +150,17 @@ json run_json(const RunOutcome& outcome, const std::string& output) {
     for (const ReplayResult& r : outcome.replays) out["replays"].push_back(replay_json(r));
   }
   return out;
+}
+
+nlohmann::json plan_json(const std::string& plan) {
+  nlohmann::json lines = nlohmann::json::array();
+  std::size_t at = 0;
+  while (at < plan.size()) {
+    const std::size_t end = std::min(plan.find('\n', at), plan.size());
+    lines.push_back(plan.substr(at, end - at));
+    at = end + 1;
+  }
+  return {{"dry_run", true}, {"written", nullptr}, {"plan", lines}};
 }
 
 }  // namespace gs

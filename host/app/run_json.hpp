@@ -13,4 +13,8 @@ namespace gs {
 
 nlohmann::json run_json(const RunOutcome& outcome, const std::string& output);
 
+// `--json --dry-run`: {"dry_run": true, "written": null, "plan": [its lines]}, the
+// plan --dry-run prints (ensembles, batches, requests, replays), a line each.
+nlohmann::json plan_json(const std::string& plan);
+
 }  // namespace gs

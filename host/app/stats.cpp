@@ -15,6 +15,7 @@
 #include "host/base/errors.hpp"
 #include "host/base/output_file.hpp"
 #include "host/base/parallel.hpp"
+#include "host/base/run_paths.hpp"
 #include "io/hdf5_library.hpp"
 #include "io/line_reader.hpp"
 #include "io/stats_file.hpp"
@@ -201,7 +202,12 @@ int stats_command(const StatsOptions& given) {
     name = h5::group_name_from(default_dataset_name(options.source.traces[0]));
   if (!h5::is_group_name(name))
     throw UserError(fmt::format("--name '{}' is not accepted; accepted: {}", name, h5::kGroupNameRule));
-  if (!options.output.empty()) resolve_output_target(options.output, "-o");  // before the work, not after
+  if (!options.output.empty()) {  // before the work, not after
+    RunPaths paths;
+    paths.add_output(fmt::format("-o '{}'", options.output), resolve_output_target(options.output, "-o"));
+    add_source_inputs(options.source, "", paths);
+    paths.check();
+  }
   const TraceStatistics s = compute_statistics(options);
   if (options.max_lag + 1 > s.acf.size())
     std::fprintf(stderr, "note: --max-lag %zu is cut to %zu, the series' length - 1\n", options.max_lag,

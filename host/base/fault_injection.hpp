@@ -3,8 +3,10 @@
 // or STAGE#N@RANK in the environment, the N-th call (the first without #N)
 // of fault_point(STAGE) throws an InternalError on that rank (on every rank
 // without @RANK), as a failing library call would. The stages
-// are named where fault_point is called: generate, study, requests, bursts,
-// deflate (inside the writer's OpenMP loop). Unset, it costs one comparison.
+// are named where fault_point is called: plan (every rank's planning, before
+// the ranks agree to go), generate, study, requests, request-rows (a request
+// table open in the file), bursts, deflate (inside the writer's OpenMP loop).
+// Unset, it costs one comparison.
 #pragma once
 
 namespace gs {

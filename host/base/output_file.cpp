@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -36,9 +37,27 @@ std::string host_tag() {
   return tag;
 }
 
-// Removes the temporary files of `name` in `directory` whose process (on this
-// host) is gone. Only our own pattern with a dead PID is touched: a file of a
-// live process, or of another host sharing the directory, is left alone.
+constexpr const char* kStagingAttribute = "user.gpusynth";
+
+// Marks a staged file as gpusynth's (best effort: a file system without user
+// extended attributes leaves it unmarked, and a stale one is then only named).
+void mark_staged_file(int fd) {
+  static const char kValue[] = "staged output";
+  fsetxattr(fd, kStagingAttribute, kValue, sizeof kValue - 1, 0);
+}
+
+// Whether `path` carries gpusynth's mark: a folder a marker file, a file the attribute.
+bool carries_own_mark(const std::string& path) {
+  struct stat info {};
+  if (lstat(path.c_str(), &info) != 0) return false;
+  if (S_ISDIR(info.st_mode)) return holds_marker(path, kReportMarker) || holds_marker(path, kReplayMarker);
+  return S_ISREG(info.st_mode) && lgetxattr(path.c_str(), kStagingAttribute, nullptr, 0) > 0;
+}
+
+// Removes the temporaries in `directory` named `prefix` + PID[.…] whose
+// process (on this host) is gone and that carry gpusynth's mark. A file of a
+// live process, of another host sharing the directory, or without the mark
+// is left alone.
 void remove_stale_temporaries(const std::string& directory, const std::string& prefix) {
   DIR* dir = opendir(directory.c_str());
   if (dir == nullptr) return;
@@ -51,7 +70,14 @@ void remove_stale_temporaries(const std::string& directory, const std::string& p
     const auto pid = static_cast<pid_t>(std::stol(digits));
     if (pid == getpid() || kill(pid, 0) == 0 || errno != ESRCH) continue;
     const std::string path = (fs::path(directory) / file).string();
-    std::error_code ec;  // a staged directory (the fio replay folder) goes with what is in it
+    if (!carries_own_mark(path)) {
+      std::fprintf(stderr,
+                   "gpusynth: left '%s' as it is: it has the name of a temporary of process %d of this host, "
+                   "which no longer runs, but not gpusynth's mark; remove it if it is not yours\n",
+                   path.c_str(), static_cast<int>(pid));
+      continue;
+    }
+    std::error_code ec;  // a staged directory (a report, the fio replay folder) goes with what is in it
     if (fs::remove_all(path, ec) > 0 && !ec)
       std::fprintf(stderr, "gpusynth: removed '%s', left by process %d of this host, which no longer runs\n",
                    path.c_str(), static_cast<int>(pid));
@@ -118,6 +144,7 @@ PendingOutput::PendingOutput(const std::string& path, const std::string& option)
         (fs::path(directory) / (prefix + std::to_string(getpid()) + (n ? "." + std::to_string(n) : ""))).string();
     const int fd = open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd >= 0) {
+      mark_staged_file(fd);
       close(fd);
       return;
     }
@@ -191,6 +218,17 @@ bool replace_directory(const std::string& staged, const std::string& target) {
 
 void remove_stale_temporaries_of(const std::string& path) {
   remove_stale_temporaries(directory_of(path), temporary_prefix(path));
+  remove_stale_temporaries(directory_of(path), fs::path(path).filename().string() + ".tmp-");
+}
+
+bool holds_marker(const std::string& directory, const char* marker) {
+  struct stat info {};
+  return lstat((fs::path(directory) / marker).c_str(), &info) == 0 && S_ISREG(info.st_mode);
+}
+
+void write_marker(const std::string& directory, const char* marker, const std::string& text) {
+  const std::string path = (fs::path(directory) / marker).string();
+  write_and_close(open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0666), text, path);
 }
 
 void write_and_close(int fd, const std::string& text, const std::string& shown) {

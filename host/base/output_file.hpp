@@ -68,9 +68,24 @@ void sync_and_recheck(const std::string& staged, bool directory, const std::stri
 // `text` written to the temporary file of `output` (not yet synced or published).
 void write_pending_text(const PendingOutput& output, const std::string& text);
 
-// Removes the temporary files and directories of `path` (".NAME.tmp-HOST-PID…")
-// that a process of this host that no longer runs left, as PendingOutput does
-// for its own; for outputs staged as directories (the fio replay folder).
+// What gpusynth made, and so may replace or remove again, carries its mark: a
+// folder (a report, a fio replay folder, the staging folder of either) holds
+// a marker file, a staged file the extended attribute user.gpusynth (where the
+// file system keeps extended attributes; elsewhere a stale one is only named).
+// A name alone proves nothing: a user's ".x.tmp-HOST-99999" stays theirs.
+constexpr const char* kReportMarker = ".gpusynth-report";
+constexpr const char* kReplayMarker = ".gpusynth-replay";
+// Whether `directory` holds the marker file `marker` (a regular file).
+bool holds_marker(const std::string& directory, const char* marker);
+// `text` written to `directory`/`marker` (replacing what it held).
+void write_marker(const std::string& directory, const char* marker, const std::string& text);
+
+// Removes the temporary files and directories of `path` (".NAME.tmp-HOST-PID…",
+// and the "NAME.tmp-PID" folders versions before 2026-11 staged replays in)
+// that a process of this host that no longer runs left and that carry
+// gpusynth's mark, as PendingOutput does for its own; for outputs staged as
+// directories (a report, the fio replay folder). Unmarked ones are named on
+// stderr and left.
 void remove_stale_temporaries_of(const std::string& path);
 
 // What a file of this st_mode is, for messages: "a FIFO (named pipe)", "a directory", ….

@@ -108,7 +108,8 @@ DatasetSpec parse_dataset(const YAML::Node& node, const std::string& file, const
   }
   if (trace_list) {
     try {
-      append_trace_list(path_beside(file, *trace_list), r.traces);
+      r.trace_list = path_beside(file, *trace_list);
+      append_trace_list(r.trace_list, r.traces);
     } catch (const UserError& e) {
       throw map.error_at("trace_list", e.what());
     }
@@ -571,6 +572,18 @@ RunConfig load_config(const std::string& path) {
   return parse_config(whole_file(path, fmt::format("{}: is a directory; give the config file (ensemble.yaml)", path),
                                  fmt::format("{}: cannot open the config file: ", path)),
                       path);
+}
+
+void add_config_inputs(const RunConfig& config, RunPaths& paths) {
+  if (!config.path.empty()) paths.add_input("the config", config.path);
+  for (const DatasetSpec& d : config.datasets) add_source_inputs(d.source, fmt::format("dataset '{}' ", d.name), paths);
+  for (const RequestsSpec& spec : config.requests) {
+    paths.add_inputs(spec.where + ".trace", spec.traces);
+    if (!spec.counters.empty()) paths.add_input(spec.where + ".counters", spec.counters);
+  }
+  // The wisdom read (--fft-wisdom's or the config's), else the one `fft_wisdom:` names.
+  const std::string& wisdom = config.fft_wisdom ? config.fft_wisdom->path : config.fft_wisdom_path;
+  if (!wisdom.empty()) paths.add_input("the FFT wisdom", wisdom);
 }
 
 }  // namespace gs

@@ -15,6 +15,7 @@
 
 #include "estimators/compare.hpp"
 #include "host/base/fft.hpp"
+#include "host/base/run_paths.hpp"
 #include "host/engine/bursts_spec.hpp"
 #include "host/engine/precision.hpp"
 #include "host/engine/requests_spec.hpp"
@@ -96,6 +97,11 @@ class ConfigMap;
 void check_group_name(const ConfigMap& map, const std::string& name);
 
 RunConfig load_config(const std::string& path);
+
+// Every file the run of `config` reads (the config, its datasets' traces and
+// trace lists, its requests' traces and counters, its FFT wisdom), as inputs
+// its outputs may not replace (host/base/run_paths.hpp).
+void add_config_inputs(const RunConfig& config, RunPaths& paths);
 
 // The wisdom `fft_wisdom:` names read into config.fft_wisdom (errors located
 // at the key); nothing without the key.

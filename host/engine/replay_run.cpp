@@ -3,12 +3,14 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -29,6 +31,9 @@ namespace {
 constexpr double kDefaultBinSeconds = 0.1;  // slack-timed entries have no bins of their own
 constexpr double kBlockBytes = 4096;        // a write allocates whole blocks of its sparse file
 constexpr double kLogBytesPerRequest = 96;  // its iolog line and its latency-log line
+constexpr int kFioMaxJobs = 4096;           // fio 3.33's FIO_MAX_JOBS: jobs one fio runs
+constexpr const char* kReplayFolder = "gpusynth-replay";  // each replay's folder in the target
+constexpr double kReplaySlack = 2;  // a replay planned to run up to this much longer than the trace's pace
 
 // The entries `options.entries` names (all when empty); an unknown name is a UserError.
 std::vector<const RequestsSpec*> chosen_entries(const RunConfig& config, const ReplayOptions& options) {
@@ -64,24 +69,80 @@ double bin_seconds_of(const RequestsSpec& spec, const ReplayOptions& options) {
   return spec.timing_ensemble.empty() ? kDefaultBinSeconds : spec.bin_width;
 }
 
-// The executable fio is, found as execvp finds it; a UserError when there is none.
+// The figures over time of an entry's replays, planned: at most
+// kMaxReplayBins bins over twice `seconds`, the longest replay expected (a
+// replay may run longer than the trace's pace), and their memory within the budget.
+void check_replay_bins(const RequestsSpec& spec, const ReplayOptions& options, double seconds,
+                       const RequestsPlan& requests) {
+  const double width = bin_seconds_of(spec, options);
+  const auto bins = static_cast<double>(replay_bins_covering(
+      kReplaySlack * seconds, width, fmt::format("the replays of '{}' (twice the longest expected)", spec.name)));
+  const double bytes = bins * (options.original_replays + spec.replicas) * kBytesPerReplayBin;
+  if (bytes > static_cast<double>(requests.budget))
+    throw UserError(
+        fmt::format("--bin {} s: {:.3g} bins for each of the {} replays of '{}' take about {} of memory, "
+                    "more than the budget of {} ({}); choose a wider --bin or raise --memory-limit",
+                    width, bins, options.original_replays + spec.replicas, spec.name, format_estimated_bytes(bytes),
+                    format_bytes(requests.budget), requests.budget_source));
+}
+
+// The executable fio is, found as execvp finds it, as an absolute path: fio
+// runs in a staging folder, where a relative --fio or PATH entry names
+// nothing. A UserError when there is none.
 std::string find_fio(const std::string& fio) {
   const auto runnable = [](const std::string& path) {
     struct stat info {};
     return stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode) && access(path.c_str(), X_OK) == 0;
   };
+  const auto absolute = [](const std::string& path) {
+    return std::filesystem::absolute(path).lexically_normal().string();
+  };
   if (fio.find('/') != std::string::npos) {
-    if (runnable(fio)) return fio;
+    if (runnable(fio)) return absolute(fio);
     throw UserError(fmt::format("--fio '{}' is not an executable file", fio));
   }
   const char* path = std::getenv("PATH");
   std::istringstream folders(path ? path : "/usr/bin:/bin");
   for (std::string folder; std::getline(folders, folder, ':');)
-    if (runnable((folder.empty() ? "." : folder) + "/" + fio)) return (folder.empty() ? "." : folder) + "/" + fio;
+    if (runnable((folder.empty() ? "." : folder) + "/" + fio))
+      return absolute((folder.empty() ? "." : folder) + "/" + fio);
   throw UserError(
       fmt::format("'{}' is not on PATH: the replays need fio (Debian: apt-get install fio; the README's "
                   "install command has it), or give --fio PATH",
                   fio));
+}
+
+// The last `count` lines of a file, each on a line of its own after "\n  "; "" when it has none.
+std::string last_lines(const std::string& path, std::size_t count) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) lines.push_back(line);
+  std::string tail;
+  for (std::size_t i = lines.size() > count ? lines.size() - count : 0; i < lines.size(); ++i)
+    tail += "\n  " + lines[i];
+  return tail;
+}
+
+// What `fio --version` prints ("fio-3.33"); a UserError naming `fio` when it does not run.
+std::string fio_version_of(const std::string& fio) {
+  std::string out = (std::filesystem::temp_directory_path() / "gpusynth-fio-version-XXXXXX").string();
+  const int fd = mkstemp(out.data());
+  if (fd < 0)
+    throw UserError(fmt::format("cannot make a temporary file to ask {} its version: {}", fio, std::strerror(errno)));
+  close(fd);
+  ChildProgram program;
+  program.argv = {fio, "--version"};
+  program.stdout_path = out;
+  const int status = run_child(program);
+  std::string version;
+  std::getline(std::ifstream(out) >> std::ws, version);
+  unlink(out.c_str());
+  throw_if_interrupted();
+  if (status != 0 || version.empty())
+    throw UserError(fmt::format("'{} --version' {}: the replays need a working fio", fio,
+                                status != 0 ? describe_wait_status(status) : std::string("printed nothing")));
+  return version;
 }
 
 void check_target(const std::string& target) {
@@ -103,6 +164,22 @@ double span_of(const Workload& w) {
     last = std::max(last, r.start + std::max(r.duration, 0.0));
   }
   return w.table.requests.empty() ? 0 : last - std::min(first, last);
+}
+
+// The traced run's own figures, on the trace's clock as its replay is measured
+// (fio starts each process at its first request's time): the last request's end, s.
+double last_end_of(const Workload& w) {
+  double last = 0;
+  for (const Request& r : w.table.requests) last = std::max(last, r.start + std::max(r.duration, 0.0));
+  return last;
+}
+
+// The bytes of its data requests (those a replay reads and writes).
+double data_bytes_of(const Workload& w) {
+  double bytes = 0;
+  for (const Request& r : w.table.requests)
+    if (is_data(w.table.op_class(r)) && r.size > 0) bytes += static_cast<double>(r.size);
+  return bytes;
 }
 
 // What a replay of `w` may take on the target at most: every write's bytes
@@ -138,20 +215,16 @@ std::string duration(double seconds) {
 // One replay of `w`, staged in a folder of the target that is removed after.
 class Replayer {
  public:
-  explicit Replayer(const ReplayOptions& options) : options_(options), fio_(find_fio(options.fio)) {}
+  explicit Replayer(const ReplayOptions& options)
+      : options_(options), fio_(find_fio(options.fio)), version_(fio_version_of(fio_)) {}
 
   const std::string& fio_version() const { return version_; }
 
   ReplayRecord replay(const Workload& w, const std::string& title, bool synthetic) {
-    PendingReplayDirectory staged(std::filesystem::absolute(options_.target) / "gpusynth-replay", "--target");
+    PendingReplayDirectory staged(std::filesystem::absolute(options_.target) / kReplayFolder, "--target's");
     stage_fio_replay(staged, w, title);
     const std::string& folder = staged.temp_path();
     run({"sh", "create_files.sh"}, folder, "create_files.sh");
-    if (version_.empty()) {
-      run({fio_, "--version"}, folder, "fio --version");
-      std::ifstream in(folder + "/fio--version.stdout");
-      std::getline(in, version_);
-    }
     std::vector<std::string> argv = {fio_, "--output-format=json", "--output=fio.json"};
     argv.insert(argv.end(), options_.fio_options.begin(), options_.fio_options.end());
     if (synthetic)
@@ -162,25 +235,26 @@ class Replayer {
   }
 
  private:
-  // Runs a program in `folder`, its output kept there; a failure is a UserError with its last lines.
+  // Runs a program in `folder`, its output kept there; a failure is a UserError
+  // with its last lines (stderr's; else stdout's, where fio puts some errors)
+  // and the free space of the target, since the folder goes with the failure.
   void run(const std::vector<std::string>& argv, const std::string& folder, const std::string& name) {
     ChildProgram program;
     program.argv = argv;
     program.directory = folder;
-    std::string file = name;
-    std::replace(file.begin(), file.end(), ' ', '-');
-    program.stdout_path = folder + "/" + file + ".stdout";
-    program.stderr_path = folder + "/" + file + ".stderr";
+    program.stdout_path = folder + "/" + name + ".stdout";
+    program.stderr_path = folder + "/" + name + ".stderr";
     const int status = run_child(program);
     throw_if_interrupted();
     if (status == 0) return;
-    std::ifstream in(program.stderr_path);
-    std::string line, tail;
-    std::vector<std::string> lines;
-    while (std::getline(in, line)) lines.push_back(line);
-    for (std::size_t i = lines.size() > 5 ? lines.size() - 5 : 0; i < lines.size(); ++i) tail += "\n  " + lines[i];
-    throw UserError(fmt::format("{} failed in '{}' ({}){}", name, folder, describe_wait_status(status),
-                                tail.empty() ? std::string(" without a message") : ":" + tail));
+    std::string tail = last_lines(program.stderr_path, 5);
+    if (tail.empty()) tail = last_lines(program.stdout_path, 5);
+    const std::optional<std::uint64_t> free = free_space(options_.target);
+    throw UserError(fmt::format(
+        "{} failed in a replay folder of --target '{}' ({}; {} free there; the folder is "
+        "removed){}",
+        name, options_.target, describe_wait_status(status), free ? format_bytes(*free) : std::string("unknown"),
+        tail.empty() ? std::string(" without a message") : ":" + tail));
   }
 
   const ReplayOptions& options_;
@@ -212,7 +286,10 @@ std::vector<Attribute> replay_attributes(const RequestsSpec& spec, const ReplayO
 
 std::string plan_replays(const RunConfig& config, const RequestsPlan& requests, const ReplayOptions& options) {
   check_target(options.target);
-  find_fio(options.fio);
+  // The folder each replay is staged in: a user's file or folder of that name is refused now.
+  resolve_replay_directory((std::filesystem::path(options.target) / kReplayFolder).string(), "--target's");
+  const std::string fio = find_fio(options.fio);
+  const std::string version = fio_version_of(fio);
   if (options.bin_seconds && !(*options.bin_seconds > 0 && *options.bin_seconds <= 1e6))
     throw UserError(fmt::format("--bin {}: accepted: a width from 1 ns to 10^6 s", *options.bin_seconds));
   std::string text;
@@ -233,6 +310,14 @@ std::string plan_replays(const RunConfig& config, const RequestsPlan& requests, 
         v.bytes_written + v.writes * kBlockBytes + kLogBytesPerRequest * entry->size.replica_requests;
     const double seconds = options.original_replays * original_seconds + spec->replicas * synthetic_seconds;
     total_seconds += seconds;
+    for (const auto& [processes, what] :
+         {std::pair{original.processes, "the original"}, std::pair{entry->processes, "a replica"}})
+      if (processes > kFioMaxJobs)
+        throw UserError(
+            fmt::format("{}: {} has {} processes and one fio runs at most {} jobs; replay at most {} "
+                        "processes (processes: in the entry)",
+                        located(config, *spec), what, processes, kFioMaxJobs, kFioMaxJobs));
+    check_replay_bins(*spec, options, std::max(original_seconds, synthetic_seconds), requests);
     for (const auto& [space, what] :
          {std::pair{space_of(original), "the original's replay"}, std::pair{synthetic_space, "a replica's replay"}})
       if (space > largest) {
@@ -240,11 +325,14 @@ std::string plan_replays(const RunConfig& config, const RequestsPlan& requests, 
         largest_what = fmt::format("{} of '{}'", what, spec->name);
       }
     text += fmt::format(
-        "replay '{}': {} replays of the original ({} processes, about {} each) and {} of replicas ({} processes, "
-        "about {} each), bins of {} s: about {} of fio time\n",
-        spec->name, options.original_replays, original.processes, duration(original_seconds), spec->replicas,
-        entry->processes, duration(synthetic_seconds), bin_seconds_of(*spec, options), duration(seconds));
+        "replay '{}': {} replays of the original ({} processes, about {} each, writing up to {}) and {} of replicas "
+        "({} processes, about {} each, writing up to {}), bins of {} s: about {} of fio time at the trace's pace, "
+        "longer where the target is slower than the traced system\n",
+        spec->name, options.original_replays, original.processes, duration(original_seconds),
+        format_estimated_bytes(space_of(original)), spec->replicas, entry->processes, duration(synthetic_seconds),
+        format_estimated_bytes(synthetic_space), bin_seconds_of(*spec, options), duration(seconds));
   }
+  text += fmt::format("fio: {} ({})\n", fio, version);
   const std::optional<std::uint64_t> free = check_space(options.target, largest, largest_what);
   text += fmt::format(
       "replays in '{}', one at a time, each removed after: up to {} at once ({}), {} free there; "
@@ -303,6 +391,8 @@ std::vector<ReplayResult> replay_requests(const RunConfig& config, const std::ve
     fidelity.bin_seconds = bin_seconds_of(*spec, options);
     fidelity.seed = config.seed;
     fidelity.stream = stream_of_name("replay/" + spec->name);
+    fidelity.trace_run_time = last_end_of(original);
+    fidelity.trace_bytes = data_bytes_of(original);
     ReplayResult result;
     result.name = spec->name;
     try {

@@ -17,6 +17,7 @@
 #include "host/base/paths.hpp"
 #include "host/base/progress.hpp"
 #include "host/base/ranks.hpp"
+#include "host/base/run_paths.hpp"
 #include "host/base/sysinfo.hpp"
 #include "host/engine/plan.hpp"
 #include "host/requests/synthesize.hpp"
@@ -47,58 +48,6 @@ std::uint64_t own_memory(const std::string& key) {
     in.ignore(1 << 20, '\n');
   }
   return 0;
-}
-
-// One path a run reads or writes, for the checks that no two are the same.
-struct RunPath {
-  std::string what;     // "output 'x.h5'", "requests[0] ('io').emit.fio 'f'", "requests[0] ('io').trace 't.dxt'"
-  std::string at;       // "c.yaml:12:20: " or ""
-  std::string target;   // symbolic links followed
-  fs::path identity;    // weakly canonical
-  bool folder = false;  // a fio replay folder: nothing else may be inside
-  bool output = true;
-  std::string device;  // st_dev of its folder, for the free-space check
-  double bytes = 0;    // what it needs there, at least
-};
-
-fs::path identity_of(const std::string& path) {
-  std::error_code ec;
-  fs::path absolute = fs::absolute(path, ec);
-  if (ec) absolute = path;
-  fs::path canonical = fs::weakly_canonical(absolute, ec);
-  return ec ? absolute.lexically_normal() : canonical;
-}
-
-bool same_file(const RunPath& a, const RunPath& b) {
-  if (a.identity == b.identity) return true;
-  struct stat x {
-  }, y{};  // hard links, bind mounts
-  return stat(a.target.c_str(), &x) == 0 && stat(b.target.c_str(), &y) == 0 && x.st_dev == y.st_dev &&
-         x.st_ino == y.st_ino;
-}
-
-bool inside(const fs::path& path, const fs::path& folder) {
-  const std::string p = path.string(), f = folder.string();
-  return p.size() > f.size() && p.compare(0, f.size(), f) == 0 && (f.back() == '/' || p[f.size()] == '/');
-}
-
-void check_run_paths(const std::vector<RunPath>& paths) {
-  for (std::size_t i = 0; i < paths.size(); ++i) {
-    for (std::size_t j = 0; j < paths.size(); ++j) {
-      if (i == j) continue;
-      const RunPath &a = paths[i], &b = paths[j];
-      if (!a.output) continue;
-      const RunPath& shown = a.at.empty() && !b.at.empty() ? b : a;
-      if (j > i && same_file(a, b))
-        throw UserError(fmt::format("{}{} and {} are the same {}; {}", shown.at, a.what, b.what,
-                                    a.folder || b.folder ? "path" : "file",
-                                    b.output ? "every output of a run needs a path of its own"
-                                             : "an output may not replace an input of its own run"));
-      if (a.folder && inside(b.identity, a.identity))
-        throw UserError(fmt::format("{}{} is inside {}, which the run replaces as a whole; choose a path outside it",
-                                    shown.at, b.what, a.what));
-    }
-  }
 }
 
 // Whether an entry writes a replica as fio, DiskSim or DXT-like text.
@@ -177,7 +126,6 @@ std::string RequestsPlan::text() const {
 RequestsPlan prepare_requests(RunConfig& config, std::optional<std::uint64_t> memory_limit, bool check_outputs,
                               bool keep_replicas) {
   RequestsPlan plan;
-  if (config.requests.empty()) return plan;
   plan.budget = memory_limit ? *memory_limit : default_requests_budget(plan.budget_source);
   if (memory_limit) plan.budget_source = "--memory-limit";
   std::uint64_t held = 0;  // the texts' replicas of the entries before
@@ -234,17 +182,12 @@ RequestsPlan prepare_requests(RunConfig& config, std::optional<std::uint64_t> me
   if (!check_outputs || config.output.empty()) return plan;
 
   // Every path of the run: the outputs, then the inputs they may not replace.
-  std::vector<RunPath> paths;
-  const auto device_of = [](const std::string& target) {
-    struct stat info {};
-    return stat(directory_of(target).c_str(), &info) == 0 ? std::to_string(info.st_dev) : std::string();
-  };
-  RunPath hdf5;
-  hdf5.what = fmt::format("output '{}'", config.output);
-  hdf5.target = resolve_output_target(config.output, "output");
+  RunPaths paths;
+  double table_bytes = 0;
   for (const RequestsPlan::Entry& e : plan.entries)
-    hdf5.bytes += e.size.replica_requests * kTableBytesPerRequest * e.replicas;
-  paths.push_back(hdf5);
+    table_bytes += e.size.replica_requests * kTableBytesPerRequest * e.replicas;
+  paths.add_output(fmt::format("output '{}'", config.output), resolve_output_target(config.output, "output")).bytes =
+      table_bytes;
   for (std::size_t i = 0; i < config.requests.size(); ++i) {
     const RequestsSpec& spec = config.requests[i];
     const double requests = plan.entries[i].size.replica_requests;
@@ -254,48 +197,30 @@ RequestsPlan prepare_requests(RunConfig& config, std::optional<std::uint64_t> me
         {"dxt", &spec.emit.dxt, &spec.emit.dxt_at, requests * kDxtBytesPerRequest}};
     for (const auto& [key, given, at, bytes] : emits) {
       if (given->empty()) continue;
-      RunPath p;
       const std::string where = emit_path(config, *given);
       const std::string option = fmt::format("{}.emit.{}", spec.where, key);
-      p.what = fmt::format("{} '{}'", option, where);
-      p.at = *at + ": ";
-      p.folder = std::string(key) == "fio";
-      p.bytes = bytes;
+      const bool folder = std::string(key) == "fio";
+      std::string target;
       try {
-        p.target = p.folder ? resolve_replay_directory(where, option) : resolve_output_target(where, option);
+        target = folder ? resolve_replay_directory(where, option) : resolve_output_target(where, option);
       } catch (const UserError& e) {
-        throw UserError(p.at + e.what());
+        throw UserError(*at + ": " + e.what());
       }
-      paths.push_back(p);
+      paths.add_output(fmt::format("{} '{}'", option, where), target, *at + ": ", folder).bytes = bytes;
     }
   }
-  const auto add_input = [&](const std::string& what, const std::string& path) {
-    RunPath p;
-    p.what = fmt::format("{} '{}'", what, path);
-    p.target = path;
-    p.output = false;
-    paths.push_back(p);
-  };
-  add_input("the config", config.path);
-  for (const RequestsSpec& spec : config.requests) {
-    for (const std::string& trace : spec.traces) add_input(spec.where + ".trace", trace);
-    if (!spec.counters.empty()) add_input(spec.where + ".counters", spec.counters);
-  }
-  for (const DatasetSpec& d : config.datasets)
-    for (const std::string& trace : d.source.traces) add_input(fmt::format("dataset '{}' trace", d.name), trace);
-  for (RunPath& p : paths) {
-    p.identity = identity_of(p.target);
-    if (p.output) p.device = device_of(p.target);
-  }
-  check_run_paths(paths);
+  add_config_inputs(config, paths);
+  paths.check();
 
   // A full file system is refused now, not after the work.
   std::map<std::string, std::pair<double, std::vector<const RunPath*>>> needs;
-  for (const RunPath& p : paths)
-    if (p.output && !p.device.empty() && p.bytes > 0) {
-      needs[p.device].first += p.bytes;
-      needs[p.device].second.push_back(&p);
+  for (const RunPath& p : paths.paths()) {
+    struct stat info {};
+    if (p.output && p.bytes > 0 && stat(directory_of(p.target).c_str(), &info) == 0) {
+      needs[std::to_string(info.st_dev)].first += p.bytes;
+      needs[std::to_string(info.st_dev)].second.push_back(&p);
     }
+  }
   for (const auto& [device, need] : needs) {
     const RunPath& first = *need.second.front();
     const auto free = free_space(directory_of(first.target));
@@ -529,9 +454,7 @@ std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, Ensemb
   return outcomes;
 }
 
-bool requests_on_ranks(const RunConfig& config, bool replay) {
-  return several_ranks() && !config.requests.empty() && !replay;
-}
+bool requests_on_ranks(const RunConfig& config) { return several_ranks() && !config.requests.empty(); }
 
 #ifdef GPUSYNTH_HAVE_MPI
 namespace {

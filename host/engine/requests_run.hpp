@@ -95,9 +95,9 @@ std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, Ensemb
                                                  const ExecutionContext& context, bool keep_replicas,
                                                  std::vector<RequestsOnRanks>* on_ranks = nullptr);
 
-// Whether the requests are made by every MPI rank: several ranks, a file,
-// no replay (which needs every replica whole on rank 0).
-bool requests_on_ranks(const RunConfig& config, bool replay);
+// Whether the requests are made by every MPI rank: several ranks and a
+// file (a replay, which needs every replica whole, is refused under ranks).
+bool requests_on_ranks(const RunConfig& config);
 
 // Collective, when requests_on_ranks (docs/scale-out.md): every rank makes its
 // contiguous share of each entry's replicas, twice (first their sizes and

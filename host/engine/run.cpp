@@ -487,7 +487,7 @@ void generate_run(const RunConfig& config, const RunPlan& plan, const RunBackend
     outcome.bursts = analyse_run_bursts(config, datasets, file ? &*file : nullptr, context);
     outcome.bursts_seconds = seconds_since(bursts_start);
   }
-  const bool requests_split = !options.no_output && requests_on_ranks(config, options.replay.has_value());
+  const bool requests_split = !options.no_output && requests_on_ranks(config);
   std::vector<RequestsOnRanks> requests;
   if (requests_split) requests = write_requests_on_ranks(config, file ? &*file : nullptr, context);
   if (is_root_rank()) {
@@ -613,6 +613,12 @@ RunOutcome run_config(RunConfig& config, const RunOptions& options) {
         fmt::format("{}: no 'bursts:' section; `gpusynth bursts` analyses the series it names "
                     "(docs/bursts.md)",
                     config.path));
+  if (options.replay && ranks().size > 1)
+    throw UserError(
+        fmt::format("{}: `gpusynth replay` runs fio from one process, on one node: run it without "
+                    "mpirun or srun (under {} ranks every other rank would wait out the replays; "
+                    "docs/scale-out.md)",
+                    config.path, ranks().size));
   if (options.replay && options.no_output)
     throw UserError(fmt::format("{}: --no-output leaves no requests to replay", config.path));
   if (options.no_output && !config.bursts.empty())
@@ -629,13 +635,23 @@ RunOutcome run_config(RunConfig& config, const RunOptions& options) {
   try {
     // The requests' traces read, their memory planned, every output path of
     // the run checked: before any work. With --no-output no request is synthesized.
-    const RequestsPlan requests =
-        options.no_output ? RequestsPlan{}
-                          : prepare_requests(config, options.memory_limit, !options.dry_run, options.replay.has_value());
+    // Every rank plans; a failure on one rank only (its node's memory, a trace
+    // unreadable there, no fio there) is shared before any rank goes on.
+    RequestsPlan requests;
+    std::string replays;
+    std::exception_ptr failure;
+    try {
+      if (!options.no_output)
+        requests = prepare_requests(config, options.memory_limit, !options.dry_run, options.replay.has_value());
+      if (options.replay) replays = plan_replays(config, requests, *options.replay);
+      fault_point("plan");
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    settle_failures(failure);
     for (const RequestsPlan::Entry& e : requests.entries)
       if (!e.warning.empty() && !options.dry_run)
         log_info(options.quiet || !is_root_rank(), fmt::format("warning: requests '{}': {}", e.name, e.warning));
-    const std::string replays = options.replay ? plan_replays(config, requests, *options.replay) : "";
     if (!options.dry_run && !replays.empty())  // before the work: what the replays will take
       log_info(options.quiet || !is_root_rank(), replays.substr(0, replays.size() - 1));
     outcome = run_prepared(config, options);

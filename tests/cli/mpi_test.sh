@@ -148,7 +148,8 @@ wait "$job" && fail "the job with a killed rank exited 0"
 # throw (host/base/fault_injection.hpp).
 every_stage_config "$tmp/stages.h5" >"$tmp/stages.yaml"
 listing() { ls -A "$tmp" | grep -E '^(stages\.h5|\.stages\.h5\.tmp)' ; }
-for fault in generate@1 generate@0 study@2 requests@0 requests@2 bursts@0 bursts@2; do
+faulted_job() {  # FAULT: the job with that fault ends within 30 s, exit 1, leaving nothing
+  local fault=$1 start rc took
   rm -f "$tmp/stages.h5"
   start=$(date +%s)
   GPUSYNTH_FAULT=$fault timeout 120 "${launch[@]}" -x GPUSYNTH_FAULT -np 3 "$gpusynth" bursts "$tmp/stages.yaml" -q \
@@ -157,9 +158,26 @@ for fault in generate@1 generate@0 study@2 requests@0 requests@2 bursts@0 bursts
   took=$(($(date +%s) - start))
   [ "$rc" -eq 1 ] || fail "fault $fault: exit $rc, expected 1 (an internal error); $(head -c 400 "$tmp/stderr")"
   [ "$took" -le 30 ] || fail "fault $fault: the job took $took s to end"
-  expect_in "$tmp/stderr" "rank ${fault#*@} of 3: internal error: ${fault%@*}" "fault $fault names the rank"
   [ -z "$(listing)" ] || fail "fault $fault left $(listing)"
+}
+for fault in generate@1 generate@0 study@2 requests@0 requests@2 request-rows@0 bursts@0 bursts@2; do
+  faulted_job "$fault"
+  expect_in "$tmp/stderr" "rank ${fault#*@} of 3: internal error: ${fault%@*}" "fault $fault names the rank"
 done
+# A failure on one rank while the ranks plan (before they agree to go: its node's memory, a
+# trace unreadable there, no fio there) is shared: every rank ends at once, rank 0 names it once.
+for fault in plan@1 plan@2 plan@0; do
+  faulted_job "$fault"
+  rank=${fault#*@}
+  [ "$rank" = 0 ] && named="internal error: plan fault" || named="internal error: rank $rank of 3: .*plan fault"
+  expect_in "$tmp/stderr" "$named" "fault $fault is named"
+  [ "$(grep -c "gpusynth: internal error" "$tmp/stderr")" -eq 1 ] || fail "fault $fault: not said exactly once: $(head -c 600 "$tmp/stderr")"
+done
+# A replay runs fio from one process: under mpirun it is refused before any work, said once.
+expect_rc 2 "replay under mpirun" timeout 60 "${launch[@]}" -np 2 "$gpusynth" replay "$tmp/stages.yaml" --target "$tmp"
+[ "$(grep -c "gpusynth: error: .*runs fio from one process" "$tmp/stderr")" -eq 1 ] ||
+  fail "replay under mpirun: not refused once: $(head -c 600 "$tmp/stderr")"
+[ -z "$(listing)" ] || fail "a refused replay under mpirun left $(listing)"
 # A config error every rank meets alike after the config is read (the memory
 # budget): reported once by rank 0, every rank exits 2, no MPI_Abort.
 expect_rc 2 "a budget too small under mpirun" "${launch[@]}" -np 3 "$gpusynth" bursts "$tmp/stages.yaml" --memory-limit 1KiB

@@ -232,12 +232,22 @@ elif case == "paths":
                 return gpusynth.generate(one_line)
         gpusynth.generate({"output": Sneaky()})
     user_error(reentrant, "cannot be called from inside one of its calls")
+    # The config's file as the output: refused before the run, the config kept (issue 56).
+    config = tmp / "self.yaml"
+    config.write_text(one_line.replace("out/x.h5", "x.h5"))
+    before = config.read_bytes()
+    user_error(lambda: gpusynth.generate(str(config), output=str(config)), "are the same file",
+               "an output may not replace an input of its own run")
+    assert config.read_bytes() == before, "generate(path, output=path) changed the config"
     print(f"ok: {case}")
 
 elif case == "fit-empty":
     series = np.random.default_rng(1).normal(10, 2, 500)
     for empty in ([], ()):
         user_error(lambda: gpusynth.fit(series, empty), "model", "empty", "accepted", "lfsn", "normal")
+    for wrong in (0, 2**32):  # as the CLI's --replicas (issue 56)
+        user_error(lambda: gpusynth.fit(series, "normal", replicas=wrong), f"replicas = {wrong} is out of range",
+                   "1 to 4294967295")
     print(f"ok: {case}")
 
 elif case == "memory":

@@ -18,17 +18,48 @@ config=$source_dir/configs/replay.yaml
 mkdir -p "$tmp/target"
 
 expect_rc 0 "replay --dry-run" "$gpusynth" replay "$config" --target "$tmp/target" -o "$tmp/dry.h5" --dry-run
-expect_in "$tmp/stdout" "replay 'mpi-io-test': 2 replays of the original (32 processes, about 14 s each) and 8 of replicas" "the estimate"
+expect_in "$tmp/stdout" "replay 'mpi-io-test': 2 replays of the original (32 processes, about 14 s each, writing up to .*) and 8 of replicas" "the estimate"
 expect_in "$tmp/stdout" "free there; about 2.3 min in all" "the total estimate"
+expect_in "$tmp/stdout" "^fio: /.*/fio (fio-" "the plan names fio, found once, as an absolute path, and its version"
 [ ! -e "$tmp/dry.h5" ] || fail "--dry-run wrote its output"
+expect_rc 0 "replay --dry-run --json" "$gpusynth" replay "$config" --target "$tmp/target" -o "$tmp/dry.h5" --dry-run --json
+/usr/bin/python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); assert j["dry_run"] is True and any("replay" in l for l in j["plan"]), j' \
+  "$tmp/stdout" || fail "--dry-run --json is not the plan as JSON: $(head -c 300 "$tmp/stdout")"
+
+# Found in the plan, before any work (issue 56): bins beyond bound or budget, more processes than
+# fio runs, a user's gpusynth-replay in the target, an empty --bin.
+start=$(date +%s)
+expect_rc 2 "replay --bin 1ns" timeout 60 "$gpusynth" replay "$config" --target "$tmp/target" -o "$tmp/x.h5" --bin 1ns
+expect_in "$tmp/stderr" "--bin 1e-09 s gives .* bins over the .* s of the replays of .mpi-io-test. (twice the longest expected); accepted: at most 1e+08 bins" "the bins are bounded"
+expect_rc 2 "replay --bin 1us" timeout 60 "$gpusynth" replay "$config" --target "$tmp/target" -o "$tmp/x.h5" --bin 1us --memory-limit 64MiB
+expect_in "$tmp/stderr" "bins for each of the 10 replays of 'mpi-io-test' take about .* of memory, more than the budget of 64.0 MiB" "the bins' memory is planned"
+[ $(($(date +%s) - start)) -le 30 ] || fail "the bins were refused only after $(($(date +%s) - start)) s"
+expect_rc 2 "replay --bin ''" "$gpusynth" replay "$config" --target "$tmp/target" -o "$tmp/x.h5" --bin ''
+expect_in "$tmp/stderr" "--bin" "an empty --bin is refused"
+mkdir "$tmp/target/gpusynth-replay" && echo mine >"$tmp/target/gpusynth-replay/mine.txt"
+expect_rc 2 "a user's gpusynth-replay in the target" "$gpusynth" replay "$config" --target "$tmp/target" -o "$tmp/x.h5" --dry-run
+expect_in "$tmp/stderr" "gpusynth-replay' exists and is not a replay directory gpusynth wrote" "the user's folder is named"
+[ "$(cat "$tmp/target/gpusynth-replay/mine.txt")" = mine ] || fail "the user's gpusynth-replay was changed"
+rm -r "$tmp/target/gpusynth-replay"
+sed -e 's/^    overrides:.*$/    processes: 5000/' -e "s|\.\./tests/data|$(cd "$data" && pwd)|g" "$config" >"$tmp/many.yaml"
+expect_rc 2 "5000 processes" "$gpusynth" replay "$tmp/many.yaml" --target "$tmp/target" -o "$tmp/x.h5" --dry-run
+expect_in "$tmp/stderr" "a replica has 5000 processes and one fio runs at most 4096 jobs" "fio's job limit"
+[ ! -e "$tmp/x.h5" ] || fail "a refused replay wrote its output"
 
 expect_rc 0 "replay the recipe" "$gpusynth" replay "$config" --target "$tmp/target" -o "$tmp/timed.h5"
 cp "$tmp/stdout" "$tmp/timed.txt"
 expect_in "$tmp/stderr" "replay 10/10 of 'mpi-io-test': replica 7" "progress"
 expect_in "$tmp/timed.txt" "band coverage" "the summary"
 [ -z "$(ls -A "$tmp/target")" ] || fail "the replays left files in the target: $(ls -A "$tmp/target")"
-expect_rc 0 "replay the replicas without their timing" "$gpusynth" replay "$config" --target "$tmp/target" \
-  -o "$tmp/untimed.h5" --original-replays 1 --synthetic-fio-option=--replay_no_stall=1
+# fio named relative to the working directory: found once and run as an absolute path.
+mkdir -p "$tmp/bin" && ln -s "$(command -v fio)" "$tmp/bin/fio"
+(cd "$tmp" && "$gpusynth" replay "$config" --target "$tmp/target" -o "$tmp/untimed.h5" --original-replays 1 \
+  --synthetic-fio-option=--replay_no_stall=1 --fio bin/fio) >"$tmp/stdout" 2>"$tmp/stderr" ||
+  fail "a replay with a relative --fio: $(tail -c 400 "$tmp/stderr")"
+grep -q "bytes replay error" "$tmp/timed.txt" && fail "a verdict on the bytes, equal by construction"
+expect_in "$tmp/timed.txt" "the replayer (//TRACE's figure: the original's replay against the traced run): run time .* s against .* s" "the replayer's figure"
+expect_in "$tmp/timed.txt" "the synthesis (the replicas against the original's replay): run time error" "the synthesis' figure"
+expect_in "$tmp/timed.txt" "band coverage of the .* busy bins" "busy-bin coverage first"
 
 /usr/bin/python3 - "$tmp/timed.h5" "$tmp/untimed.h5" "$data/mpi-io-test.dxt.txt.gz" >"$tmp/check" 2>&1 <<'PY' || fail "replay figures: $(cat "$tmp/check")"
 import gzip, sys
@@ -61,6 +92,15 @@ def load(path):
 
 timed, tf = load(sys.argv[1])
 untimed, uf = load(sys.argv[2])
+# Provenance (issue 56): the fio that replayed, its version.
+for attrs in (timed, untimed):
+    assert str(attrs["fio"]).startswith("fio-"), attrs["fio"]
+# The replayer's own figure against the traced run (issue 61): the trace's last end and throughput,
+# and the original's replay within the 4096x shrinking's distortion of them.
+assert 10 < timed["trace_run_time"] < 20, timed["trace_run_time"]
+for key in ("replayer_run_time_error", "replayer_throughput_error"):
+    assert 0 <= timed[key] < 0.5, f"{key} = {timed[key]}"
+assert abs(timed["replayer_run_time_error"] - abs(tf["run_time"]["original"] - timed["trace_run_time"]) / timed["trace_run_time"]) < 1e-12
 for name in ("reads", "writes", "bytes"):
     want = {"reads": reads, "writes": writes, "bytes": expected_bytes}[name]
     for replay in ("original", "original_again"):
@@ -97,11 +137,11 @@ done
 expect_in "$tmp/report/report.md" "band coverage of the original's throughput" "the report's fidelity table"
 expect_in "$tmp/report/report.md" "| run_time | s |" "the report's figures table"
 
-# The space: 20000 processes of 16 MiB requests need terabytes; refused before any work, with the numbers.
-sed -e 's/^    overrides:.*$/    processes: 20000/' -e 's/^    replicas: 8 .*$/    replicas: 1/' \
+# The space: 4000 processes of 16 MiB requests need hundreds of GiB; refused before any work, with the numbers.
+sed -e 's/^    overrides:.*$/    processes: 4000/' -e 's/^    replicas: 8 .*$/    replicas: 1/' \
   -e "s|\.\./tests/data|$(cd "$data" && pwd)|g" -e 's/^replicas: 8/replicas: 1/' "$config" >"$tmp/huge.yaml"
 expect_rc 2 "a target without the space" "$gpusynth" replay "$tmp/huge.yaml" --target "$tmp/target" -o "$tmp/huge.h5"
-expect_in "$tmp/stderr" "needs up to .* TiB (its writes in whole 4096-byte blocks, and its logs), but the file system has .* free" "the refusal names the numbers"
+expect_in "$tmp/stderr" "needs up to .* [GT]iB (its writes in whole 4096-byte blocks, and its logs), but the file system has .* free" "the refusal names the numbers"
 [ ! -e "$tmp/huge.h5" ] || fail "a refused replay wrote its output"
 
 # Bad input: exit 2, nothing written.
@@ -115,7 +155,7 @@ expect_rc 2 "a config without requests" "$gpusynth" replay "$source_dir/configs/
 expect_in "$tmp/stderr" "no 'requests:' section" "the missing section is named"
 expect_rc 2 "fio refusing an option" "$gpusynth" replay "$config" --target "$tmp/target" -o "$tmp/x.h5" \
   --fio-option=--no-such-option=1
-expect_in "$tmp/stderr" "fio failed in" "fio's failure is reported"
+expect_in "$tmp/stderr" "fio failed in a replay folder of --target '$tmp/target' (exit status 1; .* free there; the folder is removed):" "fio's failure is reported with its message"
 [ ! -e "$tmp/x.h5" ] || fail "a failed replay wrote its output"
 [ -z "$(ls -A "$tmp/target")" ] || fail "a failed replay left files in the target: $(ls -A "$tmp/target")"
 finish "cli.replay"

@@ -100,15 +100,31 @@ one_error "an empty analysis" "/bursts/read holds neither the analysis of a real
 [ ! -e "$out/rep" ] || fail "a failed report left $out/rep"
 no_temporaries "$out" "a failed report"
 
-# 4. A part missing or damaged: drawn with a warning on stderr and on the page. It replaces a
-#    report there, and the staging directory of a dead gpusynth of this host is removed.
+# 4. Only what gpusynth marked as its own is replaced or removed (issue 56): a user's folder
+#    holding an index.html is refused with its files kept, and so is a folder holding the
+#    results file; a stale staging directory without the marker is named and left.
 mkdir "$out/rep"
-echo "old report" >"$out/rep/index.html"
+echo "my notes" >"$out/rep/index.html"
+echo "keep me" >"$out/rep/data.txt"
+expect_rc 2 "a user's folder with an index.html" "$gpusynth" report "$tmp/partial.h5" -o "$out/rep"
+one_error "a user's folder" "no report gpusynth wrote (no .gpusynth-report)"
+[ "$(cat "$out/rep/data.txt")" = "keep me" ] && [ "$(cat "$out/rep/index.html")" = "my notes" ] ||
+  fail "the user's folder was changed"
+mkdir "$out/holds-results" && cp "$tmp/partial.h5" "$out/holds-results/"
+touch "$out/holds-results/.gpusynth-report"  # even a report: the input inside it would go with it
+expect_rc 2 "-o a folder holding the results" "$gpusynth" report "$out/holds-results/partial.h5" -o "$out/holds-results"
+one_error "-o a folder holding the results" "is inside -o '$out/holds-results', which the run replaces as a whole"
+[ -s "$out/holds-results/partial.h5" ] || fail "the results file inside -o was removed"
 sleep 0 &
 dead=$!
 wait "$dead"
-stale=$out/.rep.tmp-$(hostname | tr -c 'A-Za-z0-9.\n-' '_')-$dead
-mkdir -p "$stale/left"
+host_tag=$(hostname | tr -c 'A-Za-z0-9.\n-' '_')
+users=$out/.rep.tmp-$host_tag-$dead.old  # a user's folder with a temporary's name but no marker
+mkdir -p "$users" && echo mine >"$users/mine.txt"
+# A report gpusynth wrote is replaced; a stale staging directory of a dead gpusynth is removed.
+rm "$out/rep/data.txt" && touch "$out/rep/.gpusynth-report"
+stale=$out/.rep.tmp-$host_tag-$dead
+mkdir -p "$stale/left" && touch "$stale/.gpusynth-report"
 expect_rc 0 "a burst analysis with parts missing" "$gpusynth" report "$tmp/partial.h5" -o "$out/rep"
 expect_in "$tmp/stderr" "warning: .*partial.h5: bursts 'read': the prediction (its F1 table, Fig. 6-7) is left out: /bursts/read/prediction is missing" "the missing prediction on stderr"
 expect_in "$tmp/stderr" "the scheduling (Fig. 10-11) is left out: /bursts/read/scheduling cannot be opened" "the damaged scheduling on stderr"
@@ -118,8 +134,21 @@ expect_in "$out/rep/report.md" "warning.*/bursts/read/scheduling cannot be opene
 [ ! -e "$out/rep/bursts_read_f1.png" ] || fail "an F1 figure without /bursts/read/prediction"
 [ ! -e "$stale" ] || fail "the staging directory of a dead process was kept"
 expect_in "$tmp/stderr" "left by process $dead of this host" "the removal is said"
+[ "$(cat "$users/mine.txt" 2>/dev/null)" = mine ] || fail "a user's folder with a temporary's name was removed"
+expect_in "$tmp/stderr" "left '$users' as it is: .* not gpusynth's mark" "the unmarked folder is named"
+rm -r "$users"
 no_temporaries "$out" "a report"
 cp "$out/rep/index.html" "$tmp/before.html"
+# Text from the file is text in report.md too: HTML an attribute holds is escaped, a | does not split a cell.
+cp "$tmp/partial.h5" "$tmp/html.h5"
+/usr/bin/python3 -c 'import h5py, sys; h5py.File(sys.argv[1], "a").require_group("ensembles/x").require_group("fit").attrs["boundary"] = "<script>alert(1)</script> a | b"' "$tmp/html.h5"
+expect_rc 0 "a report of a file whose attribute holds HTML" "$gpusynth" report "$tmp/html.h5" -o "$out/html"
+grep -q "<script>" "$out/html/report.md" "$out/html/index.html" && fail "raw HTML from an attribute reached the report"
+expect_in "$out/html/report.md" "caveat.*&lt;script&gt;alert(1)&lt;/script&gt; a | b" "the attribute's text in report.md"
+# A FIFO as the results file is refused at once, not read until a writer comes.
+mkfifo "$tmp/results.fifo"
+expect_rc 2 "a FIFO as the results file" timeout 10 "$gpusynth" report "$tmp/results.fifo" -o "$out/fifo-report"
+one_error "a FIFO as the results file" "results.fifo is a FIFO (named pipe); give the HDF5 file a run wrote"
 
 # 5. Interrupted while the script draws: exit 130, nothing written, the report there as it was.
 for how in "TERM to gpusynth" "INT to its process group"; do

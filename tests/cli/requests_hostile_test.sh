@@ -141,16 +141,25 @@ done
 given "$b/empty.yaml" "fio: ''"
 expect_rc 2 "emit {fio: ''} is an error" "$gpusynth" "$b/empty.yaml"
 expect_in "$tmp/stderr" "empty.yaml:9:.*emit.fio is empty" "the empty fio path located"
-# A fio folder left by a SIGKILLed run (old name NAME.tmp-PID, new .NAME.tmp-HOST-PID) is removed.
+# A fio folder left by a SIGKILLed run (old name NAME.tmp-PID, new .NAME.tmp-HOST-PID) is removed
+# when it carries gpusynth's marker; a user's folder of such a name without it is kept (issue 56).
 dead=400000
 while kill -0 "$dead" 2>/dev/null; do dead=$((dead + 1)); done
 host=$(hostname | sed 's/[^A-Za-z0-9.-]/_/g')
-mkdir -p "$b/stale/f.tmp-$dead" "$b/stale/.f.tmp-$host-$dead"
+mkdir -p "$b/stale/f.tmp-$dead" "$b/stale/.f.tmp-$host-$dead" "$b/stale/d.txt.tmp-$dead" "$b/stale/f.tmp-$dead.old"
 echo log >"$b/stale/f.tmp-$dead/rank_0.iolog"
+touch "$b/stale/f.tmp-$dead/.gpusynth-replay" "$b/stale/.f.tmp-$host-$dead/.gpusynth-replay"
+echo mine >"$b/stale/f.tmp-$dead.old/mine.txt"
+echo mine >"$b/stale/d.txt.tmp-$dead/mine.txt"
 given "$b/stale/s.yaml" "fio: f, disksim: d.txt, dxt: x.txt"
 expect_rc 0 "a run beside stale fio folders" "$gpusynth" "$b/stale/s.yaml"
 absent "stale fio folders of dead processes" "$b/stale/f.tmp-$dead" "$b/stale/.f.tmp-$host-$dead"
 expect_in "$tmp/stderr" "removed '.*f.tmp-$dead'" "the removal is said"
+for users in "f.tmp-$dead.old" "d.txt.tmp-$dead"; do
+  [ "$(cat "$b/stale/$users/mine.txt" 2>/dev/null)" = mine ] || fail "a user's folder '$users' was removed"
+done
+expect_in "$tmp/stderr" "left '.*f.tmp-$dead.old' as it is" "the unmarked folder is named"
+rm -r "$b/stale/f.tmp-$dead.old" "$b/stale/d.txt.tmp-$dead"
 for made in out.h5 f/replay.fio d.txt x.txt; do [ -e "$b/stale/$made" ] || fail "$made was not written"; done
 no_temporaries "$b/stale" "a run with texts"
 

@@ -1025,19 +1025,27 @@ TEST(RequestOutputs, ReplayFolderTargetsAreCheckedAndStaleStagingRemoved) {
             std::string::npos);
   EXPECT_NE(error_of([&] { resolve_replay_directory(dir.path("none/f"), "fio"); }).find("does not exist"),
             std::string::npos);
-  // A staging folder of a dead process, old and new names, goes; an unpublished one leaves nothing.
+  // A staging folder of a dead process, old and new names, goes when it carries gpusynth's
+  // marker; a folder with such a name but no marker is a user's and stays. An unpublished
+  // one leaves nothing.
   pid_t dead = 400000;
   while (kill(dead, 0) == 0 || errno != ESRCH) ++dead;
   const std::string old_staging = dir.path("f.tmp-" + std::to_string(dead));
   const std::string new_staging = dir.path(temporary_prefix(dir.path("f")) + std::to_string(dead));
+  const std::string users = new_staging + ".1";
   std::filesystem::create_directories(old_staging + "/lat");
   std::filesystem::create_directories(new_staging);
+  std::filesystem::create_directories(users);
+  write_marker(old_staging, kReplayMarker, "");
+  write_marker(new_staging, kReplayMarker, "");
   {
     PendingReplayDirectory staged(dir.path("f"), "fio");
     staged.write("a", "text");
     EXPECT_FALSE(std::filesystem::exists(old_staging));
     EXPECT_FALSE(std::filesystem::exists(new_staging));
+    EXPECT_TRUE(std::filesystem::exists(users));
   }
+  std::filesystem::remove(users);
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.root()), {}), 3);  // file, fifo, foreign
   // Published: exchanged with the replay folder it replaces.
   Workload w = small_workload();
