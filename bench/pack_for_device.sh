@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 source bench/device_libraries.sh
 # Without MPI: the device machine has no Open MPI runtime (mpirun, its plugins), and the serial
 # HDF5 keeps .devlibs small (the carry is 64 MiB in all).
-cmake -S . -B build-cuda -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DGPUSYNTH_BUILD_BENCH=ON \
+cmake -S . -B build-cuda -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DGPUSYNTH_CUDA=ON -DGPUSYNTH_BUILD_TESTS=ON -DGPUSYNTH_BUILD_BENCH=ON \
   -DGPUSYNTH_MPI=OFF -DGPUSYNTH_PYTHON=OFF >/dev/null
 cmake --build build-cuda -j"$(nproc)"
 rm -rf .devbin .devlibs

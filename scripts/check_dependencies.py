@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""Checks that scripts/debian-packages.txt names everything gpusynth uses.
+"""Checks that scripts/debian-packages.txt and scripts/debian-packages-tests.txt name everything gpusynth uses.
 
-A fresh Debian 12 machine has only the packages that list installs (and what
+A fresh Debian 12 machine has only the packages those lists install (and what
 they depend on), so every dependency must come from one of them:
 
 - every Python module imported by a .py file under tests/, scripts/ and bench/
@@ -18,7 +18,13 @@ required). Whatever fails is named with the file that uses it; exit 1.
 Files outside the package manager (the CUDA toolkit in /usr/local/cuda) are
 not the list's business: nvcc is optional.
 
-usage: check_dependencies.py SOURCE_DIR BUILD_DIR [--list FILE] [--without PACKAGE...]
+usage: check_dependencies.py SOURCE_DIR BUILD_DIR [--list FILE]... [--first-run] [--without PACKAGE...]
+
+--first-run checks the README's first command instead: scripts/debian-packages.txt
+alone (what scripts/install-deps.sh installs without --tests) against what that
+command builds and runs: the headers of the gpusynth executable and the Python
+module (gpusynth_core, gpusynth, gpusynth_python), the libraries they link, and
+the Python modules of the report (scripts/report*.py).
 
 --without checks, after the list itself, that the check fails naming each
 PACKAGE when that package alone is taken out of the list (the mutation test
@@ -120,10 +126,16 @@ def python_sources(source):
                 yield path, match.group(2)
 
 
-def imported_modules(source):
+FIRST_RUN_TARGETS = ("gpusynth_core.dir", "gpusynth.dir", "gpusynth_python.dir")  # what the first command builds
+FIRST_RUN_SCRIPTS = re.compile(r"scripts/report[\w]*\.py$")  # what its user runs next: gpusynth report
+
+
+def imported_modules(source, first_run=False):
     """top-level module -> the files importing it."""
     modules = {}
     for path, code in python_sources(source):
+        if first_run and not FIRST_RUN_SCRIPTS.search(path):
+            continue
         for node in ast.walk(ast.parse(code, path)):
             names = []
             if isinstance(node, ast.Import):
@@ -156,10 +168,12 @@ def module_origins(names):
     return json.loads(out.stdout)
 
 
-def compiled_headers(build):
+def compiled_headers(build, first_run=False):
     """system header -> one object whose compilation included it."""
     headers = {}
     for root, _, files in os.walk(build):
+        if first_run and not any(f"/CMakeFiles/{target}" in root + "/" for target in FIRST_RUN_TARGETS):
+            continue
         for name in files:
             if not name.endswith(".d"):
                 continue
@@ -173,7 +187,7 @@ def compiled_headers(build):
     return headers
 
 
-def linked_libraries(build):
+def linked_libraries(build, first_run=False):
     """shared library -> the program linking it."""
     libraries = {}
     for root, _, files in os.walk(build):
@@ -181,6 +195,8 @@ def linked_libraries(build):
             continue
         for name in files:
             path = os.path.join(root, name)
+            if first_run and not re.search(r"(^|/)(gpusynth|python/gpusynth[^/]*\.so)$", os.path.relpath(path, build)):
+                continue
             if not os.access(path, os.X_OK) or name.endswith((".sh", ".py")):
                 continue
             with open(path, "rb") as f:
@@ -225,12 +241,17 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("source")
     parser.add_argument("build")
-    parser.add_argument("--list", help="the package list (default: SOURCE/scripts/debian-packages.txt)")
+    parser.add_argument("--list", action="append",
+                        help="a package list (default: SOURCE/scripts/debian-packages.txt and debian-packages-tests.txt)")
+    parser.add_argument("--first-run", action="store_true", help="the README's first command and its list alone")
     parser.add_argument("--without", nargs="*", default=[], help="packages the check must miss when removed")
     args = parser.parse_args()
     source = os.path.abspath(args.source)
-    list_path = args.list or os.path.join(source, "scripts", "debian-packages.txt")
-    listed = listed_packages(list_path)
+    lists = args.list or [os.path.join(source, "scripts", name) for name in
+                          (("debian-packages.txt",) if args.first_run else ("debian-packages.txt",
+                                                                             "debian-packages-tests.txt"))]
+    listed = [package for path in lists for package in listed_packages(path)]
+    list_path = " and ".join(os.path.relpath(path, source) if path.startswith(source) else path for path in lists)
     packages, providers = installed_packages()
     base = {name for name, (_, essential, priority) in packages.items() if essential or priority == "required"}
     base_closure = closure(base, packages, providers)
@@ -238,7 +259,7 @@ def main():
 
     # What the project uses, as (what, Debian package or None, user): resolved once.
     uses, unresolved = [], []
-    modules = imported_modules(source)
+    modules = imported_modules(source, args.first_run)
     python_owner = owners([PYTHON]).get(PYTHON)
     for module, origin in sorted(module_origins(modules).items()):
         user = sorted(modules[module])[0]
@@ -254,8 +275,9 @@ def main():
                                   f"Debian package provides (installed by hand?)")
             else:
                 uses.append((f"Python module '{module}'", owner, user))
-    for kind, found in (("header", compiled_headers(args.build)), ("shared library", linked_libraries(args.build)),
-                        ("program", shell_commands(source))):
+    for kind, found in (("header", compiled_headers(args.build, args.first_run)),
+                        ("shared library", linked_libraries(args.build, args.first_run)),
+                        ("program", {} if args.first_run else shell_commands(source))):
         if kind == "header" and not found:
             unresolved.append(f"no compiler dependency files (.d) under {args.build}: build it with CMake's "
                               f"Makefile generator first")

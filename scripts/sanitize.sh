@@ -4,7 +4,7 @@
 # build-asan/. The benchmarks are left out; every test of scripts/test.sh runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
+scripts/install-deps.sh --tests
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUSYNTH_MPI=OFF -DGPUSYNTH_CUDA=OFF -DGPUSYNTH_SANITIZE=ON \
   -DGPUSYNTH_BUILD_BENCH=OFF
 cmake --build build-asan -j"$(nproc)"

@@ -4,7 +4,10 @@
 # and run every test with ctest. GPU tests skip with a message without a device.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+scripts/install-deps.sh --tests
+# The CUDA backend whenever nvcc is there, a GPU or not: its code must compile everywhere.
+cuda=OFF
+if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then cuda=ON; fi
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DGPUSYNTH_BUILD_TESTS=ON -DGPUSYNTH_BUILD_BENCH=ON -DGPUSYNTH_CUDA=$cuda
 cmake --build build -j"$(nproc)"
 ctest --test-dir build --output-on-failure -j"$(nproc)"
