@@ -15,6 +15,7 @@
 #include "host/base/errors.hpp"
 #include "host/engine/config.hpp"
 #include "host/requests/synthesize.hpp"
+#include "io/darshan_log.hpp"
 #include "io/request_texts.hpp"
 #include "io/series_source.hpp"
 #include "io/trace.hpp"
@@ -230,6 +231,20 @@ void fuzz_replay(const std::uint8_t* data, std::size_t size) {
   }
 }
 
+// A binary darshan log (io/darshan_log.hpp): every part decoded from the
+// bytes, then as a file through the darshan, dxt and request readers.
+void fuzz_darshan_log(const std::uint8_t* data, std::size_t size) {
+  const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+  try {
+    parse_darshan_log(bytes, "fuzz.darshan");
+  } catch (const UserError&) {
+    return;  // the readers below give the same answer
+  }
+  fuzz_trace("darshan", data, size);
+  fuzz_trace("dxt", data, size);
+  fuzz_requests("dxt", data, size);
+}
+
 }  // namespace
 
 std::vector<std::string> target_names() {
@@ -240,6 +255,7 @@ std::vector<std::string> target_names() {
   names.push_back("replay");
   names.push_back("requests_dxt");
   names.push_back("requests_pioneer");
+  names.push_back("darshan_log");
   return names;
 }
 
@@ -254,6 +270,10 @@ bool run_target(const std::string& target, const std::uint8_t* data, std::size_t
   }
   if (target == "replay") {
     fuzz_replay(data, size);
+    return true;
+  }
+  if (target == "darshan_log") {
+    fuzz_darshan_log(data, size);
     return true;
   }
   if (target == "requests_dxt" || target == "requests_pioneer") {

@@ -3,7 +3,8 @@
 // of given characteristics synthesized on a small scale, its texts written
 // and its DXT-like text read back), and the request pipeline per request
 // format ("requests_dxt", "requests_pioneer": read, characterize, synthesize,
-// expand, time, check), and the burst analysis of a series ("bursts":
+// expand, time, check), the binary darshan log reader ("darshan_log": every part
+// decoded, then through the darshan, dxt and request readers), and the burst analysis of a series ("bursts":
 // detection, prediction with intervals, scheduling), and the replay's figures ("replay": the
 // bins' bound at any --bin and the fidelity of fuzzed replays). Each takes arbitrary bytes; a UserError is
 // the expected answer to bad input, anything else (a crash, another exception,

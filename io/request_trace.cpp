@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "host/base/interrupt.hpp"
+#include "io/darshan_log.hpp"
 #include "io/line_reader.hpp"
 #include "io/requests.hpp"
 #include "io/traces/dxt_blocks.hpp"
@@ -123,9 +124,48 @@ std::int32_t rank_field(std::string_view field) {
 
 std::int64_t extent_field(std::string_view field, const char* what) { return pioneer_extent(field, what); }
 
+// DXT_MPIIO 1 recorded no offsets: darshan-dxt-parser prints -1, read as unknown.
+std::int64_t dxt_offset(bool mpiio, std::string_view field) {
+  return mpiio && field == "-1" ? kUnknown : extent_field(field, "offset");
+}
+
+void check_rank(std::int64_t rank, const std::string& where) {
+  if (rank < 0 || rank > 10000000)
+    throw UserError(fmt::format("{}: rank {} is not a whole number from 0 to 10^7", where, rank));
+}
+
+// A binary .darshan log's DXT records (io/darshan_log.hpp), in darshan-dxt-parser's order.
+void read_dxt_requests_binary(const std::string& path, Trace& counts, RequestTable& table) {
+  const DarshanBinaryLog log = read_darshan_log_file(path, kDarshanDxt);
+  for (const auto& module : log.incomplete_dxt) counts.incomplete_modules.push_back(incomplete_module_entry(path, module));
+  for (const DxtFileRecord& d : log.dxt) {
+    const std::string where = fmt::format("{}: DXT record of file id {} (rank {})", path, d.id, d.rank);
+    check_rank(d.rank, where);
+    const std::int32_t file = table.file_id(d.name);
+    for (std::size_t i = 0; i < d.segments.size(); ++i) {
+      const DxtSegment& s = d.segments[i];
+      const bool write = i < d.writes;
+      if (s.length < 0 || s.offset < (d.mpiio ? -1 : 0) || !(s.end >= s.start))
+        throw UserError(fmt::format("{}, operation {}: offset {}, length {}, [{}, {}] s: a negative extent or an end "
+                                    "before the start: the log is damaged",
+                                    where, i, s.offset, s.length, s.start, s.end));
+      Request r;
+      r.rank = static_cast<std::int32_t>(d.rank);
+      r.file = file;
+      r.op = table.op_id(d.mpiio ? (write ? "MPI_File_write" : "MPI_File_read") : (write ? "write" : "read"));
+      r.offset = s.offset < 0 ? kUnknown : s.offset;
+      r.size = s.length;
+      r.start = s.start;
+      r.duration = s.end - s.start;
+      table.requests.push_back(r);
+    }
+  }
+}
+
 // darshan-dxt-parser: "# DXT, file_id: ID, file_name: NAME" opens a block; " X_POSIX rank op segment offset length
 // start end". Every block is checked against its counts (io/traces/dxt_blocks.hpp).
 void read_dxt_requests(const std::string& path, const TraceOptions& options, Trace& counts, RequestTable& table) {
+  if (is_darshan_log(path)) return read_dxt_requests_binary(path, counts, table);
   std::int32_t file = -1;
   bool seen_header = false;
   DxtBlocks blocks(path);
@@ -156,7 +196,7 @@ void read_dxt_requests(const std::string& path, const TraceOptions& options, Tra
     r.file = file;
     const bool mpi = fields[0] == "X_MPIIO";
     r.op = table.op_id(mpi ? (fields[2] == "read" ? "MPI_File_read" : "MPI_File_write") : fields[2]);
-    r.offset = extent_field(fields[4], "offset");
+    r.offset = dxt_offset(mpi, fields[4]);
     r.size = extent_field(fields[5], "length");
     r.start = time_field(fields[6], TimeUnit::s);
     const double end = time_field(fields[7], TimeUnit::s);
@@ -207,8 +247,35 @@ void read_pioneer_requests(const std::string& path, std::int32_t file_rank, cons
   });
 }
 
+void add_opens(RequestTrace& trace, bool posix, double rank, double opens, std::string_view rank_text,
+               std::string_view opens_text, const std::string& file) {
+  if (rank < -1 || rank > 1e7 || rank != std::floor(rank))
+    throw BadLine{fmt::format("rank '{}' is not a whole number from -1 to 10^7", rank_text), rank_text};
+  if (opens < 0) throw BadLine{fmt::format("opens '{}' is negative", opens_text), opens_text};
+  if (opens > 1e15) throw BadLine{fmt::format("{} opens are more than 10^15", opens_text), opens_text};
+  const auto key = std::make_pair(static_cast<std::int32_t>(rank), file);
+  (posix ? trace.posix_opens : trace.mpiio_opens)[key] += static_cast<std::uint64_t>(opens);
+}
+
+// A binary .darshan log's POSIX and MPI-IO open counts.
+void read_open_counts_binary(const std::string& path, RequestTrace& trace) {
+  for (const DarshanFileRecord& r : read_darshan_log_file(path, kDarshanCounters).records)
+    for (const DarshanCounter& c : r.counters) {
+      const std::string_view name = c.name;
+      const bool posix = name == "POSIX_OPENS";
+      if (!posix && name != "MPIIO_INDEP_OPENS" && name != "MPIIO_COLL_OPENS") continue;
+      try {
+        add_opens(trace, posix, static_cast<double>(r.rank), c.value, fmt::format("{}", r.rank),
+                  fmt::format("{}", c.value), r.name);
+      } catch (const BadLine& bad) {
+        throw UserError(fmt::format("{}: {} record {} of rank {}: {}", path, r.module, r.id, r.rank, bad.message));
+      }
+    }
+}
+
 // darshan-parser text: "MODULE rank record_id COUNTER value file mount fs".
 void read_open_counts(const std::string& path, const TraceOptions& options, RequestTrace& trace) {
+  if (is_darshan_log(path)) return read_open_counts_binary(path, trace);
   Trace counts;
   for_each_line(path, options, counts, false, [&](std::string_view line) {
     const auto fields = split_fields(line, '\t');
@@ -216,13 +283,8 @@ void read_open_counts(const std::string& path, const TraceOptions& options, Requ
     const bool posix = fields[3] == "POSIX_OPENS";
     const bool mpiio = fields[3] == "MPIIO_INDEP_OPENS" || fields[3] == "MPIIO_COLL_OPENS";
     if (!posix && !mpiio) return;
-    const double rank = number_field(fields[1], "rank");
-    if (rank < -1 || rank > 1e7 || rank != std::floor(rank))
-      throw BadLine{fmt::format("rank '{}' is not a whole number from -1 to 10^7", fields[1]), fields[1]};
-    const double opens = non_negative_field(fields[4], "opens");
-    if (opens > 1e15) throw BadLine{fmt::format("{} opens are more than 10^15", fields[4]), fields[4]};
-    const auto key = std::make_pair(static_cast<std::int32_t>(rank), std::string(fields[5]));
-    (posix ? trace.posix_opens : trace.mpiio_opens)[key] += static_cast<std::uint64_t>(opens);
+    add_opens(trace, posix, number_field(fields[1], "rank"), non_negative_field(fields[4], "opens"), fields[1],
+              fields[4], std::string(fields[5]));
   });
 }
 

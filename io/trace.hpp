@@ -115,7 +115,8 @@ std::vector<std::string> trace_format_names();
 // The format of a trace file where its first lines (up to 200) tell it
 // without doubt: "dxt" (darshan-dxt-parser: "# DXT, file_id" records),
 // "darshan" (darshan-parser: "# darshan log version" and no DXT record),
-// "blkparse" (ftrace's "# tracer: blk"); nothing otherwise.
+// "blkparse" (ftrace's "# tracer: blk"); a binary .darshan log (its magic
+// number) is "dxt" when it holds DXT records, else "darshan"; nothing otherwise.
 std::optional<std::string> detect_trace_format(const std::string& path);
 
 // Reads and merges every path (events are merged in time order; darshan logs

@@ -1,5 +1,5 @@
-// --format darshan: darshan-parser text: each record's bytes and operations spread over [start, end) of its reads and
-// writes.
+// --format darshan: darshan-parser text or a binary .darshan log (io/darshan_log.hpp): each record's bytes and
+// operations spread over [start, end) of its reads and writes.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -9,6 +9,7 @@
 #include <map>
 
 #include "io/binning.hpp"
+#include "io/darshan_log.hpp"
 #include "io/traces/fields.hpp"
 
 namespace gs {
@@ -67,7 +68,31 @@ bool apply_counter(const std::string& module, std::string_view counter, double v
   return false;
 }
 
-DarshanLog read_darshan_log(const std::string& path, const TraceOptions& options, Trace& trace) {
+// One counter of a record of a module read, from a text line or a binary log:
+// the same rules for both.
+void add_counter(const std::string& key, const std::string& module, std::string_view counter, double value,
+                 std::string_view value_text, DarshanLog& log, Trace& trace) {
+  DarshanRecord& record = log.records[key];
+  const bool timer =
+      counter.find("_TIME") != std::string_view::npos && counter.find("TIMESTAMP") == std::string_view::npos;
+  // darshan's STDIO timers of stdout/stderr can come out negative (seen in
+  // darshan 3.10 logs): an artefact of the instrumentation, counted and read as 0.
+  if (timer && value < 0) {
+    if (apply_counter(module, counter, 0.0, record)) ++trace.negative_timers;
+    return;
+  }
+  if (!apply_counter(module, counter, value, record)) return;
+  if (value < 0 && counter.find("TIMESTAMP") == std::string_view::npos)
+    throw BadLine{fmt::format("{} {} is negative", counter, value_text.empty() ? fmt::format("{}", value)
+                                                                               : std::string(value_text)),
+                  value_text};
+}
+
+bool module_read(const TraceOptions& options, std::string_view module) {
+  return std::find(options.modules.begin(), options.modules.end(), module) != options.modules.end();
+}
+
+DarshanLog read_darshan_text(const std::string& path, const TraceOptions& options, Trace& trace) {
   DarshanLog log;
   bool has_start = false;
   for_each_line(path, options, trace, true, [&](std::string_view line) {
@@ -97,28 +122,44 @@ DarshanLog read_darshan_log(const std::string& path, const TraceOptions& options
       throw BadLine{fmt::format("counter '{}' is not a darshan counter name (A-Z 0-9 _)", fields[3]), fields[3]};
     ++log.counter_lines;
     const std::string module(fields[0]);
-    const bool read = std::find(options.modules.begin(), options.modules.end(), module) != options.modules.end();
     // Other modules' values may be words (LUSTRE's stripe pattern "raid0",
     // N/A where a counter is undefined); the modules read here have numbers only.
-    if (!read) return;
+    if (!module_read(options, module)) return;
     const double value = number_field(fields[4], "counter value");
-    const std::string key = fmt::format("{}/{}/{}", module, fields[1], fields[2]);
-    DarshanRecord& record = log.records[key];
-    const bool timer = fields[3].find("_TIME") != std::string_view::npos &&
-                       fields[3].find("TIMESTAMP") == std::string_view::npos;
-    // darshan's STDIO timers of stdout/stderr can come out negative (seen in
-    // darshan 3.10 logs): an artefact of the instrumentation, counted and read as 0.
-    if (timer && value < 0) {
-      if (apply_counter(module, fields[3], 0.0, record)) ++trace.negative_timers;
-      return;
-    }
-    if (!apply_counter(module, fields[3], value, record)) return;
-    if (value < 0 && fields[3].find("TIMESTAMP") == std::string_view::npos)
-      throw BadLine{fmt::format("{} {} is negative", fields[3], fields[4]), fields[4]};
+    add_counter(fmt::format("{}/{}/{}", module, fields[1], fields[2]), module, fields[3], value, fields[4], log, trace);
   });
   if (!has_start) throw UserError(fmt::format("{}: no '# start_time:' line: not darshan-parser output", path));
   if (log.counter_lines == 0) ++trace.logs_without_records;
   return log;
+}
+
+// A binary .darshan log (io/darshan_log.hpp): what darshan-parser would print, read directly.
+DarshanLog read_darshan_binary(const std::string& path, const TraceOptions& options, Trace& trace) {
+  const DarshanBinaryLog binary = read_darshan_log_file(path, kDarshanCounters);
+  DarshanLog log;
+  log.start_time = static_cast<double>(binary.start_time);
+  log.run_time = binary.run_time;
+  for (const auto& module : binary.incomplete_counters)
+    trace.incomplete_modules.push_back(incomplete_module_entry(path, module));
+  for (const DarshanFileRecord& r : binary.records) {
+    if (!module_read(options, r.module)) continue;
+    const std::string key = fmt::format("{}/{}/{}", r.module, r.rank, r.id);
+    for (const DarshanCounter& c : r.counters) {
+      try {
+        add_counter(key, r.module, c.name, c.value, {}, log, trace);
+      } catch (const BadLine& bad) {
+        const std::string message = fmt::format("{}: record {}: {}", path, key, bad.message);
+        if (!options.skip_bad_lines) throw UserError(message);
+        count_bad_line(trace, message);
+      }
+    }
+  }
+  if (!binary.has_counter_data) ++trace.logs_without_records;
+  return log;
+}
+
+DarshanLog read_darshan_log(const std::string& path, const TraceOptions& options, Trace& trace) {
+  return is_darshan_log(path) ? read_darshan_binary(path, options, trace) : read_darshan_text(path, options, trace);
 }
 
 // Adds `amount` over [start, end): at a uniform rate, each bin by its overlap
@@ -172,8 +213,8 @@ void read_darshan(const std::vector<std::string>& paths, const TraceOptions& opt
   }
   if (trace.logs_without_records == paths.size())
     throw UserError(
-        fmt::format("{}: no counter records: darshan-parser output of a job that did no I/O, or cut "
-                    "short",
+        fmt::format("{}: no counter records: the darshan log (or darshan-parser output) of a job that did "
+                    "no I/O, or cut short",
                     fmt::join(paths, ", ")));
   const double width = options.bin_width;
   if (options.align == TraceOptions::Align::epoch) origin = std::floor(origin / width) * width;
@@ -225,7 +266,7 @@ void read_darshan(const std::vector<std::string>& paths, const TraceOptions& opt
 [[maybe_unused]] const bool registered = register_trace_format({
     "darshan",
     Trace::Kind::binned,
-    "darshan-parser text, one log per job: bytes and operations spread over each record's interval",
+    "darshan-parser text or a binary .darshan log, one per job: bytes and operations spread over each record's interval",
     "bytes",
     nullptr,
     read_darshan,

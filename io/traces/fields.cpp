@@ -136,7 +136,11 @@ std::optional<std::string> incomplete_darshan_module(std::string_view content, c
   if (!starts_with(content, kBefore) || content.size() <= kBefore.size() + kAfter.size() ||
       content.substr(content.size() - kAfter.size()) != kAfter)
     return std::nullopt;
-  return fmt::format("{}: {}", path, content.substr(kBefore.size(), content.size() - kBefore.size() - kAfter.size()));
+  return incomplete_module_entry(path, content.substr(kBefore.size(), content.size() - kBefore.size() - kAfter.size()));
+}
+
+std::string incomplete_module_entry(const std::string& path, std::string_view module) {
+  return fmt::format("{}: {}", path, module);
 }
 
 void check_text_line(std::string_view line, bool too_long) {

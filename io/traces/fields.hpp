@@ -65,6 +65,9 @@ std::optional<std::string_view> header_value(std::string_view content, std::stri
 // log holds only part of the job's I/O in that module), else nothing.
 std::optional<std::string> incomplete_darshan_module(std::string_view content, const std::string& path);
 
+// The entry of Trace::incomplete_modules for `module` of the log at `path` ("FILE: MODULE").
+std::string incomplete_module_entry(const std::string& path, std::string_view module);
+
 // Events of one file, checked as they arrive: time order unless sorting was asked for.
 class EventSink {
  public:
