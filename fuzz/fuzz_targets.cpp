@@ -181,9 +181,9 @@ void fuzz_bursts(const std::uint8_t* data, std::size_t size) {
 
 // What a replay's figures are made of (`gpusynth replay`, after fio): the
 // bins of the figures over time within their bound (the plan's check, at any
-// --bin) and the fidelity with its bootstrap intervals, from replays of up to
-// 64 data requests and 16 metadata operations each. Input: two bytes of
-// options, then 6-byte requests.
+// --bin) and the fidelity with its bootstrap intervals over at most 10^5 bins
+// (kFuzzMaxBins), from up to 384 requests spread over the replays. Input: two
+// bytes of options, then 6-byte requests.
 //   byte 0: bits 0-1 replicas - 1, bit 2 a second replay of the original,
 //           bits 3-7 the time scale 10^(k - 12) s
 //   byte 1: --bin 10^(byte % 32 - 16) s
@@ -221,6 +221,13 @@ void fuzz_replay(const std::uint8_t* data, std::size_t size) {
   }
   FidelityOptions options;
   options.bin_seconds = std::pow(10.0, data[1] % 32 - 16);
+  double longest = 0;
+  for (const auto* set : {&original, &synthetic})
+    for (const ReplayRecord& r : *set) longest = std::max(longest, r.run_time());
+  // Beyond the bound the fidelity refuses at once (the path the plan relies on); below it, only
+  // series a fuzzer can afford (the bound allows gigabytes, which the plan counts in its budget).
+  const double bins = longest / options.bin_seconds;
+  if (bins > kFuzzMaxBins && bins <= kMaxReplayBins) return;
   options.resamples = 20;
   options.trace_run_time = 1;
   options.trace_bytes = 100;
