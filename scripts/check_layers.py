@@ -85,7 +85,8 @@ TYPE = r'[A-Za-z_](?:[\w:,\s\*&]|' + ANGLES + r')*?[\s\*&>]'
 NAMESPACE_VARIABLE = re.compile(
     r'^(?:static\s+|inline\s+|thread_local\s+)*(?!(?:const|constexpr|using|template|class|enum|namespace|'
     r'typedef|return|extern|friend|public|private|protected|case|default|goto|if|else|for|while|do|switch|'
-    r'static_assert|union)\b|struct\s+\w+\s*(?:final\b)?\s*[{:;])' + TYPE + r'([A-Za-z_]\w*)\s*(?:\[[^\]]*\])*\s*(?:=[^=]|\{|;|,)')
+    r'static_assert|union)\b|struct\s+\w+\s*(?:final\b)?\s*[{:;])' + TYPE +
+    r'((?:[A-Za-z_]\w*::)*[A-Za-z_]\w*)\s*(?:\[[^\]]*\])*\s*(?:=[^=]|\{|;|,)')
 STATIC_VARIABLE = re.compile(
     r'^\s+(?:static|thread_local)\s+(?:inline\s+|thread_local\s+)*(?!(?:const|constexpr)\b)' + TYPE +
     r'([A-Za-z_]\w*)\s*(?:\[[^\]]*\])*\s*(?:=[^=]|\{|;)')
@@ -175,9 +176,13 @@ def without_angles(text):
         text = shorter
 
 
+QUALIFIERS = re.compile(r'^\s*(?:(?:static|inline|thread_local)\s+)*(?:const|constexpr)\b')
+NAMED_TYPE = re.compile(r'^\s*(?:struct|class)\s+\w+\s*(?:<.*>)?\s*(?:final\s*)?[:{;]')  # a type, not a variable
+
+
 def mutable_globals(path, text, problems, found=None):
     for number, line in enumerate(without_comments(text).splitlines(), 1):
-        if "namespace" in line:
+        if "namespace" in line or QUALIFIERS.match(line) or NAMED_TYPE.match(line):  # `inline constexpr`: const
             continue
         match = FUNCTION_POINTER.match(line)
         if not match:
@@ -185,6 +190,8 @@ def mutable_globals(path, text, problems, found=None):
             if not match or "(" in without_angles(line[:match.end(1)]):
                 continue  # a function's declaration or definition, or a call
         name = match.group(1)
+        if name.endswith("::operator"):  # an operator's definition, Handle& Handle::operator=(…)
+            continue
         if found is not None:
             found.add((path, name))
         if (path, name) not in ALLOWED:

@@ -46,5 +46,12 @@ plant estimators/hurst.cpp $'int planted() {\n  static int calls = 0;\n  return 
   "defines process-wide mutable state 'calls'"
 plant kernels/launch.hpp 'inline std::uint64_t planted_total{0};' "defines process-wide mutable state 'planted_total'"
 plant host/base/progress.cpp 'static void (*planted_hook)(int) = nullptr;' "defines process-wide mutable state 'planted_hook'"
+# An out-of-line static member (issue 56: it passed unreported).
+plant host/base/progress.cpp 'int Progress::planted_count = 0;' "defines process-wide mutable state 'Progress::planted_count'"
+# Constants are not state, however they are qualified.
+rm -rf "$tmp/tree" && mkdir -p "$tmp/tree"
+cp -r "$source_dir/host" "$source_dir/kernels" "$source_dir/estimators" "$source_dir/io" "$tmp/tree/"
+printf 'inline constexpr int kPlanted = 3;\nstatic inline const char* const kAlsoPlanted = "x";\n' >>"$tmp/tree/host/base/ranks.hpp"
+expect_rc 0 "constants planted in host/base/ranks.hpp" $check "$tmp/tree"
 
 finish "layers"
