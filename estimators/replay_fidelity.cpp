@@ -347,13 +347,13 @@ double replay_figure(const ReplayRecord& replay, ReplayFigure figure) {
 }
 
 std::size_t replay_bins_covering(double seconds, double bin_seconds, const std::string& what) {
-  const double bins = std::floor(std::max(seconds, 0.0) / bin_seconds) + 1;
+  const double bins = std::floor(std::max(seconds, 0.0) / bin_seconds) + 1;  // bins_covering's count, unrounded
   if (!(bins <= kMaxReplayBins))
     throw UserError(
         fmt::format("--bin {} s gives {:.3g} bins over the {:.6g} s of {}; accepted: at most {:.0e} bins "
                     "({} MB per replay): choose a wider --bin",
                     bin_seconds, bins, seconds, what, kMaxReplayBins, kMaxReplayBins * kBytesPerReplayBin / 1e6));
-  return static_cast<std::size_t>(bins);
+  return bins_covering(seconds, bin_seconds);
 }
 
 namespace {
