@@ -26,6 +26,16 @@ struct StableFit {
   static constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
   // Standard errors of α, β, σ, the S0 location μ0 and the S1 location μ1.
   double se_alpha = kNaN, se_beta = kNaN, se_sigma = kNaN, se_mu0 = kNaN, se_mu1 = kNaN;
+  // ML with α inside (0.1, 2): the 95 % profile-likelihood intervals of α, σ and μ1 (where ln L,
+  // maximised over the others with β at its estimate, lies within χ²₁(0.95)/2 = 1.92 of its
+  // maximum; an end on a bound of the search, α 0.1 or 2, leaves the interval open there), the
+  // observed information's SE, and which of the two se_alpha, se_sigma and se_mu1 each are, the
+  // wider: "information", or "profile" (the interval's width / (2 · 1.96)).
+  struct Profile {
+    double lower = kNaN, upper = kNaN, information_se = kNaN;
+    std::string se_from;  // empty where no interval was computed
+  };
+  Profile profile_alpha, profile_sigma, profile_mu1;
   double log_likelihood = kNaN;  // ML only
   std::size_t n = 0;
   int iterations = 0;
@@ -49,7 +59,9 @@ StableFit fit_stable_quantiles(const std::vector<double>& x, std::uint64_t seed,
 // Newton's method for each (α, β), and (α, β) themselves by Nelder–Mead. The
 // result depends on the data and the start only (no random numbers). Standard
 // errors from the observed information (central-difference Hessian of the
-// log-likelihood at the maximum); the S1 location's by the delta method.
+// log-likelihood at the maximum); the S1 location's by the delta method; for
+// α, σ and μ1 the wider of those and the profile-likelihood interval's (see
+// StableFit::Profile). ln L is reported from the law itself (stable_log_likelihood).
 // An estimate on a bound (α = 0.1, α = 2, |β| = 1) or without standard errors
 // says so in `boundary`. Data with an atom too large for a density's
 // likelihood to have a maximum (a share above α/(1 + α) at α = 0.1) are a
@@ -57,7 +69,9 @@ StableFit fit_stable_quantiles(const std::vector<double>& x, std::uint64_t seed,
 StableFit fit_stable_ml(const std::vector<double>& x, const StableFit& start,
                         StableLikelihood likelihood = StableLikelihood::density);
 
-// Σ ln f(x_i) by the integral representation, without tables.
-double stable_log_likelihood(const std::vector<double>& x, const StableLawParams& law);
+// Σ ln f(x_i), or for rounded values Σ ln P(x_i − ½ < X < x_i + ½) (stable_log_probability), from the
+// law itself, without tables.
+double stable_log_likelihood(const std::vector<double>& x, const StableLawParams& law,
+                             StableLikelihood likelihood = StableLikelihood::density);
 
 }  // namespace gs

@@ -1,6 +1,7 @@
 #include "estimators/stable_law.hpp"
 
 #include <algorithm>
+#include <array>
 #include <boost/math/quadrature/gauss.hpp>
 #include <boost/math/quadrature/tanh_sinh.hpp>
 #include <boost/math/tools/roots.hpp>
@@ -229,36 +230,93 @@ double log_gaussian_pdf(double z) { return -z * z / 4 - std::log(2 * std::sqrt(k
 // The tails, by the series of the density in powers of x^{−α}, x = z − ζ (the
 // S1 variable): expanding the characteristic function exp(−c t^α e^{−iαθ0}),
 // c = 1/cos αθ0, and integrating term by term along the imaginary axis gives
-//   f = (1/π) Σ_{k≥1} (−1)^{k+1} Γ(αk + 1)/k! · c^k sin(kα(π/2 + θ0)) · x^{−αk−1},
+//   f = Σ_{k≥1} A_k x^{−αk−1}, A_k = (1/π)(−1)^{k+1} Γ(αk + 1)/k! · c^k sin(kα(π/2 + θ0)),
 // convergent for α < 1 and asymptotic for α > 1. There it leaves out a part
 // that decays like exp(−x^{α/(α−1)}): from x = 20 on, below 1e-21 of the
 // leading term's magnitude for every α in (1, 2) and β = −1 (where that part is
 // all of the light tail), so the series is used only where the leading sine is
 // not tiny. Against Nolan's integral at 1e-13 the series agrees to 4e-12
 // relative from x = 20; it needs 4–15 terms where the integrand needs 500–1300
-// evaluations. nullopt where it does not settle to 1e-14 or cancels.
+// evaluations. Term by term it also gives f′ and f″ (factors −(αk + 1) and
+// (αk + 1)(αk + 2) over powers of x) and the mass of an interval,
+//   ∫_{x1}^{x2} f = Σ A_k/(αk) · x1^{−αk} (1 − (x1/x2)^{αk}),
+// each bracket by expm1, so that a narrow interval far out is no difference of
+// two nearly equal tails. Not at α = 1 (no power series) nor α = 2.
 constexpr double kSeriesFrom = 20;
-std::optional<double> tail_series(double x, double alpha, double beta) {
-  const double bt = beta * tan_half_pi(alpha);
-  const double log_c = 0.5 * std::log1p(bt * bt), log_x = std::log(x);
-  const double angle = alpha * kPi / 2 + std::atan(bt);  // α(π/2 + θ0)
-  if (alpha > 1 && std::fabs(std::sin(angle)) < 1e-8) return std::nullopt;
-  double sum = 0, magnitude = 0, previous = kInf;
-  for (int k = 1; k <= 60; ++k) {
-    const double size =
-        std::exp(k * log_c + std::lgamma(alpha * k + 1) - std::lgamma(k + 1.0) - (alpha * k + 1) * log_x);
-    if (size > previous) return std::nullopt;  // the asymptotic series' terms grow from here on
-    previous = size;
-    const double term = (k % 2 == 1 ? size : -size) * std::sin(k * angle);
-    sum += term;
-    magnitude += std::fabs(term);
-    if (size <= 1e-14 * std::fabs(sum)) {
-      if (!(sum > 0) || magnitude > 1e3 * sum) return std::nullopt;
-      return sum / kPi;
-    }
+class TailSeries {
+ public:
+  TailSeries(double alpha, double beta) : alpha_(alpha) {
+    const double bt = alpha == 1.0 ? 0.0 : beta * tan_half_pi(alpha);
+    log_c_ = 0.5 * std::log1p(bt * bt);
+    angle_ = alpha * kPi / 2 + std::atan(bt);
   }
-  return std::nullopt;
-}
+
+  // Whether the series describes the tail at all (not where the leading sine
+  // vanishes for α > 1: the light side, whose exp(−x^{α/(α−1)}) it leaves out).
+  bool usable() const { return alpha_ != 1.0 && alpha_ != 2.0 && !(alpha_ > 1 && std::fabs(std::sin(angle_)) < 1e-8); }
+
+  std::optional<double> density(double x) const {
+    const auto s = sums<1>(std::log(x), 1, [](double) { return std::array<double, 1>{1.0}; });
+    if (!s) return std::nullopt;
+    return (*s)[0] / kPi;
+  }
+
+  // ln f and its first two derivatives in x.
+  std::optional<std::array<double, 3>> log_density_derivatives(double x) const {
+    const auto s = sums<3>(std::log(x), 1, [](double ak) {
+      return std::array<double, 3>{1.0, -(ak + 1), (ak + 1) * (ak + 2)};
+    });
+    if (!s) return std::nullopt;
+    const double first = (*s)[1] / ((*s)[0] * x), second = (*s)[2] / ((*s)[0] * x * x);
+    return std::array<double, 3>{std::log((*s)[0] / kPi), first, second - first * first};
+  }
+
+  // ln ∫ f over (x1, x2), x2 ≤ ∞.
+  std::optional<double> log_mass(double x1, double x2) const {
+    const double log_ratio = std::log(x2 / x1);  // +∞ for x2 = ∞: every bracket is 1
+    const auto s =
+        sums<1>(std::log(x1), 0, [&](double ak) { return std::array<double, 1>{-std::expm1(-ak * log_ratio) / ak}; });
+    if (!s) return std::nullopt;
+    return std::log((*s)[0] / kPi);
+  }
+
+ private:
+  // π Σ_k A_k x^{−αk−p} m_k for the factors m_k = factors(αk); nullopt where the
+  // series is not usable, where the terms grow before they settle to 1e-14 of the
+  // sums (the asymptotic series at too small an x), or where the first sum is
+  // not positive or cancels.
+  template <std::size_t N, class Factors>
+  std::optional<std::array<double, N>> sums(double log_x, double p, const Factors& factors) const {
+    if (!usable()) return std::nullopt;
+    std::array<double, N> sum{}, magnitude{};
+    double previous = kInf;
+    for (int k = 1; k <= 60; ++k) {
+      const double ak = alpha_ * k;
+      const double size = std::exp(k * log_c_ + std::lgamma(ak + 1) - std::lgamma(k + 1.0) - (ak + p) * log_x);
+      if (size > previous) return std::nullopt;  // the asymptotic series' terms grow from here on
+      previous = size;
+      const double term = (k % 2 == 1 ? size : -size) * std::sin(k * angle_);
+      const std::array<double, N> m = factors(ak);
+      bool settled = true;
+      for (std::size_t j = 0; j < N; ++j) {
+        sum[j] += term * m[j];
+        magnitude[j] += std::fabs(term * m[j]);
+        settled = settled && size * std::fabs(m[j]) <= 1e-14 * std::fabs(sum[j]);
+      }
+      if (settled) {
+        if (!(sum[0] > 0) || magnitude[0] > 1e3 * sum[0]) return std::nullopt;
+        return sum;
+      }
+    }
+    return std::nullopt;
+  }
+
+  double alpha_, log_c_ = 0, angle_ = 0;  // angle: α(π/2 + θ0)
+};
+
+// Whether the standard S0 law's series holds at z (x = z − ζ): both |z| and
+// z − ζ far out on the right.
+bool series_holds(double x, double z) { return x >= kSeriesFrom && z >= kSeriesFrom; }
 
 // ln f of the standard S0 law at x = z − ζ (α ≠ 1) or x = z (α = 1), by the
 // exact forms (α = 2, Cauchy), the tail series and Nolan's integral, in
@@ -278,8 +336,8 @@ double log_pdf_shifted(double x, double alpha, double beta, double tolerance, do
     const double bt = angles.bt;
     if (x <= 1e-9 * (1 + std::fabs(bt)))  // at ζ: Γ(1 + 1/α) cos θ0 / (π (1 + ζ²)^{1/(2α)})
       return std::lgamma(1 + 1 / alpha) + std::log(angles.cos_t0 / kPi) - std::log1p(bt * bt) / (2 * alpha);
-    if (x >= kSeriesFrom && x - bt >= kSeriesFrom)  // x − βt = z: both |z| and z − ζ are far out
-      if (const auto f = tail_series(x, alpha, beta)) return std::log(*f);
+    if (series_holds(x, x - bt))  // x − βt = z
+      if (const auto f = TailSeries(alpha, beta).density(x)) return std::log(*f);
   }
   const Representation r(x, alpha, beta);
   if (!(r.width() > 0)) return -kInf;  // α < 1, β = −1: nothing right of ζ
@@ -383,6 +441,35 @@ std::optional<double> shifted_variable(double x, const StableLawParams& law) {
   return (x - law.mu) / law.sigma;
 }
 
+// (F, 1 − F) of the standard law at x = z − ζ (z at α = 1), ends included.
+std::pair<double, double> cdf_pair_shifted(double x, double alpha, double beta) {
+  if (std::isinf(x)) return x < 0 ? std::pair{0.0, 1.0} : std::pair{1.0, 0.0};
+  return cdf_shifted(x, alpha, beta);
+}
+
+// ln(G(b) − G(a)) from the (F, 1 − F) pairs at a < b, on the side where both
+// are smaller: 1 − F where both ends lie right of the median (1 − F(a) < F(b)),
+// F otherwise; the larger of the two differences would lose to cancellation
+// what the smaller keeps (the probability of a count far in the right tail).
+double log_difference(const std::pair<double, double>& at_a, const std::pair<double, double>& at_b) {
+  const double p = at_a.second < at_b.first ? at_a.second - at_b.second : at_b.first - at_a.first;
+  return p > 0 ? std::log(p) : -kInf;
+}
+
+// ln P(x1 < X < x2) of the standard law in x = z − ζ (z at α = 1): where both
+// ends lie in one far tail, the interval's own integral term by term (the
+// series: no difference of tails at all), else log_difference. The left tail
+// is the right tail of the reflected law: f(z; α, β) = f(−z; α, −β), and its
+// x is −x.
+double log_probability_shifted(double x1, double x2, double alpha, double beta) {
+  const double zeta = zeta_of(alpha, beta);
+  if (const TailSeries right(alpha, beta); right.usable() && series_holds(x1, x1 + zeta))
+    if (const auto mass = right.log_mass(x1, x2)) return *mass;
+  if (const TailSeries left(alpha, -beta); left.usable() && series_holds(-x2, -(x2 + zeta)))
+    if (const auto mass = left.log_mass(-x2, -x1)) return *mass;
+  return log_difference(cdf_pair_shifted(x1, alpha, beta), cdf_pair_shifted(x2, alpha, beta));
+}
+
 }  // namespace
 
 double stable_pdf_s0(double z, double alpha, double beta) {
@@ -456,6 +543,19 @@ double stable_cdf(double x, const StableLawParams& law) {
   return stable_cdf_s0((x - s0.mu) / s0.sigma, s0.alpha, s0.beta);
 }
 
+double stable_log_probability(double a, double b, const StableLawParams& law) {
+  check_shape(law.alpha, law.beta);
+  if (!(b > a)) return -kInf;
+  if (const auto x1 = shifted_variable(a, law))
+    return log_probability_shifted(*x1, *shifted_variable(b, law), law.alpha, law.beta);
+  const StableLawParams s0 = to_s0(law);
+  const double z1 = (a - s0.mu) / s0.sigma, z2 = (b - s0.mu) / s0.sigma;
+  if (band_of(law.alpha))
+    return log_difference(cdf_pair_s0(z1, law.alpha, law.beta), cdf_pair_s0(z2, law.alpha, law.beta));
+  const double zeta = zeta_of(law.alpha, law.beta);
+  return log_probability_shifted(z1 - zeta, z2 - zeta, law.alpha, law.beta);
+}
+
 double stable_quantile(double p, const StableLawParams& law) {
   const StableLawParams s0 = to_s0(law);
   return s0.mu + s0.sigma * stable_quantile_s0(p, s0.alpha, s0.beta);
@@ -483,6 +583,9 @@ constexpr double kAbsolute = 1e-6, kRelative = 1e-6, kDeep = -50;
 constexpr int kMaxDepth = 12;
 
 constexpr double kEdgeNearBody = 10;  // |ζ| up to which the table is centred on ζ
+// How far out the nodes may go to reach where the tail series holds (|α − 1|
+// down to 1e-5 needs |z| ~ 1e6: there c = 1/cos αθ0 ~ 6e4).
+constexpr double kReachMax = 1e8;
 
 bool centred_on_edge(double alpha, double beta) {
   return alpha < 1 && std::fabs(zeta_of(alpha, beta)) <= kEdgeNearBody;
@@ -508,6 +611,25 @@ double table_scale(double alpha, double beta) {
     scale /= 10, at = next;
   }
   return scale;
+}
+
+// How far the nodes reach on one side (+1 right, −1 left): from `reach` out by
+// factors of 4 until the tail series holds at the end (`exact`: beyond it the
+// table is the series, f to 1e-14 and the interval masses term by term; before,
+// a power law continued from the end node was 7 % off in f at 5× the reach for
+// α = 0.3) or ln f there is below the cut (a light tail or a support's edge,
+// which no datum at a fit that holds reaches), or up to kReachMax.
+double tail_reach(double alpha, double beta, double reach, int side, bool& exact) {
+  const TailSeries series(alpha, side * beta);
+  const double zeta = zeta_of(alpha, beta);
+  exact = false;
+  if (!series.usable()) return reach;
+  for (double r = reach;; r *= 4) {
+    const double x = side * (side * r - zeta);  // the S1 variable of the law (side +1) or its reflection
+    if (series_holds(x, r) && series.density(x)) return exact = true, r;
+    if (r >= kReachMax || log_pdf_s0(side * r, alpha, beta, kTableQuadratureTolerance, kTableFloor) < kLogPdfCut)
+      return r;
+  }
 }
 
 // The value at x of the cubic through the four points (u[k..k+3], v[k..k+3]).
@@ -560,8 +682,11 @@ StableLogDensityTable::StableLogDensityTable(double alpha, double beta, double r
     : alpha_((check_shape(alpha, beta), alpha)),
       beta_(beta),
       center_(table_center(alpha, beta)),
-      scale_(table_scale(alpha, beta)) {
-  const double lo = std::asinh((-reach - center_) / scale_), hi = std::asinh((reach - center_) / scale_);
+      scale_(table_scale(alpha, beta)),
+      zeta_(zeta_of(alpha, beta)) {
+  const double reach_below = tail_reach(alpha, beta, reach, -1, exact_below_);
+  const double reach_above = tail_reach(alpha, beta, reach, 1, exact_above_);
+  const double lo = std::asinh((-reach_below - center_) / scale_), hi = std::asinh((reach_above - center_) / scale_);
   const auto count = static_cast<std::size_t>(std::ceil((hi - lo) / kTableStep)) + 1;
   std::vector<double> u(count), v(count);
   for (std::size_t i = 0; i < count; ++i) u[i] = lo + static_cast<double>(i) * kTableStep;
@@ -686,6 +811,11 @@ StableLogDensityTable::Derivatives StableLogDensityTable::derivatives(double z) 
   if (alpha_ == 2.0) return {log_gaussian_pdf(z), -z / 2, -0.5};
   if (!(u > support_min_ && u < support_max_)) return {-kInf, 0, 0};
   const bool below = u < u_.front();
+  if (below ? exact_below_ : exact_above_) {
+    const double side = below ? -1 : 1;  // the left tail is the right one of f(−z; α, −β)
+    if (const auto d = TailSeries(alpha_, side * beta_).log_density_derivatives(side * (z - zeta_)))
+      return {(*d)[0], side * (*d)[1], (*d)[2]};
+  }
   const double edge = below ? u_.front() : u_.back(), slope = below ? slope_min_ : slope_max_;
   return {(below ? value_.front() : value_.back()) + slope * (u - edge), slope * du, slope * d2u};
 }
@@ -711,12 +841,18 @@ double StableLogDensityTable::log_integral_in(std::size_t k, double u1, double u
   return top + std::log(sum);
 }
 
-// ∫ f dz over [u1, u2] beyond the nodes (below them or above), where
-// ln f = ln f(edge) + s (u − edge):
+// ∫ f dz over [z1, z2] beyond the nodes (below them or above): the tail
+// series' mass where it holds there, else, with ln f = ln f(edge) + s (u − edge),
 // (κ/2) e^{ln f(edge) − s·edge} [e^{(s+1)u}/(s + 1) + e^{(s−1)u}/(s − 1)] between u1 and u2,
 // each bracket positive as |s| > 1 there.
-double StableLogDensityTable::log_tail(bool below, double u1, double u2) const {
-  u1 = std::max(u1, support_min_), u2 = std::min(u2, support_max_);
+double StableLogDensityTable::log_tail(bool below, double z1, double z2) const {
+  if (below ? exact_below_ : exact_above_) {
+    const double side = below ? -1 : 1, x1 = side * ((below ? z2 : z1) - zeta_),
+                 x2 = side * ((below ? z1 : z2) - zeta_);
+    if (const auto mass = TailSeries(alpha_, side * beta_).log_mass(x1, x2)) return *mass;
+  }
+  const double u1 = std::max(std::asinh((z1 - center_) / scale_), support_min_);
+  const double u2 = std::min(std::asinh((z2 - center_) / scale_), support_max_);
   if (!(u2 > u1)) return -kInf;
   const double s = below ? slope_min_ : slope_max_, edge = below ? u_.front() : u_.back();
   const double base = (below ? value_.front() : value_.back()) - s * edge + std::log(scale_ / 2);
@@ -734,9 +870,9 @@ double StableLogDensityTable::log_probability(double a, double b) const {
   double sum = -kInf;
   // Beyond the nodes: a whole heavy tail from the series, else the continued slope.
   if (ua < first)
-    sum = log_add(sum, ua == -kInf && ub >= first ? log_below_[0] : log_tail(true, ua, std::min(ub, first)));
+    sum = log_add(sum, ua == -kInf && ub >= first ? log_below_[0] : log_tail(true, a, ub < first ? b : z_of(first)));
   if (ub > last)
-    sum = log_add(sum, ub == kInf && ua <= last ? log_above_.back() : log_tail(false, std::max(ua, last), ub));
+    sum = log_add(sum, ub == kInf && ua <= last ? log_above_.back() : log_tail(false, ua > last ? a : z_of(last), b));
   const double v1 = std::max(ua, first), v2 = std::min(ub, last);
   if (!(v2 > v1)) return sum;
   const std::size_t k1 = interval_of(v1), k2 = interval_of(v2);

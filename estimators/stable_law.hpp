@@ -30,6 +30,13 @@ double stable_pdf(double x, const StableLawParams& law);
 double stable_log_pdf(double x, const StableLawParams& law);
 double stable_cdf(double x, const StableLawParams& law);
 double stable_quantile(double p, const StableLawParams& law);
+// ln P(a < X < b) (a < b, either may be infinite) without cancellation: where
+// both ends lie in one far tail, the interval's own integral (the tail series
+// term by term); else F(b) − F(a) or (1 − F(a)) − (1 − F(b)), whichever has
+// the smaller terms. An S1 law is taken in its own variable (x − μ1)/σ, so an
+// end next to the support's edge (α < 1, |β| = 1, where μ1 is the edge) keeps
+// its distance from it to the last bit. About 1e-10 relative (the quadrature).
+double stable_log_probability(double a, double b, const StableLawParams& law);
 
 // The same law in the other parameterization (only the location changes):
 // μ0 = μ1 + βσ tan(πα/2) for α ≠ 1 and μ0 = μ1 + (2/π)βσ ln σ for α = 1.
@@ -38,14 +45,17 @@ StableLawParams to_s1(const StableLawParams& law);
 
 // ln f of the standard S0 law on nodes in u = asinh((z − c)/κ) (c = 0, κ = 1
 // for α ≥ 1; c = ζ, κ ≤ 1e-3 for α < 1, so that the edge of a skewed law is
-// resolved in ln(z − ζ)) over |z| ≤ reach: a grid of step 0.05 in u, with
+// resolved in ln(z − ζ)) over |z| ≤ reach and, on a heavy side, on by factors of
+// 4 (to at most 1e8) until the tail series holds at the last node: a grid of step 0.05 in u, with
 // every interval halved (up to 12 times) where cubics through the neighbouring
 // nodes disagree at its middle by more than 1e-7 + 1e-7·|ln f| (a kink: the
 // light side of a law with |β| near 1, a support's edge near α = 1), and a
 // cubic Hermite interpolant through the nodes with 5-point slopes. ln f is
 // computed in logarithms, so the light tails carry no floor and no kink. Beyond
-// the nodes, or where ln f < −2000, ln f goes on along the steeper of the end's
-// slope and the power tail's; where f = 0 (outside the support of α < 1,
+// the nodes on a heavy side, ln f, its derivatives and the interval masses are
+// the tail series' (exact; at α = 1 and within 1e-6 of it, where there is none,
+// and where ln f < −2000, ln f goes on along the steeper of the end's slope and
+// the power tail's); where f = 0 (outside the support of α < 1,
 // |β| = 1) it is −∞. Building one costs a few hundred integrals, so maximum
 // likelihood builds one per (α, β) and evaluates it at every observation.
 class StableLogDensityTable {
@@ -75,16 +85,19 @@ class StableLogDensityTable {
   std::size_t interval_of(double u) const;
   Derivatives hermite(std::size_t k, double u) const;  // in u
   double log_integral_in(std::size_t k, double u1, double u2) const;
-  double log_tail(bool below, double u1, double u2) const;
+  double log_tail(bool below, double z1, double z2) const;
 
   double alpha_, beta_;
-  double center_, scale_;
+  double center_, scale_, zeta_;
   std::vector<double> u_, value_, slope_;      // the nodes, ln f and d ln f/du there
   double base_ = 0;                            // u of the first node
   std::vector<std::uint32_t> cell_first_;      // per step of 0.05 from base_: the node at or before its start
   std::vector<double> log_mass_;               // ln ∫ f dz over each node interval
   std::vector<double> log_below_, log_above_;  // ln of the mass below / above each node
   double slope_min_ = 0, slope_max_ = 0;
+  // Whether beyond the nodes below / above the tail series holds (exact), or
+  // ln f goes on along slope_min_ / slope_max_ (a light tail, below the cut).
+  bool exact_below_ = false, exact_above_ = false;
   // u of the support's edges: f = 0 at and beyond them (α < 1, |β| = 1).
   double support_min_ = -std::numeric_limits<double>::infinity();
   double support_max_ = std::numeric_limits<double>::infinity();

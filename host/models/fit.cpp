@@ -195,6 +195,10 @@ std::string with_se(double value, double se) {
 
 std::string pm(const char* name, double value, double se) { return fmt::format("{} = {}", name, with_se(value, se)); }
 
+std::string pm(const char* name, double value, double se, const std::string& se_from) {
+  return pm(name, value, se) + (se_from == "profile" && std::isfinite(se) ? " (profile)" : "");
+}
+
 std::string pm_list(const char* name, const std::vector<double>& values, const std::vector<double>& se) {
   std::vector<std::string> each;
   for (std::size_t i = 0; i < values.size(); ++i)
@@ -247,14 +251,30 @@ std::string alpha_stable_invalid(const StableLawParams& law, std::optional<doubl
 }
 
 void record_stable(YAML::Node& fit, const StableFit& f) {
-  fit["method"] = f.method == "ml" ? "maximum likelihood (Nolan's density), SEs from the observed information"
-                                   : "McCulloch quantiles, bootstrap SEs";
+  fit["method"] = f.method == "ml"
+                      ? "maximum likelihood (Nolan's density), SEs from the observed information, or for alpha, sigma "
+                        "and mu_S1 from the 95 % profile-likelihood interval where it is wider (*_se_from)"
+                      : "McCulloch quantiles, bootstrap SEs";
   if (f.method == "ml") fit["likelihood"] = to_string(f.likelihood);
   record(fit, "alpha", f.s1.alpha, f.se_alpha);
   record(fit, "beta", f.s1.beta, f.se_beta);
   record(fit, "sigma", f.s1.sigma, f.se_sigma);
   record(fit, "mu_S1", f.s1.mu, f.se_mu1);
   record(fit, "mu_S0", f.s0.mu, f.se_mu0);
+  // The profile intervals and which SE each parameter reports (docs/fitting.md).
+  const auto profile = [&](const std::string& name, const StableFit::Profile& p) {
+    if (p.se_from.empty()) return;
+    fit[name + "_profile_95"] = flow_list({p.lower, p.upper});
+    fit[name + "_se_information"] = p.information_se;
+    fit[name + "_se_from"] = p.se_from == "profile"
+                                 ? "profile: the 95 % profile-likelihood interval's width / 3.92, wider "
+                                   "than the observed information's"
+                                 : "information: the observed information's, at least the 95 % "
+                                   "profile-likelihood interval's width / 3.92";
+  };
+  profile("alpha", f.profile_alpha);
+  profile("sigma", f.profile_sigma);
+  profile("mu_S1", f.profile_mu1);
   fit["log_likelihood"] = f.log_likelihood;
   fit["n"] = f.n;
   if (!f.note.empty()) fit["note"] = f.note;

@@ -119,6 +119,8 @@ YAML::Node fitted_ensemble_node(const FittedModel& fitted, const std::string& da
 // What the fit adapters write: "name = value ± se" (the SE left out when it is
 // not finite), `fit:` entries name and name_se, YAML flow maps and lists.
 std::string pm(const char* name, double value, double se);
+// The same, saying "(profile)" after an SE that is a profile-likelihood interval's (StableFit::Profile::se_from).
+std::string pm(const char* name, double value, double se, const std::string& se_from);
 std::string pm_list(const char* name, const std::vector<double>& values, const std::vector<double>& se);  // "[a ± s, …]"
 void record(YAML::Node& fit, const std::string& name, double value, double se);
 void record_list(YAML::Node& fit, const std::string& name, const std::vector<double>& values,

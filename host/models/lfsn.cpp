@@ -189,10 +189,12 @@ FittedModel fit(FitData& data) {
   r.workload = flow_map();
   r.workload["v"] = marginal.s1.sigma;
   r.workload["delta"] = marginal.s1.mu;
-  r.estimates = fmt::format(
-      "{}, {}, {} (marginal S1: {}, {}, {})", pm("H", h.H, h.se), pm("alpha", marginal.s1.alpha, marginal.se_alpha),
-      pm("beta", beta, StableFit::kNaN), pm("sigma", marginal.s1.sigma, marginal.se_sigma),
-      pm("mu", marginal.s1.mu, marginal.se_mu1), fmt::format("beta_marginal = {:.4g}", marginal.s1.beta));
+  r.estimates = fmt::format("{}, {}, {} (marginal S1: {}, {}, {})", pm("H", h.H, h.se),
+                            pm("alpha", marginal.s1.alpha, marginal.se_alpha, marginal.profile_alpha.se_from),
+                            pm("beta", beta, StableFit::kNaN),
+                            pm("sigma", marginal.s1.sigma, marginal.se_sigma, marginal.profile_sigma.se_from),
+                            pm("mu", marginal.s1.mu, marginal.se_mu1, marginal.profile_mu1.se_from),
+                            fmt::format("beta_marginal = {:.4g}", marginal.s1.beta));
   r.statistic = fmt::format("logL(marginal) = {:.6g}", marginal.log_likelihood);
   return r;
 }

@@ -78,9 +78,10 @@ FittedModel fit(FitData& data) {
   r.params["mu"] = f.s1.mu;
   r.params["parameterization"] = "S1";
   record_stable(r.fit, f);
-  r.estimates = fmt::format("{}, {}, {}, {} (S1; S0 mu = {:.4g})", pm("alpha", f.s1.alpha, f.se_alpha),
-                            pm("beta", f.s1.beta, f.se_beta), pm("sigma", f.s1.sigma, f.se_sigma),
-                            pm("mu", f.s1.mu, f.se_mu1), f.s0.mu);
+  r.estimates =
+      fmt::format("{}, {}, {}, {} (S1; S0 mu = {:.4g})", pm("alpha", f.s1.alpha, f.se_alpha, f.profile_alpha.se_from),
+                  pm("beta", f.s1.beta, f.se_beta), pm("sigma", f.s1.sigma, f.se_sigma, f.profile_sigma.se_from),
+                  pm("mu", f.s1.mu, f.se_mu1, f.profile_mu1.se_from), f.s0.mu);
   r.statistic = fmt::format("logL = {:.6g}", f.log_likelihood);
   return r;
 }

@@ -141,5 +141,37 @@ TEST(StableDensity, LogDensityTableMatchesTheDensityEverywhere) {
   RecordProperty("worst_abs_log_error_above_minus_30", std::to_string(worst));
 }
 
+// ln P(a < X < b), the likelihood of a rounded value, at the points where a
+// difference of distribution functions is hard (issue 61): an end at μ (the
+// support's edge for α < 1, |β| = 1), the mode inside, both ends far in a
+// tail, a narrow interval. tests/data/stable_interval_reference.csv (mpmath at
+// 30 digits; scripts/make_stable_loglik_reference.py intervals). The law's
+// own stable_log_probability: each F or 1 − F holds 1e-10 relative (the
+// quadrature's tolerance), so ln P is off by at most 2·1e-10·scale/P (scale:
+// the larger term of the difference), and the series is exact to 1e-13. The
+// likelihood table with the fit's smallest reach (50), so that the far tails
+// lie beyond its nodes: its ln f holds 1e-6 (1 + |ln f|) (the refinement's
+// tolerance), hence ln P within that at the interval's smaller density.
+TEST(StableIntervalProbability, MatchesIndependentReferenceWhereTheDifferenceIsHard) {
+  const auto table = test::read_csv(test::data_path("stable_interval_reference.csv"));
+  const auto il = table.column("label"), ia = table.column("alpha"), ib = table.column("beta"),
+             is = table.column("sigma"), im = table.column("mu"), ilo = table.column("a"), ihi = table.column("b"),
+             ip = table.column("log_probability"), iscale = table.column("scale");
+  ASSERT_GE(table.rows.size(), 17u);
+  for (const auto& row : table.rows) {
+    const StableLawParams law{parse(row[ia]), parse(row[ib]), parse(row[is]), parse(row[im]),
+                              StableParameterization::S1};
+    const double a = parse(row[ilo]), b = parse(row[ihi]), reference = parse(row[ip]);
+    const double quadrature = 2e-10 * parse(row[iscale]) / std::exp(reference) + 1e-13;
+    EXPECT_NEAR(stable_log_probability(a, b, law), reference, quadrature) << row[il];
+    const StableLawParams s0 = to_s0(law);
+    const StableLogDensityTable tabulated(law.alpha, law.beta, 50);
+    const double za = (a - s0.mu) / s0.sigma, zb = (b - s0.mu) / s0.sigma;
+    const double worst_log_f = std::min(tabulated(za), tabulated(zb));
+    const double interpolation = 1e-6 * (1 + std::fabs(std::isfinite(worst_log_f) ? worst_log_f : 0.0));
+    EXPECT_NEAR(tabulated.log_probability(za, zb), reference, interpolation) << row[il] << " (table)";
+  }
+}
+
 }  // namespace
 }  // namespace gs
