@@ -32,3 +32,43 @@ sed -e 's|^output: .*|output: requests.h5|' -e "s|\.\./tests/data|$here/../tests
 "$build/gpusynth" replay "$out/requests.yaml" --target "$target" -o "$out/requests.h5" 2>"$out/requests.log" |
   sed -n '/^replay /,$p'
 grep -h "warning" "$out/requests.log" || true
+# 4. Every DXT trace short enough to replay × every timing (issue 57): the
+#    trace's phases (the default), the counts of a 3-state Markov model fitted
+#    to its data requests per bin, slack times, and the phases replayed without
+#    their timing (fio's replay_no_stall), 8 replicas each, requests scaled to
+#    4 KiB. TRACES (a space-separated list of NAME=PATH) and BIN override the
+#    defaults: the shipped ones in tests/data and ../shared/data if present.
+echo "== 4. every DXT trace x {phases, counts, slack, replay_no_stall}"
+shared=$here/../../shared/data/traces/darshan
+traces=${TRACES:-"mpi-io-test=$here/../tests/data/mpi-io-test.dxt.txt.gz"}
+[ -n "${TRACES:-}" ] || for name in runtime_and_dxt_heatmaps_diagonal_write_only nonmpi_dxt_anonymized; do
+  [ -f "$shared/$name.dxt.txt.gz" ] && traces="$traces $name=$shared/$name.dxt.txt.gz"
+done
+for item in $traces; do
+  name=${item%%=*} trace=${item#*=}
+  for timing in phases counts slack no_stall; do
+    case $timing in
+      counts) key="timing: {ensemble: trace-markov, bin: ${BIN:-50ms}}" ;;
+      slack) key="timing: slack" ;;
+      *) key="timing: phases" ;;
+    esac
+    cat >"$out/$name-$timing.yaml" <<YAML
+seed: 11
+output: $name-$timing.h5
+datasets:
+  - {name: trace, trace: $trace, format: dxt, bin: ${BIN:-50ms}, series: count}
+models: [markov]
+replicas: 8
+fitting: {markov_states: 3}
+compare: {}
+requests:
+  - {name: $name, trace: $trace, format: dxt, replicas: 8, $key,
+     overrides: {SIZE: {scale: 0.000244140625}, OFF: {scale: 0.000244140625}}}
+YAML
+    extra=()
+    [ "$timing" = no_stall ] && extra=(--synthetic-fio-option=--replay_no_stall=1)
+    echo "-- $name, $timing"
+    "$build/gpusynth" replay "$out/$name-$timing.yaml" --target "$target" -o "$out/$name-$timing.h5" "${extra[@]}" \
+      2>"$out/$name-$timing.log" | sed -n '/^replay /,$p' || tail -3 "$out/$name-$timing.log"
+  done
+done

@@ -171,6 +171,35 @@ void check_replays(const std::vector<ReplayRecord>& originals, const std::vector
   }
 }
 
+// The type-7 quantile p of `values` (NaN when there are none).
+double quantile_of(std::vector<double> values, double p) {
+  if (values.empty()) return kNaN;
+  sort_values(values);
+  return quantile_of_sorted(values.data(), values.size(), p);
+}
+
+// The rank of `value` among itself and `others` (1: the smallest), ties counted half: R + 1 values
+// exchangeable with each other put it anywhere from 1 to R + 1 alike. NaN when `value` is.
+double mid_rank(double value, const std::vector<double>& others) {
+  if (std::isnan(value)) return kNaN;
+  double rank = 1;
+  for (double x : others) rank += x < value ? 1.0 : x == value ? 0.5 : 0.0;
+  return rank;
+}
+
+// The two-sample KS distances between every pair of replicas: the spread that
+// a workload exchangeable with them shows against one of them.
+ReplicaSpread spread_between(const std::vector<std::vector<double>>& samples, std::size_t first) {
+  std::vector<double> distances;
+  for (std::size_t i = first; i < samples.size(); ++i)
+    for (std::size_t j = i + 1; j < samples.size(); ++j) distances.push_back(ks_of(samples[i], samples[j]));
+  ReplicaSpread spread;
+  spread.pairs = distances.size();
+  spread.median = quantile_of(distances, 0.5);
+  spread.p95 = quantile_of(distances, 0.95);
+  return spread;
+}
+
 void compare_figures(const std::vector<ReplayRecord>& originals, const std::vector<ReplayRecord>& synthetic,
                      const FidelityOptions& o, ReplayFidelity& f) {
   for (int index = 0; index < kReplayFigures; ++index) {
@@ -185,6 +214,7 @@ void compare_figures(const std::vector<ReplayRecord>& originals, const std::vect
       values.push_back(replay_figure(r, figure));
       errors.push_back(relative_error(values.back(), c.original));
     }
+    c.original_rank = mid_rank(c.original, values);
     c.synthetic = mean_with_interval(values, o, std::string("replay/figure/") + to_string(figure));
     c.replay_error = mean_with_interval(errors, o, std::string("replay/error/") + to_string(figure));
     f.figures.push_back(c);
@@ -247,6 +277,8 @@ void compare_distributions(const std::vector<ReplayRecord>& originals, const std
     ks_latency.push_back(ks_of(latency[0], latency[i]));
   }
   f.ks_throughput = mean_with_interval(ks_throughput, o, "replay/ks/throughput");
+  f.ks_throughput_replicas = spread_between(throughput, originals.size());
+  f.ks_throughput_median = quantile_of(ks_throughput, 0.5);
   f.ks_latency = mean_with_interval(ks_latency, o, "replay/ks/latency");
   f.ks_throughput_floor = originals.size() > 1 ? ks_of(throughput[0], throughput[1]) : kNaN;
   f.ks_latency_floor = originals.size() > 1 ? ks_of(latency[0], latency[1]) : kNaN;
@@ -344,6 +376,11 @@ double replay_figure(const ReplayRecord& replay, ReplayFigure figure) {
     }
   }
   return kNaN;
+}
+
+const char* exchangeability_word(const ReplayFidelity& f) {
+  if (f.synthetic.size() < 3 || std::isnan(f.ks_throughput_replicas.p95)) return "n/a";
+  return f.ks_throughput_median <= f.ks_throughput_replicas.p95 ? "yes" : "no";
 }
 
 std::size_t replay_bins_covering(double seconds, double bin_seconds, const std::string& what) {

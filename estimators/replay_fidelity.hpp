@@ -70,6 +70,15 @@ struct FigureComparison {
   Estimate synthetic;         // the replicas' mean
   Estimate replay_error;      // mean over replicas of |synthetic − original| / |original| (//TRACE's)
   double noise_error = 0;     // |original_again − original| / |original|: the system's own (NaN when replayed once)
+  // The original's mid-rank among itself and the R replicas (1: the smallest, ties half): a workload
+  // exchangeable with the replicas lies anywhere in 1 … R + 1 alike. NaN when the original's figure is.
+  double original_rank = 0;
+};
+
+// The two-sample KS distances between every pair of replicas: how far one replica lies from another.
+struct ReplicaSpread {
+  double median = std::numeric_limits<double>::quiet_NaN(), p95 = std::numeric_limits<double>::quiet_NaN();
+  std::size_t pairs = 0;
 };
 
 struct FidelityOptions {
@@ -134,8 +143,17 @@ struct ReplayFidelity {
   // own bins and of the request latencies.
   Estimate ks_throughput, ks_latency;
   double ks_throughput_floor = 0, ks_latency_floor = 0;  // NaN when replayed once
+  // The original as one more replica: the median over the replicas of its throughput KS distance to
+  // each, against the spread between two replicas (the exchangeability criterion: the median
+  // at most the pairs' 95th percentile).
+  double ks_throughput_median = 0;
+  ReplicaSpread ks_throughput_replicas;
   std::vector<std::vector<double>> latency_quantiles;    // per replay (originals, then replicas), s
 };
+
+// "yes" when the original's median throughput KS distance to the replicas is at most the 95th
+// percentile of the distance between two replicas, "no" when not, "n/a" below 3 replicas.
+const char* exchangeability_word(const ReplayFidelity& f);
 
 // `originals`: one or two replays of the original; `synthetic`: at least one
 // replica. Throws UserError when a replay has no data request.

@@ -14,6 +14,7 @@
 #include "estimators/replay_fidelity.hpp"
 #include "host/base/errors.hpp"
 #include "host/engine/config.hpp"
+#include "host/requests/phase_timing.hpp"
 #include "host/requests/synthesize.hpp"
 #include "io/darshan_log.hpp"
 #include "io/request_texts.hpp"
@@ -69,7 +70,8 @@ void fuzz_trace(const std::string& format, const std::uint8_t* data, std::size_t
 }
 
 // The whole request pipeline on a small scale: read, characterize, one
-// replica of each kind of draw expanded to 3 processes, timed, checked.
+// replica of each kind of draw expanded to 3 processes, timed by counts and
+// by the trace's phases, checked.
 void fuzz_requests(const std::string& format, const std::uint8_t* data, std::size_t size) {
   write_input(data, size);
   TraceOptions options;
@@ -82,6 +84,11 @@ void fuzz_requests(const std::string& format, const std::uint8_t* data, std::siz
       Workload w = synthesize_processes(c.path, c.characteristics, synthesis, 0, 3);
       time_by_counts(w, {3, 0, 5, 1}, 0.1);
       check_dependencies(w);
+      std::uint64_t data = 0;  // the path's data requests (the drawn path's may differ: the mapping clamps)
+      for (const Request& r : c.path.table.requests) data += is_data(c.path.table.op_class(r));
+      const PhaseModel phases = fit_phases(c.sanitized);  // a trace without data requests: a UserError
+      PhaseTiming timing(phases, data, 3, synthesis, 0);
+      time_workload(w, timing);
     }
   } catch (const UserError&) {
   }

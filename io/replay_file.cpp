@@ -66,7 +66,7 @@ void write_latency_quantiles(hid_t group, const ReplayFidelity& f) {
 
 void write_figures(hid_t group, const ReplayFidelity& f) {
   std::vector<std::string> names, units;
-  std::vector<double> original, again, mean, low, high, error, error_low, error_high, noise;
+  std::vector<double> original, again, mean, low, high, error, error_low, error_high, noise, rank;
   for (const FigureComparison& c : f.figures) {
     names.push_back(to_string(c.figure));
     units.push_back(unit_of(c.figure));
@@ -79,6 +79,7 @@ void write_figures(hid_t group, const ReplayFidelity& f) {
     error_low.push_back(c.replay_error.low);
     error_high.push_back(c.replay_error.high);
     noise.push_back(c.noise_error);
+    rank.push_back(c.original_rank);
   }
   h5::write_dimension(group, "figure", names, {}, 0, {{"long_name", std::string("figure of a whole replay")}});
   h5::write_table(
@@ -93,14 +94,19 @@ void write_figures(hid_t group, const ReplayFidelity& f) {
        {"replay_error", error},
        {"replay_error_low", error_low},
        {"replay_error_high", error_high},
-       {"noise_error", noise}},
+       {"noise_error", noise},
+       {"original_rank", rank}},
       {{"dimensions", std::string("figure")},
-       {"definition", fmt::format("original: the original's first replay; original_again: its second; synthetic: the "
-                                  "replicas' mean with a {} % bootstrap percentile interval (replicas resampled); "
-                                  "replay_error: mean over the replicas of |synthetic - original| / |original| "
-                                  "(//TRACE's replay error) with its interval; noise_error: |original_again - "
-                                  "original| / |original|, the system's own replay-to-replay error",
-                                  100 * f.options.confidence)}});
+       {"definition",
+        fmt::format(
+            "original: the original's first replay; original_again: its second; synthetic: the "
+            "replicas' mean with a {} % bootstrap percentile interval (replicas resampled); "
+            "replay_error: mean over the replicas of |synthetic - original| / |original| "
+            "(//TRACE's replay error) with its interval; noise_error: |original_again - "
+            "original| / |original|, the system's own replay-to-replay error; original_rank: the original's mid-rank "
+            "among itself and the R replicas (1: the smallest, ties half; a workload "
+            "exchangeable with the replicas lies anywhere in 1 to R + 1 alike)",
+            100 * f.options.confidence)}});
 }
 
 void write_fidelity_attributes(hid_t group, const ReplayFidelity& f) {
@@ -130,6 +136,11 @@ void write_fidelity_attributes(hid_t group, const ReplayFidelity& f) {
        {"ks_throughput_low", f.ks_throughput.low},
        {"ks_throughput_high", f.ks_throughput.high},
        {"ks_throughput_floor", f.ks_throughput_floor},
+       {"ks_throughput_median", f.ks_throughput_median},
+       {"ks_throughput_replicas_median", f.ks_throughput_replicas.median},
+       {"ks_throughput_replicas_p95", f.ks_throughput_replicas.p95},
+       {"ks_throughput_replica_pairs", static_cast<std::uint64_t>(f.ks_throughput_replicas.pairs)},
+       {"exchangeable", std::string(exchangeability_word(f))},
        {"ks_latency", f.ks_latency.value},
        {"ks_latency_low", f.ks_latency.low},
        {"ks_latency_high", f.ks_latency.high},
@@ -153,6 +164,10 @@ void write_fidelity_attributes(hid_t group, const ReplayFidelity& f) {
             "replay; ks_*: two-sample Kolmogorov-Smirnov distance between the original's first replay and each "
             "replica (mean and interval) of the per-bin throughput over each replay's own bins and of the request "
             "latencies; *_floor: the same between the original's two replays, the noise of the system under test; "
+            "ks_throughput_median: the median over the replicas of the original's distance to each; "
+            "ks_throughput_replicas_median/_p95: the median and 95th percentile of the distance between two replicas "
+            "(every pair); exchangeable: yes when ks_throughput_median <= ks_throughput_replicas_p95 (the original "
+            "is one more replica), no when not, n/a below 3 replicas; "
             "replayer_*_error: the replayer's own fidelity, //TRACE's figure: |the original's first replay - the "
             "traced run| / the traced run (trace_run_time: its last request's end, s; trace_throughput: its data bytes "
             "/ that time, B/s), not the synthesis' figure (the figures table's replay_error: the replicas against the "

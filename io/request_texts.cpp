@@ -26,11 +26,6 @@ namespace gs {
 
 namespace {
 
-// Polls for SIGINT/SIGTERM every 64Ki steps of a loop over requests.
-inline void poll_interrupts(std::size_t step) {
-  if ((step & 0xffff) == 0) throw_if_interrupted();
-}
-
 }  // namespace
 
 

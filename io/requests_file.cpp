@@ -15,11 +15,6 @@ namespace gs {
 
 namespace {
 
-// Polls for SIGINT/SIGTERM every 64Ki steps of a loop over requests.
-inline void poll_interrupts(std::size_t step) {
-  if ((step & 0xffff) == 0) throw_if_interrupted();
-}
-
 void write_frequencies(hid_t group, const std::string& name, const Frequencies& f, const CharacteristicInfo& info) {
   h5::write_table(group, name, {{"name", f.names}, {"count", f.counts}},
                   {{"table_iii", std::string(info.short_name)},

@@ -101,12 +101,15 @@ def figure_rows(g):
     table = values(g, "figures", ("figure", "unit", "original", "original_again", "synthetic_mean", "synthetic_low",
                                   "synthetic_high", "replay_error", "replay_error_low", "replay_error_high",
                                   "noise_error"), ndim=1)
+    ranked = "original_rank" in table.dtype.names  # files of versions before 0.2.0 lack it
+    replicas = int(attribute(g, "replicas", undefined=True)) if "replicas" in g.attrs else 0
     rows = []
     for r in table:
         rows.append([r["figure"].decode(), r["unit"].decode(), fmt(r["original"]), fmt(r["original_again"]),
                      f"{fmt(r['synthetic_mean'])} [{fmt(r['synthetic_low'])}, {fmt(r['synthetic_high'])}]",
                      pct_interval(r["replay_error"], r["replay_error_low"], r["replay_error_high"]),
-                     pct(r["noise_error"])])
+                     pct(r["noise_error"]),
+                     f"{fmt(r['original_rank'])}/{replicas + 1}" if ranked else "n/a"])
     return rows
 
 
@@ -131,7 +134,19 @@ def fidelity_rows(g):
              f"original against itself: {fmt(a('ks_throughput_floor'), 3)}"],
             ["KS distance, request latency", f"{fmt(a('ks_latency'), 3)} [{fmt(a('ks_latency_low'), 3)}, "
                                               f"{fmt(a('ks_latency_high'), 3)}]",
-             f"original against itself: {fmt(a('ks_latency_floor'), 3)}"]]
+             f"original against itself: {fmt(a('ks_latency_floor'), 3)}"]] + exchangeability_rows(g)
+
+
+def exchangeability_rows(g):
+    """The original as one more replica (files of versions before 0.2.0 lack it)."""
+    if "exchangeable" not in g.attrs:
+        return []
+    a = lambda key: attribute(g, key, undefined=True)  # noqa: E731
+    return [["the original as one more replica: KS throughput per bin, median over the replicas",
+             fmt(a("ks_throughput_median"), 3),
+             f"between two replicas: 95th percentile {fmt(a('ks_throughput_replicas_p95'), 3)}, median "
+             f"{fmt(a('ks_throughput_replicas_median'), 3)} ({int(a('ks_throughput_replica_pairs'))} pairs); "
+             f"exchangeable: {attribute(g, 'exchangeable', str)}"]]
 
 
 def replay_sections(f, directory, warn):
@@ -147,7 +162,9 @@ def replay_sections(f, directory, warn):
                           f"{attribute(g, 'original', str)}. Measured {attribute(g, 'measured', str)}."]
             tables = [("Whole replays: the replicas' mean and replay error |synthetic - original| / original with "
                        "95 % bootstrap intervals; 'own': the original's second replay against its first",
-                       ["figure", "unit", "original", "again", "replicas: mean [95 %]", "replay error [95 %]", "own"],
+                       "; 'rank': the original's among itself and the replicas (1 the smallest)",
+                       ["figure", "unit", "original", "again", "replicas: mean [95 %]", "replay error [95 %]", "own",
+                        "rank"],
                        figure_rows(g)),
                       ("Fidelity (the noise floor: the original against its own second replay)",
                        ["measure", "value [95 %]", "reference"], fidelity_rows(g))]

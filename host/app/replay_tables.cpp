@@ -19,15 +19,18 @@ std::string percent(const Estimate& e) {
 }
 
 std::string figures_table(const ReplayFidelity& f) {
-  std::string out = fmt::format("  {:<21} {:>6} {:>11} {:>11} {:>29} {:>26} {:>9}\n", "figure", "unit", "original",
-                                "again", "replicas: mean [95 %]", "replay error [95 %]", "own");
+  std::string out = fmt::format("  {:<21} {:>6} {:>11} {:>11} {:>29} {:>26} {:>9} {:>9}\n", "figure", "unit",
+                                "original", "again", "replicas: mean [95 %]", "replay error [95 %]", "own", "rank");
+  const std::size_t values = f.synthetic.size() + 1;
   for (const FigureComparison& c : f.figures)
     out += fmt::format(
-        "  {:<21} {:>6} {:>11} {:>11} {:>29} {:>26} {:>9}\n", to_string(c.figure), unit_of(c.figure), value(c.original),
-        value(c.original_again),
+        "  {:<21} {:>6} {:>11} {:>11} {:>29} {:>26} {:>9} {:>9}\n", to_string(c.figure), unit_of(c.figure),
+        value(c.original), value(c.original_again),
         fmt::format("{} [{}, {}]", value(c.synthetic.value), value(c.synthetic.low), value(c.synthetic.high)),
         percent(c.replay_error),
-        std::isnan(c.noise_error) ? std::string("n/a") : fmt::format("{:.1f} %", 100 * c.noise_error));
+        std::isnan(c.noise_error) ? std::string("n/a") : fmt::format("{:.1f} %", 100 * c.noise_error),
+        std::isnan(c.original_rank) ? std::string("n/a") : fmt::format("{:g}/{}", c.original_rank, values));
+  out += fmt::format("  (rank: the original's among itself and the {} replicas, 1 the smallest)\n", f.synthetic.size());
   return out;
 }
 
@@ -82,6 +85,11 @@ std::string verdict(const ReplayFidelity& f) {
       "(floor {})\n",
       f.ks_throughput.value, f.ks_throughput.low, f.ks_throughput.high, value(f.ks_throughput_floor),
       f.ks_latency.value, f.ks_latency.low, f.ks_latency.high, value(f.ks_latency_floor));
+  const ReplicaSpread& spread = f.ks_throughput_replicas;
+  out += fmt::format(
+      "  the original as one more replica: KS throughput per bin, median over the replicas {} against the 95th "
+      "percentile {} between two replicas (median {}, {} pairs): exchangeable {}\n",
+      value(f.ks_throughput_median), value(spread.p95), value(spread.median), spread.pairs, exchangeability_word(f));
   return out;
 }
 

@@ -104,7 +104,8 @@ json replay_json(const ReplayResult& r) {
                        {"original_again", json_number(c.original_again)},
                        {"synthetic", interval_json(c.synthetic.value, c.synthetic.low, c.synthetic.high)},
                        {"replay_error", interval_json(c.replay_error.value, c.replay_error.low, c.replay_error.high)},
-                       {"noise_error", json_number(c.noise_error)}});
+                       {"noise_error", json_number(c.noise_error)},
+                       {"original_rank", json_number(c.original_rank)}});
   const auto estimate = [](const Estimate& e) { return interval_json(e.value, e.low, e.high); };
   return {{"name", r.name},
           {"bin_seconds", f.options.bin_seconds},
@@ -118,6 +119,12 @@ json replay_json(const ReplayResult& r) {
           {"original_again_coverage", json_number(f.original_again_coverage)},
           {"ks_throughput", estimate(f.ks_throughput)},
           {"ks_throughput_floor", json_number(f.ks_throughput_floor)},
+          {"ks_throughput_median", json_number(f.ks_throughput_median)},
+          {"ks_throughput_replicas",
+           {{"median", json_number(f.ks_throughput_replicas.median)},
+            {"p95", json_number(f.ks_throughput_replicas.p95)},
+            {"pairs", f.ks_throughput_replicas.pairs}}},
+          {"exchangeable", exchangeability_word(f)},
           {"ks_latency", estimate(f.ks_latency)},
           {"ks_latency_floor", json_number(f.ks_latency_floor)},
           {"replayer",

@@ -30,4 +30,9 @@ struct Interrupted {
 };
 void throw_if_interrupted();
 
+// throw_if_interrupted every 64Ki steps of a loop too short per step to poll each time.
+inline void poll_interrupts(unsigned long long step) {
+  if ((step & 0xffff) == 0) throw_if_interrupted();
+}
+
 }  // namespace gs

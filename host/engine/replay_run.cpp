@@ -273,9 +273,7 @@ std::vector<Attribute> replay_attributes(const RequestsSpec& spec, const ReplayO
           {"original_processes", static_cast<std::int64_t>(original_processes)},
           {"synthetic_processes", static_cast<std::int64_t>(synthetic_processes)},
           {"mode", std::string(spec.synthesis.template_mode ? "template" : "sample")},
-          {"timing", spec.timing_ensemble.empty()
-                         ? std::string("slack")
-                         : fmt::format("ensemble {} (bins of {} s)", spec.timing_ensemble, spec.bin_width)},
+          {"timing", timing_text(spec)},
           {"measured",
            std::string("from fio's latency logs (log_offset=1, psync: one request at a time per process): completion "
                        "= the job's startdelay + the logged time, issue = completion - latency; an open, close or sync "

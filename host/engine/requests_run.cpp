@@ -20,6 +20,7 @@
 #include "host/base/run_paths.hpp"
 #include "host/base/sysinfo.hpp"
 #include "host/engine/plan.hpp"
+#include "host/requests/phase_timing.hpp"
 #include "host/requests/synthesize.hpp"
 #include "io/ensemble_file.hpp"
 #include "io/parallel_series.hpp"
@@ -241,12 +242,12 @@ namespace {
 // out over its requests as they are made.
 constexpr std::uint64_t kProgressPerReplica = 1000;
 
-// One replica's requests made a block at a time: timed by the counts (when
-// given; else by slack, already), checked for dependencies, appended to the
+// One replica's requests made a block at a time: timed by `timing` (none: by
+// slack, already), checked for dependencies, appended to the
 // entry's table (`writer`; none for a replica made again on rank 0 for its
 // texts) and, with `kept`, kept whole. Returns (requests, violations).
 std::pair<std::uint64_t, std::uint64_t> stream_replica(const RequestsSpec& spec, std::uint32_t replica,
-                                                       Expansion& expansion, CountsTiming* timing,
+                                                       Expansion& expansion, RequestTiming* timing,
                                                        RequestsEntryWriter* writer, Workload* kept,
                                                        Progress& progress) {
   const std::uint64_t total = std::max<std::uint64_t>(expansion.requests(), 1);
@@ -265,8 +266,7 @@ std::pair<std::uint64_t, std::uint64_t> stream_replica(const RequestsSpec& spec,
       try {
         for (Request& r : block) timing->time(r, is_data(table.op_class(r)));
       } catch (const UserError& e) {
-        throw UserError(
-            fmt::format("timing: ensemble '{}', the row of replica {}: {}", spec.timing_ensemble, replica, e.what()));
+        throw UserError(fmt::format("timing: {}, replica {}: {}", timing_text(spec), replica, e.what()));
       }
     }
     for (const Request& r : block) dependencies.add(table, r, made++);
@@ -281,9 +281,10 @@ std::pair<std::uint64_t, std::uint64_t> stream_replica(const RequestsSpec& spec,
 
 // What an entry's replicas are made from: its trace's characterization (null
 // when the config gives the characteristics), the generic path, the
-// characteristics and the processes.
+// characteristics, the processes and, for `timing: phases`, the trace's phases.
 struct EntrySource {
   std::shared_ptr<const TraceCharacterization> characterized;
+  std::optional<PhaseModel> phases;
   const Workload* path = nullptr;
   const Characteristics* characteristics = nullptr;
   std::int32_t processes = 1;
@@ -298,6 +299,7 @@ EntrySource entry_source(const RequestsSpec& spec) {
   source.path = spec.given ? &spec.given_files : &source.characterized->path;
   source.characteristics = spec.given ? &*spec.given : &source.characterized->characteristics;
   source.processes = spec.processes > 0 ? spec.processes : source.path->processes;
+  if (spec.timing == RequestsSpec::Timing::phases) source.phases = fit_phases(source.characterized->sanitized);
   return source;
 }
 
@@ -312,42 +314,59 @@ std::string budget_note(const RequestsSpec& spec, std::uint64_t left, std::uint3
 }
 
 // The attributes of /requests/<name>.
-std::vector<Attribute> entry_attributes(const RunConfig& config, const RequestsSpec& spec, std::int32_t processes,
+std::vector<Attribute> entry_attributes(const RunConfig& config, const RequestsSpec& spec, const EntrySource& source,
                                         const SynthesisOptions& options, const RequestsOutcome& outcome) {
   std::vector<Attribute> attributes = {
       {"mode", std::string(spec.synthesis.template_mode ? "template" : "sample")},
-      {"processes", static_cast<std::int64_t>(processes)},
+      {"processes", static_cast<std::int64_t>(source.processes)},
       {"replicas", static_cast<std::int64_t>(spec.replicas)},
       {"seed", static_cast<std::uint64_t>(config.seed)},
       {"stream", static_cast<std::uint64_t>(options.key.stream)},
-      {"timing", spec.timing_ensemble.empty()
-                     ? std::string("slack")
-                     : fmt::format("ensemble {} (bins of {} s)", spec.timing_ensemble, spec.bin_width)},
+      {"timing", timing_text(spec)},
       {"source", spec.given ? std::string("characteristics given in the config")
                             : fmt::format("{} ({})", fmt::join(spec.traces, ", "), spec.format)},
       {"dependency_violations", static_cast<std::int64_t>(outcome.violations)}};
-  if (!spec.timing_ensemble.empty()) {
+  if (spec.timing == RequestsSpec::Timing::counts) {
     attributes.push_back({"bin_width", spec.bin_width});
     attributes.push_back({"filled_bins", static_cast<std::int64_t>(outcome.filled_bins)});
+  }
+  if (source.phases) {
+    const PhaseModel& phases = *source.phases;
+    attributes.push_back({"phases", static_cast<std::int64_t>(phases.phases.size())});
+    attributes.push_back({"phase_split", phases.split});
+    attributes.push_back({"phase_skew_median", phases.skew_median});
+    attributes.push_back({"trace_overlaps", static_cast<std::int64_t>(phases.overlaps)});
   }
   return attributes;
 }
 
-// The timing of `replica` by its ensemble's counts in `file` (an EnsembleFile
-// or the ranks' ParallelSeriesFile; none: by slack).
+// How one replica is timed: by its ensemble's counts in `file` (an
+// EnsembleFile or the ranks' ParallelSeriesFile), by the trace's phases, or
+// (neither) by slack, already.
+struct ReplicaTiming {
+  std::optional<CountsTiming> counts;
+  std::optional<PhaseTiming> phases;
+  RequestTiming* get() { return counts ? static_cast<RequestTiming*>(&*counts) : phases ? &*phases : nullptr; }
+};
+
 template <class File>
-std::optional<CountsTiming> counts_timing(const RequestsSpec& spec, const File& file, std::uint32_t replica) {
-  if (spec.timing_ensemble.empty()) return std::nullopt;
-  return CountsTiming(file.read_row(spec.timing_ensemble, replica), spec.bin_width);
+ReplicaTiming replica_timing(const RequestsSpec& spec, const EntrySource& source, const File& file,
+                             const Expansion& expansion, const SynthesisOptions& options, std::uint32_t replica) {
+  ReplicaTiming timing;
+  if (spec.timing == RequestsSpec::Timing::counts)
+    timing.counts.emplace(file.read_row(spec.timing_ensemble, replica), spec.bin_width);
+  if (source.phases)
+    timing.phases.emplace(*source.phases, expansion.path_data_requests(), source.processes, options, replica);
+  return timing;
 }
 
 // One replica's requests and dependency violations added to its entry's
 // outcome; replica 0's timing gives the bins it filled.
 void add_replica(RequestsOutcome& outcome, std::uint32_t replica, std::uint64_t requests, std::uint64_t violations,
-                 const std::optional<CountsTiming>& timing) {
-  if (replica == 0 && timing) {
-    outcome.filled_bins = timing->filled_bins();
-    outcome.counted_bins = timing->bins();
+                 const ReplicaTiming& timing) {
+  if (replica == 0 && timing.counts) {
+    outcome.filled_bins = timing.counts->filled_bins();
+    outcome.counted_bins = timing.counts->bins();
   }
   outcome.requests += requests;
   outcome.violations += violations;
@@ -415,22 +434,21 @@ std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, Ensemb
         Expansion expansion =
             synthesize_replica(*source.path, *source.characteristics, options, replica, processes, whole);
         if (!writer && !on_ranks) writer.emplace(file, spec.name, expansion.requests() * spec.replicas);
-        std::optional<CountsTiming> timing = counts_timing(spec, file, replica);
+        ReplicaTiming timing = replica_timing(spec, source, file, expansion, options, replica);
         Workload kept;
         if (whole) {
           kept = expansion.files();
           kept.table.requests.reserve(expansion.requests());
         }
-        const auto [requests, violations] =
-            stream_replica(spec, replica, expansion, timing ? &*timing : nullptr, writer ? &*writer : nullptr,
-                           whole ? &kept : nullptr, progress);
+        const auto [requests, violations] = stream_replica(
+            spec, replica, expansion, timing.get(), writer ? &*writer : nullptr, whole ? &kept : nullptr, progress);
         if (!on_ranks) add_replica(outcome, replica, requests, violations, timing);  // else counted on the ranks
         if (!whole) continue;
         used += replica_bytes(static_cast<double>(requests), static_cast<double>(kept.table.files.size()));
         if (emits && replica == spec.emit.replica) outcome.emitted = keep_replicas ? kept : std::move(kept);
         if (keep_replicas) outcome.replicas.push_back(std::move(kept));
       }
-      const std::vector<Attribute> attributes = entry_attributes(config, spec, processes, options, outcome);
+      const std::vector<Attribute> attributes = entry_attributes(config, spec, source, options, outcome);
       const TraceCharacterization* characterized = spec.given ? nullptr : source.characterized.get();
       if (on_ranks) {
         finish_requests_entry(file, spec.name, (*on_ranks)[entry].names, attributes, characterized);
@@ -521,9 +539,9 @@ RequestsOnRanks write_entry_on_ranks(const RunConfig& config, const RequestsSpec
   for (std::uint32_t replica = first; replica < end; ++replica) {
     throw_if_interrupted();
     Expansion expansion = make(replica);
-    std::optional<CountsTiming> timing = counts_timing(spec, shared, replica);
+    ReplicaTiming timing = replica_timing(spec, source, shared, expansion, options, replica);
     const auto [requests, violations] =
-        stream_replica(spec, replica, expansion, timing ? &*timing : nullptr, &writer, nullptr, progress);
+        stream_replica(spec, replica, expansion, timing.get(), &writer, nullptr, progress);
     add_replica(outcome, replica, requests, violations, timing);
   }
   writer.finish_share();

@@ -97,6 +97,18 @@ void parse_given_class(ConfigMap& map, const YAML::Node& map_node, FileClass fil
 
 }  // namespace
 
+std::string timing_text(const RequestsSpec& spec) {
+  switch (spec.timing) {
+    case RequestsSpec::Timing::slack:
+      return "slack";
+    case RequestsSpec::Timing::phases:
+      return "phases";
+    case RequestsSpec::Timing::counts:
+      break;
+  }
+  return fmt::format("ensemble {} (bins of {} s)", spec.timing_ensemble, spec.bin_width);
+}
+
 RequestsSpec parse_requests(const YAML::Node& node, const std::string& file, std::size_t index) {
   ConfigMap map(node, file, fmt::format("requests[{}]", index), kRequestKeys);
   RequestsSpec spec;
@@ -170,11 +182,18 @@ RequestsSpec parse_requests(const YAML::Node& node, const std::string& file, std
   }
   if (const YAML::Node timing = node["timing"]) {
     if (timing.IsScalar()) {
-      if (timing.Scalar() != "slack")
-        throw map.error_at("timing", fmt::format("{}.timing = '{}'; accepted: slack, or {{ensemble: NAME, bin: "
-                                                 "WIDTH}}",
+      if (timing.Scalar() != "slack" && timing.Scalar() != "phases")
+        throw map.error_at("timing", fmt::format("{}.timing = '{}'; accepted: phases, slack, or {{ensemble: NAME, "
+                                                 "bin: WIDTH}}",
                                                  map.where(), timing.Scalar()));
+      spec.timing = timing.Scalar() == "phases" ? RequestsSpec::Timing::phases : RequestsSpec::Timing::slack;
+      if (spec.timing == RequestsSpec::Timing::phases && spec.given)
+        throw map.error_at("timing", fmt::format("{}.timing = phases: the phases are fitted to a trace's ranks, and "
+                                                 "this entry gives characteristics; accepted here: slack, or "
+                                                 "{{ensemble: NAME, bin: WIDTH}}",
+                                                 map.where()));
     } else {
+      spec.timing = RequestsSpec::Timing::counts;
       ConfigMap t = *map.map("timing", {"ensemble", "bin"});
       spec.timing_ensemble = t.require(t.text("ensemble"), "ensemble", "the ensemble whose counts time the requests");
       const std::string bin = t.require(t.text("bin"), "bin", "the width of the ensemble's bins (e.g. 100ms)");
@@ -189,6 +208,8 @@ RequestsSpec parse_requests(const YAML::Node& node, const std::string& file, std
                                             "days)",
                                             t.where(), bin));
     }
+  } else if (!spec.given && !spec.synthesis.template_mode) {
+    spec.timing = RequestsSpec::Timing::phases;  // a sample of a trace: its phases (template keeps its own times)
   }
   if (auto overrides = map.map("overrides", overridable_characteristics())) {
     for (const CharacteristicInfo& info : characteristic_table()) {

@@ -37,7 +37,10 @@ struct RequestsSpec {
   SynthesisOptions synthesis;
   std::int32_t processes = 0;  // 0: the trace's
   std::uint32_t replicas = 1;
-  std::string timing_ensemble;  // empty: slack time
+  // How the requests are timed (docs/requests.md, "Timing"): the trace's phases (the default for a
+  // sample of a trace), slack times (the default otherwise), or the counts of an ensemble.
+  enum class Timing { slack, phases, counts } timing = Timing::slack;
+  std::string timing_ensemble;  // Timing::counts: the ensemble
   double bin_width = 1;         // s, the ensemble's bins
   struct Emit {
     std::string fio, disksim, dxt;  // relative ones beside the HDF5 output; empty: not written
@@ -49,5 +52,8 @@ struct RequestsSpec {
 // Every key checked, with its accepted range (docs/config.md); the trace is
 // read later, before any work (host/engine/requests_run.hpp).
 RequestsSpec parse_requests(const YAML::Node& node, const std::string& file, std::size_t index);
+
+// The timing as the outputs name it: "phases", "slack" or "ensemble NAME (bins of W s)".
+std::string timing_text(const RequestsSpec& spec);
 
 }  // namespace gs

@@ -1,7 +1,7 @@
 // PIONEER's synthesis (Algorithm 1, docs/requests.md): a synthetic generic
-// workload path drawn from the characteristics, its timing (slack times, or
-// the counts of an arrival-count replica bin by bin), and the checker of the
-// I/O library's hard dependencies.
+// workload path drawn from the characteristics, timed by slack times (the
+// other timings are host/requests/timing.hpp's), and the checker of the I/O
+// library's hard dependencies.
 #pragma once
 
 #include <array>
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "host/requests/characteristics.hpp"
+#include "host/requests/timing.hpp"
 #include "host/requests/workload.hpp"
 #include "kernels/philox.hpp"
 
@@ -52,9 +53,6 @@ std::uint64_t replica_bytes(double requests, double files);
 // The dependency check's state of one (process, file) pair: a hash-map node and its bucket.
 constexpr std::uint64_t kBytesPerDependencyState = 64;
 
-// The last time (start + execution time) a synthesized request may have, s:
-// about 31.7 years, far inside the outputs' microseconds in 64 bits.
-constexpr double kMaxRequestSeconds = 1e9;
 // The bytes an offset + size may reach (docs/requests.md).
 constexpr double kMaxRequestBytes = 4611686018427387904.0;  // 2^62
 
@@ -105,41 +103,12 @@ Workload synthesize_processes(const Workload& path, const Characteristics& chara
 // their way to the HDF5 table: what the memory plan counts beyond its files.
 constexpr std::size_t kStreamedRequests = 8192;
 
-// Counts-driven timing: in issue order ((seq, rank)), the data requests of
-// bin k are the next counts[k] ones, spread evenly inside it; every other
-// request takes the time of the data request before it (so every dependency
-// still holds). Requests beyond the counts continue at the counts' mean rate.
-// Counts that are all 0 (rounded) with a data request to time, or times
-// beyond kMaxRequestSeconds, are a UserError.
-class CountsTiming {
- public:
-  CountsTiming(const std::vector<double>& counts, double bin_width);
-  // Times the next request of the replica in issue order.
-  void time(Request& request, bool data);
-  // The bins the data requests timed so far filled completely.
-  std::uint64_t filled_bins() const;
-  std::uint64_t bins() const { return targets_.size(); }  // the counts' bins
-
- private:
-  std::vector<std::uint64_t> targets_;
-  double bin_width_, spacing_;  // spacing_: between the requests beyond the counts
-  bool all_zero_;
-  std::size_t bin_ = 0;
-  std::uint64_t in_bin_ = 0, beyond_ = 0, full_bins_ = 0;
-  double time_ = 0;
-};
-// A whole workload timed so (sorted for issue first); returns its filled bins.
-std::uint64_t time_by_counts(Workload& workload, const std::vector<double>& counts, double bin_width);
-
 // The trace's own requests (sanitized: every rank with its recorded times,
 // from the first request on) as the original a replay compares replicas
 // with: sizes and offsets through the SIZE and OFF overrides as synthesis
 // applies them (a request scaled below 1 byte keeps 1; a shared file's rank
 // stride is in its offsets already), each file as large as the requests reach.
 Workload replay_original(const Workload& sanitized, const SynthesisOptions& options);
-
-// (seq, rank) order, the order the writers and the timing use.
-void sort_for_issue(Workload& workload);
 
 // Hard dependencies per process and file (Fig. 1): the kinds of violation and
 // how many of each, with the first few requests (table indices) that broke them.

@@ -60,6 +60,7 @@ grep -q "bytes replay error" "$tmp/timed.txt" && fail "a verdict on the bytes, e
 expect_in "$tmp/timed.txt" "the replayer (//TRACE's figure: the original's replay against the traced run): run time .* s against .* s" "the replayer's figure"
 expect_in "$tmp/timed.txt" "the synthesis (the replicas against the original's replay): run time error" "the synthesis' figure"
 expect_in "$tmp/timed.txt" "band coverage of the .* busy bins" "busy-bin coverage first"
+expect_in "$tmp/timed.txt" "the original as one more replica: KS throughput per bin, median over the replicas .* between two replicas (median .*, 28 pairs): exchangeable \(yes\|no\)" "the exchangeability figure"
 
 /usr/bin/python3 - "$tmp/timed.h5" "$tmp/untimed.h5" "$data/mpi-io-test.dxt.txt.gz" >"$tmp/check" 2>&1 <<'PY' || fail "replay figures: $(cat "$tmp/check")"
 import gzip, sys
@@ -113,6 +114,13 @@ for name, row in tf.items():
     for field in ("original", "original_again", "synthetic_mean", "synthetic_low", "synthetic_high", "replay_error",
                   "replay_error_low", "replay_error_high", "noise_error"):
         assert np.isfinite(row[field]), f"{name}.{field} = {row[field]}"
+    assert 1 <= row["original_rank"] <= 9 and row["original_rank"] * 2 == round(row["original_rank"] * 2), \
+        f"{name}: the original's rank among 8 replicas is {row['original_rank']}"
+# The original as one more replica (issue 57): 28 pairs of 8 replicas, the verdict from the two figures.
+assert timed["ks_throughput_replica_pairs"] == 28, timed["ks_throughput_replica_pairs"]
+assert 0 <= timed["ks_throughput_replicas_median"] <= timed["ks_throughput_replicas_p95"] <= 1
+verdict = "yes" if timed["ks_throughput_median"] <= timed["ks_throughput_replicas_p95"] else "no"
+assert timed["exchangeable"] == verdict, (timed["exchangeable"], verdict)
 # The metric tells good from bad: without their timing the same replicas end in a burst.
 t_run, u_run = tf["run_time"]["replay_error"], uf["run_time"]["replay_error"]
 assert u_run > 0.5 and u_run > 2 * t_run, f"run-time replay error: timed {t_run:.3f}, untimed {u_run:.3f}"

@@ -157,6 +157,30 @@ TEST(ReplayFidelity, KolmogorovSmirnovAgainstTheNoiseFloor) {
   EXPECT_DOUBLE_EQ(flat.ks_throughput.value, 0.5);
 }
 
+// The original as one more replica, worked by hand. Replicas A = {1,2,3,4}, B = {1,2,3,5}, C = {1,2,4,4} (kB
+// per bin): KS(A,B) = 1/4 (after 4), KS(A,C) = 1/4 (after 3), KS(B,C) = 1/4; every pair 0.25, so the pairs'
+// median and 95th percentile are 0.25. An original equal to A is at 0, 0.25, 0.25 from them: median 0.25,
+// exchangeable. An original of {9,9,9,9} is at 1 from each: not. Its run time equals theirs (rank 2.5 of 4,
+// ties half); its bytes (36 kB) exceed every replica's (10, 11, 11): rank 4 of 4.
+TEST(ReplayFidelity, TheOriginalAsOneMoreReplica) {
+  const ReplayRecord a = one_per_bin({1e3, 2e3, 3e3, 4e3}), b = one_per_bin({1e3, 2e3, 3e3, 5e3}),
+                     c = one_per_bin({1e3, 2e3, 4e3, 4e3});
+  const ReplayFidelity like = assess_replay_fidelity({a}, {a, b, c}, options());
+  EXPECT_EQ(like.ks_throughput_replicas.pairs, 3u);
+  EXPECT_DOUBLE_EQ(like.ks_throughput_replicas.median, 0.25);
+  EXPECT_DOUBLE_EQ(like.ks_throughput_replicas.p95, 0.25);
+  EXPECT_DOUBLE_EQ(like.ks_throughput_median, 0.25);
+  EXPECT_STREQ(exchangeability_word(like), "yes");
+  const ReplayFidelity unlike = assess_replay_fidelity({one_per_bin({9e3, 9e3, 9e3, 9e3})}, {a, b, c}, options());
+  EXPECT_DOUBLE_EQ(unlike.ks_throughput_median, 1.0);
+  EXPECT_STREQ(exchangeability_word(unlike), "no");
+  EXPECT_DOUBLE_EQ(unlike.figures[static_cast<int>(ReplayFigure::run_time)].original_rank, 1 + 0.5 * 3);
+  EXPECT_DOUBLE_EQ(unlike.figures[static_cast<int>(ReplayFigure::bytes)].original_rank, 4);
+  EXPECT_DOUBLE_EQ(like.figures[static_cast<int>(ReplayFigure::bytes)].original_rank, 1.5);  // ties A, below B and C
+  // Two replicas give one pair: no 95th percentile to speak of.
+  EXPECT_STREQ(exchangeability_word(assess_replay_fidelity({a}, {b, c}, options())), "n/a");
+}
+
 TEST(ReplayFidelity, IntervalsAreReproducibleAndFollowTheSeed) {
   std::vector<ReplayRecord> replicas;
   for (int n = 6; n <= 13; ++n) replicas.push_back(one_per_bin(std::vector<double>(static_cast<std::size_t>(n), 50.0)));
