@@ -9,7 +9,7 @@
 # /proc/cpuinfo is not emulated (it shows the host's), so tests/cli/cpu_features.sh cannot tell:
 # the output's root attribute `device` says which lanes ran ("AVX2 lanes (8 wide ...").
 # GPUSYNTH_QEMU_CPU chooses qemu's CPU model (default EPYC-Rome, as the CI's AMD EPYC; Haswell also
-# has AVX2 and FMA without AVX-512). Runs are about 10 times slower than native ones.
+# has AVX2 and FMA without AVX-512). Runs are 10 to 30 times slower than native ones.
 set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: $0 GPUSYNTH [ARGS...]" >&2; exit 2; }
 command -v qemu-x86_64 >/dev/null || { echo "$0: qemu-x86_64 not found (apt-get install qemu-user)" >&2; exit 2; }

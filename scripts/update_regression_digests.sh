@@ -7,7 +7,7 @@
 #                                                   (default build/gpusynth, every configs/*.yaml)
 # The digests hold for this CPU's features (tests/cli/cpu_features.sh, in their `# cpu:` line).
 # --emulate-avx2 makes those of the CI's features, AVX2 and FMA without AVX-512, on any x86-64
-# machine: every config runs under qemu (scripts/emulate_avx2.sh, about 10 times slower) and its
+# machine: every config runs under qemu (scripts/emulate_avx2.sh, 10 to 30 times slower) and its
 # digest goes to tests/regression/<config>.avx2-fma.digest with `# cpu: avx2 fma`; the run must
 # say that it took AVX2's eight lanes (the output's `device` attribute), or nothing is written.
 # A change of results remakes both: once natively on an AVX-512 machine, once with --emulate-avx2.
