@@ -14,7 +14,10 @@ constexpr double kMiB = 1024.0 * 1024.0;
 
 std::string value(double x) { return std::isnan(x) ? std::string("n/a") : fmt::format("{:.4g}", x); }
 
+// An estimate in percent with its interval; n/a where a replica left it undefined (a replay of run time 0
+// has no throughput).
 std::string percent(const Estimate& e) {
+  if (std::isnan(e.value)) return "n/a";
   return fmt::format("{:.1f} % [{:.1f}, {:.1f}]", 100 * e.value, 100 * e.low, 100 * e.high);
 }
 
@@ -36,6 +39,7 @@ std::string figures_table(const ReplayFidelity& f) {
 
 // Where an error with its interval stands against a goal.
 const char* against_goal(const Estimate& e, double goal) {
+  if (std::isnan(e.value)) return "n/a";
   return e.high <= goal ? "meets" : e.low > goal ? "above" : "interval across";
 }
 
@@ -67,6 +71,7 @@ std::string verdict(const ReplayFidelity& f) {
   // The busy bins and the bytes done first: on a sparse trace most bins are idle, and an idle bin
   // lies inside any band that holds 0, so the all-bins coverage meets any goal there.
   const auto coverage_goal = [](const Estimate& e) {
+    if (std::isnan(e.value)) return "n/a";
     return e.low >= kCoverageGoal ? "meets" : e.high < kCoverageGoal ? "below" : "interval across";
   };
   out += fmt::format(

@@ -83,7 +83,8 @@ done
 # into the shared file; rank 0 the names, attributes and texts): 7 replicas of
 # the mpi-io-test path at 2000 processes (several blocks of 8192 requests
 # each), timed by an ensemble's counts, with the DXT text of replica 4; 5 by
-# slack; and 5 with more shared files than the characteristics have, whose
+# the trace's phases (the default), 5 by slack; and 5 with more shared files
+# than the characteristics have, whose
 # drawn names differ between replicas (the table's `files` grows from replica
 # to replica, so the ranks' names must merge in replica order): under 2 and 3
 # ranks the serial /requests and text, to the bit.
@@ -96,7 +97,8 @@ ensembles:
 requests:
   - {name: timed, trace: $data/mpi-io-test.dxt.txt.gz, format: dxt, counters: $data/mpi-io-test.parser.txt.gz,
      processes: 2000, replicas: 7, timing: {ensemble: arrivals, bin: 50ms}, emit: {dxt: req.dxt, replica: 4}}
-  - {name: slack, trace: $data/mpi-io-test.dxt.txt.gz, format: dxt, processes: 3, replicas: 5}
+  - {name: phased, trace: $data/mpi-io-test.dxt.txt.gz, format: dxt, processes: 3, replicas: 5}
+  - {name: slack, trace: $data/mpi-io-test.dxt.txt.gz, format: dxt, processes: 3, replicas: 5, timing: slack}
   - name: drawn
     processes: 3
     replicas: 5

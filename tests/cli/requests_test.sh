@@ -106,6 +106,26 @@ with h5py.File(sys.argv[1], "r") as f:
     assert (binned == counts[:full]).all(), (binned, counts[:full])
     assert "characterized/characteristics/shared/inter_request_gap" in g
 EOF
+# Without timing: the trace's phases (issue 57): fitted, stored, and no process starts a data request
+# before its previous one ended.
+grep -v '^    timing:' "$tmp/replay.yaml" | grep -v '^    emit:' >"$tmp/phases.yaml"
+expect_rc 0 "requests timed by the trace's phases" "$gpusynth" "$tmp/phases.yaml" -o "$tmp/out/phases.h5"
+/usr/bin/python3 - "$tmp/out/phases.h5" >"$tmp/h5" 2>&1 <<'EOF' || fail "phases: $(cat "$tmp/h5")"
+import sys, h5py, numpy as np
+with h5py.File(sys.argv[1], "r") as f:
+    g = f["requests/mpiio"]
+    assert g.attrs["timing"] == "phases", g.attrs["timing"]
+    assert g.attrs["phases"] == 8 and g.attrs["trace_overlaps"] == 0, dict(g.attrs)
+    assert 0 < g.attrs["phase_split"] < 1 and 0 <= g.attrs["phase_skew_median"] < 0.1, dict(g.attrs)
+    t = g["requests"][:]
+    classes = g["ops"]["class"][:].astype(str)
+    data = t[np.array([classes[o] in ("read", "write") for o in t["op"]])]
+    for replica in (0, 1):
+        for rank in range(24):
+            mine = data[(data["replica"] == replica) & (data["rank"] == rank)]
+            mine = mine[np.argsort(mine["seq"], kind="stable")]
+            assert (mine["time"][1:] >= mine["time"][:-1] + mine["duration"][:-1] - 1e-6).all(), (replica, rank)
+EOF
 /usr/bin/python3 "$source_dir/tests/cli/xarray_groups_check.py" "$tmp/out/replay.h5" requests/mpiio=request,op,file \
   requests/mpiio/characterized/sanitized=request,op,file >"$tmp/h5" 2>&1 || fail "xarray on the request tables: $(cat "$tmp/h5")"
 

@@ -768,7 +768,10 @@ TEST(RequestsConfig, SectionIsChecked) {
   };
   EXPECT_NE(parse("  - {name: r}\n").find("needs 'trace'"), std::string::npos);
   EXPECT_NE(parse("  - {name: r, trace: t.dxt, format: dxt, speed: 2}\n").find("speed"), std::string::npos);
-  EXPECT_NE(parse("  - {name: r, trace: t.dxt, format: dxt, timing: fast}\n").find("accepted: slack"),
+  EXPECT_NE(parse("  - {name: r, trace: t.dxt, format: dxt, timing: fast}\n").find("accepted: phases, slack"),
+            std::string::npos);
+  EXPECT_NE(parse("  - {name: r, timing: phases, characteristics: {shared: {files: 1, RT1: {write: 1}}}}\n")
+                .find("timing = phases: the phases are fitted to a trace's ranks"),
             std::string::npos);
   EXPECT_NE(parse("  - {name: r, trace: t.dxt, format: dxt, timing: {ensemble: nope, bin: 1s}}\n")
                 .find("'nope' is not among the ensembles"),
