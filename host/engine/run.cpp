@@ -158,12 +158,10 @@ std::vector<Attribute> ensemble_attributes(const EnsemblePlan& ensemble, const T
 }
 
 void write_series_attributes(SeriesDataset& series, const EnsembleSpec& spec) {
-  h5::write_attributes(
-      series.dataset(),
-      {
-          {"dimensions", std::string("replica, bin")},
-          {"units", std::string(spec.values == ValueKind::counts ? "I/O requests per bin" : "v*X + delta per bin")},
-      });
+  series.write_series_attributes({
+      {"dimensions", std::string("replica, bin")},
+      {"units", std::string(spec.values == ValueKind::counts ? "I/O requests per bin" : "v*X + delta per bin")},
+  });
 }
 
 // The replicas of an ensemble a run stores: all, or a study's first store_replicas.
