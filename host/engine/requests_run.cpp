@@ -379,12 +379,17 @@ void log_entry(const RequestsSpec& spec, const RequestsOutcome& outcome, std::in
 
 }  // namespace
 
-std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, EnsembleFile& file,
-                                                 const ExecutionContext& context, bool keep_replicas,
-                                                 std::vector<RequestsOnRanks>* on_ranks) {
+namespace {
+
+// synthesize_requests into `file` (none: nothing written, for a replay before
+// the file is staged), timed by the ensembles' rows in `rows` (the file, or HeldRows).
+template <class Rows>
+std::vector<RequestsOutcome> synthesize_into(const RunConfig& config, EnsembleFile* file, const Rows& rows,
+                                             const ExecutionContext& context, bool keep_replicas,
+                                             std::vector<RequestsOnRanks>* on_ranks) {
   std::vector<RequestsOutcome> outcomes;
   if (config.requests.empty()) return outcomes;
-  if (!on_ranks) fault_point("requests");  // else met by every rank before
+  if (!on_ranks && file) fault_point("requests");  // else met by every rank before
   std::uint64_t held = 0;  // the texts' replicas of the entries before
   for (std::size_t entry = 0; entry < config.requests.size(); ++entry) {
     const RequestsSpec& spec = config.requests[entry];
@@ -414,8 +419,8 @@ std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, Ensemb
         options.limit_note = budget_note(spec, options.max_replica_bytes, replica, keep_replicas);
         Expansion expansion =
             synthesize_replica(*source.path, *source.characteristics, options, replica, processes, whole);
-        if (!writer && !on_ranks) writer.emplace(file, spec.name, expansion.requests() * spec.replicas);
-        std::optional<CountsTiming> timing = counts_timing(spec, file, replica);
+        if (!writer && !on_ranks && file) writer.emplace(*file, spec.name, expansion.requests() * spec.replicas);
+        std::optional<CountsTiming> timing = counts_timing(spec, rows, replica);
         Workload kept;
         if (whole) {
           kept = expansion.files();
@@ -433,9 +438,9 @@ std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, Ensemb
       const std::vector<Attribute> attributes = entry_attributes(config, spec, processes, options, outcome);
       const TraceCharacterization* characterized = spec.given ? nullptr : source.characterized.get();
       if (on_ranks) {
-        finish_requests_entry(file, spec.name, (*on_ranks)[entry].names, attributes, characterized);
-      } else {
-        if (!writer) writer.emplace(file, spec.name, 0);
+        finish_requests_entry(*file, spec.name, (*on_ranks)[entry].names, attributes, characterized);
+      } else if (file) {
+        if (!writer) writer.emplace(*file, spec.name, 0);
         writer->finish(attributes, characterized);
       }
       progress.finish();
@@ -452,6 +457,33 @@ std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, Ensemb
     outcomes.push_back(std::move(outcome));
   }
   return outcomes;
+}
+
+}  // namespace
+
+std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, EnsembleFile& file,
+                                                 const ExecutionContext& context, bool keep_replicas,
+                                                 std::vector<RequestsOnRanks>* on_ranks) {
+  return synthesize_into(config, &file, file, context, keep_replicas, on_ranks);
+}
+
+std::vector<RequestsOutcome> synthesize_held_requests(const RunConfig& config, const HeldRows& rows,
+                                                      const ExecutionContext& context) {
+  return synthesize_into(config, nullptr, rows, context, true, nullptr);
+}
+
+std::vector<double> HeldRows::read_row(const std::string& name, std::uint64_t replica) const {
+  // EnsembleFile::read_row's refusals, where the file would have said them.
+  const auto found = ensembles.find(name);
+  const std::string purpose = "requests timed by an ensemble";
+  if (found == ensembles.end())
+    throw UserError(fmt::format("{}: ensemble '{}' has no stored series in this run", purpose, name));
+  if (found->second.stored == 0) throw UserError(fmt::format("{}: ensemble '{}' stored no replica", purpose, name));
+  const std::uint64_t row = replica % found->second.stored;
+  if (row >= found->second.rows.size())
+    throw InternalError("HeldRows::read_row", fmt::format("row {} of '{}' was not generated", row, name), __FILE__,
+                        __LINE__);
+  return found->second.rows[row];
 }
 
 bool requests_on_ranks(const RunConfig& config) { return several_ranks() && !config.requests.empty(); }

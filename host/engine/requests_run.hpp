@@ -9,6 +9,7 @@
 // targets and published with the HDF5 file, as one unit.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -94,6 +95,25 @@ struct RequestsOnRanks {
 std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, EnsembleFile& file,
                                                  const ExecutionContext& context, bool keep_replicas,
                                                  std::vector<RequestsOnRanks>* on_ranks = nullptr);
+
+// The rows of the ensembles that time requests, held in memory: what a
+// replay synthesizes from before the run's file is staged (run.cpp). Row
+// `replica` modulo the `stored` replicas the file will keep, as
+// EnsembleFile::read_row reads it (and refused as it refuses).
+struct HeldRows {
+  struct Ensemble {
+    std::uint64_t stored = 0;               // the replicas the file stores
+    std::vector<std::vector<double>> rows;  // its first rows, as stored, in double
+  };
+  std::map<std::string, Ensemble> ensembles;
+  std::vector<double> read_row(const std::string& name, std::uint64_t replica) const;
+};
+
+// synthesize_requests without a file: every replica kept whole in its
+// outcome, nothing written; the rows of the same draws (counter-based) as the
+// run's file will hold, so the same requests.
+std::vector<RequestsOutcome> synthesize_held_requests(const RunConfig& config, const HeldRows& rows,
+                                                      const ExecutionContext& context);
 
 // Whether the requests are made by every MPI rank: several ranks and a
 // file (a replay, which needs every replica whole, is refused under ranks).

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <future>
 #include <map>
 #include <memory>
@@ -192,25 +193,18 @@ SeriesDataset create_ensemble_series(EnsembleFile& file, const EnsemblePlan& ens
 }
 
 // What follows the ensembles in the file: /compare, the burst analyses (made
-// before, on every rank), the requests and their replays; then the requests'
+// before, on every rank), the requests and the results of their replays (run
+// before the file was staged: replay_before_staging); then the requests'
 // text outputs, staged beside their targets and synced, and the commit of the run's outputs as one unit: the HDF5 file
 // (the last interrupt check, its fsync) and then the texts' renames. A
 // failure or a signal before the HDF5 rename leaves none of them.
 // `on_ranks`: the requests' rows the MPI ranks wrote (write_requests_on_ranks).
 void finish_file(const RunConfig& config, EnsembleFile& file, const std::optional<Study>& study,
-                 const RunOptions& options, const ExecutionContext& context,
-                 std::vector<RequestsOnRanks>* on_ranks, RunOutcome& outcome) {
+                 const ExecutionContext& context, std::vector<RequestsOnRanks>* on_ranks, RunOutcome& outcome) {
   if (study) write_compare(file, *study);
   write_bursts(file, outcome.bursts);
-  std::vector<RequestsOutcome> requests =
-      synthesize_requests(config, file, context, options.replay.has_value(), on_ranks);
-  if (options.replay) {
-    const auto replay_start = std::chrono::steady_clock::now();
-    outcome.replays = replay_requests(config, requests, *options.replay, context);
-    write_replays(file, outcome.replays);
-    for (RequestsOutcome& r : requests) std::vector<Workload>().swap(r.replicas);
-    outcome.replay_seconds = seconds_since(replay_start);
-  }
+  std::vector<RequestsOutcome> requests = synthesize_requests(config, file, context, false, on_ranks);
+  write_replays(file, outcome.replays);
   RequestTexts texts(config, requests, context);
   file.commit();
   texts.publish(config.output);
@@ -418,6 +412,90 @@ void check_disk_space(const RunPlan& plan, const RunConfig& config, const Execut
                   format_bytes(plan.total_bytes), format_bytes(free), config.output));
 }
 
+// The first rows of an ensemble held in memory, as doubles of the stored
+// values (what EnsembleFile::read_row gives back of the file): the rows a
+// replay's requests are timed by before the file is staged.
+class HeldRowWriter final : public RowWriter {
+ public:
+  HeldRowWriter(StorageType storage, std::uint64_t length, std::vector<std::vector<double>>& rows)
+      : storage_(storage), length_(length), rows_(rows) {}
+
+  void open(const EnsemblePlan&) override {}
+
+  void write(std::uint64_t first, std::uint64_t rows, const unsigned char* buffer) override {
+    const std::size_t element = storage_bytes(storage_);
+    if (rows_.size() < first + rows) rows_.resize(first + rows);
+    for (std::uint64_t r = 0; r < rows; ++r) {
+      std::vector<double>& row = rows_[first + r];
+      row.resize(length_);
+      const unsigned char* in = buffer + r * length_ * element;
+      for (std::uint64_t k = 0; k < length_; ++k) row[k] = stored_value(in + k * element);
+    }
+  }
+
+  double wait() override { return 0; }
+
+ private:
+  double stored_value(const unsigned char* in) const {
+    switch (storage_) {
+      case StorageType::float64: {
+        double v;
+        std::memcpy(&v, in, sizeof v);
+        return v;
+      }
+      case StorageType::uint32: {
+        std::uint32_t v;
+        std::memcpy(&v, in, sizeof v);
+        return v;
+      }
+      default: {
+        float v;
+        std::memcpy(&v, in, sizeof v);
+        return v;
+      }
+    }
+  }
+
+  StorageType storage_;
+  std::uint64_t length_;
+  std::vector<std::vector<double>>& rows_;
+};
+
+// `gpusynth replay` (issue 56): the replays run before the run's file is
+// staged, so that fio never runs while a temporary file of the output is open
+// and unsynced on a file system that may be the one under test. The
+// ensembles that time the requests are generated again for it, their first
+// rows only and into memory (counter-based draws: the rows the file will
+// store), the requests synthesized from them and held whole, and replayed;
+// the results (small) wait in `outcome` for the file, whose requests are then
+// synthesized from its own rows: the same requests.
+void replay_before_staging(const RunConfig& config, const RunPlan& plan, const RunBackends& backends,
+                           const RunOptions& options, const ExecutionContext& context, RunOutcome& outcome) {
+  const auto start = std::chrono::steady_clock::now();
+  HeldRows rows;
+  for (std::size_t e = 0; e < plan.ensembles.size(); ++e) {
+    const EnsemblePlan& ensemble = plan.ensembles[e];
+    const EnsembleSpec& spec = *ensemble.job.spec;
+    std::uint64_t needed = 0;
+    for (const RequestsSpec& r : config.requests)
+      if (r.timing_ensemble == spec.name) needed = std::max<std::uint64_t>(needed, r.replicas);
+    if (needed == 0) continue;
+    HeldRows::Ensemble& held = rows.ensembles[spec.name];
+    held.stored = std::min<std::uint64_t>(stored_replicas_of(config, spec), spec.replicas);
+    EnsembleSpec first_rows = spec;
+    first_rows.replicas = static_cast<decltype(first_rows.replicas)>(std::min(needed, held.stored));
+    if (first_rows.replicas == 0) continue;
+    EnsemblePlan limited = ensemble;
+    limited.job.spec = &first_rows;
+    HeldRowWriter writer(ensemble.job.request.storage, spec.length, held.rows);
+    Progress quiet(first_rows.replicas * spec.length, true);
+    generate_ensemble(limited, backends.of(e), &writer, first_rows.replicas, nullptr, quiet);
+  }
+  const std::vector<RequestsOutcome> requests = synthesize_held_requests(config, rows, context);
+  outcome.replays = replay_requests(config, requests, *options.replay, context);
+  outcome.replay_seconds = seconds_since(start);
+}
+
 // The file the ranks' rows go to: this process's EnsembleFile on one rank;
 // with several, the shared temporary of the file rank 0 laid out (rank 0
 // suspends its EnsembleFile meanwhile and resumes it on close).
@@ -439,6 +517,7 @@ std::unique_ptr<RowWriter> make_row_writer(EnsembleFile* file, const RunConfig& 
 void generate_run(const RunConfig& config, const RunPlan& plan, const RunBackends& backends,
                   const std::vector<RunDataset>& datasets, const RunOptions& options, const ExecutionContext& context,
                   std::optional<Study>& study, RunOutcome& outcome) {
+  if (options.replay) replay_before_staging(config, plan, backends, options, context, outcome);
   std::optional<EnsembleFile> file;
   if (!options.no_output && is_root_rank()) {
     file.emplace(config.output);
@@ -489,7 +568,7 @@ void generate_run(const RunConfig& config, const RunPlan& plan, const RunBackend
   std::vector<RequestsOnRanks> requests;
   if (requests_split) requests = write_requests_on_ranks(config, file ? &*file : nullptr, context);
   if (is_root_rank()) {
-    if (file) finish_file(config, *file, study, options, context, requests_split ? &requests : nullptr, outcome);
+    if (file) finish_file(config, *file, study, context, requests_split ? &requests : nullptr, outcome);
     if (study) outcome.study = std::move(study);
   }
   barrier();  // the file is in place before any rank reports success
