@@ -33,7 +33,9 @@ struct ReplayOptions {
 // directory with room for the largest replay (estimated), and what the
 // replays will take (printed by --dry-run and before they start). Each
 // problem is a UserError naming the option or the config's line.
-std::string plan_replays(const RunConfig& config, const RequestsPlan& requests, const ReplayOptions& options);
+// `file_bytes`: plus what their results take in the run's file (/replay), about.
+std::string plan_replays(const RunConfig& config, const RequestsPlan& requests, const ReplayOptions& options,
+                         double* file_bytes = nullptr);
 
 // With every replica synthesized and held (synthesize_held_requests), before
 // the run's file is staged (host/engine/run.cpp): the replays run and

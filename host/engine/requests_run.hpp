@@ -45,6 +45,17 @@ struct RequestsPlan {
     std::string warning;      // what to know of the trace (incomplete modules, unmatched counters), else empty
   };
   std::vector<Entry> entries;
+  // What the outputs take on disk, about: the request tables and
+  // characterizations in the run's HDF5 file, and each text output (its
+  // path as the user sees it, and the path it lands on once links are
+  // followed). The run checks them with the ensembles against each file
+  // system's free space before any work (host/engine/run.cpp).
+  struct Output {
+    std::string what, at, path, target;
+    double bytes = 0;
+  };
+  double file_bytes = 0;
+  std::vector<Output> texts;
   std::string text() const;  // the lines --dry-run prints
 };
 
@@ -57,8 +68,9 @@ std::uint64_t default_requests_budget(std::string& source);
 // `check_outputs`, every output path checked: each emit path as `output:` is
 // (a new path or a regular file in an existing, writable folder; a fio folder
 // gpusynth wrote), no two outputs of the run the same file, no output an input
-// (the config, a trace, counters) or inside a fio folder, and the free space of
-// each file system against what the request tables and texts need.
+// (the config, a trace, counters) or inside a fio folder. What the tables
+// and texts take on disk is estimated (file_bytes, texts) for the run's
+// free-space check.
 // `keep_replicas`: every replica is held whole (for a replay).
 RequestsPlan prepare_requests(RunConfig& config, std::optional<std::uint64_t> memory_limit, bool check_outputs,
                               bool keep_replicas);

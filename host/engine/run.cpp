@@ -1,6 +1,7 @@
 #include "host/engine/run.hpp"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <chrono>
@@ -396,20 +397,96 @@ Study make_study(const RunConfig& config, const std::vector<RunDataset>& dataset
   return Study(*config.study.compare, series, std::move(entries), std::move(stopped), config.path);
 }
 
-void check_disk_space(const RunPlan& plan, const RunConfig& config, const ExecutionContext& context) {
-  // The file system the file lands on: a symlinked output is written through to its target.
-  const std::uint64_t free = free_space(directory_of(resolve_output_target(config.output, "output"))).value_or(0);
-  if (free == 0 || plan.total_bytes <= free) return;
-  if (config.compression == 0) {
-    throw UserError(
-        fmt::format("output '{}': the ensembles need {} uncompressed but only {} is free on that file "
-                    "system; free some space, choose another output (-o) or enable compression",
-                    config.output, format_bytes(plan.total_bytes), format_bytes(free)));
+// What a run adds to its outputs beside the ensembles (run_config plans it
+// before the run): the requests' tables and the replays' results in the HDF5
+// file, and the requests' text outputs.
+struct OutputNeeds {
+  double file_bytes = 0;
+  std::vector<RequestsPlan::Output> texts;
+};
+
+// The HDF5 file's own objects (groups, attributes, the config text,
+// dimension scales) beside the data, about.
+constexpr double kFileMetadataBytes = 64 << 10, kMetadataBytesPerEnsemble = 8 << 10;
+
+// What the run's outputs take on disk, about, against the free space of each
+// output's file system (statvfs of its folder), before any work (issue 56):
+// the HDF5 file (its ensembles as stored uncompressed, which deflate shrinks
+// by a factor only the values tell; the datasets; the requests' tables and
+// the replays' results; its metadata) and every text output, summed per file
+// system. A run that cannot fit even with its ensembles compressed to
+// nothing is refused (UserError naming the paths, the bytes needed and
+// free); one that fits only if they compress is warned about. The replays'
+// own files in --target come and go before the outputs are staged
+// (replay_before_staging), so plan_replays checks them on their own. Returns
+// the lines --dry-run prints.
+std::string check_output_space(const RunPlan& plan, const std::vector<RunDataset>& datasets, const RunConfig& config,
+                               const OutputNeeds& needs, bool refuse, const ExecutionContext& context) {
+  double series = 0;
+  for (const RunDataset& d : datasets)
+    series += static_cast<double>(d.series.size()) * (d.bin_seconds > 0 ? 3 : 2) * sizeof(double);
+  double ensembles = 0;  // as stored (a study may keep only its first replicas), in whole chunks
+  for (const EnsemblePlan& e : plan.ensembles) {
+    const std::uint64_t stored = std::min<std::uint64_t>(stored_replicas_of(config, *e.job.spec), e.job.spec->replicas);
+    const std::uint64_t rows = std::max<std::uint64_t>(1, stored_chunk(e, stored).rows);
+    ensembles += static_cast<double>((stored + rows - 1) / rows * rows * e.row_bytes);
+    ensembles += static_cast<double>(stored + e.job.spec->length) * sizeof(std::int64_t);  // the index scales
   }
-  context.log(
-      fmt::format("warning: the ensembles are {} uncompressed and only {} is free at '{}'; the run "
-                  "relies on compression",
-                  format_bytes(plan.total_bytes), format_bytes(free), config.output));
+  const double compressible = config.compression > 0 ? ensembles : 0;
+  const double file = ensembles + series + needs.file_bytes + kFileMetadataBytes +
+                      kMetadataBytesPerEnsemble * static_cast<double>(plan.ensembles.size());
+  struct Output {
+    std::string what, at, target;
+    double bytes, compressible;
+  };
+  // The file system the file lands on: a symlinked output is written through to its target.
+  const std::string target = refuse ? resolve_output_target(config.output, "output") : config.output;
+  std::vector<Output> outputs = {{fmt::format("output '{}'", config.output), "", target, file, compressible}};
+  for (const RequestsPlan::Output& t : needs.texts) outputs.push_back({t.what, t.at, t.target, t.bytes, 0});
+  std::string text = fmt::format(
+      "output '{}': about {} ({} of ensembles as stored uncompressed{}, {} of datasets, {} of requests and replays)\n",
+      config.output, format_estimated_bytes(file), format_estimated_bytes(ensembles),
+      compressible > 0
+          ? fmt::format(", less once deflated (level {}) by a factor only their values tell", config.compression)
+          : "",
+      format_estimated_bytes(series), format_estimated_bytes(needs.file_bytes));
+  for (const RequestsPlan::Output& t : needs.texts)
+    text += fmt::format("{}: about {}\n", t.what, format_estimated_bytes(t.bytes));
+  // Summed per file system (the device of each output's folder).
+  std::map<dev_t, std::vector<const Output*>> systems;
+  for (const Output& o : outputs) {
+    struct stat info {};
+    if (stat(directory_of(o.target).c_str(), &info) == 0) systems[info.st_dev].push_back(&o);
+  }
+  for (const auto& [device, here] : systems) {
+    double bytes = 0, sure = 0;
+    std::string what;
+    for (const Output* o : here) {
+      bytes += o->bytes;
+      sure += o->bytes - o->compressible;
+      what += (what.empty() ? "" : ", ") + o->what;
+    }
+    const std::optional<std::uint64_t> free = free_space(directory_of(here.front()->target));
+    if (here.size() > 1 || needs.texts.empty())
+      text += fmt::format("{}: about {} on one file system, {} free there\n", what, format_estimated_bytes(bytes),
+                          free ? format_bytes(*free) : std::string("unknown"));
+    else
+      text +=
+          fmt::format("{}: {} free on its file system\n", what, free ? format_bytes(*free) : std::string("unknown"));
+    if (!refuse || !free || bytes <= static_cast<double>(*free)) continue;
+    if (sure > static_cast<double>(*free))
+      throw UserError(fmt::format(
+          "{}{}: the run's outputs there need about {}{} but only {} is free on that file system; free some "
+          "space or choose another path (-o, the requests' emit:){}",
+          here.front()->at, what, format_estimated_bytes(sure),
+          compressible > 0 ? " even if the ensembles compressed to nothing" : "", format_bytes(*free),
+          config.compression == 0 && ensembles > 0 ? ", or enable compression" : ""));
+    context.log(
+        fmt::format("warning: {}: the run's outputs there are about {} with the ensembles uncompressed and "
+                    "only {} is free on that file system; the run relies on compression",
+                    what, format_estimated_bytes(bytes), format_bytes(*free)));
+  }
+  return text;
 }
 
 // The first rows of an ensemble held in memory, as doubles of the stored
@@ -611,6 +688,7 @@ struct PreparedRun {
   RunBackends backends;
   std::string backend_log;
   RunPlan plan;
+  std::string space;  // what the outputs take on disk (check_output_space), for --dry-run
 };
 
 // How a run of `config` computes (host/engine/context.hpp).
@@ -618,18 +696,20 @@ ExecutionContext run_context(const RunConfig& config, const RunOptions& options)
   return ExecutionContext{config.precision, CpuLanes::avx512, options.quiet, config.fft_wisdom};
 }
 
-PreparedRun prepare_run(RunConfig& config, const RunOptions& options, const ExecutionContext& context) {
+PreparedRun prepare_run(RunConfig& config, const RunOptions& options, const ExecutionContext& context,
+                        const OutputNeeds& needs = {}) {
   PreparedRun run;
   run.prepared = prepare_datasets(config, context);
   std::vector<std::string> models;
   for (const EnsembleSpec& spec : config.ensembles) models.push_back(spec.model->name());
   run.backends = open_backends(config.backend, models, context, run.backend_log);
   run.plan = make_plan(config, run.backends, options.memory_limit);
-  if (!options.dry_run && !options.no_output) check_disk_space(run.plan, config, context);
+  if (!options.no_output && !config.output.empty())
+    run.space = check_output_space(run.plan, run.prepared.datasets, config, needs, !options.dry_run, context);
   return run;
 }
 
-RunOutcome run_prepared(RunConfig& config, const RunOptions& options) {
+RunOutcome run_prepared(RunConfig& config, const RunOptions& options, const OutputNeeds& needs) {
   const ExecutionContext context = run_context(config, options);
   // Every rank prepares the same run from the same config: a failure there is
   // agreed on (every rank fails with the first failing rank's error, rank 0
@@ -637,7 +717,7 @@ RunOutcome run_prepared(RunConfig& config, const RunOptions& options) {
   PreparedRun run;
   std::exception_ptr failure;
   try {
-    run = prepare_run(config, options, context);
+    run = prepare_run(config, options, context, needs);
   } catch (...) {
     failure = std::current_exception();
   }
@@ -650,7 +730,7 @@ RunOutcome run_prepared(RunConfig& config, const RunOptions& options) {
   outcome.fit_seconds = prepared.fit_seconds;
   outcome.total_samples = plan.total_samples;
   if (options.dry_run) {
-    outcome.plan = format_plan(plan, config);
+    outcome.plan = format_plan(plan, config) + run.space;
     return outcome;
   }
   context.log(backend_log + "; " + plan.device);
@@ -716,11 +796,12 @@ RunOutcome run_config(RunConfig& config, const RunOptions& options) {
     // unreadable there, no fio there) is shared before any rank goes on.
     RequestsPlan requests;
     std::string replays;
+    OutputNeeds needs;
     std::exception_ptr failure;
     try {
       if (!options.no_output)
         requests = prepare_requests(config, options.memory_limit, !options.dry_run, options.replay.has_value());
-      if (options.replay) replays = plan_replays(config, requests, *options.replay);
+      if (options.replay) replays = plan_replays(config, requests, *options.replay, &needs.file_bytes);
       fault_point("plan");
     } catch (...) {
       failure = std::current_exception();
@@ -731,7 +812,9 @@ RunOutcome run_config(RunConfig& config, const RunOptions& options) {
         log_info(options.quiet || !is_root_rank(), fmt::format("warning: requests '{}': {}", e.name, e.warning));
     if (!options.dry_run && !replays.empty())  // before the work: what the replays will take
       log_info(options.quiet || !is_root_rank(), replays.substr(0, replays.size() - 1));
-    outcome = run_prepared(config, options);
+    needs.file_bytes += requests.file_bytes;
+    needs.texts = requests.texts;
+    outcome = run_prepared(config, options, needs);
     if (options.dry_run) outcome.plan += requests.text() + replays;
     return outcome;
   } catch (const Interrupted& interrupted) {
