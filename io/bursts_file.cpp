@@ -376,7 +376,7 @@ void write_augmentation_group(hid_t entry, const BurstsOutcome& o) {
 
 void write_bursts(EnsembleFile& file, const std::vector<BurstsOutcome>& outcomes) {
   if (outcomes.empty()) return;
-  const h5::Handle top = h5::create_group(file.id(), "bursts");
+  const h5::Handle top = h5::create_group(file.hdf5().id(), "bursts");
   for (const BurstsOutcome& o : outcomes) {
     const h5::Handle entry = h5::create_group(top.id(), o.name);
     const std::vector<Attribute> source = {

@@ -8,7 +8,7 @@
 namespace gs {
 
 void write_compare(EnsembleFile& output, const Study& study) {
-  const hid_t file = output.id();
+  const hid_t file = output.hdf5().id();
   const CompareOptions& options = study.options();
   const BootstrapOptions& b = options.bootstrap;
   h5::Handle root = h5::create_group(file, "compare");

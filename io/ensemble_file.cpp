@@ -10,6 +10,8 @@
 #include "host/base/errors.hpp"
 #include "host/base/fault_injection.hpp"
 #include "host/base/parallel.hpp"
+#include "io/ensemble_hdf5.hpp"
+#include "io/hdf5.hpp"
 
 namespace gs {
 
@@ -53,8 +55,8 @@ ChunkShape series_chunk_shape(std::uint64_t replicas, std::uint64_t length, std:
 
 SeriesDataset::SeriesDataset(h5::Handle group, h5::Handle dataset, StorageType type, std::uint64_t length,
                              ChunkShape chunk, int compression_level)
-    : group_(std::move(group)),
-      dataset_(std::move(dataset)),
+    : group_(std::make_unique<h5::Handle>(std::move(group))),
+      dataset_(std::make_unique<h5::Handle>(std::move(dataset))),
       type_(type),
       length_(length),
       chunk_(chunk),
@@ -97,7 +99,7 @@ void SeriesDataset::write_rows(std::uint64_t first, std::uint64_t count, const v
     });
     for (std::uint64_t c = 0; c < chunks; ++c) {
       const hsize_t offset[2] = {first + c * chunk_.rows, 0};
-      GS_H5_CHECK(H5Dwrite_chunk(dataset_.id(), H5P_DEFAULT, 0, offset, compressed[c].size(), compressed[c].data()));
+      GS_H5_CHECK(H5Dwrite_chunk(dataset_->id(), H5P_DEFAULT, 0, offset, compressed[c].size(), compressed[c].data()));
     }
     // The ensemble's last rows may end inside a chunk: through the pipeline.
     first += chunks * chunk_.rows;
@@ -107,32 +109,46 @@ void SeriesDataset::write_rows(std::uint64_t first, std::uint64_t count, const v
   }
   const hsize_t start[2] = {first, 0};
   const hsize_t extent[2] = {count, length_};
-  h5::Handle file_space(GS_H5_CHECK(H5Dget_space(dataset_.id())), H5Sclose);
+  h5::Handle file_space(GS_H5_CHECK(H5Dget_space(dataset_->id())), H5Sclose);
   GS_H5_CHECK(H5Sselect_hyperslab(file_space.id(), H5S_SELECT_SET, start, nullptr, extent, nullptr));
   h5::Handle memory_space(GS_H5_CHECK(H5Screate_simple(2, extent, nullptr)), H5Sclose);
-  GS_H5_CHECK(H5Dwrite(dataset_.id(), native_type(type_), memory_space.id(), file_space.id(), H5P_DEFAULT, bytes));
+  GS_H5_CHECK(H5Dwrite(dataset_->id(), native_type(type_), memory_space.id(), file_space.id(), H5P_DEFAULT, bytes));
 }
 
 void SeriesDataset::write_attributes(const std::vector<Attribute>& attributes) {
-  h5::write_attributes(group_.id(), attributes);
+  h5::write_attributes(group_->id(), attributes);
 }
 
 void SeriesDataset::write_fit(const std::vector<Attribute>& attributes) {
-  const h5::Handle fit = h5::create_group(group_.id(), "fit");
+  const h5::Handle fit = h5::create_group(group_->id(), "fit");
   h5::write_attributes(fit.id(), attributes);
 }
 
 void SeriesDataset::write_vector(const std::string& name, const std::vector<double>& values,
                                  const std::vector<Attribute>& attributes) {
-  h5::write_vector(group_.id(), name, values, attributes);
+  h5::write_vector(group_->id(), name, values, attributes);
 }
 
-EnsembleFile::EnsembleFile(const std::string& output_path) : file_(output_path, "output") {
-  ensembles_ = h5::create_group(file_.id(), "ensembles");
+SeriesDataset::SeriesDataset(SeriesDataset&&) noexcept = default;
+SeriesDataset::~SeriesDataset() = default;
+
+void SeriesDataset::write_series_attributes(const std::vector<Attribute>& attributes) {
+  h5::write_attributes(dataset_->id(), attributes);
 }
+
+EnsembleFile::EnsembleFile(const std::string& output_path)
+    : file_(std::make_unique<h5::PendingFile>(output_path, "output")),
+      ensembles_(std::make_unique<h5::Handle>()),
+      datasets_(std::make_unique<h5::Handle>()) {
+  *ensembles_ = h5::create_group(file_->id(), "ensembles");
+}
+
+EnsembleFile::~EnsembleFile() = default;
+
+const std::string& EnsembleFile::temp_path() const { return file_->temp_path(); }
 
 void EnsembleFile::write_root_attributes(const std::vector<Attribute>& attributes) {
-  h5::write_attributes(file_.id(), attributes);
+  h5::write_attributes(file_->id(), attributes);
 }
 
 namespace {
@@ -151,8 +167,8 @@ void write_bin_times(hid_t group, hid_t series, std::uint64_t bins, double bin_s
 
 void EnsembleFile::write_dataset(const std::string& name, const std::vector<double>& series,
                                  const std::vector<Attribute>& attributes, double bin_seconds) {
-  if (datasets_.id() < 0) datasets_ = h5::create_group(file_.id(), "datasets");
-  const h5::Handle group = h5::create_group(datasets_.id(), name);
+  if (datasets_->id() < 0) *datasets_ = h5::create_group(file_->id(), "datasets");
+  const h5::Handle group = h5::create_group(datasets_->id(), name);
   h5::write_attributes(group.id(), attributes);
   h5::write_vector(group.id(), "series", series,
                    {{"description", std::string("the real series, as gpusynth stats reads it")}});
@@ -164,7 +180,7 @@ void EnsembleFile::write_dataset(const std::string& name, const std::vector<doub
 SeriesDataset EnsembleFile::create_series(const std::string& name, StorageType type, std::uint64_t replicas,
                                           std::uint64_t length, ChunkShape chunk, int compression_level,
                                           double bin_seconds) {
-  h5::Handle group = h5::create_group(ensembles_.id(), name);
+  h5::Handle group = h5::create_group(ensembles_->id(), name);
   const hsize_t dims[2] = {replicas, length};
   h5::Handle space(GS_H5_CHECK(H5Screate_simple(2, dims, nullptr)), H5Sclose);
   h5::Handle properties(GS_H5_CHECK(H5Pcreate(H5P_DATASET_CREATE)), H5Pclose);
@@ -190,25 +206,25 @@ SeriesDataset EnsembleFile::create_series(const std::string& name, StorageType t
 
 SeriesDataset EnsembleFile::open_series(const std::string& name, StorageType type, std::uint64_t length,
                                         ChunkShape chunk, int compression_level) {
-  h5::Handle group = h5::open_group(ensembles_.id(), name);
+  h5::Handle group = h5::open_group(ensembles_->id(), name);
   h5::Handle dataset = h5::open_dataset(group.id(), "series");
   return SeriesDataset(std::move(group), std::move(dataset), type, length, chunk, compression_level);
 }
 
 void EnsembleFile::suspend() {
-  ensembles_.reset();
-  datasets_.reset();
-  file_.suspend();
+  ensembles_->reset();
+  datasets_->reset();
+  file_->suspend();
 }
 
 void EnsembleFile::resume() {
-  file_.resume();
-  ensembles_ = h5::open_group(file_.id(), "ensembles");
+  file_->resume();
+  *ensembles_ = h5::open_group(file_->id(), "ensembles");
 }
 
 void EnsembleFile::commit() {
-  ensembles_.reset();
-  file_.commit();
+  ensembles_->reset();
+  file_->commit();
 }
 
 namespace {
@@ -260,16 +276,16 @@ std::vector<double> read_rows_in(hid_t file, const std::string& name, std::uint6
 }  // namespace
 
 std::uint64_t EnsembleFile::stored_replicas(const std::string& name, const std::string& purpose) const {
-  return stored_replicas_in(file_.id(), name, purpose);
+  return stored_replicas_in(file_->id(), name, purpose);
 }
 
 std::vector<double> EnsembleFile::read_rows(const std::string& name, std::uint64_t first, std::uint64_t count,
                                             std::uint64_t* length) const {
-  return read_rows_in(file_.id(), name, first, count, length);
+  return read_rows_in(file_->id(), name, first, count, length);
 }
 
 std::vector<double> EnsembleFile::read_row(const std::string& name, std::uint64_t replica) const {
-  return read_row_in(file_.id(), name, replica);
+  return read_row_in(file_->id(), name, replica);
 }
 
 std::vector<double> read_row_in(hid_t file, const std::string& name, std::uint64_t replica) {
@@ -277,10 +293,12 @@ std::vector<double> read_row_in(hid_t file, const std::string& name, std::uint64
   return read_rows_in(file, name, replica % stored, 1, nullptr);
 }
 
-SeriesReader::SeriesReader(const std::string& path) : file_(h5::open_file_read(path)) {}
+SeriesReader::SeriesReader(const std::string& path) : file_(std::make_unique<h5::Handle>(h5::open_file_read(path))) {}
+
+SeriesReader::~SeriesReader() = default;
 
 SeriesShape SeriesReader::shape(const std::string& name) const {
-  const h5::Handle data = h5::open_dataset(file_.id(), series_path(name));
+  const h5::Handle data = h5::open_dataset(file_->id(), series_path(name));
   const h5::Handle type(GS_H5_CHECK(H5Dget_type(data.id())), H5Tclose);
   const std::array<hsize_t, 2> dims = dimensions_of(data.id());
   SeriesShape s;
@@ -299,7 +317,7 @@ SeriesShape SeriesReader::shape(const std::string& name) const {
 }
 
 void SeriesReader::read_rows(const SeriesShape& shape, std::uint64_t first, std::uint64_t count, void* out) const {
-  const h5::Handle data = h5::open_dataset(file_.id(), series_path(shape.name));
+  const h5::Handle data = h5::open_dataset(file_->id(), series_path(shape.name));
   read_row_block(data.id(), first, count, shape.bins, native_type(shape.storage), out);
 }
 

@@ -14,12 +14,20 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "io/attributes.hpp"
-#include "io/hdf5.hpp"
 #include "kernels/workload.hpp"
+
+// The library's objects stay io/'s (scripts/check_layers.py): the classes
+// below hold them behind pointers, and only io/'s sources, which include
+// io/hdf5.hpp, reach them (EnsembleFile::hdf5).
+namespace gs::h5 {
+class Handle;
+class PendingFile;
+}  // namespace gs::h5
 
 namespace gs {
 
@@ -33,13 +41,12 @@ struct ChunkShape {
 ChunkShape series_chunk_shape(std::uint64_t replicas, std::uint64_t length, std::size_t element_bytes,
                               std::uint64_t wanted_rows);
 
-// The in-memory HDF5 type of a storage type (the rows the backends produce).
-hid_t native_type(StorageType type);
-
 class SeriesDataset {
  public:
   SeriesDataset(h5::Handle group, h5::Handle dataset, StorageType type, std::uint64_t length, ChunkShape chunk,
                 int compression_level);
+  SeriesDataset(SeriesDataset&&) noexcept;
+  ~SeriesDataset();
 
   // Rows [first, first + count) from row-major host memory. Whole compressed
   // chunks are shuffled and deflated on every core and written with
@@ -47,17 +54,17 @@ class SeriesDataset {
   // same as through the filter pipeline and reads back with any HDF5 reader.
   void write_rows(std::uint64_t first, std::uint64_t count, const void* data);
   void write_attributes(const std::vector<Attribute>& attributes);  // on the ensemble group
+  // On the series itself (its units, its dimensions' names).
+  void write_series_attributes(const std::vector<Attribute>& attributes);
   // /ensembles/<name>/fit: the estimates the ensemble's parameters came from.
   void write_fit(const std::vector<Attribute>& attributes);
   // A float64 vector beside the series (e.g. observation_times).
   void write_vector(const std::string& name, const std::vector<double>& values,
                     const std::vector<Attribute>& attributes);
 
-  hid_t dataset() const { return dataset_.id(); }
-
  private:
-  h5::Handle group_;
-  h5::Handle dataset_;
+  std::unique_ptr<h5::Handle> group_;
+  std::unique_ptr<h5::Handle> dataset_;
   StorageType type_;
   std::uint64_t length_;
   ChunkShape chunk_;
@@ -75,13 +82,14 @@ struct SeriesShape {
 class SeriesReader {
  public:
   explicit SeriesReader(const std::string& path);
+  ~SeriesReader();
   // /ensembles/<name>/series.
   SeriesShape shape(const std::string& name) const;
   // Rows [first, first + count) of it into `out`, in the stored type: the file's bits.
   void read_rows(const SeriesShape& shape, std::uint64_t first, std::uint64_t count, void* out) const;
 
  private:
-  h5::Handle file_;
+  std::unique_ptr<h5::Handle> file_;
 };
 
 class EnsembleFile {
@@ -89,6 +97,7 @@ class EnsembleFile {
   // Creates the temporary file (h5::PendingFile: UserError when the output
   // may not be replaced or its directory not written).
   explicit EnsembleFile(const std::string& output_path);
+  ~EnsembleFile();
   EnsembleFile(const EnsembleFile&) = delete;
   EnsembleFile& operator=(const EnsembleFile&) = delete;
 
@@ -115,21 +124,19 @@ class EnsembleFile {
   std::vector<double> read_row(const std::string& name, std::uint64_t replica) const;
 
   void commit();
-  hid_t id() const { return file_.id(); }  // for the writers of the groups beside /ensembles (io/)
+  // The file, for io/'s writers of the groups beside /ensembles (an incomplete
+  // type outside io/: the engine hands io/ results, it writes nothing itself).
+  const h5::PendingFile& hdf5() const { return *file_; }
   // MPI ranks: rank 0 lays the file out, suspends it while every rank writes
   // its replicas (io/parallel_series.hpp) and resumes it for the attributes.
-  const std::string& temp_path() const { return file_.temp_path(); }
+  const std::string& temp_path() const;
   void suspend();
   void resume();
 
  private:
-  h5::PendingFile file_;
-  h5::Handle ensembles_;  // closed before file_ (declared after it)
-  h5::Handle datasets_;   // created with the first dataset
+  std::unique_ptr<h5::PendingFile> file_;
+  std::unique_ptr<h5::Handle> ensembles_;  // closed before file_ (declared after it)
+  std::unique_ptr<h5::Handle> datasets_;   // created with the first dataset
 };
-
-// EnsembleFile::read_row on any open file of its layout (the MPI ranks'
-// shared handle, io/parallel_series.hpp).
-std::vector<double> read_row_in(hid_t file, const std::string& name, std::uint64_t replica);
 
 }  // namespace gs

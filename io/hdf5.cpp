@@ -66,6 +66,8 @@ herr_t Handle::release() {
   return status;
 }
 
+void skip_library_cleanup_at_exit() { GS_H5_LOCKED(H5dont_atexit()); }
+
 void quiet_library_errors() { GS_H5_LOCKED(H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr)); }
 
 namespace {

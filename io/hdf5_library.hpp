@@ -29,6 +29,11 @@ constexpr const char* kGroupNameRule = "letters, digits, _ . - (starting with a 
 // Whether the library still has a file open (a failed write left one).
 bool any_file_open();
 
+// No clean-up by the library at exit: after a failed write (a full disk) it
+// would flush the abandoned temporary file again and crash; gpusynth's
+// handles close everything on the normal paths. Once, before any file.
+void skip_library_cleanup_at_exit();
+
 // Silence HDF5's own error stack printing on the calling thread (a thread-safe
 // HDF5 keeps one stack per thread); errors surface as exceptions.
 void quiet_library_errors();

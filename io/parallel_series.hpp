@@ -8,11 +8,15 @@
 #ifdef GPUSYNTH_HAVE_MPI
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
-#include "io/hdf5.hpp"
 #include "kernels/workload.hpp"
+
+namespace gs::h5 {
+class Handle;  // io/hdf5.hpp: the library's objects stay in io/'s sources
+}  // namespace gs::h5
 
 namespace gs {
 
@@ -33,13 +37,13 @@ class ParallelSeriesFile {
   void close();  // collective: the series, then the file
   // The file, for the ranks' other writers (the request tables,
   // io/requests_file.hpp); their objects are closed before close().
-  hid_t id() const { return file_.id(); }
+  const h5::Handle& hdf5() const { return *file_; }
   // EnsembleFile::read_row of this file (independent: a rank reads alone).
   std::vector<double> read_row(const std::string& ensemble, std::uint64_t replica) const;
 
  private:
   std::string path_;
-  h5::Handle file_, dataset_, transfer_;
+  std::unique_ptr<h5::Handle> file_, dataset_, transfer_;
   StorageType type_ = StorageType::float32;
   std::uint64_t length_ = 0;
 };

@@ -178,7 +178,7 @@ void write_fidelity_attributes(hid_t group, const ReplayFidelity& f) {
 
 void write_replays(EnsembleFile& file, const std::vector<ReplayResult>& results) {
   if (results.empty()) return;
-  const h5::Handle top = h5::create_group(file.id(), "replay");
+  const h5::Handle top = h5::create_group(file.hdf5().id(), "replay");
   for (const ReplayResult& r : results) {
     const ReplayFidelity& f = r.fidelity;
     const h5::Handle group = h5::create_group(top.id(), r.name);

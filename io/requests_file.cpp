@@ -207,14 +207,14 @@ void write_characterization_file(const std::string& path, const TraceCharacteriz
 }
 
 RequestsEntryWriter::RequestsEntryWriter(EnsembleFile& file, const std::string& name, std::uint64_t expected_rows)
-    : group_(entry_group(file.id(), name, true)),
-      table_(std::make_unique<RequestTableWriter>(group_.id(), expected_rows)) {}
+    : group_(std::make_unique<h5::Handle>(entry_group(file.hdf5().id(), name, true))),
+      table_(std::make_unique<RequestTableWriter>(group_->id(), expected_rows)) {}
 
 #ifdef GPUSYNTH_HAVE_MPI
-RequestsEntryWriter::RequestsEntryWriter(ParallelSeriesFile& file, const std::string& name,
-                                         std::uint64_t expected_rows, const RanksShare& share)
-    : group_(entry_group(file.id(), name, true)),
-      table_(std::make_unique<RequestTableWriter>(group_.id(), expected_rows, share.first_replica, share.names,
+RequestsEntryWriter::RequestsEntryWriter(ParallelSeriesFile& file, const std::string& name, std::uint64_t expected_rows,
+                                         const RanksShare& share)
+    : group_(std::make_unique<h5::Handle>(entry_group(file.hdf5().id(), name, true))),
+      table_(std::make_unique<RequestTableWriter>(group_->id(), expected_rows, share.first_replica, share.names,
                                                   h5::TableAppender::Placement{true, share.rows, share.first_row})) {}
 #endif
 
@@ -222,7 +222,7 @@ RequestsEntryWriter::~RequestsEntryWriter() {
   // Unwinding on one rank of several: its handles are dropped, not closed (a
   // collective call the other ranks never make), as ParallelSeriesFile does;
   // the job is ending (docs/scale-out.md).
-  if (std::uncaught_exceptions() > 0 && ranks().size > 1) table_->abandon(), group_.abandon();
+  if (std::uncaught_exceptions() > 0 && ranks().size > 1) table_->abandon(), group_->abandon();
 }
 
 void RequestsEntryWriter::begin_replica(const Workload& files) { table_->begin_replica(files); }
@@ -244,18 +244,18 @@ void write_entry_rest(hid_t group, const RequestNames& names, const std::vector<
 void RequestsEntryWriter::finish(const std::vector<Attribute>& attributes,
                                  const TraceCharacterization* characterized) {
   table_->finish();
-  write_entry_rest(group_.id(), table_->names(), attributes, characterized);
+  write_entry_rest(group_->id(), table_->names(), attributes, characterized);
 }
 
 void RequestsEntryWriter::finish_share() {
   table_->finish();
   table_.reset();
-  group_.reset();
+  group_->reset();
 }
 
 void finish_requests_entry(EnsembleFile& file, const std::string& name, const RequestNames& names,
                            const std::vector<Attribute>& attributes, const TraceCharacterization* characterized) {
-  write_entry_rest(entry_group(file.id(), name, false).id(), names, attributes, characterized);
+  write_entry_rest(entry_group(file.hdf5().id(), name, false).id(), names, attributes, characterized);
 }
 
 }  // namespace gs

@@ -11,7 +11,6 @@
 
 #include "io/attributes.hpp"
 #include "io/ensemble_file.hpp"
-#include "io/hdf5.hpp"
 #include "io/request_characteristics.hpp"
 
 namespace gs {
@@ -85,7 +84,7 @@ class RequestsEntryWriter {
   void finish_share();
 
  private:
-  h5::Handle group_;
+  std::unique_ptr<h5::Handle> group_;  // io/hdf5.hpp's, declared in io/ensemble_file.hpp
   std::unique_ptr<RequestTableWriter> table_;
 };
 

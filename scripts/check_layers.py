@@ -17,7 +17,10 @@ root) and each upward one is reported.
 2. HDF5 is io/'s: no file outside io/ includes <hdf5.h> or io/hdf5.hpp, names
 hid_t, herr_t or hsize_t, or calls the library (H5...( ); the others hand io/
 plain results and read through its classes (io/hdf5_library.hpp is what they
-may know of the library).
+may know of the library). io/'s own headers, which the others include, keep
+the library out too: only io/'s sources and its two HDF5 headers (IO_HDF5_HEADERS:
+io/hdf5.hpp and io/ensemble_hdf5.hpp, included by io/'s sources alone) include
+<hdf5.h> or name its types, so no raw handle reaches past io/.
 
 3. Every HDF5 call in io/ holds the library's lock (GS_H5_CHECK or
 GS_H5_LOCKED, io/hdf5_library.hpp): Debian's HDF5 is not thread-safe, and runs
@@ -43,8 +46,10 @@ GENERATED = {"version.hpp": "host/base"}  # written by CMake into the build tree
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 TOPS = ("host", "kernels", "estimators", "io", "python")
 
-HDF5_OUTSIDE_IO = re.compile(r'#\s*include\s*[<"](hdf5\.h|io/hdf5\.hpp)[>"]|\b(hid_t|herr_t|hsize_t)\b|\bH5[A-Z][A-Za-z0-9_]*\s*\(')
-HDF5_CALL = re.compile(r'\bH5[A-Z][A-Za-z0-9_]*\s*\(|\bH5T_(NATIVE|STD|IEEE|C_S1)[A-Z0-9_]*|'
+IO_HDF5_HEADERS = ("io/hdf5.hpp", "io/ensemble_hdf5.hpp")  # the library's types, for io/'s sources
+# A call of the library: H5Fopen(…), and the few in lower case, H5open(), H5dont_atexit().
+HDF5_OUTSIDE_IO = re.compile(r'#\s*include\s*[<"](hdf5\.h|io/hdf5\.hpp)[>"]|\b(hid_t|herr_t|hsize_t)\b|\bH5[A-Za-z][A-Za-z0-9_]*\s*\(')
+HDF5_CALL = re.compile(r'\bH5[A-Za-z][A-Za-z0-9_]*\s*\(|\bH5T_(NATIVE|STD|IEEE|C_S1)[A-Z0-9_]*|'
                        r'\bH5P_(FILE|DATASET|LINK|GROUP|ATTRIBUTE|OBJECT|STRING)[A-Z_]*')
 LOCKED = re.compile(r'GS_H5_(CHECK|LOCKED)\s*\(')
 
@@ -139,12 +144,20 @@ def upward_includes(root, path, text, problems):
 
 
 def hdf5_outside_io(path, text, problems):
-    if path.startswith("io/"):
+    """HDF5 outside io/, or in an io/ header the other layers include (rule 2)."""
+    if path in IO_HDF5_HEADERS or (path.startswith("io/") and not path.endswith((".hpp", ".cuh"))):
         return
     for number, line in enumerate(text.splitlines(), 1):
         code = line if INCLUDE.match(line) or "#" in line.split("include")[0] else without_comments(line)
         match = HDF5_OUTSIDE_IO.search(code)
-        if match:
+        included = INCLUDE.match(code)
+        if not match and included and included.group(1) in IO_HDF5_HEADERS:
+            match = included
+        if match and path.startswith("io/"):
+            problems.append(f"{path}:{number} uses HDF5 in a header ({match.group(0).strip()}): the other layers "
+                            f"include io/'s headers; keep the library's types in io/'s sources (or "
+                            f"{' and '.join(IO_HDF5_HEADERS)}, which only they include)")
+        elif match:
             problems.append(f"{path}:{number} uses HDF5 ({match.group(0).strip()}): HDF5 is io/'s; hand io/ "
                             f"plain results, or use io/hdf5_library.hpp")
 
@@ -180,8 +193,62 @@ QUALIFIERS = re.compile(r'^\s*(?:(?:static|inline|thread_local)\s+)*(?:const|con
 NAMED_TYPE = re.compile(r'^\s*(?:struct|class)\s+\w+\s*(?:<.*>)?\s*(?:final\s*)?[:{;]')  # a type, not a variable
 
 
+# A declaration at namespace scope that goes on over the lines after it (indented,
+# until a `;` or `{` ends it): `std::map<std::string, int>\n    planted;`.
+OPEN_ENDED = re.compile(r'^[A-Za-z_][^;{}]*$')
+# A class type defined where its variable is: `struct {…} x;` (anonymous or
+# named, at namespace scope); the variable follows the closing brace.
+TYPE_WITH_VARIABLE = re.compile(r'^((?:static\s+|inline\s+|thread_local\s+)*)(?:struct|class|union)\b[^;{()]*\{', re.M)
+DECLARATOR_AFTER = re.compile(r'\}\s*((?:[\*&]\s*)*)([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*(?:=[^=]|\{|;|,)')
+
+
+def statements(code):
+    """(line number, text) of each line; a namespace-scope line that ends in neither `;` nor `{` is
+    joined with the indented lines that continue it (at most 8), so a declaration over two lines is one."""
+    lines = code.splitlines()
+    number = 0
+    while number < len(lines):
+        line = lines[number]
+        joined, end = line, number + 1
+        if OPEN_ENDED.match(line) and not line.lstrip().startswith(("template", "#")):
+            while (end < len(lines) and end - number < 8 and lines[end][:1].isspace() and lines[end].strip()
+                   and not re.search(r'[;{}]\s*$', joined)):
+                joined += "\n" + lines[end]
+                end += 1
+            if not re.search(r'[;{]\s*$', joined):
+                joined, end = line, number + 1  # not a declaration that ends: the line alone
+        yield number + 1, joined
+        number = end if joined is not line else number + 1
+
+
+def typed_variables(path, code, problems, found):
+    """`struct {…} x;` at namespace scope: a variable of the type defined in it."""
+    for match in TYPE_WITH_VARIABLE.finditer(code):
+        depth, end = 0, match.end() - 1
+        while end < len(code):
+            depth += {"{": 1, "}": -1}.get(code[end], 0)
+            if depth == 0:
+                break
+            end += 1
+        declarator = DECLARATOR_AFTER.match(code, end)
+        if not declarator or declarator.group(2) in ("const", "constexpr"):
+            continue  # `struct X {…};`, a type alone, or a constant
+        number = code.count("\n", 0, end) + 1
+        report_state(path, number, declarator.group(2), problems, found)
+
+
+def report_state(path, number, name, problems, found):
+    if found is not None:
+        found.add((path, name))
+    if (path, name) not in ALLOWED:
+        problems.append(f"{path}:{number} defines process-wide mutable state '{name}': pass it in the run's "
+                        f"execution context (host/engine/context.hpp), or make it const")
+
+
 def mutable_globals(path, text, problems, found=None):
-    for number, line in enumerate(without_comments(text).splitlines(), 1):
+    code = without_comments(text)
+    typed_variables(path, code, problems, found)
+    for number, line in statements(code):
         if "namespace" in line or QUALIFIERS.match(line) or NAMED_TYPE.match(line):  # `inline constexpr`: const
             continue
         match = FUNCTION_POINTER.match(line)
@@ -192,11 +259,7 @@ def mutable_globals(path, text, problems, found=None):
         name = match.group(1)
         if name.endswith("::operator"):  # an operator's definition, Handle& Handle::operator=(…)
             continue
-        if found is not None:
-            found.add((path, name))
-        if (path, name) not in ALLOWED:
-            problems.append(f"{path}:{number} defines process-wide mutable state '{name}': pass it in the run's "
-                            f"execution context (host/engine/context.hpp), or make it const")
+        report_state(path, number, name, problems, found)
 
 
 def main():

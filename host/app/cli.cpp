@@ -421,10 +421,7 @@ int parse_and_run(int argc, char** argv) {
 }  // namespace
 
 int main_cli(int argc, char** argv) {
-  // No HDF5 clean-up at exit: after a failed write (a full disk) it would
-  // flush the abandoned temporary file again and crash; our handles close
-  // everything on the normal paths.
-  H5dont_atexit();
+  h5::skip_library_cleanup_at_exit();  // a failed write's abandoned file is not flushed again at exit
   h5::quiet_library_errors();
   InterruptGuard interrupts;  // SIGINT/SIGTERM end every command cleanly, with nothing written
   // Under several ranks, the same config errors on every rank: rank 0 reports

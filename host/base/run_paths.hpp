@@ -17,7 +17,6 @@ struct RunPath {
   std::string target;   // what is read or replaced: symbolic links followed for outputs
   bool folder = false;  // replaced as a whole: nothing else of the run may be inside
   bool output = true;
-  double bytes = 0;  // what an output needs on its file system, at least (0: not counted)
 };
 
 class RunPaths {

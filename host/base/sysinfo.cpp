@@ -73,7 +73,8 @@ std::string format_estimated_bytes(double bytes) { return format_bytes(estimated
 
 std::optional<std::uint64_t> free_space(const std::string& directory) {
   struct statvfs info {};
-  if (statvfs(directory.c_str(), &info) != 0) return std::nullopt;
+  // No blocks at all: a file system that tells nothing of its space (/proc, sysfs).
+  if (statvfs(directory.c_str(), &info) != 0 || info.f_blocks == 0) return std::nullopt;
   const auto blocks = geteuid() == 0 ? info.f_bfree : info.f_bavail;
   return static_cast<std::uint64_t>(blocks) * info.f_frsize;
 }

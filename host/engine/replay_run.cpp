@@ -33,6 +33,7 @@ constexpr double kBlockBytes = 4096;        // a write allocates whole blocks of
 constexpr double kLogBytesPerRequest = 96;  // its iolog line and its latency-log line
 constexpr int kFioMaxJobs = 4096;           // fio 3.33's FIO_MAX_JOBS: jobs one fio runs
 constexpr const char* kReplayFolder = "gpusynth-replay";  // each replay's folder in the target
+constexpr double kBandSeries = 4;   // /replay/<name>'s per-bin series beside the replays' (bands, coverage)
 constexpr double kReplaySlack = 2;  // a replay planned to run up to this much longer than the trace's pace
 
 // The entries `options.entries` names (all when empty); an unknown name is a UserError.
@@ -282,7 +283,8 @@ std::vector<Attribute> replay_attributes(const RequestsSpec& spec, const ReplayO
 
 }  // namespace
 
-std::string plan_replays(const RunConfig& config, const RequestsPlan& requests, const ReplayOptions& options) {
+std::string plan_replays(const RunConfig& config, const RequestsPlan& requests, const ReplayOptions& options,
+                         double* file_bytes) {
   check_target(options.target);
   // The folder each replay is staged in: a user's file or folder of that name is refused now.
   resolve_replay_directory((std::filesystem::path(options.target) / kReplayFolder).string(), "--target's");
@@ -316,6 +318,10 @@ std::string plan_replays(const RunConfig& config, const RequestsPlan& requests, 
                         "processes (processes: in the entry)",
                         located(config, *spec), what, processes, kFioMaxJobs, kFioMaxJobs));
     check_replay_bins(*spec, options, std::max(original_seconds, synthetic_seconds), requests);
+    // In the run's file, /replay/<name>: per bin, each replay's series and the bands over them.
+    if (file_bytes)
+      *file_bytes += std::ceil(std::max(original_seconds, synthetic_seconds) / bin_seconds_of(*spec, options)) *
+                     (options.original_replays + spec->replicas + kBandSeries) * kBytesPerReplayBin;
     for (const auto& [space, what] :
          {std::pair{space_of(original), "the original's replay"}, std::pair{synthetic_space, "a replica's replay"}})
       if (space > largest) {

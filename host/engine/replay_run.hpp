@@ -33,9 +33,12 @@ struct ReplayOptions {
 // directory with room for the largest replay (estimated), and what the
 // replays will take (printed by --dry-run and before they start). Each
 // problem is a UserError naming the option or the config's line.
-std::string plan_replays(const RunConfig& config, const RequestsPlan& requests, const ReplayOptions& options);
+// `file_bytes`: plus what their results take in the run's file (/replay), about.
+std::string plan_replays(const RunConfig& config, const RequestsPlan& requests, const ReplayOptions& options,
+                         double* file_bytes = nullptr);
 
-// After synthesize_requests (with every replica kept): the replays run and
+// With every replica synthesized and held (synthesize_held_requests), before
+// the run's file is staged (host/engine/run.cpp): the replays run and
 // assessed, entry by entry, with progress lines; the target's space checked
 // again with the exact workloads before the first fio starts.
 std::vector<ReplayResult> replay_requests(const RunConfig& config, const std::vector<RequestsOutcome>& outcomes,

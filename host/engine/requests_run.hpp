@@ -9,6 +9,7 @@
 // targets and published with the HDF5 file, as one unit.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -44,6 +45,17 @@ struct RequestsPlan {
     std::string warning;      // what to know of the trace (incomplete modules, unmatched counters), else empty
   };
   std::vector<Entry> entries;
+  // What the outputs take on disk, about: the request tables and
+  // characterizations in the run's HDF5 file, and each text output (its
+  // path as the user sees it, and the path it lands on once links are
+  // followed). The run checks them with the ensembles against each file
+  // system's free space before any work (host/engine/run.cpp).
+  struct Output {
+    std::string what, at, path, target;
+    double bytes = 0;
+  };
+  double file_bytes = 0;
+  std::vector<Output> texts;
   std::string text() const;  // the lines --dry-run prints
 };
 
@@ -56,8 +68,9 @@ std::uint64_t default_requests_budget(std::string& source);
 // `check_outputs`, every output path checked: each emit path as `output:` is
 // (a new path or a regular file in an existing, writable folder; a fio folder
 // gpusynth wrote), no two outputs of the run the same file, no output an input
-// (the config, a trace, counters) or inside a fio folder, and the free space of
-// each file system against what the request tables and texts need.
+// (the config, a trace, counters) or inside a fio folder. What the tables
+// and texts take on disk is estimated (file_bytes, texts) for the run's
+// free-space check.
 // `keep_replicas`: every replica is held whole (for a replay).
 RequestsPlan prepare_requests(RunConfig& config, std::optional<std::uint64_t> memory_limit, bool check_outputs,
                               bool keep_replicas);
@@ -94,6 +107,25 @@ struct RequestsOnRanks {
 std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, EnsembleFile& file,
                                                  const ExecutionContext& context, bool keep_replicas,
                                                  std::vector<RequestsOnRanks>* on_ranks = nullptr);
+
+// The rows of the ensembles that time requests, held in memory: what a
+// replay synthesizes from before the run's file is staged (run.cpp). Row
+// `replica` modulo the `stored` replicas the file will keep, as
+// EnsembleFile::read_row reads it (and refused as it refuses).
+struct HeldRows {
+  struct Ensemble {
+    std::uint64_t stored = 0;               // the replicas the file stores
+    std::vector<std::vector<double>> rows;  // its first rows, as stored, in double
+  };
+  std::map<std::string, Ensemble> ensembles;
+  std::vector<double> read_row(const std::string& name, std::uint64_t replica) const;
+};
+
+// synthesize_requests without a file: every replica kept whole in its
+// outcome, nothing written; the rows of the same draws (counter-based) as the
+// run's file will hold, so the same requests.
+std::vector<RequestsOutcome> synthesize_held_requests(const RunConfig& config, const HeldRows& rows,
+                                                      const ExecutionContext& context);
 
 // Whether the requests are made by every MPI rank: several ranks and a
 // file (a replay, which needs every replica whole, is refused under ranks).

@@ -1,9 +1,11 @@
 #include "host/engine/run.hpp"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <future>
 #include <map>
 #include <memory>
@@ -158,12 +160,10 @@ std::vector<Attribute> ensemble_attributes(const EnsemblePlan& ensemble, const T
 }
 
 void write_series_attributes(SeriesDataset& series, const EnsembleSpec& spec) {
-  h5::write_attributes(
-      series.dataset(),
-      {
-          {"dimensions", std::string("replica, bin")},
-          {"units", std::string(spec.values == ValueKind::counts ? "I/O requests per bin" : "v*X + delta per bin")},
-      });
+  series.write_series_attributes({
+      {"dimensions", std::string("replica, bin")},
+      {"units", std::string(spec.values == ValueKind::counts ? "I/O requests per bin" : "v*X + delta per bin")},
+  });
 }
 
 // The replicas of an ensemble a run stores: all, or a study's first store_replicas.
@@ -194,25 +194,18 @@ SeriesDataset create_ensemble_series(EnsembleFile& file, const EnsemblePlan& ens
 }
 
 // What follows the ensembles in the file: /compare, the burst analyses (made
-// before, on every rank), the requests and their replays; then the requests'
+// before, on every rank), the requests and the results of their replays (run
+// before the file was staged: replay_before_staging); then the requests'
 // text outputs, staged beside their targets and synced, and the commit of the run's outputs as one unit: the HDF5 file
 // (the last interrupt check, its fsync) and then the texts' renames. A
 // failure or a signal before the HDF5 rename leaves none of them.
 // `on_ranks`: the requests' rows the MPI ranks wrote (write_requests_on_ranks).
 void finish_file(const RunConfig& config, EnsembleFile& file, const std::optional<Study>& study,
-                 const RunOptions& options, const ExecutionContext& context,
-                 std::vector<RequestsOnRanks>* on_ranks, RunOutcome& outcome) {
+                 const ExecutionContext& context, std::vector<RequestsOnRanks>* on_ranks, RunOutcome& outcome) {
   if (study) write_compare(file, *study);
   write_bursts(file, outcome.bursts);
-  std::vector<RequestsOutcome> requests =
-      synthesize_requests(config, file, context, options.replay.has_value(), on_ranks);
-  if (options.replay) {
-    const auto replay_start = std::chrono::steady_clock::now();
-    outcome.replays = replay_requests(config, requests, *options.replay, context);
-    write_replays(file, outcome.replays);
-    for (RequestsOutcome& r : requests) std::vector<Workload>().swap(r.replicas);
-    outcome.replay_seconds = seconds_since(replay_start);
-  }
+  std::vector<RequestsOutcome> requests = synthesize_requests(config, file, context, false, on_ranks);
+  write_replays(file, outcome.replays);
   RequestTexts texts(config, requests, context);
   file.commit();
   texts.publish(config.output);
@@ -404,20 +397,180 @@ Study make_study(const RunConfig& config, const std::vector<RunDataset>& dataset
   return Study(*config.study.compare, series, std::move(entries), std::move(stopped), config.path);
 }
 
-void check_disk_space(const RunPlan& plan, const RunConfig& config, const ExecutionContext& context) {
-  // The file system the file lands on: a symlinked output is written through to its target.
-  const std::uint64_t free = free_space(directory_of(resolve_output_target(config.output, "output"))).value_or(0);
-  if (free == 0 || plan.total_bytes <= free) return;
-  if (config.compression == 0) {
-    throw UserError(
-        fmt::format("output '{}': the ensembles need {} uncompressed but only {} is free on that file "
-                    "system; free some space, choose another output (-o) or enable compression",
-                    config.output, format_bytes(plan.total_bytes), format_bytes(free)));
+// What a run adds to its outputs beside the ensembles (run_config plans it
+// before the run): the requests' tables and the replays' results in the HDF5
+// file, and the requests' text outputs.
+struct OutputNeeds {
+  double file_bytes = 0;
+  std::vector<RequestsPlan::Output> texts;
+};
+
+// The HDF5 file's own objects (groups, attributes, the config text,
+// dimension scales) beside the data, about.
+constexpr double kFileMetadataBytes = 64 << 10, kMetadataBytesPerEnsemble = 8 << 10;
+
+// What the run's outputs take on disk, about, against the free space of each
+// output's file system (statvfs of its folder), before any work (issue 56):
+// the HDF5 file (its ensembles as stored uncompressed, which deflate shrinks
+// by a factor only the values tell; the datasets; the requests' tables and
+// the replays' results; its metadata) and every text output, summed per file
+// system. A run that cannot fit even with its ensembles compressed to
+// nothing is refused (UserError naming the paths, the bytes needed and
+// free); one that fits only if they compress is warned about. The replays'
+// own files in --target come and go before the outputs are staged
+// (replay_before_staging), so plan_replays checks them on their own. Returns
+// the lines --dry-run prints.
+std::string check_output_space(const RunPlan& plan, const std::vector<RunDataset>& datasets, const RunConfig& config,
+                               const OutputNeeds& needs, bool refuse, const ExecutionContext& context) {
+  double series = 0;
+  for (const RunDataset& d : datasets)
+    series += static_cast<double>(d.series.size()) * (d.bin_seconds > 0 ? 3 : 2) * sizeof(double);
+  double ensembles = 0;  // as stored (a study may keep only its first replicas), in whole chunks
+  for (const EnsemblePlan& e : plan.ensembles) {
+    const std::uint64_t stored = std::min<std::uint64_t>(stored_replicas_of(config, *e.job.spec), e.job.spec->replicas);
+    const std::uint64_t rows = std::max<std::uint64_t>(1, stored_chunk(e, stored).rows);
+    ensembles += static_cast<double>((stored + rows - 1) / rows * rows * e.row_bytes);
+    ensembles += static_cast<double>(stored + e.job.spec->length) * sizeof(std::int64_t);  // the index scales
   }
-  context.log(
-      fmt::format("warning: the ensembles are {} uncompressed and only {} is free at '{}'; the run "
-                  "relies on compression",
-                  format_bytes(plan.total_bytes), format_bytes(free), config.output));
+  const double compressible = config.compression > 0 ? ensembles : 0;
+  const double file = ensembles + series + needs.file_bytes + kFileMetadataBytes +
+                      kMetadataBytesPerEnsemble * static_cast<double>(plan.ensembles.size());
+  struct Output {
+    std::string what, at, target;
+    double bytes, compressible;
+  };
+  // The file system the file lands on: a symlinked output is written through to its target.
+  const std::string target = refuse ? resolve_output_target(config.output, "output") : config.output;
+  std::vector<Output> outputs = {{fmt::format("output '{}'", config.output), "", target, file, compressible}};
+  for (const RequestsPlan::Output& t : needs.texts) outputs.push_back({t.what, t.at, t.target, t.bytes, 0});
+  std::string text = fmt::format(
+      "output '{}': about {} ({} of ensembles as stored uncompressed{}, {} of datasets, {} of requests and replays)\n",
+      config.output, format_estimated_bytes(file), format_estimated_bytes(ensembles),
+      compressible > 0
+          ? fmt::format(", less once deflated (level {}) by a factor only their values tell", config.compression)
+          : "",
+      format_estimated_bytes(series), format_estimated_bytes(needs.file_bytes));
+  for (const RequestsPlan::Output& t : needs.texts)
+    text += fmt::format("{}: about {}\n", t.what, format_estimated_bytes(t.bytes));
+  // Summed per file system (the device of each output's folder).
+  std::map<dev_t, std::vector<const Output*>> systems;
+  for (const Output& o : outputs) {
+    struct stat info {};
+    if (stat(directory_of(o.target).c_str(), &info) == 0) systems[info.st_dev].push_back(&o);
+  }
+  for (const auto& [device, here] : systems) {
+    double bytes = 0, sure = 0;
+    std::string what;
+    for (const Output* o : here) {
+      bytes += o->bytes;
+      sure += o->bytes - o->compressible;
+      what += (what.empty() ? "" : ", ") + o->what;
+    }
+    const std::optional<std::uint64_t> free = free_space(directory_of(here.front()->target));
+    if (here.size() > 1 || needs.texts.empty())
+      text += fmt::format("{}: about {} on one file system, {} free there\n", what, format_estimated_bytes(bytes),
+                          free ? format_bytes(*free) : std::string("unknown"));
+    else
+      text +=
+          fmt::format("{}: {} free on its file system\n", what, free ? format_bytes(*free) : std::string("unknown"));
+    if (!refuse || !free || bytes <= static_cast<double>(*free)) continue;
+    if (sure > static_cast<double>(*free))
+      throw UserError(fmt::format(
+          "{}{}: the run's outputs there need about {}{} but only {} is free on that file system; free some "
+          "space or choose another path (-o, the requests' emit:){}",
+          here.front()->at, what, format_estimated_bytes(sure),
+          compressible > 0 ? " even if the ensembles compressed to nothing" : "", format_bytes(*free),
+          config.compression == 0 && ensembles > 0 ? ", or enable compression" : ""));
+    context.log(
+        fmt::format("warning: {}: the run's outputs there are about {} with the ensembles uncompressed and "
+                    "only {} is free on that file system; the run relies on compression",
+                    what, format_estimated_bytes(bytes), format_bytes(*free)));
+  }
+  return text;
+}
+
+// The first rows of an ensemble held in memory, as doubles of the stored
+// values (what EnsembleFile::read_row gives back of the file): the rows a
+// replay's requests are timed by before the file is staged.
+class HeldRowWriter final : public RowWriter {
+ public:
+  HeldRowWriter(StorageType storage, std::uint64_t length, std::vector<std::vector<double>>& rows)
+      : storage_(storage), length_(length), rows_(rows) {}
+
+  void open(const EnsemblePlan&) override {}
+
+  void write(std::uint64_t first, std::uint64_t rows, const unsigned char* buffer) override {
+    const std::size_t element = storage_bytes(storage_);
+    if (rows_.size() < first + rows) rows_.resize(first + rows);
+    for (std::uint64_t r = 0; r < rows; ++r) {
+      std::vector<double>& row = rows_[first + r];
+      row.resize(length_);
+      const unsigned char* in = buffer + r * length_ * element;
+      for (std::uint64_t k = 0; k < length_; ++k) row[k] = stored_value(in + k * element);
+    }
+  }
+
+  double wait() override { return 0; }
+
+ private:
+  double stored_value(const unsigned char* in) const {
+    switch (storage_) {
+      case StorageType::float64: {
+        double v;
+        std::memcpy(&v, in, sizeof v);
+        return v;
+      }
+      case StorageType::uint32: {
+        std::uint32_t v;
+        std::memcpy(&v, in, sizeof v);
+        return v;
+      }
+      default: {
+        float v;
+        std::memcpy(&v, in, sizeof v);
+        return v;
+      }
+    }
+  }
+
+  StorageType storage_;
+  std::uint64_t length_;
+  std::vector<std::vector<double>>& rows_;
+};
+
+// `gpusynth replay` (issue 56): the replays run before the run's file is
+// staged, so that fio never runs while a temporary file of the output is open
+// and unsynced on a file system that may be the one under test. The
+// ensembles that time the requests are generated again for it, their first
+// rows only and into memory (counter-based draws: the rows the file will
+// store), the requests synthesized from them and held whole, and replayed;
+// the results (small) wait in `outcome` for the file, whose requests are then
+// synthesized from its own rows: the same requests.
+void replay_before_staging(const RunConfig& config, const RunPlan& plan, const RunBackends& backends,
+                           const RunOptions& options, const ExecutionContext& context, RunOutcome& outcome) {
+  const auto start = std::chrono::steady_clock::now();
+  HeldRows rows;
+  for (std::size_t e = 0; e < plan.ensembles.size(); ++e) {
+    const EnsemblePlan& ensemble = plan.ensembles[e];
+    const EnsembleSpec& spec = *ensemble.job.spec;
+    std::uint64_t needed = 0;
+    for (const RequestsSpec& r : config.requests)
+      if (r.timing_ensemble == spec.name) needed = std::max<std::uint64_t>(needed, r.replicas);
+    if (needed == 0) continue;
+    HeldRows::Ensemble& held = rows.ensembles[spec.name];
+    held.stored = std::min<std::uint64_t>(stored_replicas_of(config, spec), spec.replicas);
+    EnsembleSpec first_rows = spec;
+    first_rows.replicas = static_cast<decltype(first_rows.replicas)>(std::min(needed, held.stored));
+    if (first_rows.replicas == 0) continue;
+    EnsemblePlan limited = ensemble;
+    limited.job.spec = &first_rows;
+    HeldRowWriter writer(ensemble.job.request.storage, spec.length, held.rows);
+    Progress quiet(first_rows.replicas * spec.length, true);
+    generate_ensemble(limited, backends.of(e), &writer, first_rows.replicas, nullptr, quiet);
+  }
+  const std::vector<RequestsOutcome> requests = synthesize_held_requests(config, rows, context);
+  outcome.replays = replay_requests(config, requests, *options.replay, context);
+  outcome.replay_seconds = seconds_since(start);
 }
 
 // The file the ranks' rows go to: this process's EnsembleFile on one rank;
@@ -441,6 +594,7 @@ std::unique_ptr<RowWriter> make_row_writer(EnsembleFile* file, const RunConfig& 
 void generate_run(const RunConfig& config, const RunPlan& plan, const RunBackends& backends,
                   const std::vector<RunDataset>& datasets, const RunOptions& options, const ExecutionContext& context,
                   std::optional<Study>& study, RunOutcome& outcome) {
+  if (options.replay) replay_before_staging(config, plan, backends, options, context, outcome);
   std::optional<EnsembleFile> file;
   if (!options.no_output && is_root_rank()) {
     file.emplace(config.output);
@@ -491,7 +645,7 @@ void generate_run(const RunConfig& config, const RunPlan& plan, const RunBackend
   std::vector<RequestsOnRanks> requests;
   if (requests_split) requests = write_requests_on_ranks(config, file ? &*file : nullptr, context);
   if (is_root_rank()) {
-    if (file) finish_file(config, *file, study, options, context, requests_split ? &requests : nullptr, outcome);
+    if (file) finish_file(config, *file, study, context, requests_split ? &requests : nullptr, outcome);
     if (study) outcome.study = std::move(study);
   }
   barrier();  // the file is in place before any rank reports success
@@ -534,6 +688,7 @@ struct PreparedRun {
   RunBackends backends;
   std::string backend_log;
   RunPlan plan;
+  std::string space;  // what the outputs take on disk (check_output_space), for --dry-run
 };
 
 // How a run of `config` computes (host/engine/context.hpp).
@@ -541,18 +696,20 @@ ExecutionContext run_context(const RunConfig& config, const RunOptions& options)
   return ExecutionContext{config.precision, CpuLanes::avx512, options.quiet, config.fft_wisdom};
 }
 
-PreparedRun prepare_run(RunConfig& config, const RunOptions& options, const ExecutionContext& context) {
+PreparedRun prepare_run(RunConfig& config, const RunOptions& options, const ExecutionContext& context,
+                        const OutputNeeds& needs = {}) {
   PreparedRun run;
   run.prepared = prepare_datasets(config, context);
   std::vector<std::string> models;
   for (const EnsembleSpec& spec : config.ensembles) models.push_back(spec.model->name());
   run.backends = open_backends(config.backend, models, context, run.backend_log);
   run.plan = make_plan(config, run.backends, options.memory_limit);
-  if (!options.dry_run && !options.no_output) check_disk_space(run.plan, config, context);
+  if (!options.no_output && !config.output.empty())
+    run.space = check_output_space(run.plan, run.prepared.datasets, config, needs, !options.dry_run, context);
   return run;
 }
 
-RunOutcome run_prepared(RunConfig& config, const RunOptions& options) {
+RunOutcome run_prepared(RunConfig& config, const RunOptions& options, const OutputNeeds& needs) {
   const ExecutionContext context = run_context(config, options);
   // Every rank prepares the same run from the same config: a failure there is
   // agreed on (every rank fails with the first failing rank's error, rank 0
@@ -560,7 +717,7 @@ RunOutcome run_prepared(RunConfig& config, const RunOptions& options) {
   PreparedRun run;
   std::exception_ptr failure;
   try {
-    run = prepare_run(config, options, context);
+    run = prepare_run(config, options, context, needs);
   } catch (...) {
     failure = std::current_exception();
   }
@@ -573,7 +730,7 @@ RunOutcome run_prepared(RunConfig& config, const RunOptions& options) {
   outcome.fit_seconds = prepared.fit_seconds;
   outcome.total_samples = plan.total_samples;
   if (options.dry_run) {
-    outcome.plan = format_plan(plan, config);
+    outcome.plan = format_plan(plan, config) + run.space;
     return outcome;
   }
   context.log(backend_log + "; " + plan.device);
@@ -639,11 +796,12 @@ RunOutcome run_config(RunConfig& config, const RunOptions& options) {
     // unreadable there, no fio there) is shared before any rank goes on.
     RequestsPlan requests;
     std::string replays;
+    OutputNeeds needs;
     std::exception_ptr failure;
     try {
       if (!options.no_output)
         requests = prepare_requests(config, options.memory_limit, !options.dry_run, options.replay.has_value());
-      if (options.replay) replays = plan_replays(config, requests, *options.replay);
+      if (options.replay) replays = plan_replays(config, requests, *options.replay, &needs.file_bytes);
       fault_point("plan");
     } catch (...) {
       failure = std::current_exception();
@@ -654,7 +812,9 @@ RunOutcome run_config(RunConfig& config, const RunOptions& options) {
         log_info(options.quiet || !is_root_rank(), fmt::format("warning: requests '{}': {}", e.name, e.warning));
     if (!options.dry_run && !replays.empty())  // before the work: what the replays will take
       log_info(options.quiet || !is_root_rank(), replays.substr(0, replays.size() - 1));
-    outcome = run_prepared(config, options);
+    needs.file_bytes += requests.file_bytes;
+    needs.texts = requests.texts;
+    outcome = run_prepared(config, options, needs);
     if (options.dry_run) outcome.plan += requests.text() + replays;
     return outcome;
   } catch (const Interrupted& interrupted) {

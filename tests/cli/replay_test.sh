@@ -46,11 +46,26 @@ expect_rc 2 "5000 processes" "$gpusynth" replay "$tmp/many.yaml" --target "$tmp/
 expect_in "$tmp/stderr" "a replica has 5000 processes and one fio runs at most 4096 jobs" "fio's job limit"
 [ ! -e "$tmp/x.h5" ] || fail "a refused replay wrote its output"
 
-expect_rc 0 "replay the recipe" "$gpusynth" replay "$config" --target "$tmp/target" -o "$tmp/timed.h5"
+# The replays run before the output is staged (issue 56): fio (here through a script that lists the
+# output's folder first) never runs while the run's temporary file of the output is there.
+mkdir -p "$tmp/out"
+printf '#!/bin/sh\nls -A "%s" >>"%s"\necho "-- fio $*" >>"%s"\nexec "%s" "$@"\n' "$tmp/out" "$tmp/fio-saw" "$tmp/fio-saw" \
+  "$(command -v fio)" >"$tmp/watching-fio"
+chmod +x "$tmp/watching-fio"
+expect_rc 0 "replay the recipe" "$gpusynth" replay "$config" --target "$tmp/target" -o "$tmp/out/timed.h5" \
+  --fio "$tmp/watching-fio"
 cp "$tmp/stdout" "$tmp/timed.txt"
+mv "$tmp/out/timed.h5" "$tmp/timed.h5"
+[ "$(grep -c "^-- fio .*replay.fio" "$tmp/fio-saw")" -eq 10 ] || fail "fio did not run the 10 replays: $(head -c 300 "$tmp/fio-saw")"
+grep -q "^\.timed\.h5\.tmp-" "$tmp/fio-saw" && fail "fio ran while the output was staged: $(grep tmp- "$tmp/fio-saw" | head -3)"
 expect_in "$tmp/stderr" "replay 10/10 of 'mpi-io-test': replica 7" "progress"
 expect_in "$tmp/timed.txt" "band coverage" "the summary"
 [ -z "$(ls -A "$tmp/target")" ] || fail "the replays left files in the target: $(ls -A "$tmp/target")"
+# The file holds what a run without replays writes: the same ensembles and requests.
+expect_rc 0 "the recipe without its replays" "$gpusynth" "$config" -o "$tmp/plain.h5"
+for object in /ensembles /requests; do
+  same_h5 "$tmp/timed.h5" "$tmp/plain.h5" "$object" >"$tmp/diff" || fail "$object differs from a run without replays: $(cat "$tmp/diff")"
+done
 # fio named relative to the working directory: found once and run as an absolute path.
 mkdir -p "$tmp/bin" && ln -s "$(command -v fio)" "$tmp/bin/fio"
 (cd "$tmp" && "$gpusynth" replay "$config" --target "$tmp/target" -o "$tmp/untimed.h5" --original-replays 1 \
