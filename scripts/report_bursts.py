@@ -334,15 +334,15 @@ def monte_carlo_table(ensemble, rows):
              for k in wanted])
 
 
-def burst_sections(f, directory, warn):
-    """(title, paragraphs, tables, images) per analysis under /bursts. What is missing or damaged goes to
-    warn(message), naming the object in the file, and the rest is drawn; nothing is left out in silence."""
+def burst_analyses(f, warn):
+    """[(name, group, real)] of the analyses under /bursts that burst_sections draws (real: the analysis of a real
+    series, else a Monte Carlo over replicas only); what cannot be drawn goes to warn(message), naming the object."""
     bursts = member(f, "bursts", h5py.Group)
     if len(bursts) == 0:
         warn("/bursts holds no analysis (gpusynth bursts writes one group per entry of the config's `bursts:` "
              "section)")
         return []
-    sections = []
+    analyses = []
     for name in bursts:
         try:
             g = member(bursts, name, h5py.Group)
@@ -351,13 +351,23 @@ def burst_sections(f, directory, warn):
             continue
         try:
             dataset = text(g.attrs["dataset"]) if "dataset" in g.attrs else ""
-        except (OSError, TypeError, RuntimeError):
+        except (OSError, TypeError, RuntimeError, UnicodeDecodeError):
             dataset = "?"  # unreadable: taken as a real series', whose parts then say what is wrong
         real = "severity" in g or dataset != ""  # the analysis of a real series, else replicas only
         if not real and "monte_carlo" not in g:
             warn(f"bursts '{name}' is left out: {g.name} holds neither the analysis of a real series (severity, "
                  "sigma_histogram, prediction, scheduling) nor a Monte Carlo over replicas (monte_carlo)")
             continue
+        analyses.append((name, g, real))
+    return analyses
+
+
+def burst_sections(f, directory, warn, analyses=None, step=lambda label: None):
+    """(title, paragraphs, tables, images) per analysis under /bursts (burst_analyses). What is missing or damaged
+    goes to warn(message), naming the object in the file, and the rest is drawn; nothing is left out in silence."""
+    sections = []
+    for name, g, real in burst_analyses(f, warn) if analyses is None else analyses:
+        step(f"bursts {name}")
         paragraphs, tables, images = [], [], {}
 
         def attempt(what, make, default=None):
