@@ -291,8 +291,25 @@ printf 'import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n' >"$tmp/segv.p
 [ ! -e "$out/damaged" ] || fail "a damaged file left $out/damaged"
 no_temporaries "$out" "a damaged file"
 
-# 7. One progress line per section on stderr (issue 58 part 3, item 8), nothing else there.
-expect_rc 0 "the report of a study" "$gpusynth" report "$tmp/study.h5" -o "$out/fits"
+# 7. The fitted models (issue 58 part 3, item 1): ± only where the fit records an SE, a profile
+#    interval where the SE came from one, an empty list as "none", ln L, AIC, BIC and n in their
+#    own columns, rows in the study's model order (normal before markov here, against the file's
+#    alphabetical order); and one progress line per section on stderr (issue 58 part 3, item 8).
+cp "$tmp/study.h5" "$tmp/fits.h5"
+/usr/bin/python3 - "$tmp/fits.h5" <<'PY' || fail "could not add the profile and empty-list attributes"
+import sys
+import h5py, numpy as np
+with h5py.File(sys.argv[1], "a") as f:
+    fit = f["ensembles/cloudphysics-normal/fit"].attrs
+    fit["sigma_se_from"] = "profile: the 95 % profile-likelihood interval's width / 3.92"
+    fit["sigma_profile_95"] = [0.9 * fit["sigma"], 1.2 * fit["sigma"]]
+    fit["sigma_se_information"] = fit["sigma_se"]
+    fit["ar"] = np.array([], dtype=float)  # a FARIMA's AR part of order 0
+    fit["ar_se"] = np.array([], dtype=float)
+PY
+expect_rc 0 "the report of a study" "$gpusynth" report "$tmp/fits.h5" -o "$out/fits"
+/usr/bin/python3 "$source_dir/tests/cli/report_fits_check.py" "$tmp/fits.h5" "$out/fits/report.md" >"$tmp/check" 2>&1 ||
+  fail "the fitted models' table: $(cat "$tmp/check")"
 for section in "overview" "study tables" "dataset cloudphysics" "index.html and report.md"; do
   expect_in "$tmp/stderr" "^progress: *[0-9.]*% $section ([0-9.]* s)$" "the progress line of $section"
 done
