@@ -171,6 +171,16 @@ def panels(count, width=7.0, height=1.9, columns=3, sharex=True, sharey=True):
     return fig, axes.flat[:count]
 
 
+def legend_below(fig, axes, note=""):
+    """One legend for a figure of small multiples, below the panels, outside the data (issue 58 part 3, item 6):
+    the first panel's entries, each panel drawn in its model's colour."""
+    handles, labels = axes[0].get_legend_handles_labels()
+    labels = [label.split(": ", 1)[-1] for label in labels]  # "lfsn: replicas' median" -> "replicas' median"
+    if handles:
+        fig.legend(handles, [label + (note if k == 0 else "") for k, label in enumerate(labels)], loc="upper center",
+                   bbox_to_anchor=(0.5, 0.0), ncol=len(handles), frameon=False)
+
+
 def plot_dataset(f, study, dataset, directory):
     group = study.compare[dataset]
     units = DatasetUnits(f["datasets"][dataset])
@@ -198,9 +208,9 @@ def plot_dataset(f, study, dataset, directory):
         ax.set_title(m)
         ax.set_xlabel(units.value)
         ax.set_ylabel("cumulative fraction")
-        ax.legend(loc="lower right")
     fig.suptitle(f"{dataset}: CDF of the real series and of each model's replicas")
     fig.tight_layout()
+    legend_below(fig, axes, " (each panel in its model's colour)")
     plots["CDF, one panel per model"] = save(fig, directory, f"cdf_{dataset}.png")
 
     fig, axes = panels(len(models), height=2.3)
@@ -217,9 +227,9 @@ def plot_dataset(f, study, dataset, directory):
         ax.set_title(m)
         ax.set_xlabel(f"real quantile ({units.value})")
         ax.set_ylabel(f"synthetic quantile ({units.value})")
-        ax.legend(loc="upper left")
     fig.suptitle(f"{dataset}: QQ plots, p = 0, 0.01, ..., 1")
     fig.tight_layout()
+    legend_below(fig, axes, " (each panel in its model's colour)")
     plots["QQ, one panel per model"] = save(fig, directory, f"qq_{dataset}.png")
 
     fig, axes = panels(len(models))
@@ -238,13 +248,14 @@ def plot_dataset(f, study, dataset, directory):
             w = units.bin_seconds
             top = ax.secondary_xaxis("top", functions=(lambda b, w=w: b * w, lambda t, w=w: t / w))
             top.set_xlabel("lag (s)")
-        ax.legend(loc="upper right")
     fig.suptitle(f"{dataset}: autocorrelation of the real series and of each model's replicas")
     fig.tight_layout()
+    legend_below(fig, axes, " (each panel in its model's colour)")
     plots["ACF, one panel per model"] = save(fig, directory, f"acf_{dataset}.png")
 
-    fig, axes = plt.subplots(len(models) + 1, 1, figsize=(7, 1.0 * (len(models) + 1) + 0.5), sharex=True,
-                             sharey=True)
+    # Each path on its own y scale (a symmetric log one where a burst is 20 times the median): on one shared scale
+    # the largest burst of one model flattens every other path (issue 58 part 3, item 3).
+    fig, axes = plt.subplots(len(models) + 1, 1, figsize=(7, 1.0 * (len(models) + 1) + 0.5), sharex=True)
     axes = np.atleast_1d(axes)
     time = np.arange(len(real)) * (units.bin_seconds or 1)
     axes[0].plot(time, real, color="black", lw=0.5)
@@ -256,15 +267,25 @@ def plot_dataset(f, study, dataset, directory):
         if series is not None and series.shape[0] > 0:
             ax.plot(time[:series.shape[1]], series[0, :len(time)], color=colors[i % len(colors)], lw=0.5)
         ax.text(0.01, 0.85, f"{m}, replica 0", transform=ax.transAxes, fontsize=7)
+    for ax in axes:
+        burst_scale(ax)
     axes[len(axes) // 2].set_ylabel(units.value)
-    axes[-1].set_xlabel("time (s)" if units.bin_seconds else "bin")
-    axes[0].set_title(f"{dataset}: the real series and replica 0 of each model (one y scale)")
+    axes[-1].set_xlabel("time (s)" if units.bin_seconds else "bin (index)")
+    axes[0].set_title(f"{dataset}: the real series and replica 0 of each model, each on its own y scale")
     fig.tight_layout()
     plots["Sample paths"] = save(fig, directory, f"paths_{dataset}.png")
 
     plots["Per-replica metrics with the bootstrap interval of the median"] = plot_metrics(
         study, group, dataset, models, units, directory)
     return plots
+
+
+def burst_scale(ax):
+    """A symmetric log y scale where the drawn values are non-negative and a burst is 20 times the median."""
+    ys = np.concatenate([line.get_ydata() for line in ax.get_lines()] or [np.array([])]).astype(float)
+    ys = ys[np.isfinite(ys)]
+    if ys.size and ys.min() >= 0 and ys.max() > 20 * max(np.median(ys), 1):
+        ax.set_yscale("symlog", linthresh=max(float(np.median(ys)), 1.0))
 
 
 def plot_metrics(study, group, dataset, models, units, directory):

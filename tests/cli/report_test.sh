@@ -341,4 +341,13 @@ expect_in "$out/plain/index.html" "data:image/png;base64" "the figures in the pa
 expect_rc 0 "report --help" "$gpusynth" report --help
 expect_in "$tmp/stdout" "/ensembles" "--help names what it reads"
 expect_in "$tmp/stdout" "-q,--quiet" "--help names -q"
+
+# 9. Figures a reviewer accepts (issue 58 part 3, items 3 and 6): legends outside the data,
+#    Algorithm 1's panels with one x label and a title, sample paths each on its own y scale
+#    (tests/cli/report_figures_check.py reads the SVGs).
+expect_rc 0 "the report of a burst analysis" "$gpusynth" report "$tmp/bursts.h5" -o "$out/bursts-full" -q
+for report in "$out/bursts-full" "$out/fits" "$out/plain"; do
+  /usr/bin/python3 "$source_dir/tests/cli/report_figures_check.py" "$report" >"$tmp/check" 2>&1 ||
+    fail "the figures of $(basename "$report"): $(cat "$tmp/check")"
+done
 finish "report"
