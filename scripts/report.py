@@ -52,6 +52,11 @@ import re  # noqa: E402
 import shutil  # noqa: E402
 import socket  # noqa: E402
 import stat  # noqa: E402
+import warnings as python_warnings  # noqa: E402
+
+# numpy's "All-NaN slice" and "Mean of empty slice" on a replica band that has no value: the figure shows the gap,
+# and stderr keeps to what the report has to say (progress, its warnings, one error line).
+python_warnings.filterwarnings("ignore", category=RuntimeWarning)
 
 
 def fail(message):
@@ -78,8 +83,10 @@ except ImportError as missing:
 
 # matplotlib loads at the first figure (report_bursts.LazyPyplot), after the file's checks; without it, MissingModule.
 from request_table_checks import request_table_problem  # noqa: E402
-from report_bursts import (InputError, MissingModule, WriteError, attribute, burst_sections, member,  # noqa: E402
-                           plt, save, text, values)
+from report_bursts import (InputError, MissingModule, WriteError, attribute, burst_analyses,  # noqa: E402
+                           burst_sections, member, plt, save, text, values)
+from report_checks import Progress, check_study, walk_in_child  # noqa: E402
+from report_ensembles import ensemble_sections, plain_ensembles  # noqa: E402
 from report_overview import caveats, overview_sections  # noqa: E402
 from report_replay import replay_sections  # noqa: E402
 
@@ -164,6 +171,16 @@ def panels(count, width=7.0, height=1.9, columns=3, sharex=True, sharey=True):
     return fig, axes.flat[:count]
 
 
+def legend_below(fig, axes, note=""):
+    """One legend for a figure of small multiples, below the panels, outside the data (issue 58 part 3, item 6):
+    the first panel's entries, each panel drawn in its model's colour."""
+    handles, labels = axes[0].get_legend_handles_labels()
+    labels = [label.split(": ", 1)[-1] for label in labels]  # "lfsn: replicas' median" -> "replicas' median"
+    if handles:
+        fig.legend(handles, [label + (note if k == 0 else "") for k, label in enumerate(labels)], loc="upper center",
+                   bbox_to_anchor=(0.5, 0.0), ncol=len(handles), frameon=False)
+
+
 def plot_dataset(f, study, dataset, directory):
     group = study.compare[dataset]
     units = DatasetUnits(f["datasets"][dataset])
@@ -191,9 +208,9 @@ def plot_dataset(f, study, dataset, directory):
         ax.set_title(m)
         ax.set_xlabel(units.value)
         ax.set_ylabel("cumulative fraction")
-        ax.legend(loc="lower right")
     fig.suptitle(f"{dataset}: CDF of the real series and of each model's replicas")
     fig.tight_layout()
+    legend_below(fig, axes, " (each panel in its model's colour)")
     plots["CDF, one panel per model"] = save(fig, directory, f"cdf_{dataset}.png")
 
     fig, axes = panels(len(models), height=2.3)
@@ -210,9 +227,9 @@ def plot_dataset(f, study, dataset, directory):
         ax.set_title(m)
         ax.set_xlabel(f"real quantile ({units.value})")
         ax.set_ylabel(f"synthetic quantile ({units.value})")
-        ax.legend(loc="upper left")
     fig.suptitle(f"{dataset}: QQ plots, p = 0, 0.01, ..., 1")
     fig.tight_layout()
+    legend_below(fig, axes, " (each panel in its model's colour)")
     plots["QQ, one panel per model"] = save(fig, directory, f"qq_{dataset}.png")
 
     fig, axes = panels(len(models))
@@ -231,13 +248,14 @@ def plot_dataset(f, study, dataset, directory):
             w = units.bin_seconds
             top = ax.secondary_xaxis("top", functions=(lambda b, w=w: b * w, lambda t, w=w: t / w))
             top.set_xlabel("lag (s)")
-        ax.legend(loc="upper right")
     fig.suptitle(f"{dataset}: autocorrelation of the real series and of each model's replicas")
     fig.tight_layout()
+    legend_below(fig, axes, " (each panel in its model's colour)")
     plots["ACF, one panel per model"] = save(fig, directory, f"acf_{dataset}.png")
 
-    fig, axes = plt.subplots(len(models) + 1, 1, figsize=(7, 1.0 * (len(models) + 1) + 0.5), sharex=True,
-                             sharey=True)
+    # Each path on its own y scale (a symmetric log one where a burst is 20 times the median): on one shared scale
+    # the largest burst of one model flattens every other path (issue 58 part 3, item 3).
+    fig, axes = plt.subplots(len(models) + 1, 1, figsize=(7, 1.0 * (len(models) + 1) + 0.5), sharex=True)
     axes = np.atleast_1d(axes)
     time = np.arange(len(real)) * (units.bin_seconds or 1)
     axes[0].plot(time, real, color="black", lw=0.5)
@@ -249,15 +267,25 @@ def plot_dataset(f, study, dataset, directory):
         if series is not None and series.shape[0] > 0:
             ax.plot(time[:series.shape[1]], series[0, :len(time)], color=colors[i % len(colors)], lw=0.5)
         ax.text(0.01, 0.85, f"{m}, replica 0", transform=ax.transAxes, fontsize=7)
+    for ax in axes:
+        burst_scale(ax)
     axes[len(axes) // 2].set_ylabel(units.value)
-    axes[-1].set_xlabel("time (s)" if units.bin_seconds else "bin")
-    axes[0].set_title(f"{dataset}: the real series and replica 0 of each model (one y scale)")
+    axes[-1].set_xlabel("time (s)" if units.bin_seconds else "bin (index)")
+    axes[0].set_title(f"{dataset}: the real series and replica 0 of each model, each on its own y scale")
     fig.tight_layout()
     plots["Sample paths"] = save(fig, directory, f"paths_{dataset}.png")
 
     plots["Per-replica metrics with the bootstrap interval of the median"] = plot_metrics(
         study, group, dataset, models, units, directory)
     return plots
+
+
+def burst_scale(ax):
+    """A symmetric log y scale where the drawn values are non-negative and a burst is 20 times the median."""
+    ys = np.concatenate([line.get_ydata() for line in ax.get_lines()] or [np.array([])]).astype(float)
+    ys = ys[np.isfinite(ys)]
+    if ys.size and ys.min() >= 0 and ys.max() > 20 * max(np.median(ys), 1):
+        ax.set_yscale("symlog", linthresh=max(float(np.median(ys)), 1.0))
 
 
 def plot_metrics(study, group, dataset, models, units, directory):
@@ -399,54 +427,97 @@ def md_table(header, rows):
     return "\n".join(out)
 
 
-def write_report(results, directory):
+def write_report(results, directory, quiet=False):
     """Draws the report of RESULTS.h5 into directory and returns its warnings: the parts of /bursts that are missing
-    or damaged, said on stderr and at the top of the page. What the report cannot do without is an error (exit 2):
-    a file that is not HDF5, request tables missing or damaged (checked before anything is drawn), nothing at all
-    to show."""
+    or damaged, said on stderr and at the top of the page. What the report cannot do without is an error (exit 2,
+    one line): a file that is not HDF5 or that HDF5 crashes on (report_checks.walk_in_child), request tables or a
+    study missing or damaged, nothing at all to show. All of that is checked before the first progress line, so
+    that a damaged file gives the one line alone."""
+    walk_in_child(results, fail)
     try:
         f = h5py.File(results, "r")
     except OSError as e:
         fail(f"{results}: cannot open as an HDF5 file ({e})")
     warnings, sections = [], []  # sections: (title, paragraphs, tables [(caption, header, rows)], images [(caption, file)])
     with f:
-        if "compare" not in f and "requests" not in f and "bursts" not in f:
-            fail(f"{results}: no /compare, /requests or /bursts group; run a config with a 'compare:', 'requests:' or "
-                 "'bursts:' block first")
+        try:
+            present = [group for group in ("compare", "requests", "replay", "bursts", "ensembles") if group in f]
+        except (OSError, RuntimeError, ValueError) as e:
+            fail(f"{results}: its root group cannot be read ({e}): the file is damaged")
+        if not present:
+            fail(f"{results}: no /compare, /requests, /bursts or /ensembles group; give a file that gpusynth, "
+                 "gpusynth bursts or gpusynth replay wrote")
         try:
             syntheses = load_requests(f) if "requests" in f else []
         except InputError as e:
             fail(f"{results}: {e}; the report draws the request tables gpusynth writes (docs/requests.md)")
-        notes = []  # the caveats the run recorded, shown in their own box
-        try:
-            sections += overview_sections(f, results)
-            notes = caveats(f)
-        except (KeyError, OSError, ValueError, TypeError) as e:
-            warnings.append(f"the overview is left out: {e}")
         try:
             if "compare" in f:
-                try:
-                    study_sections(f, results, directory, sections)
-                except (InputError, KeyError, OSError, ValueError, TypeError, IndexError) as e:
-                    fail(f"{results}: the study under /compare cannot be drawn: {e}; the file is damaged or was not "
-                         "written by gpusynth")
+                check_study(f)
+        except InputError as e:
+            fail(f"{results}: the study under /compare cannot be drawn: {e}; the file is damaged or was not written "
+                 "by gpusynth")
+        except (KeyError, OSError, ValueError, TypeError, IndexError, RuntimeError) as e:
+            fail(f"{results}: the study under /compare cannot be drawn: {e}; the file is damaged")
+        try:
+            analyses = burst_analyses(f, warnings.append) if "bursts" in f else []
+        except InputError as e:
+            warnings.append(f"the burst analyses are left out: {e}")
+            analyses = []
+        try:
+            plain = plain_ensembles(f)
+        except (KeyError, OSError, ValueError, TypeError, RuntimeError) as e:
+            fail(f"{results}: /ensembles cannot be read ({e}): the file is damaged")
+        if not ("compare" in present or syntheses or "replay" in present or analyses or plain):
+            fail(f"{results}: nothing to report: {'; '.join(warnings) or 'no ensemble holds a series'}")
+        datasets = len(Study(f).datasets) if "compare" in f else 0
+        progress = Progress(2 + ("compare" in f) + datasets + len(syntheses) + ("replay" in f) + len(analyses)
+                            + len(plain), quiet)
+        notes = []  # the caveats the run recorded, shown in their own box
+        where = "the overview"
+        try:
+            progress.step("overview")
+            try:
+                sections += overview_sections(f, results)
+                notes = caveats(f)
+            except Exception as e:  # noqa: BLE001 (provenance: the report goes on without it, and says so)
+                warnings.append(f"the overview is left out: {e}")
+            if "compare" in f:
+                where = "the study under /compare"
+                study_sections(f, results, directory, sections, progress.step)
             for name, attrs, panels, width in syntheses:
+                where = f"the requests of /requests/{name}"
+                progress.step(f"requests {name}")
                 rows, images = plot_requests(name, attrs, panels, width, directory)
                 sections.append((f"Requests {name}", [], [("Synthesis", ["key", "value"], rows)], list(images.items())))
             if "replay" in f:
+                where = "the replays under /replay"
+                progress.step("replays")
                 try:
                     sections += replay_sections(f, directory, warnings.append)
                 except InputError as e:
                     warnings.append(f"the replays are left out: {e}")
-            if "bursts" in f:
-                try:
-                    sections += burst_sections(f, directory, warnings.append)
-                except InputError as e:
-                    warnings.append(f"the burst analyses are left out: {e}")
+            if analyses:
+                where = "the burst analyses under /bursts"
+                sections += burst_sections(f, directory, warnings.append, analyses, progress.step)
+            if plain:
+                where = "the ensembles under /ensembles"
+                sections += ensemble_sections(f, directory, plain, warnings.append, progress.step)
+            progress.step("index.html and report.md")
         except WriteError as e:
+            progress.finish()
             fail(str(e))
         except MissingModule as e:
+            progress.finish()
             fail_missing(e.module)
+        except Interrupted:
+            progress.finish()
+            raise
+        except Exception as e:  # noqa: BLE001 (past the checks: a damaged value they do not see; never a traceback)
+            progress.finish()
+            fail(f"{results}: {where} cannot be drawn ({type(e).__name__}: {e}); the file is damaged or was not "
+                 "written by gpusynth")
+    progress.finish()
     if not any(tables or images for title, _, tables, images in sections if title != "Overview"):  # results, not provenance
         fail(f"{results}: nothing to report: {'; '.join(warnings)}")
     for warning in warnings:
@@ -458,7 +529,8 @@ def write_report(results, directory):
     return warnings
 
 
-def study_sections(f, results, directory, sections):
+def study_sections(f, results, directory, sections, step=lambda label: None):
+    step("study tables")
     study = Study(f)
     a = study.attrs
     interval = f"{100 * a['confidence']:g}% {a['interval_method']} bootstrap interval, {a['bootstrap_resamples']} resamples"
@@ -486,6 +558,7 @@ def study_sections(f, results, directory, sections):
         tables.append(("Models stopped by their validity checks", ["dataset", "models"], stopped))
     sections.append(("Tables", [a["matching_degree_rule"]], tables, []))
     for d in study.datasets:
+        step(f"dataset {d}")
         plots = plot_dataset(f, study, d, directory)
         sections.append((f"Dataset {d}", [], [], list(plots.items())))
 
@@ -570,18 +643,21 @@ def staging_directory(path):
 
 def main():
     arguments = sys.argv[1:]
+    quiet = "-q" in arguments or "--quiet" in arguments
+    arguments = [a for a in arguments if a not in ("-q", "--quiet")]
     staged = arguments[:1] == ["--staged"]
     if staged:
         arguments = arguments[1:]
     if len(arguments) != 2:
-        fail("usage: report.py RESULTS.h5 DIR, or report.py --staged RESULTS.h5 EMPTY_DIR (as gpusynth report runs it)")
+        fail("usage: report.py [-q] RESULTS.h5 DIR, or report.py [-q] --staged RESULTS.h5 EMPTY_DIR (as gpusynth "
+             "report runs it)")
     results, path = arguments
     if staged:  # gpusynth renames the directory into place on exit 0 and removes it otherwise
-        write_report(results, path)
+        write_report(results, path, quiet)
         return
     target, staging = staging_directory(path)
     try:
-        warnings = write_report(results, staging)
+        warnings = write_report(results, staging, quiet)
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # complete: a signal from here on no longer cancels it
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         if os.path.isdir(target):
@@ -601,6 +677,6 @@ if __name__ == "__main__":
     try:
         main()
     except Interrupted as e:
-        if sys.argv[1:2] != ["--staged"]:  # gpusynth says it for the script it runs
+        if "--staged" not in sys.argv[1:3]:  # gpusynth says it for the script it runs
             print(f"gpusynth report: interrupted by signal {e.signal}: nothing was written", file=sys.stderr)
         raise

@@ -131,6 +131,19 @@ def save(fig, directory, name):
     return name
 
 
+def legend_outside(axis, **options):
+    """The legend right of the axes, outside the data (issue 58 part 3, item 6): inside, it hides the bars or the
+    lines a reader looks for."""
+    handles, labels = axis.get_legend_handles_labels()
+    if handles:
+        axis.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0, **options)
+
+
+def say_empty(axis, why):
+    """An empty panel says why it is empty."""
+    axis.text(0.5, 0.5, why, ha="center", va="center", fontsize=7, wrap=True, transform=axis.transAxes)
+
+
 def names(group, key):
     return [n for n in attribute(group, key, str).split(",") if n]
 
@@ -173,7 +186,7 @@ def plot_sigma(g, name, directory):
     axis.set_ylim(bottom=0.5)
     axis.set_xlabel("(bytes per bin - mean) / sigma")
     axis.set_ylabel("bins")
-    axis.legend()
+    legend_outside(axis)
     return {f"{name}: bins by distance from the mean in {step:g} sigma steps (paper Fig. 4)":
             save(fig, directory, f"bursts_{name}_sigma.png")}
 
@@ -197,7 +210,7 @@ def plot_runs(g, name, directory, mc):
     axis.set_xticklabels([str(v) for v in lengths[:-1]] + [f"{lengths[-1]}+"])
     axis.set_xlabel("run of consecutive burst bins")
     axis.set_ylabel("share of runs")
-    axis.legend(fontsize=8)
+    legend_outside(axis, fontsize=7)
     return {f"{name}: lengths of burst runs, real and replicas (paper Fig. 5)": save(fig, directory, f"bursts_{name}_runs.png")}
 
 
@@ -218,6 +231,9 @@ def plot_prediction(prediction, name, directory, mc, mc_predictors):
         for k, predictor in enumerate(predictors):
             line, = axis.plot(minutes, value[k], marker="o", markersize=3, label=predictor)
             axis.fill_between(minutes, low[k], high[k], color=line.get_color(), alpha=0.15)
+        # the replicas' bands hatched, each in its own colour, none of the first five predictors' (the colour
+        # cycle's first five) (issue 58 part 3, item 6)
+        band_colours, drawn_bands = ["tab:brown", "tab:pink", "tab:olive", "tab:cyan", "tab:gray"], []
         if metric == "f1":
             for ensemble, rows in mc.items():
                 for predictor in mc_predictors:
@@ -226,13 +242,15 @@ def plot_prediction(prediction, name, directory, mc, mc_predictors):
                         continue
                     low_mc = [rows[key][2] for key in keys]
                     high_mc = [rows[key][3] for key in keys]
-                    axis.fill_between(minutes, low_mc, high_mc, alpha=0.1, linestyle="--", edgecolor="gray",
-                                      label=f"{predictor} on replicas of {ensemble}")
+                    colour = band_colours[len(drawn_bands) % len(band_colours)]
+                    drawn_bands.append(colour)
+                    axis.fill_between(minutes, low_mc, high_mc, facecolor="none", edgecolor=colour, hatch="///",
+                                      lw=0.8, label=f"{predictor} on replicas of {ensemble}")
         axis.set_xlabel("horizon (min)")
         axis.set_ylabel(label)
         axis.set_ylim(0, 1)
         axis.set_title(f"{name}: {label} per horizon; shaded: each predictor's moving-block bootstrap interval")
-        axis.legend(fontsize=7)
+        legend_outside(axis, fontsize=7)
         images[f"{name}: {label} against the horizon, bootstrap bands (paper Fig. 6-7)"] = save(
             fig, directory, f"bursts_{name}_{metric}.png")
     return images
@@ -255,13 +273,20 @@ def plot_scheduling(scheduling, name, directory):
     for axis, metric in zip(axes, ("delay", "runtime", "total")):
         value, low, high = (matrix(s, metric + suffix, (len(decisions), len(alphas))) for suffix in ("", "_low", "_high"))
         for k, decision in enumerate(decisions):
-            axis.bar(x - 0.4 + width * (k + 0.5), value[k], width=width, label=decision,
+            none = not np.isfinite(value[k]).any()  # a decision without a window has no bar: the legend says why
+            axis.bar(x - 0.4 + width * (k + 0.5), value[k], width=width,
+                     label=f"{decision} (no window: no bar)" if none else decision,
                      yerr=[np.maximum(value[k] - low[k], 0), np.maximum(high[k] - value[k], 0)], capsize=2)
         axis.set_xticks(x)
         axis.set_xticklabels([f"{a:g}" for a in alphas])
-        axis.set_xlabel("alpha (1: start at once; 0: shortest runtime)")
         axis.set_title(f"mean {metric} (s)")
-    axes[0].legend(fontsize=7)
+        if not np.isfinite(value).any():
+            say_empty(axis, "no decision had a window to schedule")
+    axes[0].set_ylabel("seconds (s)")
+    fig.supxlabel("alpha (1: start at once; 0: shortest runtime)", fontsize=8)
+    fig.suptitle(f"{name}: Algorithm 1, mean delay, runtime and total per alpha, with intervals")
+    legend_outside(axes[-1], fontsize=7)
+    fig.tight_layout()
     return {f"{name}: Algorithm 1, mean delay, runtime and total per alpha with intervals (paper Fig. 10)":
             save(fig, directory, f"bursts_{name}_schedule.png")}
 
@@ -283,7 +308,7 @@ def plot_window_cdfs(scheduling, name, directory, decision, notes):
             axis.step(v, np.arange(1, len(v) + 1) / len(v), where="post", label=f"alpha {alpha:g}")
         axis.set_xlabel(f"{metric} (s)")
     axes[0].set_ylabel("CDF over the windows")
-    axes[0].legend(fontsize=7)
+    legend_outside(axes[-1], fontsize=7)
     return {f"{name}: CDFs over the windows, decided by {decision} (paper Fig. 11)":
             save(fig, directory, f"bursts_{name}_cdf_{decision}.png")}
 
@@ -303,7 +328,7 @@ def plot_augment(a, name, ensemble, directory):
                           label="real only + the difference's interval")
     axis.set_xlabel("horizon (min)")
     axis.set_ylabel("F1 on the real scored bins")
-    axis.legend(fontsize=7)
+    legend_outside(axis, fontsize=7)
     return {f"{name}: training with replicas of {ensemble}": save(fig, directory, f"bursts_{name}_augment_{ensemble}.png")}
 
 
@@ -334,15 +359,15 @@ def monte_carlo_table(ensemble, rows):
              for k in wanted])
 
 
-def burst_sections(f, directory, warn):
-    """(title, paragraphs, tables, images) per analysis under /bursts. What is missing or damaged goes to
-    warn(message), naming the object in the file, and the rest is drawn; nothing is left out in silence."""
+def burst_analyses(f, warn):
+    """[(name, group, real)] of the analyses under /bursts that burst_sections draws (real: the analysis of a real
+    series, else a Monte Carlo over replicas only); what cannot be drawn goes to warn(message), naming the object."""
     bursts = member(f, "bursts", h5py.Group)
     if len(bursts) == 0:
         warn("/bursts holds no analysis (gpusynth bursts writes one group per entry of the config's `bursts:` "
              "section)")
         return []
-    sections = []
+    analyses = []
     for name in bursts:
         try:
             g = member(bursts, name, h5py.Group)
@@ -351,13 +376,23 @@ def burst_sections(f, directory, warn):
             continue
         try:
             dataset = text(g.attrs["dataset"]) if "dataset" in g.attrs else ""
-        except (OSError, TypeError, RuntimeError):
+        except (OSError, TypeError, RuntimeError, UnicodeDecodeError):
             dataset = "?"  # unreadable: taken as a real series', whose parts then say what is wrong
         real = "severity" in g or dataset != ""  # the analysis of a real series, else replicas only
         if not real and "monte_carlo" not in g:
             warn(f"bursts '{name}' is left out: {g.name} holds neither the analysis of a real series (severity, "
                  "sigma_histogram, prediction, scheduling) nor a Monte Carlo over replicas (monte_carlo)")
             continue
+        analyses.append((name, g, real))
+    return analyses
+
+
+def burst_sections(f, directory, warn, analyses=None, step=lambda label: None):
+    """(title, paragraphs, tables, images) per analysis under /bursts (burst_analyses). What is missing or damaged
+    goes to warn(message), naming the object in the file, and the rest is drawn; nothing is left out in silence."""
+    sections = []
+    for name, g, real in burst_analyses(f, warn) if analyses is None else analyses:
+        step(f"bursts {name}")
         paragraphs, tables, images = [], [], {}
 
         def attempt(what, make, default=None):

@@ -52,25 +52,109 @@ def dataset_rows(f):
     return rows
 
 
+STATISTICS = (("log_likelihood", "ln L"), ("aic", "AIC"), ("bic", "BIC"), ("n", "n"))
+# What a fit records beside its estimates: how it got there, not a parameter of the model.
+NOT_ESTIMATES = {"iterations", "starts", "starts_at_best", "start_log_likelihoods"}
+LIST_SHOWN = 12  # entries of a list or matrix shown before "... (k more)"
+
+
+def finite(x):
+    try:
+        return math.isfinite(float(x))
+    except (TypeError, ValueError):
+        return False
+
+
+def with_se(value, se):
+    """value ± se where the SE is a finite number; the value alone otherwise (no SE, or one the fit could not
+    define: a boundary, an atom)."""
+    return f"{value:.4g} ± {se:.2g}" if finite(se) else f"{value:.4g}"
+
+
+def estimate_cell(key, value, fit):
+    """One estimate as the table shows it: ± only where the fit recorded a finite SE; a profile-likelihood interval
+    where the SE came from one (*_se_from 'profile...': the SE is its width / 3.92, and the interval is the better
+    summary of an asymmetric likelihood); lists entry by entry, an empty one as 'none'."""
+    name = key.replace("_row_major", "")
+    se = fit.get(f"{key}_se", fit.get(f"{name}_se_row_major") if key.endswith("_row_major") else None)
+    values = np.atleast_1d(np.asarray(value, dtype=float))
+    if values.size == 0:
+        return f"{name} = none"
+    if np.ndim(value) == 0:
+        profile = fit.get(f"{key}_profile_95")
+        if text(fit.get(f"{key}_se_from", "")).startswith("profile") and profile is not None and np.size(profile) == 2:
+            low, high = (float(v) for v in np.ravel(profile))
+            return f"{name} = {float(value):.4g}, 95 % profile-likelihood interval [{low:.4g}, {high:.4g}]"
+        return f"{name} = {with_se(float(value), se)}" + (" (no SE)" if se is not None and not finite(se) else "")
+    errors = np.atleast_1d(np.asarray(se, dtype=float)) if se is not None else np.array([])
+    shown = [with_se(v, errors[k] if k < errors.size else None) for k, v in enumerate(values[:LIST_SHOWN])]
+    more = f", ... ({values.size - LIST_SHOWN} more)" if values.size > LIST_SHOWN else ""
+    layout = " (row-major)" if key.endswith("_row_major") else ""
+    return f"{name}{layout} = [{', '.join(shown)}{more}]"
+
+
+def is_estimate(key, value, fit):
+    if isinstance(value, str) or key in NOT_ESTIMATES or key in dict(STATISTICS):
+        return False
+    if key.endswith(("_se", "_se_row_major", "_se_information", "_se_from", "_profile_95")):
+        return False
+    return True
+
+
+def statistic_cell(fit, key):
+    value = fit.get(key)
+    if value is None or np.ndim(value) != 0 or not finite(value):
+        return "-"
+    value = float(value)
+    return f"{value:.0f}" if key == "n" and value == round(value) else f"{value:.1f}"
+
+
+def config_of(f):
+    """The run's config (the root attribute 'config'), parsed; {} where it is missing or does not parse."""
+    try:
+        import yaml
+
+        config = yaml.safe_load(text(f.attrs["config"])) if "config" in f.attrs else {}
+    except Exception:  # noqa: BLE001 (a config that does not parse leaves the file's order)
+        return {}
+    return config if isinstance(config, dict) else {}
+
+
+def names_in(entries):
+    return [e if isinstance(e, str) else text(e.get("name", e.get("model", ""))) if isinstance(e, dict) else ""
+            for e in entries if isinstance(entries, list)] if isinstance(entries, list) else []
+
+
+def run_order(f):
+    """The order the user gave the datasets and models in: the study's (its summary), else the config's
+    `datasets:` and `models:`; names not there come after, in the file's order."""
+    datasets, models = [], []
+    if "compare" in f and "summary" in f["compare"]:
+        summary = f["compare"]["summary"][()]
+        datasets = [text(d) for d in dict.fromkeys(summary["dataset"])]
+        models = [text(m) for m in dict.fromkeys(summary["model"])]
+    config = config_of(f)
+    return datasets or names_in(config.get("datasets")), models or names_in(config.get("models"))
+
+
 def fit_rows(f):
-    """Per fitted ensemble: its model, validity and every estimate that has a standard error, ± it."""
+    """Per fitted ensemble, by dataset and then in model order (the study's or the config's), its model,
+    validity, every estimate (± its SE only where the fit recorded one; a profile-likelihood interval where the SE
+    came from one) and, in their own columns, ln L, AIC, BIC and n where the fit recorded them."""
+    datasets, models = run_order(f)
     rows = []
-    for name, group in (f["ensembles"].items() if "ensembles" in f else []):
+    for position, (name, group) in enumerate(f["ensembles"].items() if "ensembles" in f else []):
         if not isinstance(group, h5py.Group) or "fit" not in group:
             continue
         fit = attrs_of(group["fit"])
-        estimates = []
-        for key, value in fit.items():
-            se = fit.get(f"{key}_se", fit.get(key.replace("_row_major", "_se_row_major")))  # markov's matrix
-            if key.endswith("_se") or se is None or isinstance(value, str):
-                continue
-            values, errors = np.atleast_1d(value), np.atleast_1d(se)
-            shown = ", ".join(f"{v:.4g} ± {e:.2g}" for v, e in zip(values[:6], errors[:6]))
-            estimates.append(f"{key} = {shown}" + (" ..." if values.size > 6 else ""))
-        validity = "boundary" if "boundary" in fit else "ok"
-        rows.append([name, text(group.attrs.get("model", "?")), validity,
-                     "; ".join(estimates) or fit.get("method", "-")])
-    return rows
+        model = text(group.attrs.get("model", "?"))
+        estimates = [estimate_cell(key, value, fit) for key, value in fit.items() if is_estimate(key, value, fit)]
+        validity = "boundary" if "boundary" in fit else "not converged" if fit.get("converged") == "no" else "ok"
+        dataset = next((k for k, d in enumerate(datasets) if name == f"{d}-{model}"), len(datasets))
+        rank = models.index(model) if model in models else len(models)
+        rows.append(((dataset, rank, position), [name, model, validity, "; ".join(estimates) or fit.get("method", "-")]
+                     + [statistic_cell(fit, key) for key, _ in STATISTICS]))
+    return [row for _, row in sorted(rows, key=lambda r: r[0])]
 
 
 def caveats(f):
@@ -117,6 +201,6 @@ def overview_sections(f, results):
                                                        "total", "mean per bin"], datasets))
     fits = fit_rows(f)
     if fits:
-        tables.append(("Fitted models: estimates ± standard error", ["ensemble", "model", "validity", "estimates"],
-                       fits))
+        tables.append(("Fitted models: estimates ± standard error (± only where the fit has one), fit statistics",
+                       ["ensemble", "model", "validity", "estimates"] + [label for _, label in STATISTICS], fits))
     return [("Overview", [], tables, [])]

@@ -335,10 +335,21 @@ int parse_and_run(int argc, char** argv) {
 
   ReportOptions report_options;
   CLI::App* report = app.add_subcommand(
-      "report", "write the tables and plots of a comparison study (HTML + Markdown, matplotlib) to a directory");
-  report->add_option("results", report_options.results, "an HDF5 file written by a config with `compare:`")->required();
-  report->add_option("-o,--output", report_options.output, "the report directory (replaced if it holds a report)")
+      "report",
+      "draw a results file as one self-contained page: DIR/index.html (figures embedded), DIR/report.md and every "
+      "figure as PNG, SVG and PDF; provenance, datasets and fitted models, then each study (/compare), request "
+      "synthesis (/requests), replay (/replay), burst analysis (/bursts) and the ensembles no study compares "
+      "(/ensembles: a plain run's sample paths); scripts/report.py under /usr/bin/python3 (matplotlib, h5py)");
+  report
+      ->add_option("results", report_options.results,
+                   "an HDF5 file gpusynth wrote: any run (its /ensembles), a study, requests, replays or bursts")
       ->required();
+  report
+      ->add_option("-o,--output", report_options.output,
+                   "the report directory: a new path, an empty directory or a report gpusynth wrote (replaced "
+                   "whole when the new one is complete)")
+      ->required();
+  report->add_flag("-q,--quiet", report_options.quiet, "no progress lines (one per section on stderr)");
 
   FftWisdomOptions wisdom_options;
   CLI::App* wisdom = app.add_subcommand(

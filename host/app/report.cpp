@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -165,11 +166,12 @@ int report_command(const ReportOptions& o) {
   }
   {
     bool found = false;
-    for (const char* group : {"compare", "requests", "bursts"}) found = found || h5::file_has(o.results, group);
+    for (const char* group : {"compare", "requests", "replay", "bursts", "ensembles"})
+      found = found || h5::file_has(o.results, group);
     if (!found)
       throw UserError(
-          fmt::format("{}: no /compare, /requests or /bursts group; run a config with a 'compare:', "
-                      "'requests:' or 'bursts:' block first",
+          fmt::format("{}: no /compare, /requests, /replay, /bursts or /ensembles group; give a file that gpusynth, "
+                      "gpusynth bursts or gpusynth replay wrote",
                       o.results));
   }
   const std::string target = resolve_report_target(o.output, o.results);
@@ -185,13 +187,22 @@ int report_command(const ReportOptions& o) {
   StagingDirectory staging(o.output, target);
   ChildProgram program;
   program.argv = {python, script, "--staged", o.results, staging.path()};
+  if (o.quiet) program.argv.insert(program.argv.begin() + 2, "--quiet");
   program.block_interrupts_through_exec = true;  // report.py unblocks them once its handlers are in place
   program.cannot_run_note = " (python3-matplotlib and python3-h5py are needed)";
   const int status = run_child(program, kChildGraceSeconds);
   throw_if_interrupted();  // the staging directory goes with the unwinding: nothing was written
-  if (WIFSIGNALED(status))
-    throw InternalError(script + ":", fmt::format("killed by signal {}; nothing was written", WTERMSIG(status)),
-                        __FILE__, __LINE__);
+  if (WIFSIGNALED(status)) {
+    const int number = WTERMSIG(status);
+    // A crash is HDF5 reading through a damaged file's metadata (issue 56 item 11): the user's file, not ours.
+    if (number == SIGSEGV || number == SIGBUS || number == SIGABRT || number == SIGFPE || number == SIGILL)
+      throw UserError(
+          fmt::format("{}: the report script crashed reading it ({}, signal {}): the file is damaged "
+                      "(cut short or overwritten); nothing was written",
+                      o.results, strsignal(number), number));
+    throw InternalError(script + ":", fmt::format("killed by signal {}; nothing was written", number), __FILE__,
+                        __LINE__);
+  }
   if (WEXITSTATUS(status) == kCannotRun) return kExitUser;  // the child said why
   if (WEXITSTATUS(status) != 0) {
     // The script said why on stderr (a user error, exit 2, is one line); say what became of the output.

@@ -3,11 +3,14 @@
 
     damage_h5.py SOURCE DEST OBJECT=HOW [OBJECT=HOW ...]
 
-HOW is data: the object's stored bytes (a contiguous dataset, or every chunk of an unfiltered
+HOW is flip:SEED: COUNT (8) bytes replaced by random ones at random offsets, seeded, most in the first
+64 KiB where HDF5 keeps most metadata (the OBJECT is ignored: "/=flip:3"); data: the object's stored bytes (a contiguous dataset, or every chunk of an unfiltered
 chunked one) all 0xff (integers -1, floats NaN);
 header: 64 bytes of 0xff over its object header, so that HDF5 can no longer open it; delete: the
 object unlinked, as in a file made by hand or cut short. SOURCE may be "new": an empty file.
 """
+import os
+import random
 import shutil
 import sys
 
@@ -22,7 +25,22 @@ def stored_extents(dataset):
     return [(chunk.byte_offset, chunk.size) for chunk in chunks]
 
 
+def flip(path, seed, count=8):
+    """COUNT bytes of the file replaced by random ones (seeded): the damage of a bad disk or a partial overwrite,
+    which HDF5 may read through without noticing until it follows a wild pointer."""
+    rng = random.Random(seed)
+    size = os.path.getsize(path)
+    with open(path, "r+b") as f:
+        for _ in range(count):
+            offset = rng.randrange(min(size, 65536)) if rng.random() < 0.7 else rng.randrange(size)
+            f.seek(offset)
+            f.write(bytes([rng.randrange(256)]))
+
+
 def damage(path, name, how):
+    if how.startswith("flip:"):
+        flip(path, int(how.split(":")[1]))
+        return
     if how == "delete":
         with h5py.File(path, "a") as f:
             del f[name]

@@ -173,4 +173,181 @@ for how in "TERM to gpusynth" "INT to its process group"; do
   cmp -s "$tmp/before.html" "$out/rep/index.html" || fail "SIG$how: the report at -o was replaced"
   no_temporaries "$out" "SIG$how"
 done
+
+# 6. Damaged files (issue 56 item 11): a file HDF5 crashes on (bytes overwritten: HDF5 reads
+#    through a wild pointer, which no Python except sees), a study of the wrong dtype, shape or
+#    values, an object HDF5 cannot open, and a script killed by SIGSEGV are each one line naming
+#    the file and what is wrong, exit 2, nothing left behind.
+traces=$(cd "$data" && pwd)
+cat >"$tmp/study.yaml" <<YAML
+seed: 4
+output: study.h5
+datasets:
+  - {name: cloudphysics, trace: $traces/cloudphysics_per_second.counts, format: counts, bin: 1s}
+models: [normal, markov]
+replicas: 4
+compare: {bootstrap: {resamples: 100}}
+YAML
+expect_rc 0 "a small study" "$gpusynth" "$tmp/study.yaml" -q -o "$tmp/study.h5"
+/usr/bin/python3 - "$tmp" "$source_dir/tests/cli" <<'PY' >"$tmp/made" 2>&1 || fail "damaged studies: $(cat "$tmp/made")"
+import os, shutil, sys
+import h5py, numpy as np
+tmp = sys.argv[1]
+sys.path.insert(0, sys.argv[2])
+from damage_h5 import damage, flip
+def variant(name, change):
+    shutil.copyfile(f"{tmp}/study.h5", f"{tmp}/{name}.h5")
+    with h5py.File(f"{tmp}/{name}.h5", "a") as f:
+        change(f)
+def replace(f, name, data):
+    del f[name]
+    f[name] = data
+variant("summary-dtype", lambda f: replace(f, "compare/summary", np.zeros(f["compare/summary"].shape)))
+variant("quantile-columns", lambda f: replace(f, "compare/cloudphysics/markov/replica_quantiles",
+                                              f["compare/cloudphysics/markov/replica_quantiles"][:, :50]))
+shutil.copyfile(f"{tmp}/study.h5", f"{tmp}/series-nan.h5")
+damage(f"{tmp}/series-nan.h5", "datasets/cloudphysics/series", "data")
+shutil.copyfile(f"{tmp}/study.h5", f"{tmp}/paths-header.h5")
+damage(f"{tmp}/paths-header.h5", "ensembles/cloudphysics-normal/series", "header")
+
+def walk(path):  # every object, attribute and dataset, as a reader of the whole file would
+    with h5py.File(path, "r") as f:
+        def touch(name, obj):
+            for key in list(obj.attrs):
+                try:
+                    obj.attrs[key]
+                except Exception:
+                    pass
+            if isinstance(obj, h5py.Dataset):
+                try:
+                    obj[()]
+                except Exception:
+                    pass
+        touch("", f)
+        f.visititems(touch)
+crashes = []
+for seed in range(300):  # the bursts file with a few bytes overwritten, kept where HDF5 itself crashes on it
+    path = f"{tmp}/flip-{seed}.h5"
+    shutil.copyfile(f"{tmp}/bursts.h5", path)
+    flip(path, seed)
+    child = os.fork()
+    if child == 0:
+        try:
+            walk(path)
+        except BaseException:
+            pass
+        os._exit(0)
+    _, status = os.waitpid(child, 0)
+    if os.WIFSIGNALED(status):
+        crashes.append(path)
+        if len(crashes) == 3:
+            break
+    else:
+        os.remove(path)
+print("\n".join(crashes))
+PY
+for name in summary-dtype quantile-columns series-nan paths-header; do
+  expect_rc 2 "a damaged study ($name)" "$gpusynth" report "$tmp/$name.h5" -o "$out/damaged"
+  one_error "a damaged study ($name)" "$name.h5: the study under /compare cannot be drawn: /"
+done
+expect_in "$tmp/stderr" "/ensembles/cloudphysics-normal/series cannot be opened" "the unopenable sample paths are named"
+"$gpusynth" report "$tmp/summary-dtype.h5" -o "$out/damaged" 2>&1 | grep -q "/compare/summary has no fields" ||
+  fail "the summary of the wrong dtype is not named"
+"$gpusynth" report "$tmp/quantile-columns.h5" -o "$out/damaged" 2>&1 |
+  grep -q "/compare/cloudphysics/markov/replica_quantiles has 50 columns, expected 101" || fail "the wrong shape is not named"
+"$gpusynth" report "$tmp/series-nan.h5" -o "$out/damaged" 2>&1 |
+  grep -q "/datasets/cloudphysics/series: [0-9]* of its [0-9]* values are not finite" || fail "the NaN series is not named"
+crashes=$(grep "flip-" "$tmp/made")
+[ -n "$crashes" ] || echo "note: no seed made this HDF5 crash on the bursts file: the crash cases are not exercised"
+for file in $crashes; do  # a wild pointer need not crash every time: a run that reads the file whole is a report
+  what="a file HDF5 crashes on ($(basename "$file"))"
+  "$gpusynth" report "$file" -o "$out/damaged" >"$tmp/stdout" 2>"$tmp/stderr"
+  rc=$?
+  case $rc in
+    2) one_error "$what" "$(basename "$file"): \(HDF5 crashed (SIG[A-Z]*) reading .*\|the report script crashed reading it (.*\): the file is damaged" ;;
+    0) ! grep -q "Traceback\|error" "$tmp/stderr" || fail "$what: exit 0 with $(head -c 400 "$tmp/stderr")"
+       rm -r "$out/damaged" ;;
+    *) fail "$what: exit $rc, expected 2 (or 0, the file read whole); stderr: $(head -c 400 "$tmp/stderr")" ;;
+  esac
+  # The script alone (as by hand, without gpusynth to turn a crash into a line): its walk names the object.
+  rm -rf "$tmp/by-hand" && mkdir "$tmp/by-hand"
+  (ulimit -c 0; exec /usr/bin/python3 "${GPUSYNTH_REPORT_SCRIPT:-$source_dir/scripts/report.py}" --staged -q "$file" "$tmp/by-hand") \
+    >"$tmp/stdout" 2>"$tmp/stderr"
+  rc=$?
+  case $rc in
+    2) one_error "$what, by hand" "$(basename "$file"): HDF5 crashed (SIG[A-Z]*) reading .*: the file is damaged" ;;
+    0) ;;
+    *) fail "$what, by hand: exit $rc, expected 2 (or 0, the file read whole); stderr: $(head -c 400 "$tmp/stderr")" ;;
+  esac
+done
+printf 'import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n' >"$tmp/segv.py"
+(
+  ulimit -c 0
+  export GPUSYNTH_REPORT_SCRIPT=$tmp/segv.py
+  expect_rc 2 "a script killed by SIGSEGV" "$gpusynth" report "$tmp/study.h5" -o "$out/damaged"
+  one_error "a script killed by SIGSEGV" "study.h5: the report script crashed reading it (.*signal 11): the file is damaged"
+  exit "$failures"
+) || failures=$((failures + 1))
+[ ! -e "$out/damaged" ] || fail "a damaged file left $out/damaged"
+no_temporaries "$out" "a damaged file"
+
+# 7. The fitted models (issue 58 part 3, item 1): ± only where the fit records an SE, a profile
+#    interval where the SE came from one, an empty list as "none", ln L, AIC, BIC and n in their
+#    own columns, rows in the study's model order (normal before markov here, against the file's
+#    alphabetical order); and one progress line per section on stderr (issue 58 part 3, item 8).
+cp "$tmp/study.h5" "$tmp/fits.h5"
+/usr/bin/python3 - "$tmp/fits.h5" <<'PY' || fail "could not add the profile and empty-list attributes"
+import sys
+import h5py, numpy as np
+with h5py.File(sys.argv[1], "a") as f:
+    fit = f["ensembles/cloudphysics-normal/fit"].attrs
+    fit["sigma_se_from"] = "profile: the 95 % profile-likelihood interval's width / 3.92"
+    fit["sigma_profile_95"] = [0.9 * fit["sigma"], 1.2 * fit["sigma"]]
+    fit["sigma_se_information"] = fit["sigma_se"]
+    fit["ar"] = np.array([], dtype=float)  # a FARIMA's AR part of order 0
+    fit["ar_se"] = np.array([], dtype=float)
+PY
+expect_rc 0 "the report of a study" "$gpusynth" report "$tmp/fits.h5" -o "$out/fits"
+/usr/bin/python3 "$source_dir/tests/cli/report_fits_check.py" "$tmp/fits.h5" "$out/fits/report.md" >"$tmp/check" 2>&1 ||
+  fail "the fitted models' table: $(cat "$tmp/check")"
+for section in "overview" "study tables" "dataset cloudphysics" "index.html and report.md"; do
+  expect_in "$tmp/stderr" "^progress: *[0-9.]*% $section ([0-9.]* s)$" "the progress line of $section"
+done
+[ "$(grep -vc "^progress: " "$tmp/stderr")" -eq 0 ] || fail "stderr holds more than progress lines: $(head -c 400 "$tmp/stderr")"
+
+# 8. A plain run's file (issue 58 part 3, item 8): the replicas' sample paths and what the
+#    ensembles record, with units on the axes; -q prints no progress; --help says what it reads.
+cat >"$tmp/plain.yaml" <<YAML
+seed: 42
+output: plain.h5
+ensembles:
+  - {name: bursty, model: lfsn, params: {alpha: 1.5, beta: 0.5, H: 0.8, m: 8, K: 64},
+     workload: {v: 2.0, delta: 10.0, values: counts}, replicas: 3, length: 3000}
+  - {name: gauss, model: normal, params: {mu: 5, sigma: 2}, replicas: 2, length: 500}
+YAML
+expect_rc 0 "a plain run" "$gpusynth" "$tmp/plain.yaml" -q -o "$tmp/plain.h5"
+expect_rc 0 "the report of a plain run" "$gpusynth" report "$tmp/plain.h5" -o "$out/plain" -q
+[ ! -s "$tmp/stderr" ] || fail "report -q printed: $(head -c 400 "$tmp/stderr")"
+for name in bursty gauss; do
+  for kind in png svg pdf; do
+    [ -s "$out/plain/ensemble_${name}_paths.$kind" ] || fail "no sample paths of $name ($kind)"
+  done
+  expect_in "$out/plain/report.md" "Ensemble $name" "the table of $name"
+  unit=$(/usr/bin/python3 -c 'import h5py, sys; print(h5py.File(sys.argv[1])["ensembles"][sys.argv[2]]["series"].attrs["units"])' "$tmp/plain.h5" "$name")
+  expect_in "$out/plain/ensemble_${name}_paths.svg" "$unit" "the unit of $name's paths"
+  expect_in "$out/plain/ensemble_${name}_paths.svg" "bin (index)" "the x axis of $name's paths"
+done
+expect_in "$out/plain/index.html" "data:image/png;base64" "the figures in the page"
+expect_rc 0 "report --help" "$gpusynth" report --help
+expect_in "$tmp/stdout" "/ensembles" "--help names what it reads"
+expect_in "$tmp/stdout" "-q,--quiet" "--help names -q"
+
+# 9. Figures a reviewer accepts (issue 58 part 3, items 3 and 6): legends outside the data,
+#    Algorithm 1's panels with one x label and a title, sample paths each on its own y scale
+#    (tests/cli/report_figures_check.py reads the SVGs).
+expect_rc 0 "the report of a burst analysis" "$gpusynth" report "$tmp/bursts.h5" -o "$out/bursts-full" -q
+for report in "$out/bursts-full" "$out/fits" "$out/plain"; do
+  /usr/bin/python3 "$source_dir/tests/cli/report_figures_check.py" "$report" >"$tmp/check" 2>&1 ||
+    fail "the figures of $(basename "$report"): $(cat "$tmp/check")"
+done
 finish "report"

@@ -1,0 +1,189 @@
+"""What `gpusynth report` checks before it draws, and its progress lines.
+
+- walk_in_child: HDF5 parses a damaged file's metadata (object headers, attribute and heap
+  messages) in C, and some damage makes it read through a wild pointer: the process dies of
+  SIGSEGV or SIGABRT, which no Python `except` sees (issue 56 item 11: a file with a few bytes
+  changed killed the report with signal 11). So a forked child first opens every object, reads
+  every attribute and the data of every dataset (the first row of one over WALK_FULL_BYTES, as the
+  report reads no more of it) and says on a pipe what it is about to touch; a child killed by a
+  signal names the object it died on, and the parent turns that into the report's one error line.
+  gpusynth (host/app/report.cpp) still turns a signal death of the script into one line and exit 2,
+  for a crash the walk did not reach.
+- check_study: the shapes, dtypes and attributes under /compare, /datasets and /ensembles that
+  the study's tables and figures read, against the file's own sizes (the quantile levels, the ACF
+  lags, the summary's datasets and models), as one InputError naming the object.
+- Progress: one line per section on stderr ("progress:  40.0% dataset cloudphysics (3.1 s)", as
+  gpusynth's other commands write them in a log; redrawn in place on a terminal); -q silences it.
+"""
+import os
+import signal
+import sys
+import time
+
+import h5py
+import numpy as np
+
+from report_bursts import InputError, attribute, member, text, values
+
+WALK_FULL_BYTES = 256 << 20  # a dataset this large is read whole by the walk; a larger one, its first row
+
+
+def _walk(path, say):
+    say("the file's superblock and root group")
+    with h5py.File(path, "r") as f:
+        def touch(name, obj):
+            where = "/" + name if name else "/"
+            say(where)
+            for key in list(obj.attrs):
+                say(f"attribute '{key}' of {where}")
+                try:
+                    obj.attrs[key]
+                except Exception:  # noqa: BLE001 (an error, not a crash: the report says it where it reads it)
+                    pass
+            if isinstance(obj, h5py.Dataset):
+                say(f"the data of {where}")
+                try:
+                    if obj.shape and obj.size and obj.id.get_storage_size() > WALK_FULL_BYTES:
+                        obj[0:1]
+                    else:
+                        obj[()]
+                except Exception:  # noqa: BLE001
+                    pass
+
+        touch("", f)
+        try:
+            f.visititems(lambda name, obj: touch(name, obj))
+        except Exception:  # noqa: BLE001 (a link HDF5 cannot follow: the report says which)
+            pass
+
+
+def walk_in_child(path, fail):
+    """Reads all of PATH in a forked child; fail(message) when the child was killed by a signal."""
+    readable, writable = os.pipe()
+    child = os.fork()
+    if child == 0:  # the child: no Python clean-up, no handlers of the parent's
+        os.close(readable)
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        try:
+            _walk(path, lambda what: os.write(writable, (what.replace("\n", " ") + "\n").encode(errors="replace")))
+        except BaseException:  # noqa: BLE001 (errors are the report's to say; only a crash is the walk's)
+            pass
+        os._exit(0)
+    os.close(writable)
+    last = b""
+    try:
+        with os.fdopen(readable, "rb") as stream:
+            for line in stream:
+                last = line
+        _, status = os.waitpid(child, 0)
+        child = 0
+    finally:
+        if child:  # interrupted: the walk goes with the report
+            os.kill(child, signal.SIGKILL)
+            os.waitpid(child, 0)
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        name = signal.Signals(number).name if number in signal.valid_signals() else str(number)
+        where = last.decode(errors="replace").strip() or "it"
+        fail(f"{path}: HDF5 crashed ({name}) reading {where}: the file is damaged (cut short or overwritten); "
+             "nothing was written")
+
+
+def numeric(group, name, ndim, columns=None, what=None):
+    """The array of group[name], numbers in ndim dimensions (and `columns` columns), or an InputError naming it."""
+    data = values(group, name, ndim=ndim)
+    where = f"{group.name.rstrip('/')}/{name}"
+    if data.dtype.kind not in "iuf":
+        raise InputError(f"{where} holds {data.dtype}, not numbers")
+    if columns is not None and data.shape[-1] != columns:
+        raise InputError(f"{where} has {data.shape[-1]} columns, expected {columns} ({what})")
+    return data
+
+
+SUMMARY_FIELDS = ("dataset", "model", "metric", "replicas_used", "median", "ci_low", "ci_high", "matching_degree",
+                  "separated")
+PAIRED_FIELDS = ("model_a", "model_b", "p_a_below_b", "ci_low", "ci_high")
+
+
+def check_study(f):
+    """Raises an InputError naming the first object under /compare (and the /datasets and /ensembles it names)
+    that the study's tables and figures cannot use: missing, unreadable, of the wrong type, shape or size."""
+    compare = member(f, "compare", h5py.Group)
+    for key in ("rank_by", "interval_method", "matching_degree_rule"):
+        attribute(compare, key, str)
+    for key in ("confidence", "bootstrap_resamples"):
+        attribute(compare, key)
+    summary = values(compare, "summary", SUMMARY_FIELDS, ndim=1)
+    if summary.size == 0:
+        raise InputError(f"{compare.name}/summary has no rows")
+    try:
+        datasets = [text(d) for d in dict.fromkeys(summary["dataset"])]
+        models = [text(m) for m in dict.fromkeys(summary["model"])]
+        metrics = [text(m) for m in dict.fromkeys(summary["metric"])]
+    except UnicodeDecodeError as e:
+        raise InputError(f"{compare.name}/summary: a name in it is not text ({e})") from None
+    rank_by = attribute(compare, "rank_by", str)
+    if rank_by not in metrics:
+        raise InputError(f"{compare.name}: attribute rank_by = '{rank_by}' is none of the summary's metrics "
+                         f"({', '.join(metrics)})")
+    for d in datasets:
+        group = member(compare, d, h5py.Group)
+        attribute(group, "stopped_models", str)
+        quantiles = member(group, "real_quantiles", h5py.Dataset)
+        real_q = numeric(group, "real_quantiles", 1)
+        if "levels" not in quantiles.attrs:
+            raise InputError(f"{quantiles.name} has no attribute 'levels'")
+        levels = np.asarray(quantiles.attrs["levels"])
+        if levels.ndim != 1 or levels.size != real_q.size or levels.dtype.kind not in "iuf":
+            raise InputError(f"{quantiles.name}: attribute 'levels' has {levels.size} values, the dataset "
+                             f"{real_q.size}")
+        real_acf = numeric(group, "real_acf", 1)
+        values(group, "paired", PAIRED_FIELDS, ndim=1)
+        real = member(member(f, "datasets", h5py.Group), d, h5py.Group)
+        for holder, name, data in ((real, "series", numeric(real, "series", 1)), (group, "real_quantiles", real_q)):
+            if data.size == 0:
+                raise InputError(f"{holder.name}/{name} is empty")
+            bad = int(np.count_nonzero(~np.isfinite(data)))
+            if bad:  # a trace's binned values are finite, and so are their quantiles
+                raise InputError(f"{holder.name}/{name}: {bad} of its {data.size} values are not finite numbers")
+        for m in models:
+            if m not in group:
+                continue  # a model stopped for this dataset: the tables say so
+            one = member(group, m, h5py.Group)
+            ensemble = attribute(one, "ensemble", str)
+            numeric(one, "replica_quantiles", 2, real_q.size, f"one per level of {quantiles.name}")
+            numeric(one, "replica_acf", 2, real_acf.size, f"one per lag of {group.name}/real_acf")
+            for metric in metrics:
+                numeric(one, metric, 1)
+            ensembles = f["ensembles"] if "ensembles" in f else None
+            if ensembles is not None and ensemble in ensembles:
+                paths = member(member(ensembles, ensemble, h5py.Group), "series", h5py.Dataset)
+                if paths.ndim != 2 or paths.dtype.kind not in "iuf":
+                    raise InputError(f"{paths.name} is {paths.ndim}-dimensional {paths.dtype}, expected numbers "
+                                     "(replicas x bins)")
+
+
+class Progress:
+    """One line per section on stderr: plain lines in a log, one line redrawn in place on a terminal (as
+    host/base/progress.cpp); nothing with quiet."""
+
+    def __init__(self, total, quiet):
+        self.total, self.done, self.quiet = max(total, 1), 0, quiet
+        self.terminal = sys.stderr.isatty()
+        self.start = time.monotonic()
+
+    def step(self, label):
+        if self.quiet:
+            return
+        line = f"progress: {100 * self.done / self.total:5.1f}% {label} ({time.monotonic() - self.start:.1f} s)"
+        self.done += 1
+        if self.terminal:
+            print(f"\r{line:<100}", end="", file=sys.stderr, flush=True)
+        else:
+            print(line, file=sys.stderr, flush=True)
+
+    def finish(self):
+        """Ends the in-place line, so that what follows (a warning, an error) starts a line of its own."""
+        if not self.quiet and self.terminal:
+            print(f"\r{'':<100}\r", end="", file=sys.stderr, flush=True)
