@@ -91,6 +91,27 @@ grep -q "requests 'r':" "$tmp/stderr" && fail "the refusal came after the reques
 expect_rc 0 "the same, --dry-run" "$gpusynth" "$tmp/both.yaml" --dry-run
 expect_in "$tmp/stdout" "^output '$tmp/small/both.h5': about " "the dry run states what does not fit"
 
+# The file and a text beside it on one file system: each fits alone, not both (the sum per file system).
+cat >"$tmp/beside.yaml" <<YAML
+seed: 3
+output: $tmp/small/beside.h5
+compression: 0
+ensembles:
+  - {name: noise, model: fgn, params: {H: 0.7}, replicas: 64, length: 4096}
+requests:
+  - name: r
+    trace: $traces/mpi-io-test.dxt.txt.gz
+    format: dxt
+    processes: 1024
+    replicas: 1
+    emit: {dxt: $tmp/small/beside.dxt.txt}
+YAML
+expect_rc 2 "a file and a text that fit one by one but not together" "$gpusynth" "$tmp/beside.yaml"
+expect_in "$tmp/stderr" "output '$tmp/small/beside.h5', .*emit.dxt '$tmp/small/beside.dxt.txt': the run's outputs there need about .* but only .* is free" \
+  "the refusal names both outputs"
+grep -q "requests 'r':" "$tmp/stderr" && fail "the refusal came after the requests were synthesized"
+[ -z "$(ls -A "$tmp/small")" ] || fail "a refused run left files: $(ls -A "$tmp/small")"
+
 # A text output on the small file system, the file elsewhere: its own estimate refuses it.
 cat >"$tmp/text.yaml" <<YAML
 seed: 3
@@ -110,5 +131,5 @@ expect_in "$tmp/stderr" "emit.dxt '$tmp/small/r.dxt.txt': the run's outputs ther
 [ -z "$(ls -A "$tmp/small")" ] || fail "a refused run left files: $(ls -A "$tmp/small")"
 
 umount "$tmp/small"
-echo "on a 3 MiB tmpfs: outputs that fit one by one but not together, and a text too large, refused before any work"
+echo "on a 3 MiB tmpfs: a file's parts and a file and a text that fit one by one but not together, and a text too large, refused before any work"
 finish "cli.output_space"
