@@ -445,7 +445,7 @@ def write_report(results, directory, quiet=False):
         except (OSError, RuntimeError, ValueError) as e:
             fail(f"{results}: its root group cannot be read ({e}): the file is damaged")
         if not present:
-            fail(f"{results}: no /compare, /requests, /bursts or /ensembles group; give a file that gpusynth, "
+            fail(f"{results}: no /compare, /requests, /replay, /bursts or /ensembles group; give a file that gpusynth, "
                  "gpusynth bursts or gpusynth replay wrote")
         try:
             syntheses = load_requests(f) if "requests" in f else []
