@@ -16,6 +16,7 @@
   gpusynth's other commands write them in a log; redrawn in place on a terminal); -q silences it.
 """
 import os
+import select
 import signal
 import sys
 import time
@@ -57,8 +58,15 @@ def _walk(path, say):
             pass
 
 
+def walk_deadline(path):
+    """Seconds the walk may take: a healthy file's takes under a second here (it reads the first row of a
+    large dataset only); overwritten metadata can send HDF5 round a loop for ever (seen: 12 CPU-minutes)."""
+    return 60 + os.path.getsize(path) / 50e6
+
+
 def walk_in_child(path, fail):
-    """Reads all of PATH in a forked child; fail(message) when the child was killed by a signal."""
+    """Reads all of PATH in a forked child; fail(message) when the child was killed by a signal or did not
+    finish within walk_deadline(PATH) (then it is killed)."""
     readable, writable = os.pipe()
     child = os.fork()
     if child == 0:  # the child: no Python clean-up, no handlers of the parent's
@@ -71,15 +79,26 @@ def walk_in_child(path, fail):
             pass
         os._exit(0)
     os.close(writable)
-    last = b""
+    pending, last, limit = b"", b"", walk_deadline(path)
+    deadline = time.monotonic() + limit
     try:
-        with os.fdopen(readable, "rb") as stream:
-            for line in stream:
-                last = line
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([readable], [], [], left)[0]:
+                where = last.decode(errors="replace").strip() or "it"
+                fail(f"{path}: HDF5 did not finish reading {where} within {limit:.0f} s: the file is damaged "
+                     "(its metadata overwritten); nothing was written")
+            chunk = os.read(readable, 65536)
+            if not chunk:
+                break
+            lines = (pending + chunk).split(b"\n")
+            pending = lines.pop()
+            last = next((line for line in reversed(lines) if line), last)
         _, status = os.waitpid(child, 0)
         child = 0
     finally:
-        if child:  # interrupted: the walk goes with the report
+        os.close(readable)
+        if child:  # interrupted or past the deadline: the walk goes with the report
             os.kill(child, signal.SIGKILL)
             os.waitpid(child, 0)
     if os.WIFSIGNALED(status):

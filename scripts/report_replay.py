@@ -161,8 +161,8 @@ def replay_sections(f, directory, warn):
                           f"{attribute(g, 'synthetic_fio_options', str) or 'none'}). Original: "
                           f"{attribute(g, 'original', str)}. Measured {attribute(g, 'measured', str)}."]
             tables = [("Whole replays: the replicas' mean and replay error |synthetic - original| / original with "
-                       "95 % bootstrap intervals; 'own': the original's second replay against its first",
-                       "; 'rank': the original's among itself and the replicas (1 the smallest)",
+                       "95 % bootstrap intervals; 'own': the original's second replay against its first; 'rank': "
+                       "the original's among itself and the replicas (1 the smallest)",
                        ["figure", "unit", "original", "again", "replicas: mean [95 %]", "replay error [95 %]", "own",
                         "rank"],
                        figure_rows(g)),

@@ -268,7 +268,10 @@ std::pair<std::uint64_t, std::uint64_t> stream_replica(const RequestsSpec& spec,
       try {
         for (Request& r : block) timing->time(r, is_data(table.op_class(r)));
       } catch (const UserError& e) {
-        throw UserError(fmt::format("timing: {}, replica {}: {}", timing_text(spec), replica, e.what()));
+        throw UserError(spec.timing == RequestsSpec::Timing::counts
+                            ? fmt::format("timing: ensemble '{}', the row of replica {}: {}", spec.timing_ensemble,
+                                          replica, e.what())
+                            : fmt::format("timing: {}, replica {}: {}", timing_text(spec), replica, e.what()));
       }
     }
     for (const Request& r : block) dependencies.add(table, r, made++);

@@ -350,4 +350,25 @@ for report in "$out/bursts-full" "$out/fits" "$out/plain"; do
   /usr/bin/python3 "$source_dir/tests/cli/report_figures_check.py" "$report" >"$tmp/check" 2>&1 ||
     fail "the figures of $(basename "$report"): $(cat "$tmp/check")"
 done
+# A walk HDF5 never finishes (overwritten metadata once sent it round a loop for 12 CPU-minutes): the
+# child is killed at the deadline and the report says so, exit 2. The walk is made to hang here.
+/usr/bin/python3 - "$source_dir/scripts" "$tmp/plain.h5" >"$tmp/hang" 2>&1 <<'PY'
+import sys, time
+sys.path.insert(0, sys.argv[1])
+import report_checks
+report_checks.walk_deadline = lambda path: 1.0
+report_checks._walk = lambda path, note: (note("attribute 'x' of /"), time.sleep(30))
+def fail(message):
+    print(message)
+    sys.exit(2)
+start = time.monotonic()
+try:
+    report_checks.walk_in_child(sys.argv[2], fail)
+except SystemExit as e:
+    assert e.code == 2 and time.monotonic() - start < 10, (e.code, time.monotonic() - start)
+    sys.exit(0)
+sys.exit("the walk's deadline passed unnoticed")
+PY
+[ $? -eq 0 ] || fail "a hanging walk: $(cat "$tmp/hang")"
+expect_in "$tmp/hang" "HDF5 did not finish reading attribute 'x' of / within 1 s: the file is damaged" "the deadline is named"
 finish "report"
