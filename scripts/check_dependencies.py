@@ -144,8 +144,9 @@ def imported_modules(source, first_run=False):
                 names = [node.module]
             for name in names:
                 top = name.split(".")[0]
-                if os.path.exists(os.path.join(os.path.dirname(path), top + ".py")):
-                    continue  # the project's own module beside the importer (scripts/report_bursts.py)
+                if any(os.path.exists(os.path.join(folder, top + ".py"))
+                       for folder in (os.path.dirname(path), os.path.join(source, "scripts"))):
+                    continue  # the project's own: beside the importer (scripts/report_bursts.py), or a script a test imports
                 if top in BUILT_MODULES:
                     continue
                 modules.setdefault(top, set()).add(path)
