@@ -171,13 +171,6 @@ void check_replays(const std::vector<ReplayRecord>& originals, const std::vector
   }
 }
 
-// The type-7 quantile p of `values` (NaN when there are none).
-double quantile_of(std::vector<double> values, double p) {
-  if (values.empty()) return kNaN;
-  sort_values(values);
-  return quantile_of_sorted(values.data(), values.size(), p);
-}
-
 // The rank of `value` among itself and `others` (1: the smallest), ties counted half: R + 1 values
 // exchangeable with each other put it anywhere from 1 to R + 1 alike. NaN when `value` is.
 double mid_rank(double value, const std::vector<double>& others) {
@@ -195,8 +188,10 @@ ReplicaSpread spread_between(const std::vector<std::vector<double>>& samples, st
     for (std::size_t j = i + 1; j < samples.size(); ++j) distances.push_back(ks_of(samples[i], samples[j]));
   ReplicaSpread spread;
   spread.pairs = distances.size();
-  spread.median = quantile_of(distances, 0.5);
-  spread.p95 = quantile_of(distances, 0.95);
+  if (distances.empty()) return spread;  // one replica: no pair
+  const SortedSample sorted(std::move(distances));
+  spread.median = sorted.quantile(0.5);
+  spread.p95 = sorted.quantile(0.95);
   return spread;
 }
 
@@ -278,7 +273,7 @@ void compare_distributions(const std::vector<ReplayRecord>& originals, const std
   }
   f.ks_throughput = mean_with_interval(ks_throughput, o, "replay/ks/throughput");
   f.ks_throughput_replicas = spread_between(throughput, originals.size());
-  f.ks_throughput_median = quantile_of(ks_throughput, 0.5);
+  f.ks_throughput_median = SortedSample(ks_throughput).quantile(0.5);  // at least one replica
   f.ks_latency = mean_with_interval(ks_latency, o, "replay/ks/latency");
   f.ks_throughput_floor = originals.size() > 1 ? ks_of(throughput[0], throughput[1]) : kNaN;
   f.ks_latency_floor = originals.size() > 1 ? ks_of(latency[0], latency[1]) : kNaN;

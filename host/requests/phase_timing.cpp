@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 
+#include "estimators/empirical.hpp"
 #include "host/base/errors.hpp"
 #include "host/base/interrupt.hpp"
 
@@ -77,13 +78,6 @@ double clock_tick(const std::vector<DataIo>& ios) {
   for (std::size_t i = 1; i < times.size(); ++i)
     if (times[i] - times[i - 1] > 1e-9) tick = std::min(tick, times[i] - times[i - 1]);
   return std::isfinite(tick) ? tick : 0.0;
-}
-
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t h = v.size() / 2;
-  return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
 }
 
 // A phase's samples from its data requests (by start).
@@ -162,7 +156,7 @@ PhaseModel fit_phases(const Workload& sanitized) {
   model.overlaps = overlaps_of(ios);
   std::vector<double> skews;
   for (const Phase& phase : model.phases) skews.insert(skews.end(), phase.skews.begin(), phase.skews.end());
-  model.skew_median = median_of(skews);
+  model.skew_median = SortedSample(std::move(skews)).quantile(0.5);  // every phase has a rank
   return model;
 }
 
