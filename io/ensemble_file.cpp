@@ -12,6 +12,7 @@
 #include "host/base/parallel.hpp"
 #include "io/ensemble_hdf5.hpp"
 #include "io/hdf5.hpp"
+#include "version.hpp"
 
 namespace gs {
 
@@ -194,9 +195,7 @@ SeriesDataset EnsembleFile::create_series(const std::string& name, StorageType t
     GS_H5_CHECK(H5Pset_shuffle(properties.id()));
     GS_H5_CHECK(H5Pset_deflate(properties.id(), static_cast<unsigned>(compression_level)));
   }
-  h5::Handle dataset(GS_H5_CHECK(H5Dcreate2(group.id(), "series", file_type(type), space.id(), H5P_DEFAULT,
-                                            properties.id(), H5P_DEFAULT)),
-                     H5Dclose);
+  h5::Handle dataset = h5::create_dataset(group.id(), "series", file_type(type), space.id(), properties.id());
   h5::write_dimension(group.id(), "replica", replicas, {dataset.id()}, 0,
                       {{"long_name", std::string("replica index (one independent realization per row)")}});
   h5::write_dimension(group.id(), "bin", length, {dataset.id()}, 1, {{"long_name", std::string("bin index")}});
@@ -291,6 +290,26 @@ std::vector<double> EnsembleFile::read_row(const std::string& name, std::uint64_
 std::vector<double> read_row_in(hid_t file, const std::string& name, std::uint64_t replica) {
   const std::uint64_t stored = stored_replicas_in(file, name, "requests timed by an ensemble");
   return read_rows_in(file, name, replica % stored, 1, nullptr);
+}
+
+std::string stream_note(const std::string& path) {
+  const h5::Handle file = h5::open_file_read(path);
+  const std::string made_by = h5::has_attribute(file.id(), "gpusynth_version")
+                                  ? "gpusynth " + h5::read_string_attribute(file.id(), "gpusynth_version")
+                                  : "an unknown gpusynth";
+  const std::string changelog = "CHANGELOG.md lists what moved, version by version";
+  if (!h5::has_attribute(file.id(), "stream_version"))
+    return fmt::format(
+        "{} was made by {}, which did not record the stream version of its values; this gpusynth "
+        "({}) makes stream version {}: the same config and seed may give other values now ({})",
+        path, made_by, kVersion, kStreamVersion, changelog);
+  const std::int64_t stream = h5::read_int_attribute(file.id(), "stream_version");
+  if (stream == kStreamVersion) return "";
+  return fmt::format(
+      "{} holds values of stream version {} ({}); this gpusynth ({}) makes stream version {}, {}: "
+      "the same config and seed give other values where they moved ({})",
+      path, stream, made_by, kVersion, kStreamVersion, stream < kStreamVersion ? "a newer one" : "an older one",
+      changelog);
 }
 
 SeriesReader::SeriesReader(const std::string& path) : file_(std::make_unique<h5::Handle>(h5::open_file_read(path))) {}

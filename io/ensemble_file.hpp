@@ -92,6 +92,12 @@ class SeriesReader {
   std::unique_ptr<h5::Handle> file_;
 };
 
+// "" where the gpusynth file at `path` holds values of this version's stream
+// (its root attribute `stream_version` is kStreamVersion); otherwise a sentence
+// that says which stream version and gpusynth made it, and that the same config
+// and seed give other values now (CHANGELOG.md lists what moved).
+std::string stream_note(const std::string& path);
+
 class EnsembleFile {
  public:
   // Creates the temporary file (h5::PendingFile: UserError when the output

@@ -1,8 +1,7 @@
 #include "io/hdf5.hpp"
 
-#include <hdf5_hl.h>
-
 #include <fmt/format.h>
+#include <hdf5_hl.h>
 
 #include <algorithm>
 #include <cctype>
@@ -13,6 +12,7 @@
 #include <mutex>
 
 #include "host/base/errors.hpp"
+#include "version.hpp"
 
 namespace gs::h5 {
 
@@ -191,9 +191,7 @@ void write_matrix(hid_t parent, const std::string& name, std::size_t rows, std::
     GS_H5_CHECK(H5Pset_shuffle(properties.id()));
     GS_H5_CHECK(H5Pset_deflate(properties.id(), 4));
   }
-  Handle dataset(GS_H5_CHECK(H5Dcreate2(parent, name.c_str(), H5T_IEEE_F64LE, space.id(), H5P_DEFAULT, properties.id(),
-                                        H5P_DEFAULT)),
-                 H5Dclose);
+  const Handle dataset = create_dataset(parent, name, H5T_IEEE_F64LE, space.id(), properties.id());
   if (!values.empty())
     GS_H5_CHECK(H5Dwrite(dataset.id(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()));
   write_attributes(dataset.id(), attributes);
@@ -214,9 +212,7 @@ void write_dimension(hid_t parent, const std::string& name, std::uint64_t n, con
                      unsigned axis, const std::vector<Attribute>& attributes) {
   const hsize_t dims[1] = {n};
   Handle space(GS_H5_CHECK(H5Screate_simple(1, dims, nullptr)), H5Sclose);
-  Handle scale(GS_H5_CHECK(H5Dcreate2(parent, name.c_str(), H5T_STD_I64LE, space.id(), H5P_DEFAULT, H5P_DEFAULT,
-                                      H5P_DEFAULT)),
-               H5Dclose);
+  const Handle scale = create_dataset(parent, name, H5T_STD_I64LE, space.id());
   // 0 … n − 1 a slab at a time: a dimension of 10^8 requests would take 800 MB at once.
   constexpr std::uint64_t kSlab = std::uint64_t{1} << 20;
   std::vector<std::int64_t> index(std::min(n, kSlab));
@@ -246,9 +242,7 @@ void write_dimension(hid_t parent, const std::string& name, const std::vector<st
   Handle type(GS_H5_CHECK(H5Tcopy(H5T_C_S1)), H5Tclose);
   GS_H5_CHECK(H5Tset_size(type.id(), H5T_VARIABLE));
   GS_H5_CHECK(H5Tset_cset(type.id(), H5T_CSET_UTF8));
-  Handle scale(
-      GS_H5_CHECK(H5Dcreate2(parent, name.c_str(), type.id(), space.id(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)),
-      H5Dclose);
+  const Handle scale = create_dataset(parent, name, type.id(), space.id());
   if (!texts.empty()) GS_H5_CHECK(H5Dwrite(scale.id(), type.id(), H5S_ALL, H5S_ALL, H5P_DEFAULT, texts.data()));
   make_dimension(scale.id(), name, datasets, axis, attributes);
 }
@@ -392,9 +386,7 @@ void write_table(hid_t parent, const std::string& name, const std::vector<TableC
   }
   const hsize_t dims[1] = {rows};
   Handle space(GS_H5_CHECK(H5Screate_simple(1, dims, nullptr)), H5Sclose);
-  Handle dataset(
-      GS_H5_CHECK(H5Dcreate2(parent, name.c_str(), type.id(), space.id(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)),
-      H5Dclose);
+  const Handle dataset = create_dataset(parent, name, type.id(), space.id());
   if (rows > 0) GS_H5_CHECK(H5Dwrite(dataset.id(), type.id(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()));
   write_attributes(dataset.id(), attributes);
 }
@@ -414,9 +406,7 @@ TableAppender::TableAppender(hid_t parent, const std::string& name, const std::v
   // Every row is written, so no chunk needs filling first: parallel HDF5
   // allocates a fixed table's chunks at creation and would write it twice.
   GS_H5_CHECK(H5Pset_fill_time(properties.id(), H5D_FILL_TIME_NEVER));
-  dataset_ = Handle(GS_H5_CHECK(H5Dcreate2(parent, name.c_str(), type_.id(), space.id(), H5P_DEFAULT,
-                                           properties.id(), H5P_DEFAULT)),
-                    H5Dclose);
+  dataset_ = create_dataset(parent, name, type_.id(), space.id(), properties.id());
   write_attributes(dataset_.id(), attributes);
 }
 
@@ -462,6 +452,13 @@ Handle open_group(hid_t parent, const std::string& name) {
 
 Handle open_dataset(hid_t parent, const std::string& name) {
   return Handle(GS_H5_CHECK(H5Dopen2(parent, name.c_str(), H5P_DEFAULT)), H5Dclose);
+}
+
+Handle create_dataset(hid_t parent, const std::string& name, hid_t type, hid_t space, hid_t properties) {
+  Handle dataset(GS_H5_CHECK(H5Dcreate2(parent, name.c_str(), type, space, H5P_DEFAULT, properties, H5P_DEFAULT)),
+                 H5Dclose);
+  write_attribute(dataset.id(), {"stream_version", std::int64_t{kStreamVersion}});
+  return dataset;
 }
 
 namespace {

@@ -74,6 +74,10 @@ bool has_link(hid_t parent, const std::string& path);
 Handle create_group(hid_t parent, const std::string& name);
 Handle open_group(hid_t parent, const std::string& name);
 Handle open_dataset(hid_t parent, const std::string& name);
+// Every dataset gpusynth writes is made here: it carries the attribute `stream_version`, the stream
+// version of the values this gpusynth makes (kStreamVersion, CHANGELOG.md), so that a dataset from
+// an older stream says so to whoever reads it.
+Handle create_dataset(hid_t parent, const std::string& name, hid_t type, hid_t space, hid_t properties = H5P_DEFAULT);
 
 // A one-dimensional float64 dataset `name` under `parent`, with attributes.
 void write_vector(hid_t parent, const std::string& name, const std::vector<double>& values,

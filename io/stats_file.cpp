@@ -40,6 +40,7 @@ void write_statistics_file(const std::string& path, const std::string& name, con
   h5::write_attributes(file.id(), {{"file_type", std::string("gpusynth statistics")},
                                    {"format_version", std::string("1.0")},
                                    {"gpusynth_version", std::string(kVersion)},
+                                   {"stream_version", std::int64_t{kStreamVersion}},
                                    {"git_revision", std::string(kGitRevision)},
                                    {"command_line", command_line}});
   h5::Handle datasets = h5::create_group(file.id(), "datasets");

@@ -427,7 +427,7 @@ def md_table(header, rows):
     return "\n".join(out)
 
 
-def write_report(results, directory, quiet=False):
+def write_report(results, directory, quiet=False, stated=()):
     """Draws the report of RESULTS.h5 into directory and returns its warnings: the parts of /bursts that are missing
     or damaged, said on stderr and at the top of the page. What the report cannot do without is an error (exit 2,
     one line): a file that is not HDF5 or that HDF5 crashes on (report_checks.walk_in_child), request tables or a
@@ -473,13 +473,13 @@ def write_report(results, directory, quiet=False):
         datasets = len(Study(f).datasets) if "compare" in f else 0
         progress = Progress(2 + ("compare" in f) + datasets + len(syntheses) + ("replay" in f) + len(analyses)
                             + len(plain), quiet)
-        notes = []  # the caveats the run recorded, shown in their own box
+        notes = list(stated)  # the caveats gpusynth gave and those the run recorded, shown in their own box
         where = "the overview"
         try:
             progress.step("overview")
             try:
                 sections += overview_sections(f, results)
-                notes = caveats(f)
+                notes += caveats(f)
             except Exception as e:  # noqa: BLE001 (provenance: the report goes on without it, and says so)
                 warnings.append(f"the overview is left out: {e}")
             if "compare" in f:
@@ -645,19 +645,23 @@ def main():
     arguments = sys.argv[1:]
     quiet = "-q" in arguments or "--quiet" in arguments
     arguments = [a for a in arguments if a not in ("-q", "--quiet")]
+    stated = []  # --caveat TEXT: what gpusynth found before the script ran (values of an older stream version)
+    while arguments[:1] == ["--caveat"] and len(arguments) > 1:
+        stated.append(arguments[1])
+        arguments = arguments[2:]
     staged = arguments[:1] == ["--staged"]
     if staged:
         arguments = arguments[1:]
     if len(arguments) != 2:
-        fail("usage: report.py [-q] RESULTS.h5 DIR, or report.py [-q] --staged RESULTS.h5 EMPTY_DIR (as gpusynth "
-             "report runs it)")
+        fail("usage: report.py [-q] [--caveat TEXT]... RESULTS.h5 DIR, or report.py [-q] [--caveat TEXT]... --staged "
+             "RESULTS.h5 EMPTY_DIR (as gpusynth report runs it)")
     results, path = arguments
     if staged:  # gpusynth renames the directory into place on exit 0 and removes it otherwise
-        write_report(results, path, quiet)
+        write_report(results, path, quiet, stated)
         return
     target, staging = staging_directory(path)
     try:
-        warnings = write_report(results, staging, quiet)
+        warnings = write_report(results, staging, quiet, stated)
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # complete: a signal from here on no longer cancels it
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         if os.path.isdir(target):

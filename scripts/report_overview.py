@@ -11,9 +11,9 @@ import numpy as np
 
 from report_bursts import text
 
-PROVENANCE = (("gpusynth_version", "gpusynth"), ("git_revision", "git revision"), ("command_line", "command"),
-              ("config_path", "config"), ("seed", "seed"), ("backend", "backend"), ("device", "device"),
-              ("precision", "precision"), ("host", "host"), ("created_utc", "created (UTC)"))
+PROVENANCE = (("gpusynth_version", "gpusynth"), ("stream_version", "stream version of the values"), ("git_revision", "git revision"),
+              ("command_line", "command"), ("config_path", "config"), ("seed", "seed"), ("backend", "backend"),
+              ("device", "device"), ("precision", "precision"), ("host", "host"), ("created_utc", "created (UTC)"))
 
 
 def attrs_of(obj):

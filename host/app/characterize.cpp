@@ -73,6 +73,7 @@ int characterize_command(const CharacterizeOptions& o) {
   if (o.output.empty()) return kExitOk;
   write_characterization_file(o.output, c,
                               {{"gpusynth_version", std::string(kVersion)},
+                               {"stream_version", std::int64_t{kStreamVersion}},
                                {"command_line", o.command_line},
                                {"format", o.format},
                                {"sources", fmt::format("{}", fmt::join(o.traces, ", "))},

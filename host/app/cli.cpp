@@ -15,6 +15,7 @@
 
 #include "estimators/boosted_trees.hpp"
 #include "host/app/characterize.hpp"
+#include "host/app/completion.hpp"
 #include "host/app/fft_wisdom.hpp"
 #include "host/app/fit.hpp"
 #include "host/app/models.hpp"
@@ -34,8 +35,8 @@ namespace gs {
 
 namespace {
 
-const std::vector<std::string> kCommands = {"run",          "stats",  "fit",    "norros", "report",
-                                            "characterize", "bursts", "replay", "models", "fft-wisdom"};
+const std::vector<std::string> kCommands = {"run",    "stats",  "fit",    "norros",     "report",    "characterize",
+                                            "bursts", "replay", "models", "fft-wisdom", "completion"};
 
 // The options that say how to read and bin a trace (stats and fit).
 struct TraceArguments {
@@ -181,7 +182,8 @@ std::string joined(int argc, char** argv) {
 int parse_and_run(int argc, char** argv) {
   CLI::App app{"gpusynth: GPU-accelerated synthesis of bursty, heavy-tailed, self-similar parallel I/O workloads.",
                "gpusynth"};
-  const std::string version = fmt::format("gpusynth {} ({})\nbuilt with: {}", kVersion, kGitRevision, build_features());
+  const std::string version = fmt::format("gpusynth {} ({}), stream version {}\nbuilt with: {}", kVersion, kGitRevision,
+                                          kStreamVersion, build_features());
   app.set_version_flag("--version", version);
   app.require_subcommand(1);
 
@@ -369,6 +371,15 @@ int parse_and_run(int argc, char** argv) {
   models_command_app->add_option("name", models_options.names, "the models to show (default: all)");
   models_command_app->add_flag("--markdown", models_options.markdown, "print Markdown tables (docs/models.md)");
 
+  std::string shell;
+  CLI::App* completion =
+      app.add_subcommand("completion",
+                         "print a bash completion script for gpusynth: `source <(gpusynth completion bash)`, or let "
+                         "`cmake --install` put it into share/bash-completion/completions");
+  completion->add_option("shell", shell, "bash (the one shell whose script gpusynth writes)")
+      ->required()
+      ->check(CLI::IsMember({"bash"}));
+
   app.formatter(std::make_shared<TopLevelFormatter>());  // after the commands: they keep CLI11's own
   if (argc < 2) {                                        // plain `gpusynth`
     std::fprintf(stderr,
@@ -416,6 +427,10 @@ int parse_and_run(int argc, char** argv) {
   if (norros->parsed()) return norros_command(norros_options);
   if (report->parsed()) return report_command(report_options);
   if (models_command_app->parsed()) return models_command(models_options);
+  if (completion->parsed()) {
+    std::fputs(bash_completion(app).c_str(), stdout);
+    return kExitOk;
+  }
   if (wisdom->parsed()) return fft_wisdom_command(wisdom_options);
   options.bursts_required = bursts->parsed();
   if (replay->parsed()) {

@@ -19,6 +19,7 @@
 #include "host/base/interrupt.hpp"
 #include "host/base/output_file.hpp"
 #include "host/base/run_paths.hpp"
+#include "io/ensemble_file.hpp"
 #include "io/hdf5_library.hpp"
 
 namespace gs {
@@ -175,6 +176,10 @@ int report_command(const ReportOptions& o) {
                       o.results));
   }
   const std::string target = resolve_report_target(o.output, o.results);
+  // Said before the work, even with -q, and again among the page's caveats: a reader comparing the
+  // file with a new run must know.
+  const std::string older_stream = stream_note(o.results);
+  if (!older_stream.empty()) std::fprintf(stderr, "gpusynth report: note: %s\n", older_stream.c_str());
   // Debian's matplotlib and h5py belong to /usr/bin/python3 (a python3 earlier on PATH may lack them).
   const std::string python = environment_or("GPUSYNTH_PYTHON", "/usr/bin/python3");
   const std::string script = environment_or("GPUSYNTH_REPORT_SCRIPT", installed_or_source_script());
@@ -187,6 +192,7 @@ int report_command(const ReportOptions& o) {
   StagingDirectory staging(o.output, target);
   ChildProgram program;
   program.argv = {python, script, "--staged", o.results, staging.path()};
+  if (!older_stream.empty()) program.argv.insert(program.argv.begin() + 2, {"--caveat", older_stream});
   if (o.quiet) program.argv.insert(program.argv.begin() + 2, "--quiet");
   program.block_interrupts_through_exec = true;  // report.py unblocks them once its handlers are in place
   program.cannot_run_note = " (python3-matplotlib and python3-h5py are needed)";

@@ -5,11 +5,11 @@
 
 #include <algorithm>
 #include <limits>
-#include <map>
 #include <set>
 
 #include "host/base/errors.hpp"
 #include "host/base/ranks.hpp"
+#include "host/models/model.hpp"
 
 namespace gs {
 
@@ -33,14 +33,8 @@ EnsembleJob make_job(const EnsembleSpec& spec, std::uint64_t seed) {
 }
 
 double measured_device_speedup(const std::string& model) {
-  // 1 H100 against its machine's 16 host threads (AVX-512 lanes), generation only, each model's example
-  // (bench/models_backends.sh; bench/results/2026-11-26-h100/models_backends.txt: markov in segments,
-  // onoff a thread per (replica, source)).
-  static const std::map<std::string, double> kMeasured = {{"stable", 13}, {"normal", 5.3}, {"fgn", 12},  {"fbm", 12},
-                                                          {"norros", 11}, {"farima", 8.5}, {"lfsn", 21}, {"markov", 24},
-                                                          {"onoff", 3.2}, {"hmm", 0.20}};
-  const auto it = kMeasured.find(model);
-  return it == kMeasured.end() ? std::numeric_limits<double>::quiet_NaN() : it->second;
+  const ModelTraits* traits = find_model(model);  // each model's own measurement, beside its formula
+  return traits ? traits->measured_device_speedup : std::numeric_limits<double>::quiet_NaN();
 }
 
 AutoChoice choose_auto_backend(const std::vector<std::string>& models, int devices) {

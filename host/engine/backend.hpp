@@ -98,8 +98,9 @@ std::vector<std::uint32_t> cuda_philox_words(const RngStreamKey& key, std::uint3
                                              std::uint64_t calls);
 
 // The GPU's generation rate over the host's (16 threads) for a model, as
-// measured on an H100 (bench/results/2026-11-24-h100/models_backends.txt and
-// README.md there); NaN for a model not measured.
+// measured on an H100: its ModelTraits::measured_device_speedup, given where
+// the model is registered (host/models/<model>.cpp); NaN for a model not
+// measured or not known.
 double measured_device_speedup(const std::string& model);
 
 // What `--backend auto` takes when `devices` CUDA devices are usable, for a

@@ -60,6 +60,7 @@ std::vector<Attribute> root_attributes(const RunConfig& config, const RunPlan& p
                    "IOs(i) = v*X(i) + delta and the random-number stream; its dataset 'series' has shape "
                    "(replicas, bins), one independent realization per row.")},
       {"gpusynth_version", std::string(kVersion)},
+      {"stream_version", std::int64_t{kStreamVersion}},
       {"git_revision", std::string(kGitRevision)},
       {"created_utc", utc_now_iso8601()},
       {"seed", config.seed},

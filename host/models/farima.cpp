@@ -332,6 +332,8 @@ FittedModel fit(FitData& data) {
     true,
     {{"farima_p", "AR order of farima (default: BIC over 0..2)", {}, "", 0, 5},
      {"farima_q", "MA order of farima (default: BIC over 0..2)", {}, "", 0, 5}},
+    // GPU/host, 1 H100 over its machine's 16 threads (bench/results/2026-11-26-h100)
+    8.5,
 });
 
 }  // namespace

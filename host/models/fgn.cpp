@@ -85,6 +85,8 @@ FittedModel fit(FitData& data) {
     fit,
     true,
     {{"fgn_hurst", "H of fgn and norros (any estimator of `gpusynth stats`)", hurst_estimator_keys(), "whittle", 0, 0}},
+    // GPU/host, 1 H100 over its machine's 16 threads (bench/results/2026-11-26-h100)
+    12,
 });
 
 [[maybe_unused]] const bool registered_fbm = register_model({
@@ -96,6 +98,8 @@ FittedModel fit(FitData& data) {
     nullptr,
     false,
     {},
+    // GPU/host, 1 H100 over its machine's 16 threads (bench/results/2026-11-26-h100)
+    12,
 });
 
 }  // namespace

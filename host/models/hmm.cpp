@@ -303,6 +303,8 @@ FittedModel fit(FitData& data) {
     false,
     {{"hmm_states", "states of hmm (default 3)", {}, "3", 1, 10},
      {"hmm_starts", "EM starts of hmm (default 5)", {}, "5", 1, 100}},
+    // GPU/host, 1 H100 over its machine's 16 threads (bench/results/2026-11-26-h100)
+    0.20,
 });
 
 }  // namespace

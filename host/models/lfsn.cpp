@@ -213,6 +213,8 @@ FittedModel fit(FitData& data) {
     true,
     {{"lfsn_hurst", "H of lfsn: stable (valid for alpha < 2) or a second-order estimator (rs is the paper's)",
       hurst_estimator_keys(), "stable", 0, 0}},
+    // GPU/host, 1 H100 over its machine's 16 threads (bench/results/2026-11-26-h100)
+    21,
 });
 
 }  // namespace

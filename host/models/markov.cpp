@@ -132,6 +132,8 @@ FittedModel fit(FitData& data) {
     fit,
     true,
     {{"markov_states", "rate levels of markov (default 3)", {}, "3", 1, 10}},
+    // GPU/host (in segments), 1 H100 over its machine's 16 threads (bench/results/2026-11-26-h100)
+    24,
 });
 
 }  // namespace

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -86,6 +87,10 @@ struct ModelTraits {
   FittedModel (*fit)(FitData& data) = nullptr;
   bool fitted_by_default = false;  // among `gpusynth fit`'s default --models
   std::vector<FitOptionSpec> fit_options;
+  // The GPU's generation rate over the host's (16 threads, AVX-512 lanes) for the model's example, as
+  // measured (bench/models_backends.sh); `--backend auto` generates a model below 1 on the host. NaN:
+  // not measured yet (cli.engine's AutoBackend test fails until it is).
+  double measured_device_speedup = std::numeric_limits<double>::quiet_NaN();
 };
 
 // Adds a model to the registry; every model file calls it once at start-up

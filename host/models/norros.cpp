@@ -83,6 +83,8 @@ FittedModel fit(FitData& data) {
     fit,
     false,
     {},
+    // GPU/host, 1 H100 over its machine's 16 threads (bench/results/2026-11-26-h100)
+    11,
 });
 
 }  // namespace

@@ -121,6 +121,8 @@ std::shared_ptr<Model> make(const ParamValues& p) {
     nullptr,
     false,
     {},
+    // GPU/host (a thread per (replica, source)), 1 H100 over its machine's 16 threads (bench/results/2026-11-26-h100)
+    3.2,
 });
 
 }  // namespace

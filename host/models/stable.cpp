@@ -98,6 +98,8 @@ FittedModel fit(FitData& data) {
     fit,
     true,
     {},
+    // GPU/host, 1 H100 over its machine's 16 threads (bench/results/2026-11-26-h100)
+    13,
 });
 
 }  // namespace

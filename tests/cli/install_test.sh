@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # `cmake --install` into a temporary prefix (docs/development.md, "Installing"): the
 # installed binary runs (--version, a shipped config from PREFIX/share/gpusynth/configs,
-# whose traces are installed beside it), its man page reads with `man -l`, its report
-# runs the installed scripts (the sources hidden), and the Python module imports from
-# PREFIX/lib/python3.X/dist-packages.
+# whose traces are installed beside it), its man page reads with `man -l`, its bash
+# completion lies where bash-completion looks, its report runs the installed scripts (the
+# sources hidden), and the Python module imports from PREFIX/lib/python3.X/dist-packages.
 set -u
 source "$(dirname "$0")/lib.sh"
 build=$3
@@ -20,6 +20,8 @@ if command -v help2man >/dev/null; then
 else
   echo "note: help2man is not installed (Debian: help2man): no man page to check"
 fi
+completion=$prefix/share/bash-completion/completions/gpusynth
+grep -q "complete .*-F _gpusynth gpusynth" "$completion" 2>/dev/null || fail "no bash completion at $completion"
 expect_rc 0 "an installed config runs" "$prefix/bin/gpusynth" "$prefix/share/gpusynth/configs/replay.yaml" \
   --replicas 2 -q -o "$tmp/replay.h5"
 # The report from the installed scripts alone: GPUSYNTH_REPORT_SCRIPT unset, the sources out of reach.
