@@ -191,7 +191,7 @@ void write_matrix(hid_t parent, const std::string& name, std::size_t rows, std::
     GS_H5_CHECK(H5Pset_shuffle(properties.id()));
     GS_H5_CHECK(H5Pset_deflate(properties.id(), 4));
   }
-  const Handle dataset = create_dataset(parent, name, H5T_IEEE_F64LE, space.id(), properties.id());
+  const Handle dataset = create_dataset(parent, name, GS_H5_LOCKED(H5T_IEEE_F64LE), space.id(), properties.id());
   if (!values.empty())
     GS_H5_CHECK(H5Dwrite(dataset.id(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()));
   write_attributes(dataset.id(), attributes);
@@ -212,7 +212,7 @@ void write_dimension(hid_t parent, const std::string& name, std::uint64_t n, con
                      unsigned axis, const std::vector<Attribute>& attributes) {
   const hsize_t dims[1] = {n};
   Handle space(GS_H5_CHECK(H5Screate_simple(1, dims, nullptr)), H5Sclose);
-  const Handle scale = create_dataset(parent, name, H5T_STD_I64LE, space.id());
+  const Handle scale = create_dataset(parent, name, GS_H5_LOCKED(H5T_STD_I64LE), space.id());
   // 0 … n − 1 a slab at a time: a dimension of 10^8 requests would take 800 MB at once.
   constexpr std::uint64_t kSlab = std::uint64_t{1} << 20;
   std::vector<std::int64_t> index(std::min(n, kSlab));
