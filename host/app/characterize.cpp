@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "estimators/empirical.hpp"
 #include "host/base/errors.hpp"
 #include "host/base/output_file.hpp"
 #include "host/base/run_paths.hpp"
@@ -16,11 +17,8 @@ namespace gs {
 
 namespace {
 
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
-  return v[v.size() / 2];
-}
+// The printed summary's median (type 7, the mean of the middle two for an even count); 0 for none.
+double median_of(std::vector<double> v) { return v.empty() ? 0 : SortedSample(std::move(v)).quantile(0.5); }
 
 std::string summary_text(const TraceCharacterization& c, const RequestTrace& trace) {
   std::string text = fmt::format(
