@@ -206,11 +206,22 @@ def recorded_warnings(f):
     named by its path."""
     out = []
 
-    def visit(name, obj):
-        w = text(obj.attrs.get("warnings", "")).strip()
-        if w:
-            out.append(f"{name}: {w}")
-    f.visititems(visit)
+    def walk(group, prefix):
+        try:
+            names = list(group)
+        except (KeyError, OSError, RuntimeError, ValueError):  # a damaged group: the rest is still read
+            return
+        for name in names:
+            try:
+                obj = group[name]
+                w = text(obj.attrs.get("warnings", "")).strip()
+            except (KeyError, OSError, RuntimeError, ValueError):  # a damaged or dangling object
+                continue
+            if w:
+                out.append(f"{prefix}{name}: {w}")
+            if isinstance(obj, h5py.Group):
+                walk(obj, f"{prefix}{name}/")
+    walk(f, "")
     return out
 
 
