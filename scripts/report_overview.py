@@ -192,6 +192,10 @@ def caveats(f):
                 out.append(f"bursts {name} / {ensemble}: {int(g.attrs['logistic_fits_unconverged'])} logistic fits "
                            f"in {int(g.attrs.get('replicas_with_unconverged_fits', 0))} replicas stopped without "
                            "converging: their probabilities are the last Newton step's")
+        for ensemble, g in (group["augment"].items() if isinstance(group, h5py.Group) and "augment" in group else []):
+            notes = text(g.attrs.get("notes", "")) if isinstance(g, h5py.Group) else ""
+            out += [f"bursts {name}, training with replicas of {ensemble}: {n.strip()}" for n in notes.split("; ")
+                    if n.strip()]
     for name, group in (f["replay"].items() if "replay" in f else []):
         a = attrs_of(group)
         if "warnings" not in a and a.get("original_processes") != a.get("synthetic_processes"):  # before 2026-11-28
