@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <numeric>
 
 #include "estimators/series.hpp"
@@ -63,6 +64,16 @@ HurstEstimate estimate(HurstMethod method, const std::vector<double>& x) {
   e.H = result.H, e.se = result.se, e.slope = result.slope, e.intercept = result.intercept;
   e.note = note_text(result, n, minimum);
   e.at_edge = result.note == HurstNote::edge_of_range || result.note == HurstNote::non_stationary;
+  // A plot's slope is not bounded: R/S, aggregated variance, DFA and the wavelets can give an H no
+  // stationary series has, and it must not pass for one.
+  if (std::isfinite(e.H) && !(e.H > 0 && e.H < 1) && !e.at_edge) {
+    e.note = fmt::format(
+                 "H = {:.3g} is outside (0, 1): no stationary fGn-like series has it (a trend, a level "
+                 "shift, or too few values)",
+                 e.H) +
+             (e.note.empty() ? "" : "; " + e.note);
+    e.at_edge = true;
+  }
   for (const HurstPoint& p : points) {
     if (p.kind != HurstPointKind::used) continue;
     e.log_scale.push_back(p.log_scale);

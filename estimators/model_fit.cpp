@@ -198,6 +198,16 @@ WhittleTerms whittle(const std::vector<double>& I, const WhittleFrequencies& f, 
 }
 
 // FarimaFit::boundary from the search's free parameters y at its end.
+
+// What to try when the Whittle search of a FARIMA(p, d, q) did not converge:
+// cancelling roots need both an AR and an MA part; one part alone may be too long.
+std::string unconverged_hint(std::size_t p, std::size_t q) {
+  if (p > 0 && q > 0)
+    return ": AR and MA terms whose roots nearly cancel make a ridge; try smaller --farima-p/--farima-q";
+  if (p > 0) return ": try a smaller --farima-p";
+  if (q > 0) return ": try a smaller --farima-q";
+  return "";
+}
 std::string farima_boundary(const FarimaFit& fit, const std::vector<double>& y) {
   std::vector<std::string> why;
   if (std::fabs(fit.d) > kFarimaMaxD - kOnBound)
@@ -216,9 +226,7 @@ std::string farima_boundary(const FarimaFit& fit, const std::vector<double>& y) 
     }
   if (!fit.converged)
     why.push_back(fmt::format("the Whittle search stopped before it converged ({} evaluations){}", kFarimaEvaluations,
-                              fit.p + fit.q > 0 ? ": AR and MA terms whose roots nearly cancel make a ridge; try "
-                                                  "smaller --farima-p/--farima-q"
-                                                : ""));
+                              unconverged_hint(fit.p, fit.q)));
   return fmt::format("{}", fmt::join(why, "; "));
 }
 

@@ -1,6 +1,7 @@
 #include "estimators/replay_fidelity.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -376,6 +377,62 @@ double replay_figure(const ReplayRecord& replay, ReplayFigure figure) {
 const char* exchangeability_word(const ReplayFidelity& f) {
   if (f.synthetic.size() < 3 || std::isnan(f.ks_throughput_replicas.p95)) return "n/a";
   return f.ks_throughput_median <= f.ks_throughput_replicas.p95 ? "yes" : "no";
+}
+
+const char* error_against_goal(const Estimate& e, double goal) {
+  if (std::isnan(e.value)) return "n/a";
+  return e.high <= goal ? "meets" : e.low > goal ? "above" : "interval across";
+}
+
+const char* coverage_against_goal(const Estimate& e) {
+  if (std::isnan(e.value)) return "n/a";
+  return e.low >= kCoverageGoal ? "meets" : e.high < kCoverageGoal ? "below" : "interval across";
+}
+
+const char* within_own_noise(const FigureComparison& c) {
+  if (std::isnan(c.noise_error) || std::isnan(c.replay_error.value)) return "n/a";
+  return c.replay_error.low <= c.noise_error ? "yes" : "no";
+}
+
+std::vector<std::string> fidelity_shortfalls(const ReplayFidelity& f) {
+  std::vector<std::string> out;
+  for (const ReplayFigure figure : {ReplayFigure::run_time, ReplayFigure::throughput}) {
+    const Estimate& e = f.figures[static_cast<int>(figure)].replay_error;
+    if (std::string(error_against_goal(e, kTraceReplayError)) == "above")
+      out.push_back(fmt::format("the replicas' {} error {:.1f} % [{:.1f}, {:.1f}] is above the {:.0f} % goal",
+                                to_string(figure), 100 * e.value, 100 * e.low, 100 * e.high, 100 * kTraceReplayError));
+  }
+  for (const auto& [what, e] :
+       {std::pair{"the busy bins", &f.busy_coverage}, std::pair{"the bytes done", &f.cumulative_coverage}})
+    if (std::string(coverage_against_goal(*e)) == "below")
+      out.push_back(fmt::format("the band covers {:.1f} % [{:.1f}, {:.1f}] of {}, below the {:.0f} % goal",
+                                100 * e->value, 100 * e->low, 100 * e->high, what, 100 * kCoverageGoal));
+  if (std::string(exchangeability_word(f)) == "no")
+    out.push_back(
+        "the original is not exchangeable with the replicas (its median throughput KS distance to them "
+        "exceeds the 95th percentile between two replicas)");
+  return out;
+}
+
+double median_latency_per_4kib(const ReplayRecord& replay, bool read) {
+  std::vector<double> per_4kib;
+  for (const ReplayedIo& io : replay.ios)
+    if (io.read == read) per_4kib.push_back(io.latency / std::max(1.0, io.bytes / 4096));
+  if (per_4kib.empty()) return kNaN;
+  return SortedSample(std::move(per_4kib)).quantile(0.5);
+}
+
+std::string page_cache_warning(const ReplayRecord& replay) {
+  std::vector<std::string> fast;
+  for (const bool read : {true, false})
+    if (const double median = median_latency_per_4kib(replay, read); median < kDeviceSecondsPer4KiB)
+      fast.push_back(fmt::format("{} {:.3g} µs", read ? "reads" : "writes", 1e6 * median));
+  if (fast.empty()) return "";
+  return fmt::format(
+      "the median latency per 4 KiB ({}) is below the {:.0f} µs a device takes: the page cache served these "
+      "requests, not the file system's device, and the figures measure memory (replay with "
+      "--fio-option=--direct=1 where the requests are block-aligned, or a target larger than the memory)",
+      fmt::join(fast, ", "), 1e6 * kDeviceSecondsPer4KiB);
 }
 
 std::size_t replay_bins_covering(double seconds, double bin_seconds, const std::string& what) {

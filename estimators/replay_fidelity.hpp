@@ -151,6 +151,34 @@ struct ReplayFidelity {
   std::vector<std::vector<double>> latency_quantiles;    // per replay (originals, then replicas), s
 };
 
+// The goals a replay is judged by: //TRACE's "average replay error below 6 %"
+// for run time and throughput, and 90 % of the original's bins inside the replicas' band.
+constexpr double kTraceReplayError = 0.06;
+constexpr double kCoverageGoal = 0.90;
+// Where an error with its interval stands against its goal: "meets" (the interval below), "above"
+// (the interval above), "interval across", or "n/a".
+const char* error_against_goal(const Estimate& e, double goal);
+// Where a coverage with its interval stands against kCoverageGoal: "meets", "below", "interval across", "n/a".
+const char* coverage_against_goal(const Estimate& e);
+// Whether a figure's replay error lies within the system's own replay-to-replay noise (the original's
+// second replay against its first): "yes" when the interval's lower end is at most that noise, "no"
+// when above it, "n/a" when the original was replayed once or the error is undefined.
+const char* within_own_noise(const FigureComparison& c);
+
+// Where the synthesis clearly misses a goal (its interval wholly on the wrong side), one sentence
+// each: run time and throughput error, busy-bin and bytes-done coverage, exchangeability. Empty
+// when it misses none.
+std::vector<std::string> fidelity_shortfalls(const ReplayFidelity& f);
+
+// Below this median latency per 4 KiB of data, a replay's requests were served from memory (the page
+// cache), not by a device: a 4 KiB read takes 10 µs on the fastest (3D XPoint) SSDs and 50–100 µs
+// on NVMe flash, while a page-cache copy of 4 KiB with its system call takes 1–3 µs.
+constexpr double kDeviceSecondsPer4KiB = 10e-6;
+// The median latency per 4 KiB of the reads (`read`) or writes of `replay`, s (NaN without any).
+double median_latency_per_4kib(const ReplayRecord& replay, bool read);
+// What the latencies of `replay` say of page-cache service (reads, writes), one sentence, or empty.
+std::string page_cache_warning(const ReplayRecord& replay);
+
 // "yes" when the original's median throughput KS distance to the replicas is at most the 95th
 // percentile of the distance between two replicas, "no" when not, "n/a" below 3 replicas.
 const char* exchangeability_word(const ReplayFidelity& f);

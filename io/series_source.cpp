@@ -34,6 +34,43 @@ double parse_duration(const std::string& text, const char* option) {
   return value * scale;
 }
 
+namespace {
+
+// A bin width of 1, 2 or 5 × 10^k (in s, ms, us or ns) near span / 1000, as
+// --bin takes it: about 1000 bins, enough for the ACF to lag 100 and the Hurst
+// estimators' octaves, few enough to keep each bin's count away from 0.
+std::string bin_for_thousand_bins(double span) {
+  const double target = span / 1000;
+  const double decade = std::pow(10.0, std::floor(std::log10(target)));
+  const double ratio = target / decade;  // the nearest of 1, 2, 5, 10 on a log scale: 630 to 1600 bins
+  const double step = ratio < std::sqrt(2.0) ? 1 : ratio < std::sqrt(10.0) ? 2 : ratio < std::sqrt(50.0) ? 5 : 10;
+  const double width = step * decade;
+  for (const auto& [suffix, factor] : {std::pair{"s", 1.0}, std::pair{"ms", 1e-3}, std::pair{"us", 1e-6}})
+    if (width >= factor * (1 - 1e-9)) return fmt::format("{:g}{}", width / factor, suffix);  // pow's last bit
+  return fmt::format("{:g}ns", width / 1e-9);
+}
+
+// The seconds the trace covers, where its bins are ours to choose: events
+// (first to last) and darshan logs (their bins); 0 for given bins and series.
+double chosen_span(const Trace& trace, const BinnedSeries& binned) {
+  if (trace.kind == Trace::Kind::events && trace.times.size() >= 2) return trace.times.back() - trace.times.front();
+  if (trace.kind == Trace::Kind::binned && trace.format != "counts")
+    return binned.bin_width * static_cast<double>(binned.size());
+  return 0;
+}
+
+}  // namespace
+
+std::string coarse_bin_warning(const LoadedSeries& s, const SeriesSource& source) {
+  const double span = chosen_span(s.trace, s.binned);
+  if (!(span > 0) || s.series.size() >= kFewestAdvisedBins) return "";
+  return fmt::format(
+      "{} {} gives {} bins over the trace's {:.6g} s, fewer than {}: too few for the ACF, the Hurst estimators and "
+      "the fits; {} {} gives about 1000",
+      source.option("bin"), source.bin, s.series.size(), span, kFewestAdvisedBins, source.option("bin"),
+      bin_for_thousand_bins(span));
+}
+
 std::string default_dataset_name(const std::string& path) {
   std::string name = std::filesystem::path(path).filename().string();
   const auto dot = name.find('.');
@@ -67,13 +104,30 @@ std::vector<Attribute> dataset_attributes(const LoadedSeries& s, const std::vect
   return attributes;
 }
 
+namespace {
+// The error of a missing --bin, with the one that gives about 1000 bins where
+// the trace's span is known before binning (events: the trace is read for it).
+UserError missing_bin(const SeriesSource& source, const TraceFormat& format) {
+  std::string advice = "e.g. 1s";
+  if (format.kind == Trace::Kind::events) {
+    try {
+      const Trace trace = read_trace(source.traces, source.trace);
+      if (const double span = chosen_span(trace, {}); span > 0)
+        advice = fmt::format("the trace spans {:.6g} s: {} {} gives about 1000 bins", span, source.option("bin"),
+                             bin_for_thousand_bins(span));
+    } catch (const UserError&) {  // a trace that cannot be read: the missing bin is still the first error
+    }
+  }
+  return UserError(fmt::format("{} is required for this format ({})", source.option("bin"), advice));
+}
+}  // namespace
+
 LoadedSeries read_series(const SeriesSource& source) {
   LoadedSeries s;
   const TraceFormat& format = trace_format(source.trace.format);
   TraceOptions trace_options = source.trace;
   const bool needs_bin = format.kind != Trace::Kind::series;
-  if (needs_bin && source.bin.empty())
-    throw UserError(fmt::format("{} is required for this format (e.g. 1s)", source.option("bin")));
+  if (needs_bin && source.bin.empty()) throw missing_bin(source, format);
   const double bin = needs_bin ? parse_duration(source.bin, source.option("bin").c_str()) : 0.0;
   trace_options.bin_width = bin;
   s.trace = read_trace(source.traces, trace_options);

@@ -38,6 +38,12 @@ struct LoadedSeries {
 
 LoadedSeries read_series(const SeriesSource& source);
 
+// A warning when the bins are too coarse for the statistics (fewer than
+// kFewestAdvisedBins over the trace's span) with the --bin that would give
+// about 1000; empty otherwise, and for formats whose bins are given (counts, series).
+constexpr std::size_t kFewestAdvisedBins = 100;
+std::string coarse_bin_warning(const LoadedSeries& s, const SeriesSource& source);
+
 // The files `source` reads, its traces and its trace list, as inputs of a run
 // (host/base/run_paths.hpp), each named "`what` trace 'PATH'".
 void add_source_inputs(const SeriesSource& source, const std::string& what, RunPaths& paths);

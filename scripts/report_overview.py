@@ -149,7 +149,8 @@ def fit_rows(f):
         fit = attrs_of(group["fit"])
         model = text(group.attrs.get("model", "?"))
         estimates = [estimate_cell(key, value, fit) for key, value in fit.items() if is_estimate(key, value, fit)]
-        validity = "boundary" if "boundary" in fit else "not converged" if fit.get("converged") == "no" else "ok"
+        validity = text(fit["validity"]) if "validity" in fit else \
+            "boundary" if "boundary" in fit else "not converged" if fit.get("converged") == "no" else "ok"
         dataset = next((k for k, d in enumerate(datasets) if name == f"{d}-{model}"), len(datasets))
         rank = models.index(model) if model in models else len(models)
         rows.append(((dataset, rank, position), [name, model, validity, "; ".join(estimates) or fit.get("method", "-")]
@@ -184,11 +185,47 @@ def caveats(f):
         if isinstance(group, h5py.Group) and "prediction" in group:
             notes = text(group["prediction"].attrs.get("notes", ""))
             out += [f"bursts {name}: {n.strip()}" for n in notes.split(";") if n.strip()]
+    for name, group in (f["bursts"].items() if "bursts" in f else []):
+        for ensemble, g in (group["monte_carlo"].items() if isinstance(group, h5py.Group) and "monte_carlo" in group
+                            else []):
+            if isinstance(g, h5py.Group) and g.attrs.get("logistic_fits_unconverged", 0) > 0:
+                out.append(f"bursts {name} / {ensemble}: {int(g.attrs['logistic_fits_unconverged'])} logistic fits "
+                           f"in {int(g.attrs.get('replicas_with_unconverged_fits', 0))} replicas stopped without "
+                           "converging: their probabilities are the last Newton step's")
+        for ensemble, g in (group["augment"].items() if isinstance(group, h5py.Group) and "augment" in group else []):
+            notes = text(g.attrs.get("notes", "")) if isinstance(g, h5py.Group) else ""
+            out += [f"bursts {name}, training with replicas of {ensemble}: {n.strip()}" for n in notes.split("; ")
+                    if n.strip()]
     for name, group in (f["replay"].items() if "replay" in f else []):
         a = attrs_of(group)
-        if a.get("original_processes") != a.get("synthetic_processes"):
+        if "warnings" not in a and a.get("original_processes") != a.get("synthetic_processes"):  # before 2026-11-28
             out.append(f"replay {name}: the original has {a.get('original_processes')} processes and the replicas "
                        f"{a.get('synthetic_processes')}: its figures compare loads of different sizes")
+    return out + recorded_warnings(f)
+
+
+def recorded_warnings(f):
+    """Every `warnings` attribute in the file, the one home gpusynth gives a warning beside what it concerns
+    (a fit's, an ensemble's clipped bins, a replay's page cache and missed goals): one caveat per object,
+    named by its path."""
+    out = []
+
+    def walk(group, prefix):
+        try:
+            names = list(group)
+        except (KeyError, OSError, RuntimeError, ValueError):  # a damaged group: the rest is still read
+            return
+        for name in names:
+            try:
+                obj = group[name]
+                w = text(obj.attrs.get("warnings", "")).strip()
+            except (KeyError, OSError, RuntimeError, ValueError):  # a damaged or dangling object
+                continue
+            if w:
+                out.append(f"{prefix}{name}: {w}")
+            if isinstance(obj, h5py.Group):
+                walk(obj, f"{prefix}{name}/")
+    walk(f, "")
     return out
 
 

@@ -97,6 +97,10 @@ def draw(name, g, directory):
     return images
 
 
+# A figure's unit as the figures over time show it, and the factor from the file's unit to it.
+SHOWN = {"B": ("MiB", MIB), "B/s": ("MiB/s", MIB), "s": ("µs", 1e-6)}
+
+
 def figure_rows(g):
     table = values(g, "figures", ("figure", "unit", "original", "original_again", "synthetic_mean", "synthetic_low",
                                   "synthetic_high", "replay_error", "replay_error_low", "replay_error_high",
@@ -105,12 +109,23 @@ def figure_rows(g):
     replicas = int(attribute(g, "replicas", undefined=True)) if "replicas" in g.attrs else 0
     rows = []
     for r in table:
-        rows.append([r["figure"].decode(), r["unit"].decode(), fmt(r["original"]), fmt(r["original_again"]),
-                     f"{fmt(r['synthetic_mean'])} [{fmt(r['synthetic_low'])}, {fmt(r['synthetic_high'])}]",
+        figure, unit = r["figure"].decode(), r["unit"].decode()
+        # The run time stays in s; the latencies go to µs, bytes to MiB (as the CLI's table).
+        shown, per = SHOWN.get(unit, (unit, 1.0)) if figure != "run_time" else (unit, 1.0)
+        v = lambda key: fmt(r[key] / per)  # noqa: E731
+        rows.append([figure, shown, v("original"), v("original_again"),
+                     f"{v('synthetic_mean')} [{v('synthetic_low')}, {v('synthetic_high')}]",
                      pct_interval(r["replay_error"], r["replay_error_low"], r["replay_error_high"]),
-                     pct(r["noise_error"]),
+                     pct(r["noise_error"]), within_own_noise(r["replay_error"], r["replay_error_low"], r["noise_error"]),
                      f"{fmt(r['original_rank'])}/{replicas + 1}" if ranked else "n/a"])
     return rows
+
+
+def within_own_noise(error, low, noise):
+    """estimators/replay_fidelity.cpp's within_own_noise: the error interval reaches down into the noise."""
+    if not (math.isfinite(noise) and math.isfinite(error)):
+        return "n/a"
+    return "yes" if low <= noise else "no"
 
 
 def fidelity_rows(g):
@@ -121,14 +136,17 @@ def fidelity_rows(g):
                      pct(a("replayer_run_time_error")), f"the traced run: {fmt(a('trace_run_time'))} s; goal 6 %"],
                     ["the same, throughput", pct(a("replayer_throughput_error")),
                      f"the traced run: {fmt(a('trace_throughput') / MIB)} MiB/s; goal 6 %"]]
-    return replayer + [["band coverage of the original's throughput", pct_interval(a("coverage"), a("coverage_low"),
-                                                                         a("coverage_high")),
+    # The busy bins and the bytes done first: on a sparse trace the idle bins lie inside any band holding 0.
+    return replayer + [
+            [f"band coverage of its {int(a('busy_bins'))} busy bins (where it moved data)",
+             pct_interval(a("busy_coverage"), a("busy_coverage_low"), a("busy_coverage_high")), "goal 90 %"],
+            ["band coverage of the bytes done by each bin's end",
+             pct_interval(a("cumulative_coverage"), a("cumulative_coverage_low"), a("cumulative_coverage_high")),
+             "goal 90 %"],
+            ["band coverage of all the original's bins, idle ones included",
+             pct_interval(a("coverage"), a("coverage_low"), a("coverage_high")),
              f"a replica among the others: {pct(a('replica_coverage'))}; the original's second replay: "
              f"{pct(a('original_again_coverage'))}"],
-            ["band coverage of the bytes done by each bin's end",
-             pct_interval(a("cumulative_coverage"), a("cumulative_coverage_low"), a("cumulative_coverage_high")), ""],
-            [f"band coverage of its {int(a('busy_bins'))} busy bins (where it moved data)",
-             pct_interval(a("busy_coverage"), a("busy_coverage_low"), a("busy_coverage_high")), ""],
             ["KS distance, throughput per bin", f"{fmt(a('ks_throughput'), 3)} [{fmt(a('ks_throughput_low'), 3)}, "
                                                  f"{fmt(a('ks_throughput_high'), 3)}]",
              f"original against itself: {fmt(a('ks_throughput_floor'), 3)}"],
@@ -160,11 +178,17 @@ def replay_sections(f, directory, warn):
                           f"(options: {attribute(g, 'fio_options', str) or 'none'}; replicas only: "
                           f"{attribute(g, 'synthetic_fio_options', str) or 'none'}). Original: "
                           f"{attribute(g, 'original', str)}. Measured {attribute(g, 'measured', str)}."]
+            if "filesystem_type" in g.attrs:  # files of versions before 2026-11-28 lack it
+                paragraphs.append(f"The target's file system: {attribute(g, 'filesystem_type', str)} on "
+                                  f"{attribute(g, 'filesystem_device', str)}, mounted at "
+                                  f"{attribute(g, 'filesystem_mount_point', str)} with "
+                                  f"{attribute(g, 'filesystem_mount_options', str)}: the figures are this system's.")
             tables = [("Whole replays: the replicas' mean and replay error |synthetic - original| / original with "
-                       "95 % bootstrap intervals; 'own': the original's second replay against its first; 'rank': "
-                       "the original's among itself and the replicas (1 the smallest)",
+                       "95 % bootstrap intervals; 'own': the original's second replay against its first; 'in "
+                       "own': whether the replay error's interval reaches down into it; 'rank': the original's "
+                       "among itself and the replicas (1 the smallest)",
                        ["figure", "unit", "original", "again", "replicas: mean [95 %]", "replay error [95 %]", "own",
-                        "rank"],
+                        "in own", "rank"],
                        figure_rows(g)),
                       ("Fidelity (the noise floor: the original against its own second replay)",
                        ["measure", "value [95 %]", "reference"], fidelity_rows(g))]

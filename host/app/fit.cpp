@@ -64,11 +64,16 @@ YAML::Node dataset_node(const SeriesSource& read, const std::string& name) {
   return d;
 }
 
-void print_fits(const std::vector<FittedModel>& fitted) {
+void print_fits(const std::vector<FittedModel>& fitted, const LoadedSeries& s) {
   std::printf("%-8s %-10s %-22s %s\n", "model", "validity", "fit statistic", "estimates ± SE");
   for (const FittedModel& r : fitted)
     std::printf("%-8s %-10s %-22s %s\n", r.model.c_str(), validity_of(r), r.invalid.empty() ? r.statistic.c_str() : "-",
                 r.invalid.empty() ? r.estimates.c_str() : r.invalid.c_str());
+  // The unit of every location, scale and level above: the series' values.
+  const std::string unit = s.binned.bin_width > 0 ? fmt::format("{} per {:g} s bin", s.series_name, s.binned.bin_width)
+                                                  : fmt::format("{} per value", s.series_name);
+  std::printf("(levels, locations and scales in %s; H, d, alpha, beta, AR and MA coefficients have no unit)\n",
+              unit.c_str());
 }
 
 // --json: the dataset and every model's validity, estimates with their SEs (its fit: entries) and the
@@ -125,6 +130,7 @@ int fit_command(const FitOptions& given) {
   const LoadedSeries s = read_series(read);
   if (const std::string w = incomplete_modules_warning(s.trace.incomplete_modules); !w.empty())
     std::fprintf(stderr, "warning: %s\n", w.c_str());
+  if (const std::string w = coarse_bin_warning(s, read); !w.empty()) std::fprintf(stderr, "warning: %s\n", w.c_str());
   std::fprintf(stderr, "fitting %zu models to %zu values of '%s' (%s)\n", o.models.size(), s.series.size(),
                read.name.c_str(), s.series_name.c_str());
   const bool counts = s.trace.kind != Trace::Kind::series;
@@ -139,7 +145,7 @@ int fit_command(const FitOptions& given) {
   if (o.json)
     std::printf("%s\n", fits_json(read, s, fitted).dump(2).c_str());
   else
-    print_fits(fitted);
+    print_fits(fitted, s);
   if (o.output.empty()) return kExitOk;
 
   YAML::Node root(YAML::NodeType::Map);

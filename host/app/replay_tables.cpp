@@ -3,14 +3,33 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <variant>
 
 namespace gs {
 
 namespace {
 
-constexpr double kTraceReplayError = 0.06;  // //TRACE's "average replay error below 6 %"
-constexpr double kCoverageGoal = 0.90;
 constexpr double kMiB = 1024.0 * 1024.0;
+
+// A figure's unit as the report's figures show it (MiB, MiB/s, µs) and the factor from its own (B,
+// B/s, s) to that unit.
+struct Shown {
+  const char* unit;
+  double per_unit;
+};
+Shown shown_unit(ReplayFigure figure) {
+  switch (figure) {
+    case ReplayFigure::bytes:
+      return {"MiB", kMiB};
+    case ReplayFigure::throughput:
+      return {"MiB/s", kMiB};
+    case ReplayFigure::latency_median:
+    case ReplayFigure::latency_p99:
+      return {"µs", 1e-6};
+    default:
+      return {unit_of(figure), 1};
+  }
+}
 
 std::string value(double x) { return std::isnan(x) ? std::string("n/a") : fmt::format("{:.4g}", x); }
 
@@ -22,25 +41,28 @@ std::string percent(const Estimate& e) {
 }
 
 std::string figures_table(const ReplayFidelity& f) {
-  std::string out = fmt::format("  {:<21} {:>6} {:>11} {:>11} {:>29} {:>26} {:>9} {:>9}\n", "figure", "unit",
-                                "original", "again", "replicas: mean [95 %]", "replay error [95 %]", "own", "rank");
+  std::string out =
+      fmt::format("  {:<21} {:>6} {:>11} {:>11} {:>29} {:>26} {:>9} {:>7} {:>9}\n", "figure", "unit", "original",
+                  "again", "replicas: mean [95 %]", "replay error [95 %]", "own", "in own", "rank");
   const std::size_t values = f.synthetic.size() + 1;
-  for (const FigureComparison& c : f.figures)
+  for (const FigureComparison& c : f.figures) {
+    const Shown shown = shown_unit(c.figure);
+    const auto in_unit = [&](double x) { return value(x / shown.per_unit); };
     out += fmt::format(
-        "  {:<21} {:>6} {:>11} {:>11} {:>29} {:>26} {:>9} {:>9}\n", to_string(c.figure), unit_of(c.figure),
-        value(c.original), value(c.original_again),
-        fmt::format("{} [{}, {}]", value(c.synthetic.value), value(c.synthetic.low), value(c.synthetic.high)),
+        "  {:<21} {:>6} {:>11} {:>11} {:>29} {:>26} {:>9} {:>7} {:>9}\n", to_string(c.figure), shown.unit,
+        in_unit(c.original), in_unit(c.original_again),
+        fmt::format("{} [{}, {}]", in_unit(c.synthetic.value), in_unit(c.synthetic.low), in_unit(c.synthetic.high)),
         percent(c.replay_error),
         std::isnan(c.noise_error) ? std::string("n/a") : fmt::format("{:.1f} %", 100 * c.noise_error),
+        within_own_noise(c),
         std::isnan(c.original_rank) ? std::string("n/a") : fmt::format("{:g}/{}", c.original_rank, values));
-  out += fmt::format("  (rank: the original's among itself and the {} replicas, 1 the smallest)\n", f.synthetic.size());
+  }
+  out += fmt::format(
+      "  (own: the original's second replay against its first, the system's own noise; in own: whether the "
+      "replicas' error interval reaches down into it; rank: the original's among itself and the {} replicas, 1 the "
+      "smallest)\n",
+      f.synthetic.size());
   return out;
-}
-
-// Where an error with its interval stands against a goal.
-const char* against_goal(const Estimate& e, double goal) {
-  if (std::isnan(e.value)) return "n/a";
-  return e.high <= goal ? "meets" : e.low > goal ? "above" : "interval across";
 }
 
 // Two figures, each against its own goal: the replayer's (//TRACE's: the original's replay against
@@ -61,8 +83,9 @@ std::string fidelity_lines(const ReplayFidelity& f) {
   out += fmt::format(
       "  the synthesis (the replicas against the original's replay): run time error {} ({} the 6 % goal), "
       "throughput error {} ({}); the system's own: {}, {}\n",
-      percent(run.replay_error), against_goal(run.replay_error, kTraceReplayError), percent(throughput.replay_error),
-      against_goal(throughput.replay_error, kTraceReplayError), error(run.noise_error), error(throughput.noise_error));
+      percent(run.replay_error), error_against_goal(run.replay_error, kTraceReplayError),
+      percent(throughput.replay_error), error_against_goal(throughput.replay_error, kTraceReplayError),
+      error(run.noise_error), error(throughput.noise_error));
   return out;
 }
 
@@ -70,15 +93,11 @@ std::string verdict(const ReplayFidelity& f) {
   std::string out = fidelity_lines(f);
   // The busy bins and the bytes done first: on a sparse trace most bins are idle, and an idle bin
   // lies inside any band that holds 0, so the all-bins coverage meets any goal there.
-  const auto coverage_goal = [](const Estimate& e) {
-    if (std::isnan(e.value)) return "n/a";
-    return e.low >= kCoverageGoal ? "meets" : e.high < kCoverageGoal ? "below" : "interval across";
-  };
   out += fmt::format(
       "  band coverage of the {} busy bins (where the original moved data) {} ({} the 90 % goal); of the bytes "
       "done by each bin's end {} ({})\n",
-      f.busy_bins, percent(f.busy_coverage), coverage_goal(f.busy_coverage), percent(f.cumulative_coverage),
-      coverage_goal(f.cumulative_coverage));
+      f.busy_bins, percent(f.busy_coverage), coverage_against_goal(f.busy_coverage), percent(f.cumulative_coverage),
+      coverage_against_goal(f.cumulative_coverage));
   out += fmt::format(
       "  of all {} bins, idle ones included: {}; a replica among the others: {}; the original's second replay: {}\n",
       f.original_bins, percent(f.coverage),
@@ -104,8 +123,17 @@ std::string replay_tables(const std::vector<ReplayResult>& results) {
   std::string out;
   for (const ReplayResult& r : results) {
     const ReplayFidelity& f = r.fidelity;
+    const auto text = [&](const char* name) {
+      for (const Attribute& a : r.attributes)
+        if (a.name == name && std::holds_alternative<std::string>(a.value)) return std::get<std::string>(a.value);
+      return std::string();
+    };
     out += fmt::format("replay '{}': {} replay(s) of the original, {} replicas, bins of {} s\n", r.name,
                        f.originals.size(), f.synthetic.size(), f.options.bin_seconds);
+    // What was measured: the figures are this file system's, with these options, on this device.
+    out += fmt::format("  target {}: {} on {}, mounted at {} ({})\n", text("target"), text("filesystem_type"),
+                       text("filesystem_device"), text("filesystem_mount_point"), text("filesystem_mount_options"));
+    if (const std::string w = text("warnings"); !w.empty()) out += fmt::format("  warning: {}\n", w);
     out += figures_table(f);
     out += verdict(f);
   }

@@ -111,10 +111,22 @@ void print_summary(const StatsOptions& options, const TraceStatistics& s) {
     std::printf("series       %zu values (irregular times kept; statistics over the sequence)\n",
                 s.loaded.series.size());
   const Burstiness& b = s.burstiness;
-  std::printf("burstiness   mean %.6g  sd %.6g  cv %.4g  peak %.6g  peak/mean %.4g\n", b.mean, b.sd, b.cv, b.peak,
-              b.peak_to_mean);
-  std::printf("IDC          ");
-  for (std::size_t i = 0; i < b.idc.size(); ++i) std::printf("m=%zu: %.4g  ", b.idc_scales[i], b.idc[i]);
+  const double width = s.loaded.binned.bin_width;
+  const std::string unit = width > 0 ? fmt::format("{} per {:.6g} s bin", s.loaded.series_name, width)
+                                     : fmt::format("{} per value", s.loaded.series_name);
+  std::printf(
+      "burstiness   of the %s: mean %.6g  sd %.6g  cv (sd/mean) %.4g  peak (largest bin) %.6g  "
+      "peak/mean %.4g\n",
+      unit.c_str(), b.mean, b.sd, b.cv, b.peak, b.peak_to_mean);
+  std::printf(
+      "IDC          index of dispersion, Var/mean of the sums over m consecutive %s (1 for Poisson, growing "
+      "with m under long memory):\n             ",
+      width > 0 ? "bins" : "values");
+  for (std::size_t i = 0; i < b.idc.size(); ++i) {
+    const std::string window =
+        width > 0 ? fmt::format(" ({:.6g} s)", width * static_cast<double>(b.idc_scales[i])) : "";
+    std::printf("m=%zu%s: %.4g  ", b.idc_scales[i], window.c_str(), b.idc[i]);
+  }
   std::printf("\nACF          ");
   for (std::size_t lag : kPrintedLags)
     if (lag < s.acf.size()) std::printf("%zu: %.3f  ", lag, s.acf[lag]);
@@ -213,6 +225,8 @@ int stats_command(const StatsOptions& given) {
     std::fprintf(stderr, "note: --max-lag %zu is cut to %zu, the series' length - 1\n", options.max_lag,
                  s.acf.size() - 1);
   if (const std::string w = incomplete_modules_warning(s.loaded.trace.incomplete_modules); !w.empty())
+    std::fprintf(stderr, "warning: %s\n", w.c_str());
+  if (const std::string w = coarse_bin_warning(s.loaded, options.source); !w.empty())
     std::fprintf(stderr, "warning: %s\n", w.c_str());
   const std::vector<std::string> sha = trace_digests(options.source.traces);
   if (!options.output.empty()) write_statistics_file(options.output, options.source.name, options.command_line, s, sha);

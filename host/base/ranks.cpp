@@ -60,14 +60,37 @@ bool launched_by_mpi() {
   return false;
 }
 
+// The tasks of the srun step this process is one of, or 0 when no srun started
+// it. A batch script's own shell has SLURM_NTASKS of the whole allocation but no
+// SLURM_STEP_ID (checked on Slurm 22.05), and a gpusynth it runs directly is one
+// process, not one of several.
+long slurm_step_tasks() {
+  if (!std::getenv("SLURM_STEP_ID")) return 0;
+  long tasks = 0;
+  for (const char* variable : {"SLURM_STEP_NUM_TASKS", "SLURM_NTASKS", "SLURM_NPROCS"})
+    if (const char* value = std::getenv(variable)) tasks = std::max(tasks, std::atol(value));
+  return tasks;
+}
+
+// One task of several that srun started, yet alone in its world: each task would
+// run the whole job into the same output file. Say so, with the fix, and stop.
+void refuse_lone_slurm_task(const char* fix) {
+  const long tasks = slurm_step_tasks();
+  if (tasks <= 1 || info().size != 1) return;
+  std::fprintf(stderr,
+               "gpusynth: error: srun started %ld tasks (SLURM_NTASKS) but this one is alone in its MPI world "
+               "(size 1); every task would run the whole job into the same output file. %s\n",
+               tasks, fix);
+  finalize_ranks();
+  std::exit(2);
+}
+
 }  // namespace
 
 #ifdef GPUSYNTH_HAVE_MPI
 
-void init_ranks(int* argc, char*** argv) {
-  int initialised = 0;
-  MPI_Initialized(&initialised);
-  if (initialised || !launched_by_mpi()) return;
+namespace {
+void start_mpi(int* argc, char*** argv) {
   int provided = 0;
   MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
   RankInfo& r = info();
@@ -86,6 +109,17 @@ void init_ranks(int* argc, char*** argv) {
   MPI_Comm_rank(node, &r.local_rank);
   MPI_Comm_size(node, &r.local_size);
   MPI_Comm_free(&node);
+}
+}  // namespace
+
+void init_ranks(int* argc, char*** argv) {
+  int initialised = 0;
+  MPI_Initialized(&initialised);
+  if (initialised) return;
+  if (launched_by_mpi()) start_mpi(argc, argv);
+  refuse_lone_slurm_task(
+      "srun gave no PMI to Open MPI: run it as `srun --mpi=pmix gpusynth ...` (docs/scale-out.md, \"A Slurm job\"), "
+      "or set MpiDefault=pmix in slurm.conf");
 }
 
 void finalize_ranks() {
@@ -249,6 +283,10 @@ std::string mpi_library_version() {
 // Started as one of several ranks by a build without MPI, every copy would run
 // the whole job: say so and stop instead.
 void init_ranks(int*, char***) {
+  refuse_lone_slurm_task(
+      "This gpusynth was built without MPI: build it with Open MPI and parallel HDF5 (openmpi-bin, "
+      "libopenmpi-dev, libhdf5-openmpi-dev; docs/scale-out.md) and run `srun --mpi=pmix gpusynth ...`, or run "
+      "it as one task (srun -n 1)");
   if (!launched_by_mpi()) return;
   for (const char* variable : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS"}) {
     const char* size = std::getenv(variable);

@@ -18,6 +18,7 @@
 #include "host/base/child_process.hpp"
 #include "host/base/errors.hpp"
 #include "host/base/interrupt.hpp"
+#include "host/base/mounts.hpp"
 #include "host/base/progress.hpp"
 #include "host/base/sysinfo.hpp"
 #include "io/fio_logs.hpp"
@@ -265,7 +266,12 @@ class Replayer {
 std::vector<Attribute> replay_attributes(const RequestsSpec& spec, const ReplayOptions& options,
                                          const std::string& fio_version, std::int32_t original_processes,
                                          std::int32_t synthetic_processes) {
+  const MountInfo mount = mount_of(options.target);
   return {{"target", options.target},
+          {"filesystem_type", mount.type},
+          {"filesystem_device", mount.device},
+          {"filesystem_mount_options", mount.options},
+          {"filesystem_mount_point", mount.mount_point},
           {"fio", fio_version},
           {"fio_options", fmt::format("{}", fmt::join(options.fio_options, " "))},
           {"synthetic_fio_options", fmt::format("{}", fmt::join(options.synthetic_fio_options, " "))},
@@ -386,11 +392,14 @@ std::vector<ReplayResult> replay_requests(const RunConfig& config, const std::ve
     for (std::size_t r = 0; r < outcome.replicas.size(); ++r)
       synthetic_records.push_back(one(outcome.replicas[r], fmt::format("replica {}", r), true));
     const std::int32_t synthetic_processes = outcome.replicas.empty() ? 0 : outcome.replicas.front().processes;
+    std::vector<std::string> warnings;
     if (synthetic_processes != original.processes)
-      context.log(
-          fmt::format("warning: replay '{}': the original has {} processes and the replicas {}: the figures "
-                      "compare loads of different sizes (set processes: 0 to synthesize the trace's)",
-                      spec->name, original.processes, synthetic_processes));
+      warnings.push_back(
+          fmt::format("the original has {} processes and the replicas {}: the figures compare loads "
+                      "of different sizes (set processes: 0 to synthesize the trace's)",
+                      original.processes, synthetic_processes));
+    if (std::string w = page_cache_warning(original_records.front()); !w.empty())
+      warnings.push_back("the original's first replay: " + std::move(w));
     FidelityOptions fidelity;
     fidelity.bin_seconds = bin_seconds_of(*spec, options);
     fidelity.seed = config.seed;
@@ -406,6 +415,10 @@ std::vector<ReplayResult> replay_requests(const RunConfig& config, const std::ve
     }
     result.attributes =
         replay_attributes(*spec, options, replayer.fio_version(), original.processes, synthetic_processes);
+    for (std::string& w : fidelity_shortfalls(result.fidelity)) warnings.push_back("fidelity: " + std::move(w));
+    for (const std::string& w : warnings) context.log(fmt::format("warning: replay '{}': {}", spec->name, w));
+    // The one home of a replay's warnings in the file: the report's caveats read them there.
+    if (!warnings.empty()) result.attributes.push_back({"warnings", fmt::format("{}", fmt::join(warnings, "; "))});
     results.push_back(std::move(result));
   }
   return results;

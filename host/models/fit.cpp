@@ -128,6 +128,18 @@ const char* validity_of(const FittedModel& fitted) {
   return !fitted.invalid.empty() ? "stopped" : !fitted.boundary.empty() ? "boundary" : "ok";
 }
 
+namespace {
+// The validity word, the boundary and the warning go into `fit:` beside the
+// estimates, so that the written config, the HDF5 attributes made from it and
+// the report's caveats say what the fit table said (a stopped model is not written).
+void record_verdict(FittedModel& r) {
+  if (!r.invalid.empty()) return;
+  r.fit["validity"] = validity_of(r);
+  if (!r.boundary.empty()) r.fit["boundary"] = r.boundary;
+  if (!r.warning.empty()) r.fit["warnings"] = r.warning;
+}
+}  // namespace
+
 std::vector<FittedModel> fit_models(FitData& data, const std::vector<std::string>& models) {
   std::vector<FittedModel> fitted;
   for (const auto& name : models) {
@@ -151,6 +163,7 @@ std::vector<FittedModel> fit_models(FitData& data, const std::vector<std::string
     }
     r.model = name;
     r.length = data.series().size();
+    record_verdict(r);
     fitted.push_back(std::move(r));
   }
   return fitted;

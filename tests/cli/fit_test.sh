@@ -10,6 +10,7 @@ expect_rc 0 "fit counts" "$gpusynth" fit "$data/cloudphysics_per_second.counts" 
   --models stable,lfsn,fgn,norros,farima,normal,markov --replicas 3 -o "$tmp/fitted.yaml" \
   --ensemble-output "$tmp/fitted.h5"
 for model in stable lfsn fgn norros farima normal markov; do expect_in "$tmp/stdout" "$model " "fit table row"; done
+expect_in "$tmp/stdout" "^(levels, locations and scales in count per 1 s bin; " "the fit table's unit"
 # On this trace FARIMA's d ends on its bound 0.49 (stats' local Whittle says d >= 1/2) and lfsn's
 # noise beta is clipped: both are boundary fits, with a warning and the config's # WARNING line.
 expect_in "$tmp/stdout" "^farima   boundary .*d = 0.49 " "farima's d on its bound is a boundary fit"
@@ -23,6 +24,32 @@ expect_rc 0 "fitted config runs" "$gpusynth" "$tmp/fitted.yaml" -q
 expect_in "$tmp/fitted.yaml" "^compare: {}$" "fit -o writes a study"
 expect_rc 0 "report reads the fitted run's output unedited" "$gpusynth" report "$tmp/fitted.h5" -o "$tmp/fitted-report"
 [ -s "$tmp/fitted-report/index.html" ] || fail "the fitted run's report has no index.html"
+# Every warning the fit printed reaches the written fit: (validity, boundary, warnings), the HDF5
+# attributes made from it and the report's caveats (issue 58): farima's d on its bound, lfsn's clipped
+# noise beta; the normal model's counts clipped at 0 are recorded per ensemble as a share.
+expect_in "$tmp/fitted.yaml" "validity: boundary" "the validity word is in the written fit:"
+expect_in "$tmp/fitted-report/report.md" "caveat.*ensemble cloudphysics_per_second-farima is a boundary fit: d = 0.49" \
+  "farima's boundary is a caveat of the report"
+expect_in "$tmp/fitted-report/report.md" "caveat.*ensemble cloudphysics_per_second-lfsn is a boundary fit: .*clipped to -1" \
+  "lfsn's clipped beta is a caveat of the report"
+/usr/bin/python3 - "$tmp/fitted.h5" "$tmp/fitted-report/report.md" <<'PY' || fail "fit warnings in the file"
+import h5py, sys
+f = h5py.File(sys.argv[1], "r")
+report = open(sys.argv[2]).read()
+fit = lambda m: f[f"/ensembles/cloudphysics_per_second-{m}/fit"].attrs  # noqa: E731
+assert fit("farima")["validity"] == "boundary" and "d = 0.49" in fit("farima")["boundary"], dict(fit("farima"))
+assert fit("lfsn")["validity"] == "boundary" and "clipped to -1" in fit("lfsn")["boundary"]
+assert fit("normal")["validity"] == "ok" and "boundary" not in fit("normal")
+for model in ("stable", "lfsn", "fgn", "norros", "farima", "normal", "markov"):
+    e = f["/ensembles/cloudphysics_per_second-" + model]
+    share = e.attrs["clipped_share"]
+    assert share == e.attrs["clipped_bins"] / (3 * 7201), (model, share)
+    warned = "warnings" in e.attrs and "clipped to 0" in e.attrs["warnings"]
+    assert warned == (share > 0.05), (model, share, dict(e.attrs).get("warnings"))
+    assert warned == (f"ensembles/cloudphysics_per_second-{model}: " in report), (model, "the report's caveat")
+print({m: round(float(f[f"/ensembles/cloudphysics_per_second-{m}"].attrs["clipped_share"]), 4)
+       for m in ("normal", "farima", "fgn")})
+PY
 # The written config's output follows the config's path rule (docs/config.md): the default lands
 # beside the YAML, a relative --ensemble-output is written absolute (it was given from the working directory).
 mkdir -p "$tmp/yaml" "$tmp/work"

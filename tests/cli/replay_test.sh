@@ -75,9 +75,17 @@ grep -q "bytes replay error" "$tmp/timed.txt" && fail "a verdict on the bytes, e
 expect_in "$tmp/timed.txt" "the replayer (//TRACE's figure: the original's replay against the traced run): run time .* s against .* s" "the replayer's figure"
 expect_in "$tmp/timed.txt" "the synthesis (the replicas against the original's replay): run time error" "the synthesis' figure"
 expect_in "$tmp/timed.txt" "band coverage of the .* busy bins" "busy-bin coverage first"
+# The headline says what it measured (issue 58): the target's file system, each figure against the
+# system's own noise, the figures in the units of the plots, and its warnings as the file holds them.
+expect_in "$tmp/timed.txt" "^  target $tmp/target: $(findmnt -n -o FSTYPE -T "$tmp/target") on .*, mounted at $(findmnt -n -o TARGET -T "$tmp/target") (" \
+  "the target's file system, as findmnt sees it"
+expect_in "$tmp/timed.txt" "^  figure .* own  in own " "the in-own column"
+expect_in "$tmp/timed.txt" "^  throughput  *MiB/s " "throughput in MiB/s"
+expect_in "$tmp/timed.txt" "^  latency_median  *µs " "latencies in µs"
 expect_in "$tmp/timed.txt" "the original as one more replica: KS throughput per bin, median over the replicas .* between two replicas (median .*, 28 pairs): exchangeable \(yes\|no\)" "the exchangeability figure"
 
-/usr/bin/python3 - "$tmp/timed.h5" "$tmp/untimed.h5" "$data/mpi-io-test.dxt.txt.gz" >"$tmp/check" 2>&1 <<'PY' || fail "replay figures: $(cat "$tmp/check")"
+/usr/bin/python3 - "$tmp/timed.h5" "$tmp/untimed.h5" "$data/mpi-io-test.dxt.txt.gz" \
+  "$(findmnt -n -o FSTYPE,SOURCE,TARGET -T "$tmp/target")" "$tmp/timed.txt" >"$tmp/check" 2>&1 <<'PY' || fail "replay figures: $(cat "$tmp/check")"
 import gzip, sys
 import h5py, numpy as np
 
@@ -108,6 +116,15 @@ def load(path):
 
 timed, tf = load(sys.argv[1])
 untimed, uf = load(sys.argv[2])
+# The target's file system as findmnt (util-linux, from the same mountinfo) sees it.
+fstype, source, target = sys.argv[4].split()
+assert (timed["filesystem_type"], timed["filesystem_device"], timed["filesystem_mount_point"]) == (fstype, source, target), \
+    (timed["filesystem_type"], timed["filesystem_device"], timed["filesystem_mount_point"], sys.argv[4])
+assert "rw" in timed["filesystem_mount_options"].split(","), timed["filesystem_mount_options"]
+# The warnings the table printed are the file's.
+printed = [line.strip()[len("warning: "):] for line in open(sys.argv[5]) if line.strip().startswith("warning: ")]
+assert printed == ([str(timed["warnings"])] if "warnings" in timed else []), (printed, timed.get("warnings"))
+print("warnings:", timed.get("warnings", "none"))
 # Provenance (issue 56): the fio that replayed, its version.
 for attrs in (timed, untimed):
     assert str(attrs["fio"]).startswith("fio-"), attrs["fio"]
@@ -157,7 +174,9 @@ expect_rc 0 "the report of a replay" "$gpusynth" report "$tmp/timed.h5" -o "$tmp
 for image in replay_mpi-io-test_over_time.png replay_mpi-io-test_latency.png; do
   [ -s "$tmp/report/$image" ] || fail "the report has no $image"
 done
-expect_in "$tmp/report/report.md" "band coverage of the original's throughput" "the report's fidelity table"
+expect_in "$tmp/report/report.md" "band coverage of all the original's bins, idle ones included" "the report's fidelity table"
+expect_in "$tmp/report/report.md" "The target's file system: $(findmnt -n -o FSTYPE -T "$tmp/target") on " "the report names the file system"
+expect_in "$tmp/report/report.md" "| latency_median | µs |" "the report's latencies in µs"
 expect_in "$tmp/report/report.md" "| run_time | s |" "the report's figures table"
 
 # The space: 4000 processes of 16 MiB requests need hundreds of GiB; refused before any work, with the numbers.

@@ -81,10 +81,11 @@ expect_rc 0 "the serial run" "$gpusynth" "$tmp/ranks.yaml" -q --memory-limit 4Mi
 
 # The documented script, as docs/scale-out.md prints it, fitted to one node of this host.
 sed -n '/^## A Slurm job/,/^## /p' "$docs" | sed -n '/^```bash/,/^```/p' | sed '1d;$d' >"$tmp/documented.sh"
-grep -q "^srun gpusynth ensemble.yaml" "$tmp/documented.sh" || fail "docs/scale-out.md has no batch script with 'srun gpusynth ensemble.yaml'"
+grep -q "^srun --mpi=pmix gpusynth ensemble.yaml" "$tmp/documented.sh" ||
+  fail "docs/scale-out.md has no batch script with 'srun --mpi=pmix gpusynth ensemble.yaml'"
 sed -e 's/--nodes=[0-9]*/--nodes=1/' -e 's/--ntasks-per-node=[0-9]*/--ntasks-per-node=2/' -e '/--gpus-per-node/d' \
   -e 's/--cpus-per-task=[0-9]*/--cpus-per-task=1/' -e 's/--time=.*/--time=00:05:00/' \
-  -e "s|^srun gpusynth ensemble.yaml|srun --mpi=pmix $gpusynth $tmp/ranks.yaml --memory-limit 4MiB|" \
+  -e "s|^srun --mpi=pmix gpusynth ensemble.yaml|srun --mpi=pmix $gpusynth $tmp/ranks.yaml --memory-limit 4MiB|" \
   "$tmp/documented.sh" >"$tmp/job.sh"
 (cd "$tmp" && SCRATCH=$tmp timeout 300 sbatch --wait --output="$tmp/job.out" "$tmp/job.sh") >"$tmp/stdout" 2>"$tmp/stderr" ||
   fail "sbatch of the documented script: $(cat "$tmp/stderr"); job output: $(tail -5 "$tmp/job.out" 2>/dev/null)"
@@ -95,6 +96,12 @@ expect_in "$tmp/job.out" "wrote $tmp/study.h5: 2 MPI ranks" "the job ran as 2 ra
 expect_rc 0 "srun --mpi=pmix -n 2" timeout 120 srun --mpi=pmix -n 2 "$gpusynth" "$tmp/ranks.yaml" -o "$tmp/srun.h5" \
   --memory-limit 4MiB
 expect_in "$tmp/stderr" "wrote $tmp/srun.h5: 2 MPI ranks" "srun ran 2 ranks"
+# Without --mpi=pmix (this Slurm's MpiDefault=none) each task would be a world of its own and
+# run the whole job into one file: every task refuses, and says how to start it.
+expect_rc 2 "srun -n 2 without PMI" timeout 120 srun -n 2 "$gpusynth" "$tmp/ranks.yaml" -o "$tmp/nopmi.h5" \
+  --memory-limit 4MiB
+expect_in "$tmp/stderr" "srun --mpi=pmix gpusynth" "the refusal gives the fix"
+[ -e "$tmp/nopmi.h5" ] && fail "srun without PMI wrote $tmp/nopmi.h5"
 for out in study srun; do
   same_h5 "$tmp/serial.h5" "$tmp/$out.h5" /ensembles >"$tmp/diff" 2>&1 ||
     fail "$out.h5 differs from the serial run: $(head -c 300 "$tmp/diff")"

@@ -58,6 +58,23 @@ expect_rc 0 "characterize an incomplete log" "$gpusynth" characterize "$tmp/part
 expect_in "$tmp/stderr" "warning: darshan marked incomplete: .*DXT_POSIX" "characterize warns of an incomplete module"
 expect_rc 0 "stats of a complete log" "$gpusynth" stats "$data/mpi-io-test.dxt.txt.gz" --format dxt --bin 1s
 ! grep -q "incomplete" "$tmp/stderr" || fail "a complete log was called incomplete"
+# Units on every figure (issue 58), and a bin too coarse for the trace's span said, with a better one.
+expect_in "$tmp/stdout" "^burstiness   of the count per 1 s bin: mean .* cv (sd/mean) " "burstiness with its unit"
+expect_in "$tmp/stdout" "^IDC          index of dispersion, Var/mean of the sums over m consecutive bins" "IDC said"
+expect_in "$tmp/stdout" "m=1 (1 s): " "IDC's windows in seconds"
+expect_in "$tmp/stderr" "warning: --bin 1s gives [0-9]* bins over the trace's .* s, fewer than 100: .*; --bin [125]0*ms gives about 1000" \
+  "a coarse --bin is said, with one giving about 1000 bins"
+suggested=$(sed -n 's/.*; --bin \([0-9]*ms\) gives about 1000$/\1/p' "$tmp/stderr")
+expect_rc 0 "stats with the suggested --bin" "$gpusynth" stats "$data/mpi-io-test.dxt.txt.gz" --format dxt --bin "$suggested"
+bins=$(sed -n 's/^series .* bin: \([0-9]*\) bins$/\1/p' "$tmp/stdout")
+[ "${bins:-0}" -ge 630 ] && [ "${bins:-0}" -le 1600 ] || fail "--bin $suggested gives $bins bins, not about 1000"
+grep -q "gives about 1000" "$tmp/stderr" && fail "a fine enough --bin was called coarse: $(cat "$tmp/stderr")"
+# A plot's slope beyond (0, 1) is said, not passed off as an H (CloudPhysics per second: DFA's 1.01).
+expect_rc 0 "stats of counts" "$gpusynth" stats "$data/cloudphysics_per_second.counts" --format counts --bin 1s
+expect_in "$tmp/stdout" "^             dfa: H = 1.01 is outside (0, 1)" "an H outside (0, 1) is noted"
+expect_rc 2 "stats of events without --bin" "$gpusynth" stats "$data/mpi-io-test.dxt.txt.gz" --format dxt
+expect_in "$tmp/stderr" "--bin is required for this format (the trace spans .* s: --bin $suggested gives about 1000 bins)" \
+  "the missing --bin is suggested from the span"
 printf '1\n2\nx\n3\n' >"$tmp/bad.txt"
 expect_rc 2 "stats malformed line" "$gpusynth" stats "$tmp/bad.txt" --format timestamps --bin 1s -o "$tmp/bad.h5"
 expect_in "$tmp/stderr" "bad.txt:3:1: timestamp 'x' is not a finite number" "stats error names file:line:column"
