@@ -158,6 +158,8 @@ for image in replay_mpi-io-test_over_time.png replay_mpi-io-test_latency.png; do
   [ -s "$tmp/report/$image" ] || fail "the report has no $image"
 done
 expect_in "$tmp/report/report.md" "band coverage of the original's throughput" "the report's fidelity table"
+/usr/bin/python3 "$source_dir/tests/cli/report_figures_check.py" "$tmp/report" replay_ >"$tmp/check" 2>&1 ||
+  fail "the replay's figures: $(cat "$tmp/check")"
 expect_in "$tmp/report/report.md" "| run_time | s |" "the report's figures table"
 
 # The space: 4000 processes of 16 MiB requests need hundreds of GiB; refused before any work, with the numbers.

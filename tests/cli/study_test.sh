@@ -22,6 +22,8 @@ for plot in cdf qq acf paths metrics; do
   done
 done
 grep -q "data:image/png;base64" "$tmp/report/index.html" || fail "index.html does not embed its plots"
+/usr/bin/python3 "$source_dir/tests/cli/report_figures_check.py" "$tmp/report" >"$tmp/check" 2>&1 ||
+  fail "the study's figures: $(cat "$tmp/check")"
 grep -q "Matching degree" "$tmp/report/report.md" || fail "report.md has no matching degree table"
 # Without matplotlib the report is a user error naming the package, not a traceback.
 mkdir -p "$tmp/no-matplotlib"
