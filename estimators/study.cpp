@@ -111,6 +111,21 @@ void for_each_row(std::uint64_t count, const Body& body) {
   if (failure) std::rethrow_exception(failure);
 }
 
+// The share of c's replicas whose peak, level 1 of its quantile curve,
+// exceeds kImplausiblePeakFactor × `real_peak` (NaN when it has no meaning).
+double implausible_share(const Study::Compared& c, double real_peak) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  if (!(real_peak > 0)) return nan;
+  std::uint64_t above = 0, peaks = 0;
+  for (std::uint64_t r = 0; r < c.entry.replicas; ++r) {
+    const double peak = c.quantiles[r * kCurveLevels + kCurveLevels - 1];
+    if (std::isnan(peak)) continue;
+    ++peaks;
+    above += peak > kImplausiblePeakFactor * real_peak;
+  }
+  return peaks ? static_cast<double>(above) / static_cast<double>(peaks) : nan;
+}
+
 }  // namespace
 
 void Study::add_batch(std::size_t index, std::uint64_t first, std::uint64_t count, const void* rows, StorageType type) {
@@ -147,6 +162,7 @@ void Study::summarize(std::uint64_t seed, Resampler& resampler) {
         c.summaries.push_back(bootstrap_median(c.metrics[m], options_.bootstrap, key, resampler));
       }
       medians.push_back(c.summaries[rank_index_].median);
+      c.implausible_share = implausible_share(c, dataset.real.quantiles.back());
     }
     const std::vector<int> degrees = matching_degrees(medians);
     for (std::size_t k = 0; k < dataset.compared.size(); ++k) {

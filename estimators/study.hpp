@@ -27,6 +27,18 @@ struct StudyEntry {
   std::uint64_t length = 0;
 };
 
+// A replica is implausible when its peak (its largest bin) exceeds this many
+// times the real series' peak. Why 10: a model that fits makes the real peak
+// one draw of the replicas' peak; for a tail index α the peak of n bins is
+// about Fréchet(α), so P(peak > 10 × its median) ≈ ln 2 · 10^-α: 2 % at
+// α = 1.5, 7 % at α = 1. A larger share says the model's tail is heavier
+// than the trace's (and an order of magnitude above the observed peak is
+// rarely a rate the system served).
+constexpr double kImplausiblePeakFactor = 10.0;
+// The share of implausible replicas above which a run warns: over twice the
+// 2 % expected at the paper's α ≈ 1.5.
+constexpr double kImplausibleShareWarning = 0.05;
+
 // A model the study fitted to a dataset but stopped (the paper's validity checks).
 struct StoppedModel {
   std::string dataset, model, reason;
@@ -39,6 +51,9 @@ class Study {
     std::vector<std::vector<double>> metrics;  // [metric][replica]
     std::vector<double> quantiles, acf;        // replicas × kCurveLevels, replicas × acf lags
     std::vector<MedianSummary> summaries;      // per metric
+    // The share of replicas whose peak exceeds kImplausiblePeakFactor × the
+    // real peak (NaN when the real peak is not above 0 or no replica has one).
+    double implausible_share = 0;
     int degree = -1;
     bool separated = true;  // its interval overlaps no interval of a model with another degree
   };

@@ -32,6 +32,16 @@ void write_compare(EnsembleFile& output, const Study& study) {
       {"separated_rule", std::string("separated = 1 when the model's interval of the ranking metric overlaps no "
                                      "interval of a model with another matching degree; 0: the ranking is not "
                                      "significant at the confidence level")},
+      {"implausible_peak_factor", kImplausiblePeakFactor},
+      {"implausible_share_warning", kImplausibleShareWarning},
+      {"implausible_peak_definition",
+       fmt::format(
+           "implausible_peak_share of /compare/<d>/<m>: the share of replicas whose peak (largest bin) exceeds "
+           "{0:g} x the real series' peak (NaN when that peak is not above 0); a model that fits makes the "
+           "real peak one draw of the replicas' peaks, about Frechet(alpha), of which a share ln 2 * {0:g}^-alpha "
+           "exceeds {0:g} x their median (2 % at 10 and tail index 1.5); the run and the report warn above "
+           "implausible_share_warning",
+           kImplausiblePeakFactor)},
       {"paired_definition",
        std::string("p_a_below_b = P(e_A < e_B) + P(e_A = e_B)/2 for the ranking metric of one random replica of each "
                    "model (Mann-Whitney); interval: percentile bootstrap, both samples resampled independently")},
@@ -55,6 +65,7 @@ void write_compare(EnsembleFile& output, const Study& study) {
     for (const auto& s : dataset.stopped) stopped.push_back(s.model + ": " + s.reason);
     h5::write_attributes(group.id(), {{"real_hurst", dataset.real.hurst},
                                       {"real_hurst_note", dataset.real.hurst_note},
+                                      {"real_peak", dataset.real.quantiles.back()},
                                       {"real_peak_to_mean", dataset.real.peak_to_mean},
                                       {"real_cv", dataset.real.cv},
                                       {"stopped_models", fmt::format("{}", fmt::join(stopped, "; "))}});
@@ -77,6 +88,7 @@ void write_compare(EnsembleFile& output, const Study& study) {
                                         {"model", c.entry.model},
                                         {"replicas", c.entry.replicas},
                                         {"matching_degree", static_cast<std::int64_t>(c.degree)},
+                                        {"implausible_peak_share", c.implausible_share},
                                         {"separated", static_cast<std::int64_t>(c.separated)}});
       for (std::size_t m = 0; m < options.metrics.size(); ++m) {
         const MedianSummary& s = c.summaries[m];

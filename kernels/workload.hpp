@@ -1,9 +1,12 @@
 // The workload mapping of eq. (5), IOs(i) = v·X(i) + δ, and its storage.
 //
-// `real` values are stored as float32 or float64; `counts` are rounded to the
-// nearest integer (halves up), clipped at 0 and stored as uint32. Nothing
-// non-finite is ever stored: values beyond the storage type saturate at its
-// largest value (with sign) and are counted, as are clipped counts. The
+// An optional cap truncates v·X + δ from above (values above it are stored as
+// the cap and counted as saturated): heavy-tailed models draw peaks no device
+// serves. Its default, +inf, changes no value (NaN included). `real` values
+// are stored as float32 or float64; `counts` are rounded to the nearest
+// integer (halves up), clipped at 0 and stored as uint32. Nothing non-finite
+// is ever stored: values beyond the storage type saturate at its largest
+// value (with sign) and are counted, as are clipped counts. The
 // mapping is evaluated in double, so counts stay exact up to 2^32, except for
 // float values stored as float32, where float is exact enough and spares a GPU
 // two slow conversions.
@@ -32,11 +35,12 @@ inline const char* to_string(Dtype dtype) { return dtype == Dtype::float64 ? "fl
 struct WorkloadMapping {
   double v = 1.0;
   double delta = 0.0;
+  double cap = INFINITY;  // the largest value stored; +inf: no cap
 };
 
 struct StoreTally {
   std::uint32_t clipped = 0;    // counts that were negative, stored as 0
-  std::uint32_t saturated = 0;  // values beyond the storage type (or capped innovations)
+  std::uint32_t saturated = 0;  // values beyond the storage type or the cap (or capped innovations)
 };
 
 // StoreTally summed over a batch (host side).
@@ -52,12 +56,24 @@ struct Tally {
 
 constexpr double kMaxCount = 4294967295.0;
 
+// v·x + δ, at most the cap; `capped` says where the cap applied.
+template <class Real, class Mask>
+GS_HD GS_INLINE Real capped_workload(Real x, const WorkloadMapping& map, Mask& capped) {
+  const Real y = Real(map.v) * x + Real(map.delta);
+  capped = y > Real(map.cap);
+  return select(capped, Real(map.cap), y);
+}
+
 // A real value stored as its own type (Out = Real, the `real` storage of an
-// ensemble's dtype): v·x + δ, beyond the type's largest value saturated with
-// its sign (NaN: at +max) and flagged. Generic in the lanes (kernels/lanes.hpp).
+// ensemble's dtype): v·x + δ capped, beyond the type's largest value saturated
+// with its sign (NaN: at +max); either is flagged. Generic in the lanes
+// (kernels/lanes.hpp).
 template <class Real, class Mask>
 GS_HD GS_INLINE Real real_workload(Real x, const WorkloadMapping& map, Real top, Mask& saturated) {
-  return clamp_magnitude(Real(map.v) * x + Real(map.delta), top, saturated);
+  Mask capped;
+  const Real y = clamp_magnitude(capped_workload(x, map, capped), top, saturated);
+  saturated = saturated | capped;
+  return y;
 }
 
 template <class Out, class Real>
@@ -65,17 +81,16 @@ GS_HD GS_INLINE Out store_workload(Real x, const WorkloadMapping& map, StoreTall
   using Compute = typename std::conditional<std::is_same<Out, float>::value && std::is_same<Real, float>::value, float,
                                             double>::type;
   if constexpr (std::is_integral<Out>::value) {  // uint32 counts
-    const Compute y = static_cast<Compute>(map.v) * static_cast<Compute>(x) + static_cast<Compute>(map.delta);
+    bool capped;
+    const Compute y = capped_workload(static_cast<Compute>(x), map, capped);
     const double rounded = gs::floor(y + 0.5);  // Compute is double here
     if (rounded < 0.0) {
       ++tally.clipped;
       return 0;
     }
-    if (!(rounded <= kMaxCount)) {  // +inf or NaN
-      ++tally.saturated;
-      return static_cast<Out>(kMaxCount);
-    }
-    return static_cast<Out>(rounded);
+    const bool beyond = !(rounded <= kMaxCount);  // +inf or NaN
+    tally.saturated += capped || beyond;
+    return static_cast<Out>(beyond ? kMaxCount : rounded);
   } else {
     bool saturated;
     const Compute y =

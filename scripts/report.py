@@ -314,7 +314,6 @@ def plot_metrics(study, group, dataset, models, units, directory):
             ax.errorbar(shown, medians, yerr=errors, fmt="o", color="tab:red", ms=3, capsize=3,
                         label=f"median, {study.attrs['interval_method']} interval")
             ax.tick_params(axis="x", labelrotation=45)
-            ax.legend(loc="best", fontsize=6)
             if metric == "hurst":
                 ax.axhline(0, color="grey", lw=0.5)
             if metric.endswith("_ratio"):
@@ -325,6 +324,7 @@ def plot_metrics(study, group, dataset, models, units, directory):
     fig.suptitle(f"{dataset}: per-replica metrics (boxes: quartiles, whiskers 1.5 IQR; red: the median's "
                  f"{100 * study.attrs['confidence']:g} % bootstrap interval)")
     fig.tight_layout()
+    legend_below(fig, [ax for ax in axes if ax.get_legend_handles_labels()[0]] or axes)
     return save(fig, directory, f"metrics_{dataset}.png")
 
 

@@ -158,6 +158,23 @@ def fit_rows(f):
     return [row for _, row in sorted(rows, key=lambda r: r[0])]
 
 
+def implausible_peaks(compare, dataset):
+    """The models of `dataset` whose share of replicas peaking above the run's factor × the real peak is above the
+    share the run warns at (the rule and both numbers are /compare's attributes)."""
+    warn_above = compare.attrs.get("implausible_share_warning")
+    if warn_above is None:  # a file from before the rule
+        return []
+    factor, real_peak = compare.attrs["implausible_peak_factor"], compare[dataset].attrs["real_peak"]
+    out = []
+    for model, group in compare[dataset].items():
+        share = group.attrs.get("implausible_peak_share") if isinstance(group, h5py.Group) else None
+        if share is not None and share > warn_above:
+            out.append(f"{dataset} / {model}: {100 * share:.1f} % of the replicas peak above {factor:g} × the trace's "
+                       f"peak ({real_peak:g}): the model's tail is heavier than the trace's; workload: {{cap: …}} "
+                       f"truncates the values (docs/config.md)")
+    return out
+
+
 def caveats(f):
     """Every caveat the run recorded in the file, one sentence each."""
     out = []
@@ -181,6 +198,7 @@ def caveats(f):
             stopped = text(f["compare"][dataset].attrs.get("stopped_models", ""))
             if stopped:
                 out.append(f"{dataset}: models stopped by their validity checks: {stopped}")
+            out += implausible_peaks(f["compare"], dataset)
     for name, group in (f["bursts"].items() if "bursts" in f else []):
         if isinstance(group, h5py.Group) and "prediction" in group:
             notes = text(group["prediction"].attrs.get("notes", ""))

@@ -1,6 +1,6 @@
 """The /replay part of `gpusynth report` (docs/requests.md, "Replay fidelity"): for each replayed
 requests entry, throughput over time (the original's replays against the replicas' 5-95 % band), the
-file data operation ratio and the arrival rate over time, the latency CDFs of every replay, and the
+file data operation ratio (a mean per coarse bin) and the arrival rate over time, one legend outside the data, the latency CDFs of every replay, and the
 tables of whole-replay figures (replay errors with their intervals and the system's own) and of the
 fidelity measures (band coverage, KS distances against their noise floors). A part whose data is
 missing or damaged is left out with a warning naming the object in the file.
@@ -11,9 +11,10 @@ import warnings
 import h5py
 import numpy as np
 
-from report_bursts import InputError, attribute, member, plt, save, values
+from report_bursts import InputError, attribute, legend_outside, member, plt, save, values
 
 MIB = 2.0 ** 20
+RATIO_BINS = 40  # the data operation ratio's coarse bins: most fine bins of a sparse replay have no operation
 
 
 def fmt(x, digits=4):
@@ -47,7 +48,17 @@ def band_plot(axis, time, original, synthetic, scale, label_replicas):
     for i, row in enumerate(original):
         axis.step(time, row * scale, where="post", color="black", lw=1, ls="-" if i == 0 else ":",
                   label="original" if i == 0 else "original, replay 2")
-    axis.legend(loc="upper right", fontsize=8)
+
+
+def binned_mean(m, k):
+    """Each row's mean over consecutive groups of k bins, bins without a value left out (NaN where a group has
+    none): a ratio defined only in the few bins that ran an operation becomes a curve, not scattered points."""
+    rows, bins = m.shape
+    padded = np.full((rows, -(-bins // k) * k), np.nan)
+    padded[:, :bins] = m
+    with warnings.catch_warnings():  # a group without any value is NaN, drawn as a gap
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.nanmean(padded.reshape(rows, -1, k), axis=2)
 
 
 def draw(name, g, directory):
@@ -62,9 +73,10 @@ def draw(name, g, directory):
     band_plot(axes[0], time, original_throughput, matrix(g, "synthetic_throughput", replicas), 1 / MIB, band)
     axes[0].set_ylabel("throughput (MiB/s)")
     axes[0].set_title(f"{name}: replayed by fio, bins of {width * 1e3:g} ms")
-    band_plot(axes[1], time, matrix(g, "original_data_operation_ratio", originals),
-              matrix(g, "synthetic_data_operation_ratio", replicas), 1, band)
-    axes[1].set_ylabel("file data operation ratio")
+    k = max(1, -(-len(time) // RATIO_BINS))
+    band_plot(axes[1], time[::k], binned_mean(matrix(g, "original_data_operation_ratio", originals), k),
+              binned_mean(matrix(g, "synthetic_data_operation_ratio", replicas), k), 1, band)
+    axes[1].set_ylabel(f"file data operation ratio,\nmean per {k * width:g} s")
     axes[1].set_ylim(-0.02, 1.02)
     band_plot(axes[2], time, matrix(g, "original_arrival_rate", originals), matrix(g, "synthetic_arrival_rate", replicas),
               1, band)
@@ -76,7 +88,7 @@ def draw(name, g, directory):
                      label="original" if i == 0 else "original, replay 2")
     axes[3].set_ylabel("bytes done (MiB)")
     axes[3].set_xlabel("time since the replay's start (s)")
-    axes[3].legend(loc="lower right", fontsize=8)
+    legend_outside(axes[0], fontsize=8)  # every panel draws its figures the same way: one legend
     fig.tight_layout()
     images[f"{name}: throughput, data operation ratio, arrival rate and bytes done over time"] = save(
         fig, directory, f"replay_{name}_over_time.png")
@@ -92,7 +104,7 @@ def draw(name, g, directory):
     axis.set_xlabel("request latency, issue to completion (µs)")
     axis.set_ylabel("cumulative probability")
     axis.set_title(f"{name}: latency of the data requests")
-    axis.legend(loc="lower right", fontsize=8)
+    legend_outside(axis, fontsize=8)
     images[f"{name}: latency CDFs"] = save(fig, directory, f"replay_{name}_latency.png")
     return images
 

@@ -8,12 +8,15 @@
 #
 #     PYTHONPATH=build/python /usr/bin/python3 docs/examples/python_acf.py
 #
-# GPUSYNTH_EXAMPLE_REPLICAS and GPUSYNTH_EXAMPLE_FIGURE change the replicas and where the
-# figure goes (the test tests/cli/python_example_test.sh runs it with fewer replicas).
+# The figure goes to out/examples/python-acf.png of the source tree; `--refresh-docs` writes
+# the tracked docs/images/python-acf.png that docs/python.md shows instead (a run never replaces
+# it unasked). GPUSYNTH_EXAMPLE_REPLICAS changes the replicas (tests/cli/python_example_test.sh
+# runs it with fewer).
 
 # %%
 import os
 import pathlib
+import sys
 
 import matplotlib
 
@@ -25,7 +28,7 @@ import gpusynth
 
 root = pathlib.Path(__file__).resolve().parents[2]
 replicas = int(os.environ.get("GPUSYNTH_EXAMPLE_REPLICAS", "1000"))
-figure = pathlib.Path(os.environ.get("GPUSYNTH_EXAMPLE_FIGURE", root / "docs/images/python-acf.png"))
+figure = root / ("docs/images" if "--refresh-docs" in sys.argv[1:] else "out/examples") / "python-acf.png"
 max_lag = 100
 
 # %% The trace, binned per second (as `gpusynth stats … --format counts --bin 1s` reads it)

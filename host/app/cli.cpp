@@ -308,8 +308,10 @@ int parse_and_run(int argc, char** argv) {
   }
 
   NorrosOptions norros_options;
-  CLI::App* norros = app.add_subcommand(
-      "norros", "Norros' effective bandwidth (eq. 3) and arrival rate (eqs. 3-5) of the self-similarity paper");
+  CLI::App* norros =
+      app.add_subcommand("norros",
+                         "Norros' (1995) effective bandwidth and the arrival rate it admits (eqs. (3)-(5) of the "
+                         "self-similarity paper)");
   norros->add_option("-a", norros_options.a, "variance coefficient a > 0")->required();
   norros->add_option("-H,--hurst", norros_options.H, "Hurst exponent, 0 < H < 1, H != 0.5")->required();
   norros->add_option("--epsilon", norros_options.epsilon, "miss probability, 0 < epsilon < 1 (default 1e-3)");

@@ -61,6 +61,10 @@ WorkloadMapping parse_workload(ConfigMap& map, ValueKind& values) {
   workload.v = map.number("v").value_or(1.0);
   require_in_range(map, "v", workload.v, workload.v > 0, "v > 0 (the I/O mean velocity of eq. (5))");
   workload.delta = map.number("delta").value_or(0.0);
+  if (const auto cap = map.number("cap")) {
+    require_in_range(map, "cap", *cap, *cap > 0, "cap > 0 (the largest value stored, in the values' unit)");
+    workload.cap = *cap;
+  }
   values = map.choice("values", {"real", "counts"}).value_or("real") == "counts" ? ValueKind::counts : ValueKind::real;
   return workload;
 }
@@ -338,7 +342,7 @@ EnsembleSpec parse_ensemble(const YAML::Node& node, const std::string& file, std
                     "parameters of {})",
                     named.where(), model));
   spec.model = make_model(*traits, node["params"], file, named.path_of("params"));
-  if (auto workload = named.map("workload", {"v", "delta", "values"})) {
+  if (auto workload = named.map("workload", {"v", "delta", "values", "cap"})) {
     spec.workload = parse_workload(*workload, spec.values);
   }
   spec.replicas = named.require(named.unsigned_integer("replicas"), "replicas", "how many independent series, >= 1");

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <future>
 #include <map>
@@ -177,6 +178,8 @@ std::vector<Attribute> ensemble_attributes(const EnsemblePlan& ensemble, const T
       {"saturated_values", tally.saturated},
   };
   if (const std::string w = clipped_warning(spec, tally); !w.empty()) attrs.push_back({"warnings", w});
+  if (std::isfinite(spec.workload.cap))  // stored as it, counted in saturated_values
+    attrs.push_back({"workload_cap", spec.workload.cap});
   for (auto& attr : spec.model->describe()) attrs.push_back(std::move(attr));
   for (const auto& attr : ensemble.job.generation.attributes) attrs.push_back(attr);
   const std::string fft_plans = host_fft_plans(ensemble, context.fft_wisdom.get());
@@ -608,6 +611,22 @@ std::unique_ptr<RowWriter> make_row_writer(EnsembleFile* file, const RunConfig& 
   return std::make_unique<FileRowWriter>(*file, config);
 }
 
+// Models whose replicas peak far above their trace (estimators/study.hpp's
+// rule), said on stderr: their pictures and errors are dominated by them.
+void warn_implausible_peaks(const Study& study, const ExecutionContext& context) {
+  for (const Study::Dataset& dataset : study.datasets()) {
+    for (const std::size_t i : dataset.compared) {
+      const Study::Compared& c = study.compared()[i];
+      if (c.implausible_share > kImplausibleShareWarning)
+        context.log(
+            fmt::format("warning: {} / {}: {:.1f} % of the replicas peak above {:g} x the trace's peak ({:g}); "
+                        "workload: {{cap: ...}} truncates the values (docs/config.md)",
+                        dataset.name, c.entry.label, 100 * c.implausible_share, kImplausiblePeakFactor,
+                        dataset.real.quantiles.back()));
+    }
+  }
+}
+
 // The ensembles generated into the run's file, on one rank or many
 // (docs/scale-out.md): rank 0 lays the file out (root attributes, datasets,
 // every ensemble's empty series); every rank generates its share of each
@@ -651,6 +670,7 @@ void generate_run(const RunConfig& config, const RunPlan& plan, const RunBackend
       const auto summary_start = std::chrono::steady_clock::now();
       study->summarize(config.seed, *backends.main->make_resampler());
       outcome.summary_seconds = seconds_since(summary_start);
+      warn_implausible_peaks(*study, context);
     }
     if (file) {
       for (std::size_t e = 0; e < plan.ensembles.size(); ++e) {

@@ -84,13 +84,13 @@ class LfsnModel final : public Model {
     generation.rng_positions = kernel.fine_points;
     generation.attributes = {
         {"marginal_law", fmt::format("N(i) ~ S1(alpha={}, beta={:.10g}, scale=1, location=0) exactly (Nolan's S1 = "
-                                     "eq. (3)); X = N",
+                                     "Samorodnitsky and Taqqu 1994); X = N",
                                      p_.alpha, kernel.beta_eff)},
         {"marginal_beta", kernel.beta_eff},
         {"kernel",
          std::string("c_k = h_d(k/m) / (sum_j |h_d(j/m)|^alpha)^(1/alpha), k = 1..K*m, h_d(x) = x^d - "
                      "(x-1)^d (x >= 1), x^d (0 < x <= 1); N(i) = sum_k c_k Z(m*i - k), Z ~ S1(alpha, beta, 1, 0) "
-                     "i.i.d. (the law of eq. (4)'s a X+ - b X-, a = ((1+beta)/2)^(1/alpha), b = "
+                     "i.i.d. (the law of a X+ - b X- in Stoev and Taqqu 2004, a = ((1+beta)/2)^(1/alpha), b = "
                      "((1-beta)/2)^(1/alpha))")},
         {"kernel_alpha_norm", kernel.raw_alpha_norm},
         {"drift_removed", kernel.drift},
@@ -201,7 +201,8 @@ FittedModel fit(FitData& data) {
 
 [[maybe_unused]] const bool registered = register_model({
     "lfsn",
-    "linear fractional stable noise of eq. (4)",
+    "linear fractional stable noise in Stoev and Taqqu's (2004) discretisation (eq. (4) of the alpha-stable "
+    "workload paper)",
     "{alpha: 1.5, beta: 0.5, H: 0.8, m: 4, K: 32}",
     {real_param("alpha", "the characteristic exponent").above(0).at_most(2),
      real_param("beta", "the skewness").at_least(-1).at_most(1).defaults(0),

@@ -24,7 +24,8 @@ class StableModel final : public Model {
             {"mu", law_.mu},
             {"parameterization", std::string(parameterization_name(law_.parameterization))},
             {"law", fmt::format("i.i.d. alpha-stable S_alpha(sigma, beta, mu) in Nolan's {} "
-                                "parameterization (S1 = eq. (3) of the alpha-stable workload paper)",
+                                "parameterization (S1: Samorodnitsky and Taqqu 1994, eq. (3) of the alpha-stable "
+                                "workload paper)",
                                 parameterization_name(law_.parameterization))}};
   }
 
@@ -93,7 +94,8 @@ FittedModel fit(FitData& data) {
     {real_param("alpha", "the characteristic exponent").above(0).at_most(2),
      real_param("beta", "the skewness").at_least(-1).at_most(1).defaults(0),
      real_param("sigma", "the scale").above(0).defaults(1), real_param("mu", "the location").defaults(0),
-     choice_param("parameterization", "S1 (eq. (3) of the paper, Samorodnitsky-Taqqu) or S0 (Nolan's)", {"S1", "S0"})},
+     choice_param("parameterization", "S1 (Samorodnitsky and Taqqu 1994; the paper's eq. (3)) or S0 (Nolan 1998)",
+                  {"S1", "S0"})},
     make,
     fit,
     true,

@@ -17,6 +17,24 @@ if command -v help2man >/dev/null; then
   MANPAGER=cat MANWIDTH=100 man -l "$page" >"$tmp/man.txt" 2>"$tmp/man.err" || fail "man -l: $(cat "$tmp/man.err")"
   expect_in "$tmp/man.txt" "gpusynth CONFIG.yaml" "the man page's usage"
   expect_in "$tmp/man.txt" "replay" "the man page lists the commands"
+  # One page per subcommand the help lists, named after it, with EXAMPLES; ± reads as ± in UTF-8,
+  # and as +- in the C locale, never '??' (scripts/man_pages.sh).
+  for command in $("$prefix/bin/gpusynth" --help | sed -n '/^Subcommands:/,$ s/^  \([a-z][a-z-]*\) .*/\1/p'); do
+    page=$prefix/share/man/man1/gpusynth-$command.1
+    [ -s "$page" ] || fail "no man page at $page"
+    LC_ALL=C MANPAGER=cat MANWIDTH=100 man -l "$page" >"$tmp/man.txt" 2>"$tmp/man.err" || fail "man -l: $(cat "$tmp/man.err")"
+    expect_in "$tmp/man.txt" "^ *gpusynth-$command  *-  *[a-zA-Z]" "the NAME of gpusynth-$command.1"
+    expect_in "$tmp/man.txt" "^GPUSYNTH-${command^^}(1)" "the title of gpusynth-$command.1"
+    expect_in "$tmp/man.txt" "^EXAMPLES" "the EXAMPLES of gpusynth-$command.1"
+    ! grep -q '??' "$tmp/man.txt" || fail "gpusynth-$command.1 prints '??': $(grep -m 1 '??' "$tmp/man.txt")"
+    # ASCII source, every other character a groff escape: a reader without preconv (nroff) shows it too.
+    ! LC_ALL=C grep -qP '[^\x00-\x7F]' "$page" ||
+      fail "gpusynth-$command.1 holds raw non-ASCII text: $(LC_ALL=C grep -m 1 -P '[^\x00-\x7F]' "$page")"
+  done
+  LC_ALL=C MANPAGER=cat man -l "$prefix/share/man/man1/gpusynth-fit.1" >"$tmp/man.txt" 2>&1
+  expect_in "$tmp/man.txt" "estimates +- SE" "± in the C locale"
+  LC_ALL=C.UTF-8 MANPAGER=cat man -l "$prefix/share/man/man1/gpusynth-fit.1" >"$tmp/man.txt" 2>&1
+  expect_in "$tmp/man.txt" "estimates ± SE" "± in a UTF-8 locale"
 else
   echo "note: help2man is not installed (Debian: help2man): no man page to check"
 fi

@@ -25,5 +25,9 @@ expect_rc 2 "an unknown model" "$gpusynth" models gamma
 expect_in "$tmp/stderr" "'gamma' is not a known model" "models names the unknown model"
 expect_rc 0 "lfsn's parameters" "$gpusynth" models lfsn
 expect_in "$tmp/stdout" "0 < alpha <= 2" "the accepted range of a parameter"
+# Help that cites an equation names its source (authors, year), not "eq. (4)" alone.
+expect_rc 0 "every model's help" "$gpusynth" models
+bare=$(grep -E "\beqs?\. " "$tmp/stdout" | grep -vE "\b(19|20)[0-9]{2}\b")
+[ -z "$bare" ] || fail "help that cites an equation without its authors and year: $bare"
 
 finish "models"

@@ -177,6 +177,8 @@ done
 expect_in "$tmp/report/report.md" "band coverage of all the original's bins, idle ones included" "the report's fidelity table"
 expect_in "$tmp/report/report.md" "The target's file system: $(findmnt -n -o FSTYPE -T "$tmp/target") on " "the report names the file system"
 expect_in "$tmp/report/report.md" "| latency_median | µs |" "the report's latencies in µs"
+/usr/bin/python3 "$source_dir/tests/cli/report_figures_check.py" "$tmp/report" replay_ >"$tmp/check" 2>&1 ||
+  fail "the replay's figures: $(cat "$tmp/check")"
 expect_in "$tmp/report/report.md" "| run_time | s |" "the report's figures table"
 
 # The space: 4000 processes of 16 MiB requests need hundreds of GiB; refused before any work, with the numbers.

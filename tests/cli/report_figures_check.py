@@ -2,10 +2,13 @@
 """Checks the figures of a report as a reviewer would (issue 58 part 3, items 3 and 6;
 tests/cli/report_test.sh), from the SVGs matplotlib wrote (text kept as text):
 
-    report_figures_check.py REPORT_DIR
+    report_figures_check.py REPORT_DIR [PREFIX]
 
-- legends outside the data: in the burst analyses' figures (bursts_*) and the study's small
-  multiples (cdf_*, qq_*, acf_*), no legend's box overlaps the data area of any panel;
+(PREFIX: only the figures whose names begin with it.)
+
+- legends outside the data: in the burst analyses' figures (bursts_*), the study's small
+  multiples (cdf_*, qq_*, acf_*) and per-replica metrics (metrics_*) and the replay's figures
+  (replay_*), no legend's box overlaps the data area of any panel;
 - Algorithm 1's figure (bursts_*_schedule) has one x-axis label for its panels and a title;
 - the study's sample paths (paths_*: the real series above each model's replica 0, whose ranges
   differ) are drawn each on its own y scale: the panels' y tick labels are not all the same.
@@ -41,15 +44,15 @@ def texts(group):
 
 
 def main():
-    directory = sys.argv[1]
+    directory, prefix = sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else ""
     failures, checked = [], 0
     for name in sorted(os.listdir(directory)):
-        if not name.endswith(".svg"):
+        if not name.endswith(".svg") or not name.startswith(prefix):
             continue
         root = ET.parse(os.path.join(directory, name)).getroot()
         groups = list(root.iter(f"{SVG}g"))
         axes = [g for g in groups if re.fullmatch(r"axes_\d+", g.get("id", ""))]
-        if re.match(r"(bursts_|cdf_|qq_|acf_)", name):
+        if re.match(r"(bursts_|cdf_|qq_|acf_|metrics_|replay_)", name):
             checked += 1
             areas = [b for b in (box(a) for a in axes) if b]
             for legend in (g for g in groups if re.fullmatch(r"legend_\d+", g.get("id", ""))):

@@ -371,4 +371,15 @@ sys.exit("the walk's deadline passed unnoticed")
 PY
 [ $? -eq 0 ] || fail "a hanging walk: $(cat "$tmp/hang")"
 expect_in "$tmp/hang" "HDF5 did not finish reading attribute 'x' of / within 1 s: the file is damaged" "the deadline is named"
+# The replay's data operation ratio is drawn as a mean per coarse bin (cli.replay draws it from fio's
+# replays): a group's bins without an operation are left out of its mean, a group without any is a gap.
+/usr/bin/python3 - "$source_dir/scripts" >"$tmp/binned" 2>&1 <<'PY'
+import sys
+import numpy as np
+sys.path.insert(0, sys.argv[1])
+from report_replay import binned_mean
+got = binned_mean(np.array([[1.0, np.nan, 0.0, 0.5, np.nan], [np.nan, np.nan, 1.0, 1.0, 0.25]]), 2)
+assert np.allclose(got, [[1.0, 0.25, np.nan], [np.nan, 1.0, 0.25]], equal_nan=True), got
+PY
+[ $? -eq 0 ] || fail "the binned data operation ratio: $(cat "$tmp/binned")"
 finish "report"
