@@ -294,9 +294,9 @@ std::vector<double> read_row_in(hid_t file, const std::string& name, std::uint64
 
 std::string stream_note(const std::string& path) {
   const h5::Handle file = h5::open_file_read(path);
-  const std::string made_by = h5::has_attribute(file.id(), "gpusynth_version")
-                                  ? "gpusynth " + h5::read_string_attribute(file.id(), "gpusynth_version")
-                                  : "an unknown gpusynth";
+  // A file gpusynth did not write (h5py's, another tool's) has no stream of gpusynth's values to compare.
+  if (!h5::has_attribute(file.id(), "gpusynth_version")) return "";
+  const std::string made_by = "gpusynth " + h5::read_string_attribute(file.id(), "gpusynth_version");
   const std::string changelog = "CHANGELOG.md lists what moved, version by version";
   if (!h5::has_attribute(file.id(), "stream_version"))
     return fmt::format(

@@ -93,7 +93,8 @@ class SeriesReader {
 };
 
 // "" where the gpusynth file at `path` holds values of this version's stream
-// (its root attribute `stream_version` is kStreamVersion); otherwise a sentence
+// (its root attribute `stream_version` is kStreamVersion) or where gpusynth did
+// not write it (no root `gpusynth_version`); otherwise a sentence
 // that says which stream version and gpusynth made it, and that the same config
 // and seed give other values now (CHANGELOG.md lists what moved).
 std::string stream_note(const std::string& path);
