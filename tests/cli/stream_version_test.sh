@@ -4,7 +4,7 @@
 # (ensembles, dimension scales, datasets, the study, request tables, bursts) carries it as its
 # attribute stream_version and the root does too; and a file from another stream version, or one
 # made before it was recorded, says so when `gpusynth report` reads it: on stderr and among the
-# page's caveats. A file of this version's stream says nothing.
+# page's caveats. A file of this version's stream, or one gpusynth did not write, says nothing.
 set -u
 source "$(dirname "$0")/lib.sh"
 
@@ -85,4 +85,9 @@ report_says "$tmp/newer.h5" "a newer stream" "makes stream version $stream, an o
 cp "$tmp/this.h5" "$tmp/unrecorded.h5"
 set_root_stream "$tmp/unrecorded.h5" none
 report_says "$tmp/unrecorded.h5" "a file without the attribute" "did not record the stream version"
+# A file gpusynth did not write (no gpusynth_version: h5py's, another tool's) has no stream to compare.
+cp "$tmp/unrecorded.h5" "$tmp/foreign.h5"
+/usr/bin/python3 -c 'import h5py, sys; del h5py.File(sys.argv[1], "r+").attrs["gpusynth_version"]' "$tmp/foreign.h5"
+expect_rc 0 "report of a file gpusynth did not write" "$gpusynth" report "$tmp/foreign.h5" -o "$tmp/report-foreign" -q
+! grep -q "stream version" "$tmp/stderr" || fail "a file gpusynth did not write was noted: $(cat "$tmp/stderr")"
 finish stream_version
