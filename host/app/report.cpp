@@ -178,7 +178,11 @@ int report_command(const ReportOptions& o) {
   const std::string target = resolve_report_target(o.output, o.results);
   // Said before the work, even with -q, and again among the page's caveats: a reader comparing the
   // file with a new run must know.
-  const std::string older_stream = stream_note(o.results);
+  std::string older_stream;
+  try {
+    older_stream = stream_note(o.results);
+  } catch (const std::exception&) {  // a damaged root: the walk below says what is wrong, in its own process
+  }
   if (!older_stream.empty()) std::fprintf(stderr, "gpusynth report: note: %s\n", older_stream.c_str());
   // Debian's matplotlib and h5py belong to /usr/bin/python3 (a python3 earlier on PATH may lack them).
   const std::string python = environment_or("GPUSYNTH_PYTHON", "/usr/bin/python3");
