@@ -3,10 +3,11 @@
 #include <fmt/format.h>
 #include <sys/vfs.h>
 
-#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <vector>
+
+#include "host/base/run_paths.hpp"
 
 namespace gs {
 
@@ -29,11 +30,8 @@ std::string unescape(const std::string& field) {
   return out;
 }
 
-// Whether mount point `mount` holds `path`: a prefix ending at a component.
-bool holds(const std::string& mount, const std::string& path) {
-  if (mount == "/") return !path.empty() && path[0] == '/';
-  return path.compare(0, mount.size(), mount) == 0 && (path.size() == mount.size() || path[mount.size()] == '/');
-}
+// Whether mount point `mount` holds `path`: the mount point itself or a path inside it.
+bool holds(const std::string& mount, const std::string& path) { return path == mount || inside(path, mount); }
 
 // statfs(2)'s f_type of the file systems a replay target is likely on.
 std::string type_of_magic(long magic) {
@@ -86,12 +84,10 @@ MountInfo mount_from_mountinfo(const std::string& mountinfo, const std::string& 
 }
 
 MountInfo mount_of(const std::string& path) {
-  std::error_code error;
-  const std::string resolved = std::filesystem::weakly_canonical(std::filesystem::absolute(path), error).string();
   std::ifstream file("/proc/self/mountinfo");
   std::ostringstream text;
   text << file.rdbuf();
-  MountInfo m = mount_from_mountinfo(text.str(), error ? path : resolved);
+  MountInfo m = mount_from_mountinfo(text.str(), identity_of(path).string());
   if (!m.type.empty()) return m;
   struct statfs info {};
   m = {"unknown", "unknown", "unknown", "unknown"};

@@ -9,11 +9,8 @@
 
 namespace gs {
 
-namespace {
-
 namespace fs = std::filesystem;
 
-// The absolute path with every link that exists followed.
 fs::path identity_of(const std::string& path) {
   std::error_code ec;
   fs::path absolute = fs::absolute(path, ec);
@@ -26,8 +23,6 @@ bool inside(const fs::path& path, const fs::path& folder) {
   const std::string p = path.string(), f = folder.string();
   return p.size() > f.size() && p.compare(0, f.size(), f) == 0 && (f.back() == '/' || p[f.size()] == '/');
 }
-
-}  // namespace
 
 bool same_file(const std::string& a, const std::string& b) {
   if (identity_of(a) == identity_of(b)) return true;

@@ -6,6 +6,7 @@
 // replay folder, a report). A clash is a UserError naming both paths.
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,13 @@ class RunPaths {
  private:
   std::vector<RunPath> paths_;
 };
+
+// The absolute path with every link that exists followed (lexically
+// normalised where the file system cannot say): where a path really is.
+std::filesystem::path identity_of(const std::string& path);
+// Whether `path` lies strictly below `folder` (whole components: /a/bc is not
+// inside /a/b); both as identity_of gives them.
+bool inside(const std::filesystem::path& path, const std::filesystem::path& folder);
 
 // Whether two paths name one file (or folder): the same absolute path once
 // links are followed, or the same device and inode (hard links, bind mounts).
