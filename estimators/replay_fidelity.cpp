@@ -374,20 +374,50 @@ double replay_figure(const ReplayRecord& replay, ReplayFigure figure) {
   return kNaN;
 }
 
-const char* exchangeability_word(const ReplayFidelity& f) {
-  if (f.synthetic.size() < 3 || std::isnan(f.ks_throughput_replicas.p95)) return "n/a";
-  return f.ks_throughput_median <= f.ks_throughput_replicas.p95 ? "yes" : "no";
+namespace {
+
+// A figure against its goal, decided once: the words below and the shortfalls are read from it.
+enum class Verdict { not_available, meets, misses, interval_across };
+
+Verdict exchangeability(const ReplayFidelity& f) {
+  if (f.synthetic.size() < 3 || std::isnan(f.ks_throughput_replicas.p95)) return Verdict::not_available;
+  return f.ks_throughput_median <= f.ks_throughput_replicas.p95 ? Verdict::meets : Verdict::misses;
 }
+
+Verdict error_verdict(const Estimate& e, double goal) {
+  if (std::isnan(e.value)) return Verdict::not_available;
+  return e.high <= goal ? Verdict::meets : e.low > goal ? Verdict::misses : Verdict::interval_across;
+}
+
+Verdict coverage_verdict(const Estimate& e) {
+  if (std::isnan(e.value)) return Verdict::not_available;
+  return e.low >= kCoverageGoal ? Verdict::meets : e.high < kCoverageGoal ? Verdict::misses : Verdict::interval_across;
+}
+
+// The printed word of `v`, where `misses` reads as `missed` (above, below, no).
+const char* word_of(Verdict v, const char* meets, const char* missed) {
+  switch (v) {
+    case Verdict::meets:
+      return meets;
+    case Verdict::misses:
+      return missed;
+    case Verdict::interval_across:
+      return "interval across";
+    case Verdict::not_available:
+      break;
+  }
+  return "n/a";
+}
+
+}  // namespace
+
+const char* exchangeability_word(const ReplayFidelity& f) { return word_of(exchangeability(f), "yes", "no"); }
 
 const char* error_against_goal(const Estimate& e, double goal) {
-  if (std::isnan(e.value)) return "n/a";
-  return e.high <= goal ? "meets" : e.low > goal ? "above" : "interval across";
+  return word_of(error_verdict(e, goal), "meets", "above");
 }
 
-const char* coverage_against_goal(const Estimate& e) {
-  if (std::isnan(e.value)) return "n/a";
-  return e.low >= kCoverageGoal ? "meets" : e.high < kCoverageGoal ? "below" : "interval across";
-}
+const char* coverage_against_goal(const Estimate& e) { return word_of(coverage_verdict(e), "meets", "below"); }
 
 const char* within_own_noise(const FigureComparison& c) {
   if (std::isnan(c.noise_error) || std::isnan(c.replay_error.value)) return "n/a";
@@ -398,16 +428,16 @@ std::vector<std::string> fidelity_shortfalls(const ReplayFidelity& f) {
   std::vector<std::string> out;
   for (const ReplayFigure figure : {ReplayFigure::run_time, ReplayFigure::throughput}) {
     const Estimate& e = f.figures[static_cast<int>(figure)].replay_error;
-    if (std::string(error_against_goal(e, kTraceReplayError)) == "above")
+    if (error_verdict(e, kTraceReplayError) == Verdict::misses)
       out.push_back(fmt::format("the replicas' {} error {:.1f} % [{:.1f}, {:.1f}] is above the {:.0f} % goal",
                                 to_string(figure), 100 * e.value, 100 * e.low, 100 * e.high, 100 * kTraceReplayError));
   }
   for (const auto& [what, e] :
        {std::pair{"the busy bins", &f.busy_coverage}, std::pair{"the bytes done", &f.cumulative_coverage}})
-    if (std::string(coverage_against_goal(*e)) == "below")
+    if (coverage_verdict(*e) == Verdict::misses)
       out.push_back(fmt::format("the band covers {:.1f} % [{:.1f}, {:.1f}] of {}, below the {:.0f} % goal",
                                 100 * e->value, 100 * e->low, 100 * e->high, what, 100 * kCoverageGoal));
-  if (std::string(exchangeability_word(f)) == "no")
+  if (exchangeability(f) == Verdict::misses)
     out.push_back(
         "the original is not exchangeable with the replicas (its median throughput KS distance to them "
         "exceeds the 95th percentile between two replicas)");

@@ -63,5 +63,25 @@ TEST(ReplayVerdicts, ShortfallsOnlyWhereTheIntervalIsWhollyOnTheWrongSide) {
   EXPECT_TRUE(fidelity_shortfalls(f).empty());
 }
 
+TEST(ReplayVerdicts, AnOriginalOutsideTheReplicasSpreadIsAShortfall) {
+  ReplayFidelity f;
+  f.figures.resize(kReplayFigures);
+  f.busy_coverage = f.cumulative_coverage = {0.95, 0.92, 0.98};  // every other figure meets its goal
+  f.synthetic.resize(3);
+  f.ks_throughput_replicas.p95 = 0.2;
+  f.ks_throughput_median = 0.3;  // farther from the replicas than 95 % of replica pairs are from each other
+  EXPECT_STREQ(exchangeability_word(f), "no");
+  const std::vector<std::string> s = fidelity_shortfalls(f);
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_NE(s[0].find("not exchangeable"), std::string::npos) << s[0];
+  f.ks_throughput_median = 0.2;  // at the 95th percentile: one more replica
+  EXPECT_STREQ(exchangeability_word(f), "yes");
+  EXPECT_TRUE(fidelity_shortfalls(f).empty());
+  f.synthetic.resize(2);  // two replicas give one pair: no spread to judge by
+  f.ks_throughput_median = 0.3;
+  EXPECT_STREQ(exchangeability_word(f), "n/a");
+  EXPECT_TRUE(fidelity_shortfalls(f).empty());
+}
+
 }  // namespace
 }  // namespace gs
