@@ -379,7 +379,7 @@ namespace {
 // A figure against its goal, decided once: the words below and the shortfalls are read from it.
 enum class Verdict { not_available, meets, misses, interval_across };
 
-Verdict exchangeability(const ReplayFidelity& f) {
+Verdict exchangeability_verdict(const ReplayFidelity& f) {
   if (f.synthetic.size() < 3 || std::isnan(f.ks_throughput_replicas.p95)) return Verdict::not_available;
   return f.ks_throughput_median <= f.ks_throughput_replicas.p95 ? Verdict::meets : Verdict::misses;
 }
@@ -411,7 +411,7 @@ const char* word_of(Verdict v, const char* meets, const char* missed) {
 
 }  // namespace
 
-const char* exchangeability_word(const ReplayFidelity& f) { return word_of(exchangeability(f), "yes", "no"); }
+const char* exchangeability_word(const ReplayFidelity& f) { return word_of(exchangeability_verdict(f), "yes", "no"); }
 
 const char* error_against_goal(const Estimate& e, double goal) {
   return word_of(error_verdict(e, goal), "meets", "above");
@@ -437,7 +437,7 @@ std::vector<std::string> fidelity_shortfalls(const ReplayFidelity& f) {
     if (coverage_verdict(*e) == Verdict::misses)
       out.push_back(fmt::format("the band covers {:.1f} % [{:.1f}, {:.1f}] of {}, below the {:.0f} % goal",
                                 100 * e->value, 100 * e->low, 100 * e->high, what, 100 * kCoverageGoal));
-  if (exchangeability(f) == Verdict::misses)
+  if (exchangeability_verdict(f) == Verdict::misses)
     out.push_back(
         "the original is not exchangeable with the replicas (its median throughput KS distance to them "
         "exceeds the 95th percentile between two replicas)");
