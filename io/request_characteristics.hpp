@@ -113,6 +113,8 @@ struct CharacteristicInfo {
   const char* meaning;
   std::vector<double> ClassCharacteristics::*samples;
   bool overridable;
+  // Its key in a class of a config's `characteristics:`: the short name, else (the execution times) the HDF5 name.
+  std::string config_key() const { return *short_name ? short_name : name; }
 };
 const std::vector<CharacteristicInfo>& characteristic_table();
 // The samples of a numeric characteristic by its HDF5 name; nullptr for the categorical ones.

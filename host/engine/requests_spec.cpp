@@ -61,6 +61,16 @@ std::pair<double, std::string> sample_range(const std::string& key) {
                              : "sequence IDs from 0 to 10^8"};
 }
 
+// The keys of one class under `characteristics:`: `files` (its OS), every other characteristic of the table
+// by its key, and `rank_stride`.
+std::vector<std::string> given_class_keys() {
+  std::vector<std::string> keys = {"files"};
+  for (const CharacteristicInfo& info : characteristic_table())
+    if (info.id != Characteristic::OS) keys.push_back(info.config_key());
+  keys.push_back("rank_stride");
+  return keys;
+}
+
 // A user's characteristics of one class: samples of each Table III characteristic.
 void parse_given_class(ConfigMap& map, const YAML::Node& map_node, FileClass file_class, ClassCharacteristics& c,
                        Workload& files) {
@@ -69,7 +79,7 @@ void parse_given_class(ConfigMap& map, const YAML::Node& map_node, FileClass fil
   require_in_range(map, "files", c.files, c.files >= 1 && c.files <= 1e7, "1 to 10^7");
   for (const CharacteristicInfo& info : characteristic_table()) {
     if (!info.samples) continue;  // categorical (RT1, RT2, AM) or OS, read below
-    const std::string key = *info.short_name ? info.short_name : info.name;
+    const std::string key = info.config_key();
     if (auto values = map.numbers(key)) {
       const auto [most, accepted] = sample_range(key);
       for (std::size_t i = 0; i < values->size(); ++i) {
@@ -139,9 +149,7 @@ RequestsSpec parse_requests(const YAML::Node& node, const std::string& file, std
     spec.given.emplace();
     for (const auto& key : kClassKeys) {
       if (!given->has(key)) continue;
-      ConfigMap c = *given->map(key, {"files", "ISG", "IRG", "D", "OT", "FS", "OFF", "SIZE", "SEQ", "ST", "RT1",
-                                      "RT2", "AM", "rank_stride", "data_execution_time",
-                                      "metadata_execution_time"});
+      ConfigMap c = *given->map(key, given_class_keys());
       const FileClass file_class = class_named(key);
       ClassCharacteristics& k = spec.given->of(file_class);
       parse_given_class(c, node["characteristics"][key], file_class, k, spec.given_files);
