@@ -176,6 +176,7 @@ def exchangeability_rows(g):
              fmt(a("ks_throughput_median"), 3),
              f"between two replicas: 95th percentile {fmt(a('ks_throughput_replicas_p95'), 3)}, median "
              f"{fmt(a('ks_throughput_replicas_median'), 3)} ({int(a('ks_throughput_replica_pairs'))} pairs); "
+             f"between the original's two replays: {fmt(a('ks_throughput_floor'), 3)}; "
              f"exchangeable: {attribute(g, 'exchangeable', str)}"]]
 
 

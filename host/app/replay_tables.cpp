@@ -112,8 +112,10 @@ std::string verdict(const ReplayFidelity& f) {
   const ReplicaSpread& spread = f.ks_throughput_replicas;
   out += fmt::format(
       "  the original as one more replica: KS throughput per bin, median over the replicas {} against the 95th "
-      "percentile {} between two replicas (median {}, {} pairs): exchangeable {}\n",
-      value(f.ks_throughput_median), value(spread.p95), value(spread.median), spread.pairs, exchangeability_word(f));
+      "percentile {} between two replicas (median {}, {} pairs) and {} between the original's two replays: "
+      "exchangeable {}\n",
+      value(f.ks_throughput_median), value(spread.p95), value(spread.median), spread.pairs,
+      value(f.ks_throughput_floor), exchangeability_word(f));
   return out;
 }
 

@@ -85,28 +85,26 @@ Phase phase_from(const std::vector<DataIo>& ios, std::size_t begin, std::size_t 
   Phase phase;
   phase.start = ios[begin].start;
   struct RankState {
-    double clock;  // its last end
-    std::size_t step;
+    double clock;        // its last end
+    std::size_t member;  // in phase.members
   };
   std::map<std::int32_t, RankState> ranks;
   for (std::size_t i = begin; i < end; ++i) {
     const DataIo& io = ios[i];
     phase.end = std::max(phase.end, io.end);
-    auto [it, first] = ranks.emplace(io.rank, RankState{io.end, 0});
-    if (first) {
-      phase.skews.push_back(io.start - phase.start);
-    } else {
-      ++it->second.step;
-    }
-    const std::size_t k = it->second.step;
+    auto [it, first] = ranks.emplace(io.rank, RankState{io.end, phase.members.size()});
+    if (first) phase.members.push_back(PhaseMember{io.start - phase.start, {}, {}});
+    PhaseMember& member = phase.members[it->second.member];
+    const std::size_t k = member.durations.size();
     if (phase.steps.size() <= k) phase.steps.resize(k + 1);
+    member.durations.push_back(io.end - io.start);
     phase.steps[k].durations.push_back(io.end - io.start);
     if (!first) {
+      member.slacks.push_back(io.start - it->second.clock);
       phase.steps[k].slacks.push_back(io.start - it->second.clock);
       it->second.clock = std::max(it->second.clock, io.end);
     }
   }
-  phase.ranks = static_cast<std::int32_t>(ranks.size());
   return phase;
 }
 
@@ -155,7 +153,8 @@ PhaseModel fit_phases(const Workload& sanitized) {
     model.phases[p].gap_after = model.phases[p + 1].start - model.phases[p].end;
   model.overlaps = overlaps_of(ios);
   std::vector<double> skews;
-  for (const Phase& phase : model.phases) skews.insert(skews.end(), phase.skews.begin(), phase.skews.end());
+  for (const Phase& phase : model.phases)
+    for (const PhaseMember& member : phase.members) skews.push_back(member.skew);
   model.skew_median = SortedSample(std::move(skews)).quantile(0.5);  // every phase has a rank
   return model;
 }
@@ -165,6 +164,7 @@ PhaseTiming::PhaseTiming(const PhaseModel& model, std::uint64_t path_data_reques
     : model_(model),
       path_data_requests_(path_data_requests),
       processes_(static_cast<std::size_t>(std::max(processes, 1))),
+      member_of_(processes_.size()),
       key_(options.key),
       replica_(replica),
       phase_start_(model.phases.front().start),
@@ -180,10 +180,24 @@ double PhaseTiming::uniform() {
   return uniform_open(bits_[4 - left_--]);
 }
 
+std::size_t PhaseTiming::index_below(std::size_t n) {
+  return std::min(n - 1, static_cast<std::size_t>(uniform() * static_cast<double>(n)));
+}
+
 double PhaseTiming::draw(const std::vector<double>& samples) {
-  if (samples.empty()) return 0;
-  const auto n = samples.size();
-  return samples[std::min(n - 1, static_cast<std::size_t>(uniform() * static_cast<double>(n)))];
+  return samples.empty() ? 0.0 : samples[index_below(samples.size())];
+}
+
+// Fisher–Yates over the members, then each process its position's member
+// (round after round of the shuffled members: the last, partial round a random
+// subset), then Fisher–Yates over the processes.
+void PhaseTiming::deal_members() {
+  const std::vector<PhaseMember>& members = model_.phases[phase_].members;
+  std::vector<std::uint32_t> deck(members.size());
+  for (std::size_t m = 0; m < deck.size(); ++m) deck[m] = static_cast<std::uint32_t>(m);
+  for (std::size_t m = deck.size(); m > 1; --m) std::swap(deck[m - 1], deck[index_below(m)]);
+  for (std::size_t i = 0; i < member_of_.size(); ++i) member_of_[i] = deck[i % deck.size()];
+  for (std::size_t i = member_of_.size(); i > 1; --i) std::swap(member_of_[i - 1], member_of_[index_below(i)]);
 }
 
 std::size_t PhaseTiming::phase_of(std::uint64_t path_data_request) const {
@@ -197,16 +211,21 @@ std::size_t PhaseTiming::phase_of(std::uint64_t path_data_request) const {
 void PhaseTiming::enter_phase(std::size_t phase) {
   while (phase_ < phase) {
     // The next phase starts when this one's last request ended plus the trace's gap between them
-    // (the computation between two I/O phases), never before this one started.
-    phase_start_ = std::max(phase_start_, phase_end_ + model_.phases[phase_].gap_after);
+    // (the computation between two I/O phases), never before this one started. A phase none of the
+    // path's requests fell in (the root did no data request in it) lasts as long as in the trace.
+    const Phase& passed = model_.phases[phase_];
+    if (!phase_timed_) phase_end_ = phase_start_ + (passed.end - passed.start);
+    phase_start_ = std::max(phase_start_, phase_end_ + passed.gap_after);
     phase_end_ = phase_start_;
+    phase_timed_ = false;
     ++phase_;
   }
 }
 
 void PhaseTiming::time(Request& r, bool data) {
-  Process& process = processes_[static_cast<std::size_t>(
-      std::clamp<std::int32_t>(r.rank, 0, static_cast<std::int32_t>(processes_.size()) - 1))];
+  const auto index =
+      static_cast<std::size_t>(std::clamp<std::int32_t>(r.rank, 0, static_cast<std::int32_t>(processes_.size()) - 1));
+  Process& process = processes_[index];
   if (!data) {  // an open, close, seek or sync: when its process is free, for its own execution time
     r.start = process.clock;
     process.clock += std::max(r.duration, 0.0);
@@ -217,20 +236,27 @@ void PhaseTiming::time(Request& r, bool data) {
     ++data_index_;
   }
   enter_phase(phase_of(data_index_ - 1));
+  if (!phase_timed_) {
+    deal_members();
+    phase_timed_ = true;
+  }
   const Phase& phase = model_.phases[phase_];
-  if (process.phase != phase_) {  // its first request of the phase: the phase's start and the process's skew
-    r.start = std::max(process.clock, phase_start_ + std::max(draw(phase.skews), 0.0));
+  const PhaseMember& member = phase.members[member_of_[index]];
+  if (process.phase != phase_) {  // its first request of the phase: the phase's start and its member's skew
+    r.start = std::max(process.clock, phase_start_ + std::max(member.skew, 0.0));
     process.phase = phase_;
     process.step = 0;
   } else {  // one after the other: never before its previous request ended
     ++process.step;
   }
-  const PhaseStep& step = phase.steps[std::min(process.step, phase.steps.size() - 1)];
-  if (process.step > 0) {
-    const double slack = slack_override_.scale * draw(step.slacks) + slack_override_.shift;
-    r.start = process.clock + std::max(slack, 0.0);
+  const std::size_t k = process.step;
+  const PhaseStep& step = phase.steps[std::min(k, phase.steps.size() - 1)];
+  const bool own = k < member.durations.size();
+  if (k > 0) {
+    const double slack = own ? member.slacks[k - 1] : draw(step.slacks);
+    r.start = process.clock + std::max(slack_override_.scale * slack + slack_override_.shift, 0.0);
   }
-  r.duration = std::max(draw(step.durations), 0.0);
+  r.duration = std::max(own ? member.durations[k] : draw(step.durations), 0.0);
   process.clock = r.start + r.duration;
   phase_end_ = std::max(phase_end_, process.clock);
   if (!(process.clock <= kMaxRequestSeconds))

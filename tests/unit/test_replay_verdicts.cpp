@@ -77,6 +77,17 @@ TEST(ReplayVerdicts, AnOriginalOutsideTheReplicasSpreadIsAShortfall) {
   f.ks_throughput_median = 0.2;  // at the 95th percentile: one more replica
   EXPECT_STREQ(exchangeability_word(f), "yes");
   EXPECT_TRUE(fidelity_shortfalls(f).empty());
+  // Replicas that replay to the same bins (no spread between them): the original no farther from them than
+  // from its own second replay is one more replica, farther it is not.
+  f.ks_throughput_replicas.p95 = 0;
+  f.ks_throughput_median = 0.3;
+  f.ks_throughput_floor = 0.3;
+  EXPECT_STREQ(exchangeability_word(f), "yes");
+  EXPECT_TRUE(fidelity_shortfalls(f).empty());
+  f.ks_throughput_floor = 0.29;
+  EXPECT_STREQ(exchangeability_word(f), "no");
+  f.ks_throughput_floor = std::nan("");  // replayed once: the replicas' spread alone
+  EXPECT_STREQ(exchangeability_word(f), "no");
   f.synthetic.resize(2);  // two replicas give one pair: no spread to judge by
   f.ks_throughput_median = 0.3;
   EXPECT_STREQ(exchangeability_word(f), "n/a");
