@@ -28,52 +28,102 @@ void write_predictor_and_horizon(hid_t group, const std::vector<std::string>& pr
                       {{"units", std::string("min")}, {"long_name", std::string("prediction horizon")}});
 }
 
-void write_prediction(hid_t parent, const BurstAnalysis& a, const BurstAnalysisOptions& o) {
-  if (a.horizons.empty()) return;
-  const h5::Handle group = h5::create_group(parent, "prediction");
+// The attributes of /bursts/<name>/prediction: how the rows were labelled, split, thresholded and scored.
+std::vector<Attribute> prediction_attributes(const BurstAnalysis& a, const BurstAnalysisOptions& o,
+                                             const std::vector<std::string>& names) {
+  return {
+      {"predictors", fmt::format("{}", fmt::join(names, ","))},
+      {"notes", fmt::format("{}", fmt::join(prediction_notes(a, o.bin_seconds), "; "))},
+      {"dimensions", std::string("predictor, horizon_minutes (the matrices); horizon_minutes (the vectors)")},
+      {"label", std::string(to_string(o.prediction.label))},
+      {"label_definition",
+       std::string(o.prediction.label == BurstLabel::at
+                       ? "row t (features of bins <= t) at horizon H is labelled by bin t + H: a burst or not, and "
+                         "its severity class"
+                       : "row t at horizon H is labelled by bins t + 1 ... t + H: a burst in any of them, and the "
+                         "highest severity class among them")},
+      {"split",
+       fmt::format("bins before s = floor({} * n) train, bins from s on are scored; row t trains when t + H < s "
+                   "(no training label looks into the scored bins), is scored when t >= s",
+                   o.prediction.train_share)},
+      {"threshold_rule",
+       fmt::format("a model predicts a burst where its probability reaches the level with the best F1 on the "
+                   "validation rows (the last {} of the training bins, with a model fitted on the rows before "
+                   "them); the model is then refitted on every training row",
+                   o.prediction.validation_share)},
+      {"baselines",
+       std::string("persistence: a burst at the horizon when bin t is one (severity: the class of bin t; ranked by "
+                   "the bytes of bin t); climatology: the training share of bursts for every bin (as a decision, "
+                   "a burst everywhere; severity: the most frequent training class)")},
+      {"severity_average",
+       std::string("severity_macro_f1: the unweighted mean of the one-against-the-rest F1 over the classes present "
+                   "in the scored truth; severity_weighted_f1: weighted by their support")},
+      {"intervals",
+       fmt::format("moving-block bootstrap of the scored rows (Philox, seed {}, stream FNV-1a of "
+                   "'bursts/horizon/<H bins>'), {} resamples, {} quantile interval; all predictors on the same "
+                   "resamples",
+                   o.prediction.seed, o.prediction.resamples, o.prediction.confidence)},
+      {"xgboost", fmt::format("binary:logistic / multi:softprob, tree_method hist, rounds {}, max_depth {}, eta {}, "
+                              "min_child_weight {}, lambda {}, nthread {}",
+                              o.prediction.trees.rounds, o.prediction.trees.max_depth, o.prediction.trees.learning_rate,
+                              o.prediction.trees.min_child_weight, o.prediction.trees.l2, o.prediction.trees.threads)},
+      {"logistic", std::string("IRLS on standardized features with ridge 1e-8 * rows; severity: one model per class "
+                               "present in training, the class of highest probability")}};
+}
+
+// One figure per predictor and horizon of /bursts/<name>/prediction: its dataset name, its value and meaning.
+struct PredictorFigure {
+  const char* name;
+  double (*value)(const ScoredPredictor&);
+  const char* meaning;
+};
+const PredictorFigure kPredictorFigures[] = {
+    {"f1", [](const ScoredPredictor& p) { return p.scores.f1; }, "binary F1 on the scored rows"},
+    {"f1_low", [](const ScoredPredictor& p) { return p.f1.low; }, "interval of F1"},
+    {"f1_high", [](const ScoredPredictor& p) { return p.f1.high; }, "interval of F1"},
+    {"precision", [](const ScoredPredictor& p) { return p.scores.precision; }, "TP / (TP + FP)"},
+    {"precision_low", [](const ScoredPredictor& p) { return p.precision.low; }, "interval of precision"},
+    {"precision_high", [](const ScoredPredictor& p) { return p.precision.high; }, "interval of precision"},
+    {"recall", [](const ScoredPredictor& p) { return p.scores.recall; }, "TP / (TP + FN)"},
+    {"recall_low", [](const ScoredPredictor& p) { return p.recall.low; }, "interval of recall"},
+    {"recall_high", [](const ScoredPredictor& p) { return p.recall.high; }, "interval of recall"},
+    {"average_precision", [](const ScoredPredictor& p) { return p.average_precision; },
+     "area under the precision-recall curve as average precision"},
+    {"average_precision_low", [](const ScoredPredictor& p) { return p.average_precision_interval.low; },
+     "interval of average precision"},
+    {"average_precision_high", [](const ScoredPredictor& p) { return p.average_precision_interval.high; },
+     "interval of average precision"},
+    {"f1_minus_persistence_low", [](const ScoredPredictor& p) { return p.f1_minus_persistence.low; },
+     "paired interval of F1 − F1(persistence)"},
+    {"f1_minus_persistence_high", [](const ScoredPredictor& p) { return p.f1_minus_persistence.high; },
+     "paired interval of F1 − F1(persistence)"},
+    {"threshold", [](const ScoredPredictor& p) { return p.threshold; },
+     "models: the decision probability; climatology: the training share of bursts; persistence: 0"},
+    {"true_positives", [](const ScoredPredictor& p) { return static_cast<double>(p.scores.true_positives); }, ""},
+    {"false_positives", [](const ScoredPredictor& p) { return static_cast<double>(p.scores.false_positives); }, ""},
+    {"false_negatives", [](const ScoredPredictor& p) { return static_cast<double>(p.scores.false_negatives); }, ""},
+};
+// Written when the severity classes are predicted (prediction.severity).
+const PredictorFigure kSeverityFigures[] = {
+    {"severity_macro_f1", [](const ScoredPredictor& p) { return p.severity.macro; }, "see severity_average"},
+    {"severity_macro_f1_low", [](const ScoredPredictor& p) { return p.severity_macro.low; }, "interval"},
+    {"severity_macro_f1_high", [](const ScoredPredictor& p) { return p.severity_macro.high; }, "interval"},
+    {"severity_weighted_f1", [](const ScoredPredictor& p) { return p.severity.weighted; }, "see severity_average"},
+};
+
+// A figure as a [predictor, horizon] matrix.
+void write_predictor_figure(hid_t group, const BurstAnalysis& a, const PredictorFigure& figure) {
   const std::size_t horizons = a.horizons.size(), predictors = a.horizons.front().predictors.size();
-  std::vector<std::string> names;
-  for (const ScoredPredictor& p : a.horizons.front().predictors) names.push_back(to_string(p.predictor));
-  h5::write_attributes(
-      group.id(),
-      {{"predictors", fmt::format("{}", fmt::join(names, ","))},
-       {"notes", fmt::format("{}", fmt::join(prediction_notes(a, o.bin_seconds), "; "))},
-       {"dimensions", std::string("predictor, horizon_minutes (the matrices); horizon_minutes (the vectors)")},
-       {"label", std::string(to_string(o.prediction.label))},
-       {"label_definition",
-        std::string(o.prediction.label == BurstLabel::at
-                        ? "row t (features of bins <= t) at horizon H is labelled by bin t + H: a burst or not, and "
-                          "its severity class"
-                        : "row t at horizon H is labelled by bins t + 1 ... t + H: a burst in any of them, and the "
-                          "highest severity class among them")},
-       {"split",
-        fmt::format("bins before s = floor({} * n) train, bins from s on are scored; row t trains when t + H < s "
-                    "(no training label looks into the scored bins), is scored when t >= s",
-                    o.prediction.train_share)},
-       {"threshold_rule",
-        fmt::format("a model predicts a burst where its probability reaches the level with the best F1 on the "
-                    "validation rows (the last {} of the training bins, with a model fitted on the rows before "
-                    "them); the model is then refitted on every training row",
-                    o.prediction.validation_share)},
-       {"baselines",
-        std::string("persistence: a burst at the horizon when bin t is one (severity: the class of bin t; ranked by "
-                    "the bytes of bin t); climatology: the training share of bursts for every bin (as a decision, "
-                    "a burst everywhere; severity: the most frequent training class)")},
-       {"severity_average",
-        std::string("severity_macro_f1: the unweighted mean of the one-against-the-rest F1 over the classes present "
-                    "in the scored truth; severity_weighted_f1: weighted by their support")},
-       {"intervals",
-        fmt::format("moving-block bootstrap of the scored rows (Philox, seed {}, stream FNV-1a of "
-                    "'bursts/horizon/<H bins>'), {} resamples, {} quantile interval; all predictors on the same "
-                    "resamples",
-                    o.prediction.seed, o.prediction.resamples, o.prediction.confidence)},
-       {"xgboost",
-        fmt::format("binary:logistic / multi:softprob, tree_method hist, rounds {}, max_depth {}, eta {}, "
-                    "min_child_weight {}, lambda {}, nthread {}",
-                    o.prediction.trees.rounds, o.prediction.trees.max_depth, o.prediction.trees.learning_rate,
-                    o.prediction.trees.min_child_weight, o.prediction.trees.l2, o.prediction.trees.threads)},
-       {"logistic", std::string("IRLS on standardized features with ridge 1e-8 * rows; severity: one model per class "
-                                "present in training, the class of highest probability")}});
+  std::vector<double> values(predictors * horizons);
+  for (std::size_t p = 0; p < predictors; ++p)
+    for (std::size_t h = 0; h < horizons; ++h) values[p * horizons + h] = figure.value(a.horizons[h].predictors[p]);
+  h5::write_matrix(group, figure.name, predictors, horizons, values,
+                   {{"definition", std::string(figure.meaning)}, kPredictorByHorizon});
+}
+
+// The rows and the bootstrap block of every horizon, and the horizon and predictor dimension scales.
+void write_horizons(hid_t group, const BurstAnalysis& a, const BurstAnalysisOptions& o,
+                    const std::vector<std::string>& names) {
   std::vector<double> minutes, train_rows, test_rows, test_share, block;
   for (const HorizonEvaluation& e : a.horizons) {
     minutes.push_back(static_cast<double>(e.horizon_bins) * o.bin_seconds / 60);
@@ -82,71 +132,25 @@ void write_prediction(hid_t parent, const BurstAnalysis& a, const BurstAnalysisO
     test_share.push_back(e.test_burst_share);
     block.push_back(static_cast<double>(e.block));
   }
-  write_predictor_and_horizon(group.id(), names, minutes);
+  write_predictor_and_horizon(group, names, minutes);
   const Attribute along_horizon{"dimensions", std::string("horizon_minutes")};
-  h5::write_vector(group.id(), "train_rows", train_rows, {along_horizon});
-  h5::write_vector(group.id(), "test_rows", test_rows, {along_horizon});
-  h5::write_vector(group.id(), "test_burst_share", test_share,
+  h5::write_vector(group, "train_rows", train_rows, {along_horizon});
+  h5::write_vector(group, "test_rows", test_rows, {along_horizon});
+  h5::write_vector(group, "test_burst_share", test_share,
                    {{"definition", std::string("bursts among the scored labels")}, along_horizon});
-  h5::write_vector(group.id(), "bootstrap_block", block, {{"units", std::string("bins")}, along_horizon});
-  const auto matrix = [&](const std::string& name, auto value, const std::string& meaning) {
-    std::vector<double> values(predictors * horizons);
-    for (std::size_t p = 0; p < predictors; ++p)
-      for (std::size_t h = 0; h < horizons; ++h) values[p * horizons + h] = value(a.horizons[h].predictors[p]);
-    h5::write_matrix(group.id(), name, predictors, horizons, values, {{"definition", meaning}, kPredictorByHorizon});
-  };
-  matrix(
-      "f1", [](const ScoredPredictor& p) { return p.scores.f1; }, "binary F1 on the scored rows");
-  matrix(
-      "f1_low", [](const ScoredPredictor& p) { return p.f1.low; }, "interval of F1");
-  matrix(
-      "f1_high", [](const ScoredPredictor& p) { return p.f1.high; }, "interval of F1");
-  matrix(
-      "precision", [](const ScoredPredictor& p) { return p.scores.precision; }, "TP / (TP + FP)");
-  matrix(
-      "precision_low", [](const ScoredPredictor& p) { return p.precision.low; }, "interval of precision");
-  matrix(
-      "precision_high", [](const ScoredPredictor& p) { return p.precision.high; }, "interval of precision");
-  matrix(
-      "recall", [](const ScoredPredictor& p) { return p.scores.recall; }, "TP / (TP + FN)");
-  matrix(
-      "recall_low", [](const ScoredPredictor& p) { return p.recall.low; }, "interval of recall");
-  matrix(
-      "recall_high", [](const ScoredPredictor& p) { return p.recall.high; }, "interval of recall");
-  matrix(
-      "average_precision", [](const ScoredPredictor& p) { return p.average_precision; },
-      "area under the precision-recall curve as average precision");
-  matrix(
-      "average_precision_low", [](const ScoredPredictor& p) { return p.average_precision_interval.low; },
-      "interval of average precision");
-  matrix(
-      "average_precision_high", [](const ScoredPredictor& p) { return p.average_precision_interval.high; },
-      "interval of average precision");
-  matrix(
-      "f1_minus_persistence_low", [](const ScoredPredictor& p) { return p.f1_minus_persistence.low; },
-      "paired interval of F1 − F1(persistence)");
-  matrix(
-      "f1_minus_persistence_high", [](const ScoredPredictor& p) { return p.f1_minus_persistence.high; },
-      "paired interval of F1 − F1(persistence)");
-  matrix(
-      "threshold", [](const ScoredPredictor& p) { return p.threshold; },
-      "models: the decision probability; climatology: the training share of bursts; persistence: 0");
-  matrix(
-      "true_positives", [](const ScoredPredictor& p) { return static_cast<double>(p.scores.true_positives); }, "");
-  matrix(
-      "false_positives", [](const ScoredPredictor& p) { return static_cast<double>(p.scores.false_positives); }, "");
-  matrix(
-      "false_negatives", [](const ScoredPredictor& p) { return static_cast<double>(p.scores.false_negatives); }, "");
-  if (o.prediction.severity) {
-    matrix(
-        "severity_macro_f1", [](const ScoredPredictor& p) { return p.severity.macro; }, "see severity_average");
-    matrix(
-        "severity_macro_f1_low", [](const ScoredPredictor& p) { return p.severity_macro.low; }, "interval");
-    matrix(
-        "severity_macro_f1_high", [](const ScoredPredictor& p) { return p.severity_macro.high; }, "interval");
-    matrix(
-        "severity_weighted_f1", [](const ScoredPredictor& p) { return p.severity.weighted; }, "see severity_average");
-  }
+  h5::write_vector(group, "bootstrap_block", block, {{"units", std::string("bins")}, along_horizon});
+}
+
+void write_prediction(hid_t parent, const BurstAnalysis& a, const BurstAnalysisOptions& o) {
+  if (a.horizons.empty()) return;
+  const h5::Handle group = h5::create_group(parent, "prediction");
+  std::vector<std::string> names;
+  for (const ScoredPredictor& p : a.horizons.front().predictors) names.push_back(to_string(p.predictor));
+  h5::write_attributes(group.id(), prediction_attributes(a, o, names));
+  write_horizons(group.id(), a, o, names);
+  for (const PredictorFigure& figure : kPredictorFigures) write_predictor_figure(group.id(), a, figure);
+  if (o.prediction.severity)
+    for (const PredictorFigure& figure : kSeverityFigures) write_predictor_figure(group.id(), a, figure);
 }
 
 // Algorithm 1's α values as a dimension scale.

@@ -65,14 +65,8 @@ std::vector<std::string> names_at(ConfigMap& map, const YAML::Node& list, const 
   return out;
 }
 
-}  // namespace
-
-BurstsSpec parse_bursts(const YAML::Node& node, const std::string& file, std::size_t index) {
-  ConfigMap map(node, file, fmt::format("bursts[{}]", index), kBurstsKeys);
-  BurstsSpec spec;
-  spec.line = static_cast<int>(node.Mark().line) + 1;
-  spec.name = map.require(map.text("name"), "name", "the name of the analysis (under /bursts)");
-  check_group_name(map, spec.name);
+// What is analysed: a `dataset` (with its `operations` and `io_time` channels) and/or `ensembles`, and `bin`.
+void parse_sources(ConfigMap& map, BurstsSpec& spec) {
   spec.dataset = map.text("dataset").value_or("");
   spec.operations = map.text("operations").value_or("");
   spec.io_time = map.text("io_time").value_or("");
@@ -89,8 +83,10 @@ BurstsSpec parse_bursts(const YAML::Node& node, const std::string& file, std::si
   }
   if (spec.dataset.empty() && (!spec.ensembles || spec.ensembles->empty()))
     throw map.error_here(fmt::format("{} needs a 'dataset' (the real series) or 'ensembles'", map.where()));
+}
 
-  BurstAnalysisOptions& a = spec.analysis;
+// `detection`: the threshold mean + k·σ, or the one that makes a share of the bins bursts (default 1 %).
+void parse_detection(ConfigMap& map, BurstAnalysisOptions& a) {
   if (auto detection = map.map("detection", {"k", "share"})) {
     if (detection->has("k") && detection->has("share"))
       throw detection->error_here(fmt::format("{}: give k or share, not both", detection->where()));
@@ -101,6 +97,10 @@ BurstsSpec parse_bursts(const YAML::Node& node, const std::string& file, std::si
     a.share = detection->number("share").value_or(0.01);
     require_in_range(*detection, "share", a.share, a.share > 0 && a.share < 0.5, "0 < share < 0.5");
   }
+}
+
+// `features` and `horizons`.
+void parse_features_and_horizons(ConfigMap& map, const std::string& file, BurstsSpec& spec) {
   if (auto features = map.choice("features", {"fs1", "fs2", "fs3", "fs3-bytes"}))
     spec.features = parse_feature_set(*features);
   if (auto horizons = map.sequence("horizons")) {
@@ -114,6 +114,10 @@ BurstsSpec parse_bursts(const YAML::Node& node, const std::string& file, std::si
       }
     }
   }
+}
+
+// How the rows are labelled and split, and which predictors are trained.
+void parse_prediction(ConfigMap& map, BurstAnalysisOptions& a) {
   a.prediction.label =
       map.choice("label", {"at", "within"}).value_or("at") == "at" ? BurstLabel::at : BurstLabel::within;
   a.prediction.train_share = map.number("train_share").value_or(0.8);
@@ -125,6 +129,10 @@ BurstsSpec parse_bursts(const YAML::Node& node, const std::string& file, std::si
   a.prediction.models = {Predictor::logistic, Predictor::xgboost};
   if (auto list = map.sequence("predictors")) a.prediction.models = predictors_at(map, *list, "predictors");
   if (auto severity = map.choice("severity", {"true", "false"})) a.prediction.severity = *severity == "true";
+}
+
+// `xgboost`: the boosted trees' parameters.
+void parse_xgboost(ConfigMap& map, BurstAnalysisOptions& a) {
   if (auto trees =
           map.map("xgboost", {"rounds", "max_depth", "learning_rate", "min_child_weight", "lambda", "threads"})) {
     BoostedTreesOptions& t = a.prediction.trees;
@@ -143,6 +151,10 @@ BurstsSpec parse_bursts(const YAML::Node& node, const std::string& file, std::si
     t.threads = static_cast<int>(trees->unsigned_integer("threads").value_or(1));
     require_in_range(*trees, "threads", t.threads, t.threads >= 1 && t.threads <= 1024, "1 to 1024");
   }
+}
+
+// `bootstrap`: the intervals of the prediction scores.
+void parse_bootstrap(ConfigMap& map, BurstAnalysisOptions& a) {
   if (auto bootstrap = map.map("bootstrap", {"resamples", "confidence", "block"})) {
     const std::uint64_t resamples = bootstrap->unsigned_integer("resamples").value_or(1000);
     require_in_range(*bootstrap, "resamples", static_cast<double>(resamples), resamples <= 100000, "0 to 100000");
@@ -154,6 +166,10 @@ BurstsSpec parse_bursts(const YAML::Node& node, const std::string& file, std::si
     require_in_range(*bootstrap, "block", static_cast<double>(block), block <= 1000000, "0 (automatic) to 10^6 bins");
     a.prediction.block = block;
   }
+}
+
+// `scheduling` (Algorithm 1) and `run_length_limit`.
+void parse_scheduling(ConfigMap& map, BurstAnalysisOptions& a) {
   if (auto s = map.map("scheduling", {"min_time", "max_time", "window", "alphas", "one_based"})) {
     ScheduleOptions& o = a.scheduling;
     if (auto t = s->text("min_time")) o.min_time = duration_at(*s, "min_time", *t);
@@ -173,6 +189,10 @@ BurstsSpec parse_bursts(const YAML::Node& node, const std::string& file, std::si
   a.run_length_limit = map.unsigned_integer("run_length_limit").value_or(12);
   require_in_range(map, "run_length_limit", static_cast<double>(a.run_length_limit),
                    a.run_length_limit >= 1 && a.run_length_limit <= 10000, "1 to 10000");
+}
+
+// `monte_carlo`: the predictors scored on every replica, and how many replicas.
+void parse_monte_carlo(ConfigMap& map, BurstsSpec& spec) {
   if (auto mc = map.map("monte_carlo", {"predictors", "severity", "replicas"})) {
     if (auto list = mc->sequence("predictors")) spec.monte_carlo_models = predictors_at(*mc, *list, "predictors");
     if (auto severity = mc->choice("severity", {"true", "false"})) spec.monte_carlo_severity = *severity == "true";
@@ -182,6 +202,10 @@ BurstsSpec parse_bursts(const YAML::Node& node, const std::string& file, std::si
       spec.monte_carlo_replicas = *replicas;
     }
   }
+}
+
+// `augment`: replicas that join the real training bins.
+void parse_augment(ConfigMap& map, BurstsSpec& spec) {
   if (auto augment = map.map("augment", {"replicas"})) {
     spec.augment_replicas = augment->require(augment->unsigned_integer("replicas"), "replicas",
                                              "how many replicas of each ensemble join the real training bins");
@@ -191,6 +215,24 @@ BurstsSpec parse_bursts(const YAML::Node& node, const std::string& file, std::si
       throw augment->error_here(
           fmt::format("{} trains on a real dataset and replicas: give 'dataset'", augment->where()));
   }
+}
+
+}  // namespace
+
+BurstsSpec parse_bursts(const YAML::Node& node, const std::string& file, std::size_t index) {
+  ConfigMap map(node, file, fmt::format("bursts[{}]", index), kBurstsKeys);
+  BurstsSpec spec;
+  spec.line = static_cast<int>(node.Mark().line) + 1;
+  spec.name = required_group_name(map, "the name of the analysis (under /bursts)");
+  parse_sources(map, spec);
+  parse_detection(map, spec.analysis);
+  parse_features_and_horizons(map, file, spec);
+  parse_prediction(map, spec.analysis);
+  parse_xgboost(map, spec.analysis);
+  parse_bootstrap(map, spec.analysis);
+  parse_scheduling(map, spec.analysis);
+  parse_monte_carlo(map, spec);
+  parse_augment(map, spec);
   return spec;
 }
 

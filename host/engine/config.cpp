@@ -48,10 +48,12 @@ StorageType EnsembleSpec::storage() const {
   return dtype == Dtype::float64 ? StorageType::float64 : StorageType::float32;
 }
 
-void check_group_name(const ConfigMap& map, const std::string& name) {
+std::string required_group_name(ConfigMap& map, const std::string& meaning) {
+  std::string name = map.require(map.text("name"), "name", meaning);
   if (!h5::is_group_name(name))
     throw map.error_at(
         "name", fmt::format("{}.name = '{}' is not accepted; accepted: {}", map.where(), name, h5::kGroupNameRule));
+  return name;
 }
 
 namespace {
@@ -90,8 +92,7 @@ DatasetSpec parse_dataset(const YAML::Node& node, const std::string& file, const
   ConfigMap map(node, file, where, kDatasetKeys);
   DatasetSpec d;
   d.line = static_cast<int>(node.Mark().line) + 1;
-  d.name = map.require(map.text("name"), "name", "the dataset's name (under /datasets)");
-  check_group_name(map, d.name);
+  d.name = required_group_name(map, "the dataset's name (under /datasets)");
   SeriesSource& r = d.source;
   r.name = d.name;
   const YAML::Node trace = node["trace"];
@@ -326,8 +327,7 @@ EnsembleSpec parse_ensemble(const YAML::Node& node, const std::string& file, std
   ConfigMap map(node, file, fmt::format("ensembles[{}]", index), kEnsembleKeys);
   EnsembleSpec spec;
   spec.line = static_cast<int>(node.Mark().line) + 1;
-  spec.name = map.require(map.text("name"), "name", fmt::format("a unique name: {}", h5::kGroupNameRule));
-  check_group_name(map, spec.name);
+  spec.name = required_group_name(map, fmt::format("a unique name: {}", h5::kGroupNameRule));
   ConfigMap named(node, file, fmt::format("ensembles[{}] ({})", index, spec.name), kEnsembleKeys);
   const std::string model =
       named.require(named.text("model"), "model", fmt::format("one of {}", fmt::join(model_names(), ", ")));
@@ -374,11 +374,8 @@ EnsembleSpec parse_ensemble(const YAML::Node& node, const std::string& file, std
 namespace {
 
 // The checked config of a loaded document.
-RunConfig config_from(const YAML::Node& root, const std::string& text, const std::string& path) {
-  RunConfig config;
-  config.path = path;
-  config.text = text;
-  ConfigMap top(root, path, "", kTopKeys);
+// version, seed, backend, precision, output, fft_wisdom and compression.
+void parse_run_keys(ConfigMap& top, const YAML::Node& root, const std::string& path, RunConfig& config) {
   const auto version = top.unsigned_integer("version");
   if (version && *version != 1) {
     throw top.error_at("version", fmt::format("version = {} is not supported; accepted: 1", *version));
@@ -401,6 +398,10 @@ RunConfig config_from(const YAML::Node& root, const std::string& text, const std
   require_in_range(top, "compression", static_cast<double>(compression), compression >= 0 && compression <= 9,
                    "deflate level 0 (none) to 9");
   config.compression = static_cast<int>(compression);
+}
+
+// `datasets`, their names unique; the index of each name.
+std::map<std::string, std::size_t> parse_datasets(ConfigMap& top, const std::string& path, RunConfig& config) {
   std::map<std::string, std::size_t> dataset_names;
   if (const auto datasets = top.sequence("datasets")) {
     for (std::size_t i = 0; i < datasets->size(); ++i) {
@@ -412,9 +413,11 @@ RunConfig config_from(const YAML::Node& root, const std::string& text, const std
       config.datasets.push_back(std::move(d));
     }
   }
-  parse_study(top, config.study);
-  if (!config.study.models.empty() && config.datasets.empty())
-    throw top.error_at("models", "models are fitted to the datasets: list at least one under 'datasets'");
+  return dataset_names;
+}
+
+// `requests`, their names unique.
+void parse_requests_list(ConfigMap& top, const std::string& path, RunConfig& config) {
   if (const auto requests = top.sequence("requests")) {
     std::map<std::string, std::size_t> request_names;
     for (std::size_t i = 0; i < requests->size(); ++i) {
@@ -426,6 +429,11 @@ RunConfig config_from(const YAML::Node& root, const std::string& text, const std
       config.requests.push_back(std::move(spec));
     }
   }
+}
+
+// `bursts`, their names unique and their datasets among `dataset_names`.
+void parse_bursts_list(ConfigMap& top, const std::string& path, const std::map<std::string, std::size_t>& dataset_names,
+                       RunConfig& config) {
   if (const auto bursts = top.sequence("bursts")) {
     std::map<std::string, std::size_t> burst_names;
     for (std::size_t i = 0; i < bursts->size(); ++i) {
@@ -439,6 +447,13 @@ RunConfig config_from(const YAML::Node& root, const std::string& text, const std
       config.bursts.push_back(std::move(spec));
     }
   }
+}
+
+// `ensembles` (required when nothing else is asked for), their names and Philox streams unique and their
+// datasets among `dataset_names`; the index of each name.
+std::map<std::string, std::size_t> parse_ensembles(ConfigMap& top, const std::string& path,
+                                                   const std::map<std::string, std::size_t>& dataset_names,
+                                                   RunConfig& config) {
   const bool ensembles_needed = config.study.models.empty() && config.requests.empty() && config.bursts.empty();
   const YAML::Node list = ensembles_needed
                               ? top.require(top.sequence("ensembles"), "ensembles", "a list of ensembles to generate")
@@ -468,6 +483,12 @@ RunConfig config_from(const YAML::Node& root, const std::string& text, const std
     streams[spec.stream] = spec.name;
     config.ensembles.push_back(std::move(spec));
   }
+  return names;
+}
+
+// The ensembles that bursts and requests entries name exist: the config's own (`names`) or a study's.
+void check_ensemble_references(ConfigMap& top, const std::string& path, const std::map<std::string, std::size_t>& names,
+                               const RunConfig& config) {
   // A study's ensembles are named <dataset>-<model>.
   const auto known_ensemble = [&](const std::string& name) {
     bool fitted = false;
@@ -501,6 +522,22 @@ RunConfig config_from(const YAML::Node& root, const std::string& text, const std
                              fmt::format("requests[{}].timing.ensemble = '{}' is not among the ensembles", i,
                                          r.timing_ensemble));
   }
+}
+
+RunConfig config_from(const YAML::Node& root, const std::string& text, const std::string& path) {
+  RunConfig config;
+  config.path = path;
+  config.text = text;
+  ConfigMap top(root, path, "", kTopKeys);
+  parse_run_keys(top, root, path, config);
+  const std::map<std::string, std::size_t> dataset_names = parse_datasets(top, path, config);
+  parse_study(top, config.study);
+  if (!config.study.models.empty() && config.datasets.empty())
+    throw top.error_at("models", "models are fitted to the datasets: list at least one under 'datasets'");
+  parse_requests_list(top, path, config);
+  parse_bursts_list(top, path, dataset_names, config);
+  const std::map<std::string, std::size_t> names = parse_ensembles(top, path, dataset_names, config);
+  check_ensemble_references(top, path, names, config);
   return config;
 }
 

@@ -92,9 +92,10 @@ struct RunConfig {
 };
 
 class ConfigMap;
-// The names that become HDF5 groups (ensembles, datasets, requests, bursts):
+// The `name` of an entry that becomes an HDF5 group (ensembles, datasets,
+// requests, bursts), required (`meaning` says what it names) and checked:
 // a UserError at the mapping's key `name` otherwise.
-void check_group_name(const ConfigMap& map, const std::string& name);
+std::string required_group_name(ConfigMap& map, const std::string& meaning);
 
 RunConfig load_config(const std::string& path);
 

@@ -105,45 +105,30 @@ void parse_given_class(ConfigMap& map, const YAML::Node& map_node, FileClass fil
   }
 }
 
-}  // namespace
-
-std::string timing_text(const RequestsSpec& spec) {
-  switch (spec.timing) {
-    case RequestsSpec::Timing::slack:
-      return "slack";
-    case RequestsSpec::Timing::phases:
-      return "phases";
-    case RequestsSpec::Timing::counts:
-      break;
-  }
-  return fmt::format("ensemble {} (bins of {} s)", spec.timing_ensemble, spec.bin_width);
+// `trace` (one file or a list), its `format`, `counters`, `time_unit` and `delimiter`.
+void parse_trace_keys(ConfigMap& map, const YAML::Node& node, const std::string& file, RequestsSpec& spec) {
+  const YAML::Node trace = node["trace"];
+  if (!trace) return;
+  const auto add = [&](const YAML::Node& item) {
+    if (!item.IsScalar() || item.Scalar().empty())
+      throw located_error_at(item, file, fmt::format("{}.trace must name trace files", map.where()));
+    spec.traces.push_back(path_beside(file, item.Scalar()));
+  };
+  if (trace.IsSequence())
+    for (const auto& item : trace) add(item);
+  else
+    add(trace);
+  spec.format = map.require(map.choice("format", {"dxt", "pioneer"}), "format", "the trace format: dxt or pioneer");
+  if (auto counters = map.text("counters")) spec.counters = path_beside(file, *counters);
+  if (auto unit = map.choice("time_unit", {"s", "ms", "us", "ns"}))
+    spec.trace_options.time_unit = parse_time_unit(*unit);
+  if (auto delimiter = map.choice("delimiter", {"comma", "tab", "space"}))
+    spec.trace_options.delimiter = *delimiter == "comma" ? ',' : *delimiter == "tab" ? '\t' : ' ';
 }
 
-RequestsSpec parse_requests(const YAML::Node& node, const std::string& file, std::size_t index) {
-  ConfigMap map(node, file, fmt::format("requests[{}]", index), kRequestKeys);
-  RequestsSpec spec;
-  spec.line = static_cast<int>(node.Mark().line) + 1;
-  spec.name = map.require(map.text("name"), "name", "the name of the synthesized requests (under /requests)");
-  check_group_name(map, spec.name);
-  spec.where = fmt::format("requests[{}] ('{}')", index, spec.name);
-  const YAML::Node trace = node["trace"];
-  if (trace) {
-    const auto add = [&](const YAML::Node& item) {
-      if (!item.IsScalar() || item.Scalar().empty())
-        throw located_error_at(item, file, fmt::format("{}.trace must name trace files", map.where()));
-      spec.traces.push_back(path_beside(file, item.Scalar()));
-    };
-    if (trace.IsSequence())
-      for (const auto& item : trace) add(item);
-    else
-      add(trace);
-    spec.format = map.require(map.choice("format", {"dxt", "pioneer"}), "format", "the trace format: dxt or pioneer");
-    if (auto counters = map.text("counters")) spec.counters = path_beside(file, *counters);
-    if (auto unit = map.choice("time_unit", {"s", "ms", "us", "ns"}))
-      spec.trace_options.time_unit = parse_time_unit(*unit);
-    if (auto delimiter = map.choice("delimiter", {"comma", "tab", "space"}))
-      spec.trace_options.delimiter = *delimiter == "comma" ? ',' : *delimiter == "tab" ? '\t' : ' ';
-  }
+// `characteristics`: a user's Table III per file class, instead of a trace (exactly one of the two).
+void parse_given_characteristics(ConfigMap& map, const YAML::Node& node, RequestsSpec& spec) {
+  const bool trace = static_cast<bool>(node["trace"]);
   if (auto given = map.map("characteristics", kClassKeys)) {
     if (trace) throw map.error_at("characteristics", "give either 'trace' or 'characteristics', not both");
     spec.given.emplace();
@@ -166,6 +151,10 @@ RequestsSpec parse_requests(const YAML::Node& node, const std::string& file, std
   } else if (!trace) {
     throw map.error_here(fmt::format("{} needs 'trace' (a DXT or PIONEER trace) or 'characteristics'", map.where()));
   }
+}
+
+// `mode`, `draw`, `processes`, `replicas` and `stream`.
+void parse_sizes(ConfigMap& map, RequestsSpec& spec) {
   const std::string mode = map.choice("mode", {"sample", "template"}).value_or("sample");
   spec.synthesis.template_mode = mode == "template";
   if (map.choice("draw", {"file", "class"}).value_or(spec.given ? "class" : "file") == "class")
@@ -188,6 +177,10 @@ RequestsSpec parse_requests(const YAML::Node& node, const std::string& file, std
   } else {
     spec.synthesis.key.stream = stream_of_name("requests/" + spec.name);
   }
+}
+
+// `timing`: phases, slack, or {ensemble, bin}; a sample of a trace without it is timed by its phases.
+void parse_timing(ConfigMap& map, const YAML::Node& node, RequestsSpec& spec) {
   if (const YAML::Node timing = node["timing"]) {
     if (timing.IsScalar()) {
       if (timing.Scalar() != "slack" && timing.Scalar() != "phases")
@@ -219,6 +212,10 @@ RequestsSpec parse_requests(const YAML::Node& node, const std::string& file, std
   } else if (!spec.given && !spec.synthesis.template_mode) {
     spec.timing = RequestsSpec::Timing::phases;  // a sample of a trace: its phases (template keeps its own times)
   }
+}
+
+// `overrides`: a scale and a shift per overridable characteristic.
+void parse_overrides(ConfigMap& map, RequestsSpec& spec) {
   if (auto overrides = map.map("overrides", overridable_characteristics())) {
     for (const CharacteristicInfo& info : characteristic_table()) {
       const std::string key = info.short_name;
@@ -244,6 +241,10 @@ RequestsSpec parse_requests(const YAML::Node& node, const std::string& file, std
       spec.synthesis.overrides[info.id] = change;
     }
   }
+}
+
+// `files`: the files per class a sample draws (not with mode: template).
+void parse_files(ConfigMap& map, RequestsSpec& spec) {
   if (spec.synthesis.template_mode && map.has("files"))
     throw map.error_at("files", fmt::format("{}.files: mode: template keeps the trace's own files; leave 'files' out, "
                                             "or use mode: sample",
@@ -256,6 +257,10 @@ RequestsSpec parse_requests(const YAML::Node& node, const std::string& file, std
       }
     }
   }
+}
+
+// `emit`: the fio, DiskSim and DXT outputs of one replica, each path with where the config gave it.
+void parse_emit(ConfigMap& map, const YAML::Node& node, const std::string& file, RequestsSpec& spec) {
   if (auto emit = map.map("emit", {"fio", "disksim", "dxt", "replica"})) {
     const YAML::Node emit_node = node["emit"];
     const auto path_of = [&](const char* key, std::string& path, std::string& at) {
@@ -275,6 +280,35 @@ RequestsSpec parse_requests(const YAML::Node& node, const std::string& file, std
                      fmt::format("0 to replicas - 1 = {}", spec.replicas - 1));
     spec.emit.replica = static_cast<std::uint32_t>(replica);
   }
+}
+
+}  // namespace
+
+std::string timing_text(const RequestsSpec& spec) {
+  switch (spec.timing) {
+    case RequestsSpec::Timing::slack:
+      return "slack";
+    case RequestsSpec::Timing::phases:
+      return "phases";
+    case RequestsSpec::Timing::counts:
+      break;
+  }
+  return fmt::format("ensemble {} (bins of {} s)", spec.timing_ensemble, spec.bin_width);
+}
+
+RequestsSpec parse_requests(const YAML::Node& node, const std::string& file, std::size_t index) {
+  ConfigMap map(node, file, fmt::format("requests[{}]", index), kRequestKeys);
+  RequestsSpec spec;
+  spec.line = static_cast<int>(node.Mark().line) + 1;
+  spec.name = required_group_name(map, "the name of the synthesized requests (under /requests)");
+  spec.where = fmt::format("requests[{}] ('{}')", index, spec.name);
+  parse_trace_keys(map, node, file, spec);
+  parse_given_characteristics(map, node, spec);
+  parse_sizes(map, spec);
+  parse_timing(map, node, spec);
+  parse_overrides(map, spec);
+  parse_files(map, spec);
+  parse_emit(map, node, file, spec);
   return spec;
 }
 
