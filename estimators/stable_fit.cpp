@@ -542,29 +542,25 @@ void add_profile_intervals(StableFit& fit, const Likelihood& data, TableCache& c
   wider(fit.se_mu1, fit.profile_mu1);
 }
 
-}  // namespace
+// The best point the search over (α, β) evaluated, with its profiled location and scale, and the search's
+// iterations.
+struct ShapeSearch {
+  struct Point {
+    double value = std::numeric_limits<double>::infinity(), alpha = 0, beta = 0, mu = 0, log_sigma = 0;
+  } best;
+  int iterations = 0;
+  bool converged = false;
+};
 
-StableFit fit_stable_ml(const std::vector<double>& x, const StableFit& start, StableLikelihood likelihood) {
-  validate_sample(x, 20);
-  if (likelihood == StableLikelihood::density) reject_unbounded_likelihood(x);
-  if (likelihood == StableLikelihood::rounded)
-    for (double v : x)
-      if (v != std::round(v))
-        throw UserError(fmt::format("stable fit: {} is not a whole number; fit the values by their density", v));
-  const Likelihood data(x, likelihood);
-  const StableLawParams s0 = to_s0(start.s0);
-  // The tables cover 3× the standardised range of the data at the start.
-  double widest = 0;
-  for (double v : x) widest = std::max(widest, std::fabs(v - s0.mu) / s0.sigma);
-  TableCache cache(std::clamp(3 * widest, 50.0, 1e4));
+// Nelder–Mead over (α, β) from `s0`, the location and scale profiled out at each shape.
+ShapeSearch search_shape(const Likelihood& data, TableCache& cache, const StableLawParams& s0) {
   double mu = s0.mu, log_sigma = std::log(s0.sigma);
   // The best point evaluated, with its location and scale: the Newton steps
   // start from the last point's, so a shape evaluated again later can end in
   // another (μ, σ) where the profile has more than one optimum (a tiny-σ law
   // on counts that are mostly 0).
-  struct {
-    double value = std::numeric_limits<double>::infinity(), alpha = 0, beta = 0, mu = 0, log_sigma = 0;
-  } best;
+  ShapeSearch search;
+  ShapeSearch::Point& best = search.best;
 
   // Outside the domain the shape is clamped and the likelihood penalised, so
   // that the simplex can reach α = 2 and β = ±1 and return from beyond them.
@@ -587,23 +583,19 @@ StableFit fit_stable_ml(const std::vector<double>& x, const StableFit& start, St
   Minimum outer = minimize_simplex(profile, {std::min(alpha0, 1.95), std::clamp(s0.beta, -0.9, 0.9)}, {0.1, 0.2},
                                    kSimplexSize, 200);
   if (std::fabs(outer.x[1]) > 0.99) outer.iterations += search_along_the_edge(profile, outer.x);
-  StableFit fit;
-  fit.method = "ml";
-  fit.likelihood = likelihood;
-  fit.n = x.size();
-  fit.iterations = outer.iterations;
-  fit.converged = outer.converged;
-  fit.s0.parameterization = StableParameterization::S0;
-  fit.s0.alpha = best.alpha;
-  fit.s0.beta = best.alpha == 2.0 ? 0.0 : best.beta;  // β not identified at 2
-  fit.s0.mu = best.mu;
-  fit.s0.sigma = std::exp(best.log_sigma);
-  fit.s1 = to_s1(fit.s0);
-  // Reported from the law itself, not the tables (their 1e-6 in ln f add up over the values: 0.006
-  // on 1000 draws of α = 0.6), in S1, whose variable keeps an end's distance from the support's edge.
-  fit.log_likelihood = stable_log_likelihood(x, fit.s1, likelihood);
+  search.iterations = outer.iterations;
+  search.converged = outer.converged;
+  return search;
+}
 
-  // Observed information over the parameters that are interior.
+// Which parameters are interior, and whether the observed information over them could be inverted.
+struct InformationAt {
+  bool alpha_free, beta_free, covariance;
+};
+
+// Standard errors from the observed information over the parameters that are interior (S0, and μ in S1 by
+// the delta method).
+InformationAt add_standard_errors(StableFit& fit, const Likelihood& data, TableCache& cache) {
   constexpr double kShapeStep = 0.005;
   const bool alpha_free = fit.s0.alpha < 2.0 - 2 * kShapeStep && fit.s0.alpha > kAlphaMin + 2 * kShapeStep;
   const bool beta_free = alpha_free && std::fabs(fit.s0.beta) < 1.0 - 2 * kShapeStep;
@@ -622,21 +614,56 @@ StableFit fit_stable_ml(const std::vector<double>& x, const StableFit& start, St
     return data.negative(cache.get(v[0], v[1]), v[3], v[2]);
   };
   const auto cov = covariance(numerical_hessian(full, point, steps));
-  if (!cov.empty()) {
-    std::array<double, 4> se;
-    se.fill(StableFit::kNaN);
-    for (std::size_t i = 0; i < free.size(); ++i) se[free[i]] = std::sqrt(cov[i][i]);
-    fit.se_alpha = se[0], fit.se_beta = se[1], fit.se_sigma = se[2], fit.se_mu0 = se[3];
-    double var_mu1 = 0;
-    for (std::size_t i = 0; i < free.size(); ++i)
-      for (std::size_t j = 0; j < free.size(); ++j)
-        var_mu1 += s1_location_derivative(fit.s0, free[i]) * cov[i][j] * s1_location_derivative(fit.s0, free[j]);
-    fit.se_mu1 = std::sqrt(var_mu1);
-  }
-  if (alpha_free && !cov.empty())
+  if (cov.empty()) return {alpha_free, beta_free, false};
+  std::array<double, 4> se;
+  se.fill(StableFit::kNaN);
+  for (std::size_t i = 0; i < free.size(); ++i) se[free[i]] = std::sqrt(cov[i][i]);
+  fit.se_alpha = se[0], fit.se_beta = se[1], fit.se_sigma = se[2], fit.se_mu0 = se[3];
+  double var_mu1 = 0;
+  for (std::size_t i = 0; i < free.size(); ++i)
+    for (std::size_t j = 0; j < free.size(); ++j)
+      var_mu1 += s1_location_derivative(fit.s0, free[i]) * cov[i][j] * s1_location_derivative(fit.s0, free[j]);
+  fit.se_mu1 = std::sqrt(var_mu1);
+  return {alpha_free, beta_free, true};
+}
+
+}  // namespace
+
+StableFit fit_stable_ml(const std::vector<double>& x, const StableFit& start, StableLikelihood likelihood) {
+  validate_sample(x, 20);
+  if (likelihood == StableLikelihood::density) reject_unbounded_likelihood(x);
+  if (likelihood == StableLikelihood::rounded)
+    for (double v : x)
+      if (v != std::round(v))
+        throw UserError(fmt::format("stable fit: {} is not a whole number; fit the values by their density", v));
+  const Likelihood data(x, likelihood);
+  const StableLawParams s0 = to_s0(start.s0);
+  // The tables cover 3× the standardised range of the data at the start.
+  double widest = 0;
+  for (double v : x) widest = std::max(widest, std::fabs(v - s0.mu) / s0.sigma);
+  TableCache cache(std::clamp(3 * widest, 50.0, 1e4));
+  const ShapeSearch search = search_shape(data, cache, s0);
+  const ShapeSearch::Point& best = search.best;
+  StableFit fit;
+  fit.method = "ml";
+  fit.likelihood = likelihood;
+  fit.n = x.size();
+  fit.iterations = search.iterations;
+  fit.converged = search.converged;
+  fit.s0.parameterization = StableParameterization::S0;
+  fit.s0.alpha = best.alpha;
+  fit.s0.beta = best.alpha == 2.0 ? 0.0 : best.beta;  // β not identified at 2
+  fit.s0.mu = best.mu;
+  fit.s0.sigma = std::exp(best.log_sigma);
+  fit.s1 = to_s1(fit.s0);
+  // Reported from the law itself, not the tables (their 1e-6 in ln f add up over the values: 0.006
+  // on 1000 draws of α = 0.6), in S1, whose variable keeps an end's distance from the support's edge.
+  fit.log_likelihood = stable_log_likelihood(x, fit.s1, likelihood);
+  const InformationAt information = add_standard_errors(fit, data, cache);
+  if (information.alpha_free && information.covariance)
     add_profile_intervals(fit, data, cache,
                           data.negative(cache.get(fit.s0.alpha, fit.s0.beta), fit.s0.mu, fit.s0.sigma));
-  fit.boundary = boundary_of(fit, alpha_free, beta_free, !cov.empty());
+  fit.boundary = boundary_of(fit, information.alpha_free, information.beta_free, information.covariance);
   if (fit.boundary.empty() && std::fabs(fit.s0.alpha - 1) < 0.1)
     fit.note = "alpha near 1: the S1 location is ill-conditioned (its SE is large); the S0 location is not";
   return fit;

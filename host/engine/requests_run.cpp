@@ -131,63 +131,64 @@ std::string RequestsPlan::text() const {
   return text;
 }
 
-RequestsPlan prepare_requests(RunConfig& config, std::optional<std::uint64_t> memory_limit, bool check_outputs,
-                              bool keep_replicas) {
-  RequestsPlan plan;
-  plan.budget = memory_limit ? *memory_limit : default_requests_budget(plan.budget_source);
-  if (memory_limit) plan.budget_source = "--memory-limit";
-  std::uint64_t held = 0;  // the texts' replicas of the entries before
-  for (RequestsSpec& spec : config.requests) {
-    throw_if_interrupted();
-    spec.memory_budget = plan.budget;
-    spec.budget_source = plan.budget_source;
-    std::string warning;
-    if (!spec.given && !spec.characterized) {
-      try {  // now, so that a typo in a trace's name fails in seconds, not after the ensembles
-        const RequestTrace trace = read_request_trace(spec.traces, spec.format, spec.trace_options, spec.counters);
-        warning = request_trace_warning(trace);
-        spec.characterized = std::make_shared<const TraceCharacterization>(characterize_requests(trace));
-      } catch (const UserError& e) {
-        throw UserError(fmt::format("{}: {}", located(config, spec), e.what()));
-      }
-    }
-    const Workload& path = spec.given ? spec.given_files : spec.characterized->path;
-    const Characteristics& characteristics = spec.given ? *spec.given : spec.characterized->characteristics;
-    RequestsPlan::Entry entry;
-    entry.name = spec.name;
-    entry.warning = warning;
-    entry.replicas = spec.replicas;
-    entry.processes = spec.processes > 0 ? spec.processes : path.processes;
-    entry.size = expected_synthesis_size(path, characteristics, spec.synthesis, entry.processes);
-    entry.volume = expected_synthesis_volume(path, spec.synthesis, entry.processes, entry.size);
-    entry.replays = !spec.emit.fio.empty();
-    // Replicas held whole, and the one being written as it is made: its files, the synthetic path, a block.
-    const std::uint64_t one = replica_bytes(entry.size.replica_requests, entry.size.replica_files);
-    const std::uint32_t whole = replicas_held_whole(spec, keep_replicas);
-    const std::uint64_t streamed =
-        whole >= spec.replicas
-            ? 0
-            : replica_bytes(entry.size.path_requests +
-                                std::min(entry.size.replica_requests, static_cast<double>(kStreamedRequests)),
-                            entry.size.replica_files);
-    const double states = entry.size.replica_states * static_cast<double>(kBytesPerDependencyState);
-    entry.holding = holding_text(spec, keep_replicas);
-    const double all =
-        static_cast<double>(one) * whole + static_cast<double>(streamed) + states + static_cast<double>(held);
-    entry.bytes = estimated_bytes(all);
-    if (entry.bytes > plan.budget)
-      throw UserError(fmt::format(
-          "{}: about {:.3g} requests and {:.3g} files in each of {} replica(s) of {} processes, {}: about {} of "
-          "memory ({} per request, {} per file{}), more than the budget of {} ({}); lower processes or replicas, "
-          "or raise --memory-limit",
-          located(config, spec), entry.size.replica_requests, entry.size.replica_files, spec.replicas, entry.processes,
-          entry.holding, format_bytes(entry.bytes), format_bytes(kBytesPerRequest), format_bytes(kBytesPerFile),
-          held > 0 ? fmt::format(", with {} for the text outputs of the entries before", format_bytes(held)) : "",
-          format_bytes(plan.budget), plan.budget_source));
-    if (emits_texts(spec)) held += one;
-    plan.entries.push_back(entry);
+namespace {
+
+// A trace's characterization, made now, so that a typo in a trace's name fails in seconds, not after the
+// ensembles; the trace reader's warning ("" when none, or when the entry gives characteristics).
+std::string characterize_entry(const RunConfig& config, RequestsSpec& spec) {
+  if (spec.given || spec.characterized) return "";
+  try {
+    const RequestTrace trace = read_request_trace(spec.traces, spec.format, spec.trace_options, spec.counters);
+    std::string warning = request_trace_warning(trace);
+    spec.characterized = std::make_shared<const TraceCharacterization>(characterize_requests(trace));
+    return warning;
+  } catch (const UserError& e) {
+    throw UserError(fmt::format("{}: {}", located(config, spec), e.what()));
   }
-  // What the outputs take on disk: the HDF5 file's tables, each text.
+}
+
+// An entry's size, and the memory its replicas take with `held` bytes of the entries before: a UserError
+// beyond the plan's budget. Its replica's bytes, when its texts keep one whole, join `held`.
+RequestsPlan::Entry plan_entry(const RunConfig& config, const RequestsSpec& spec, const RequestsPlan& plan,
+                               bool keep_replicas, std::uint64_t& held) {
+  const Workload& path = spec.given ? spec.given_files : spec.characterized->path;
+  const Characteristics& characteristics = spec.given ? *spec.given : spec.characterized->characteristics;
+  RequestsPlan::Entry entry;
+  entry.name = spec.name;
+  entry.replicas = spec.replicas;
+  entry.processes = spec.processes > 0 ? spec.processes : path.processes;
+  entry.size = expected_synthesis_size(path, characteristics, spec.synthesis, entry.processes);
+  entry.volume = expected_synthesis_volume(path, spec.synthesis, entry.processes, entry.size);
+  entry.replays = !spec.emit.fio.empty();
+  // Replicas held whole, and the one being written as it is made: its files, the synthetic path, a block.
+  const std::uint64_t one = replica_bytes(entry.size.replica_requests, entry.size.replica_files);
+  const std::uint32_t whole = replicas_held_whole(spec, keep_replicas);
+  const std::uint64_t streamed =
+      whole >= spec.replicas
+          ? 0
+          : replica_bytes(entry.size.path_requests +
+                              std::min(entry.size.replica_requests, static_cast<double>(kStreamedRequests)),
+                          entry.size.replica_files);
+  const double states = entry.size.replica_states * static_cast<double>(kBytesPerDependencyState);
+  entry.holding = holding_text(spec, keep_replicas);
+  const double all =
+      static_cast<double>(one) * whole + static_cast<double>(streamed) + states + static_cast<double>(held);
+  entry.bytes = estimated_bytes(all);
+  if (entry.bytes > plan.budget)
+    throw UserError(fmt::format(
+        "{}: about {:.3g} requests and {:.3g} files in each of {} replica(s) of {} processes, {}: about {} of "
+        "memory ({} per request, {} per file{}), more than the budget of {} ({}); lower processes or replicas, "
+        "or raise --memory-limit",
+        located(config, spec), entry.size.replica_requests, entry.size.replica_files, spec.replicas, entry.processes,
+        entry.holding, format_bytes(entry.bytes), format_bytes(kBytesPerRequest), format_bytes(kBytesPerFile),
+        held > 0 ? fmt::format(", with {} for the text outputs of the entries before", format_bytes(held)) : "",
+        format_bytes(plan.budget), plan.budget_source));
+  if (emits_texts(spec)) held += one;
+  return entry;
+}
+
+// What the outputs take on disk: the HDF5 file's tables, each text.
+void add_output_sizes(const RunConfig& config, RequestsPlan& plan) {
   for (std::size_t i = 0; i < config.requests.size(); ++i) {
     const RequestsSpec& spec = config.requests[i];
     const RequestsPlan::Entry& e = plan.entries[i];
@@ -206,9 +207,10 @@ RequestsPlan prepare_requests(RunConfig& config, std::optional<std::uint64_t> me
                               emit_path(config, *given), emit_path(config, *given),
                               e.size.replica_requests * per_request});
   }
-  if (!check_outputs || config.output.empty()) return plan;
+}
 
-  // Every path of the run: the outputs, then the inputs they may not replace.
+// Every path of the run: the outputs, then the inputs they may not replace.
+void check_output_paths(const RunConfig& config, RequestsPlan& plan) {
   RunPaths paths;
   paths.add_output(fmt::format("output '{}'", config.output), resolve_output_target(config.output, "output"));
   for (std::size_t i = 0; i < config.requests.size(); ++i) {
@@ -235,6 +237,26 @@ RequestsPlan prepare_requests(RunConfig& config, std::optional<std::uint64_t> me
   }
   add_config_inputs(config, paths);
   paths.check();
+}
+
+}  // namespace
+
+RequestsPlan prepare_requests(RunConfig& config, std::optional<std::uint64_t> memory_limit, bool check_outputs,
+                              bool keep_replicas) {
+  RequestsPlan plan;
+  plan.budget = memory_limit ? *memory_limit : default_requests_budget(plan.budget_source);
+  if (memory_limit) plan.budget_source = "--memory-limit";
+  std::uint64_t held = 0;  // the texts' replicas of the entries before
+  for (RequestsSpec& spec : config.requests) {
+    throw_if_interrupted();
+    spec.memory_budget = plan.budget;
+    spec.budget_source = plan.budget_source;
+    const std::string warning = characterize_entry(config, spec);
+    plan.entries.push_back(plan_entry(config, spec, plan, keep_replicas, held));
+    plan.entries.back().warning = warning;
+  }
+  add_output_sizes(config, plan);
+  if (check_outputs && !config.output.empty()) check_output_paths(config, plan);
   return plan;
 }
 
