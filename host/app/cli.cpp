@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <new>
 #include <string>
 #include <vector>
@@ -179,6 +180,338 @@ std::string joined(int argc, char** argv) {
   return line;
 }
 
+// A subcommand: its options, declared on the app when it is made, and what it does once CLI11 parsed it.
+class Command {
+ public:
+  explicit Command(CLI::App* app) : app_(app) {}
+  virtual ~Command() = default;
+  virtual bool parsed() const { return app_->parsed(); }
+  virtual int run() = 0;
+
+ protected:
+  CLI::App* app_;
+};
+
+// run, bursts and replay: a config run, with the same options (one of them is parsed).
+class RunCommands final : public Command {
+ public:
+  RunCommands(CLI::App& app, const std::string& version, const std::string& command_line)
+      : Command(app.add_subcommand("run", "generate the ensembles of CONFIG and write them to one HDF5 file")) {
+    options_.command_line = command_line;
+    add_run_options(app_, version);
+    app_->add_flag("--no-output", options_.no_output,
+                   "generate every batch and discard it: timing without the HDF5 write");
+    bursts_ = app.add_subcommand(
+        "bursts",
+        "run CONFIG and its bursts: section: burst detection, prediction 5-120 min ahead and burst-aware "
+        "scheduling on the real series and on every replica of its fitted models (docs/bursts.md)");
+    add_run_options(bursts_, version);
+    replay_ = app.add_subcommand(
+        "replay",
+        "run CONFIG, then replay its requests: with fio in --target DIR: the trace's own requests twice and every "
+        "synthetic replica once, and compare them (throughput band coverage, replay error, KS with the noise floor) "
+        "into /replay of the output (docs/requests.md)");
+    add_run_options(replay_, version);
+    add_replay_options();
+    std::string models = "\nModels (key `model:` of each ensemble; parameters in docs/models.md):\n";
+    for (const ModelTraits* traits : registered_models())
+      models += fmt::format("  {:<8} {}\n", traits->name, traits->summary);
+    app_->footer(models);
+  }
+  bool parsed() const override { return app_->parsed() || bursts_->parsed() || replay_->parsed(); }
+  int run() override {
+    options_.bursts_required = bursts_->parsed();
+    if (replay_->parsed()) {
+      if (replay_->count("--bin") > 0) replay_options_.bin_seconds = parse_duration(replay_bin_, "--bin");
+      options_.replay = replay_options_;
+    }
+    if (!backend_.empty()) options_.backend = parse_backend_choice(backend_);
+    if (!precision_.empty()) options_.precision = parse_math_precision(precision_);
+    if (!memory_limit_.empty()) options_.memory_limit = parse_memory_size(memory_limit_);
+    if (!fft_wisdom_.empty()) options_.fft_wisdom = fft_wisdom_;
+    return run_command(options_);
+  }
+
+ private:
+  void add_run_options(CLI::App* command, const std::string& version) {
+    command->add_option("config", options_.config_path, "ensemble.yaml (schema v1, docs/config.md)")->required();
+    command
+        ->add_option("--backend", backend_,
+                     "auto (the GPU when present for the models it generates faster, the host's threads for "
+                     "the others: docs/engine.md), cpu or cuda; overrides the config")
+        ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+    command
+        ->add_option("--precision", precision_,
+                     "accurate (default) or fast: 3.5-ulp functions on the CPU's lanes, hardware "
+                     "approximations for float32 on the GPU (docs/engine.md); overrides the config")
+        ->check(CLI::IsMember({"accurate", "fast"}));
+    command->add_option("-o,--output", options_.output, "output HDF5 path; overrides the config");
+    command->add_option("--fft-wisdom", fft_wisdom_,
+                        "FFTW wisdom made by `gpusynth fft-wisdom`: the host's FFTs take its measured plans, the same "
+                        "in every run that loads it (docs/engine.md); overrides the config");
+    command->add_option("--seed", options_.seed, "64-bit seed; overrides the config")
+        ->check(whole_number(0, UINT64_MAX));
+    command->add_option("--replicas", options_.replicas, "replicas of every ensemble; overrides the config")
+        ->check(whole_number(1, 4294967295));
+    command->add_option("--memory-limit", memory_limit_,
+                        "memory budget for batches, e.g. 2GiB (default: a quarter of "
+                        "the available RAM up to 4 GiB, or the GPU's free memory)");
+    command->add_flag("--dry-run", options_.dry_run,
+                      "print the plan (ensembles, replicas, bytes, batches) and write nothing");
+    command->add_flag("-q,--quiet", options_.quiet, "no progress and no log lines");
+    command->add_flag("--json", options_.json,
+                      "print what the run did (ensembles; the study's medians, intervals and degrees; bursts; "
+                      "replays) as one JSON object instead of the tables");
+    command->set_version_flag("--version", version);
+  }
+  void add_replay_options() {
+    replay_
+        ->add_option("--target", replay_options_.target,
+                     "a directory on the file system under test: each replay's files are made there and removed after")
+        ->required();
+    replay_->add_option("--fio", replay_options_.fio, "the fio to run (default: fio on PATH)");
+    replay_
+        ->add_option("--fio-option", replay_options_.fio_options,
+                     "passed to fio for every replay, e.g. --fio-option=--fsync_on_close=1 (repeatable)")
+        ->allow_extra_args(false);
+    replay_
+        ->add_option("--synthetic-fio-option", replay_options_.synthetic_fio_options,
+                     "passed to fio for the replicas only, e.g. --synthetic-fio-option=--replay_no_stall=1 (a "
+                     "baseline without the synthesized timing) (repeatable)")
+        ->allow_extra_args(false);
+    replay_->add_option("--bin", replay_bin_,
+                        "bin width of the figures over time, e.g. 50ms (default: the entry's timing bins, else 100ms)");
+    replay_
+        ->add_option("--original-replays", replay_options_.original_replays,
+                     "replays of the original: 2 (default; the second measures the system's own noise) or 1")
+        ->check(whole_number(1, 2));
+    replay_
+        ->add_option("--entry", replay_options_.entries, "the requests: entries to replay (repeatable; default: all)")
+        ->allow_extra_args(false);
+  }
+
+  RunOptions options_;
+  ReplayOptions replay_options_;
+  std::string backend_, precision_, memory_limit_, fft_wisdom_, replay_bin_;
+  CLI::App* bursts_ = nullptr;
+  CLI::App* replay_ = nullptr;
+};
+
+// stats: a real trace binned, and its statistics.
+class StatsCommand final : public Command {
+ public:
+  StatsCommand(CLI::App& app, const std::string& command_line)
+      : Command(app.add_subcommand("stats",
+                                   "read a real trace, bin it and print its statistics (Hurst, ACF, burstiness)")) {
+    options_.command_line = command_line;
+    add_trace_options(app_, options_.source, trace_);
+    app_->add_option("--max-lag", options_.max_lag, "ACF lags (default 100)")->check(whole_number(1, 100000000));
+    app_->add_option("-o,--output", options_.output, "write the series and statistics to this HDF5 file");
+    app_->add_option("--name", options_.source.name, "dataset name under /datasets (default: the trace's file name)");
+    app_->add_flag("--json", options_.json, "print the summary as one JSON object");
+  }
+  int run() override {
+    apply_trace_arguments(trace_, options_.source);
+    return stats_command(options_);
+  }
+
+ private:
+  StatsOptions options_;
+  TraceArguments trace_;
+};
+
+// fit: the models fitted to a real trace, and a runnable config.
+class FitCommand final : public Command {
+ public:
+  explicit FitCommand(CLI::App& app)
+      : Command(app.add_subcommand(
+            "fit", "fit the models to a real trace, print estimates ± SE and write a runnable ensemble.yaml")) {
+    add_trace_options(app_, options_.source, trace_);
+    app_->add_option("--models", models_,
+                     fmt::format("comma-separated: {} (default {})", fmt::join(fittable_model_names(), ", "),
+                                 fmt::join(default_fit_models(), ",")));
+    app_->add_option("-o,--output", options_.output, "the ensemble.yaml to write (runnable by `gpusynth FILE`)");
+    app_->add_option("--ensemble-output", options_.ensemble_output,
+                     "the HDF5 path that config writes (default: beside it, FILE.h5)");
+    app_->add_option("--name", options_.source.name, "dataset name (default: the trace's file name)");
+    app_->add_option("--replicas", options_.replicas, "replicas of each fitted ensemble (default 100)")
+        ->check(whole_number(1, 4294967295));
+    app_->add_flag("--json", options_.json,
+                   "print the fits (validity, estimates and SEs, params) as one JSON object instead of the table");
+    app_->add_option("--seed", options_.seed, "seed of the bootstrap and the EM starts; written to the config")
+        ->check(whole_number(0, UINT64_MAX));
+    // The fit adapters' options, as the models declare them (`fitting:` keys of a config).
+    for (const FitOptionSpec* option : fit_option_specs()) {
+      std::string flag = "--" + option->name;
+      std::replace(flag.begin(), flag.end(), '_', '-');
+      CLI::Option* added = app_->add_option(flag, settings_[option->name], option->help);
+      if (!option->choices.empty())
+        added->check(CLI::IsMember(option->choices));
+      else
+        added->check(CLI::Range(option->min, option->max));
+    }
+  }
+  int run() override {
+    apply_trace_arguments(trace_, options_.source);
+    for (const auto& [name, value] : settings_)
+      if (!value.empty()) options_.settings.set(name, value, "--" + name);
+    if (!models_.empty()) {
+      options_.models.clear();
+      std::size_t at = 0;
+      while (at <= models_.size()) {
+        const std::size_t comma = std::min(models_.find(',', at), models_.size());
+        options_.models.push_back(models_.substr(at, comma - at));
+        at = comma + 1;
+      }
+    }
+    return fit_command(options_);
+  }
+
+ private:
+  FitOptions options_;
+  TraceArguments trace_;
+  std::string models_;
+  std::map<std::string, std::string> settings_;  // the fit adapters' options, by their `fitting:` key
+};
+
+// norros: Norros' effective bandwidth.
+class NorrosCommand final : public Command {
+ public:
+  explicit NorrosCommand(CLI::App& app)
+      : Command(
+            app.add_subcommand("norros",
+                               "Norros' (1995) effective bandwidth and the arrival rate it admits (eqs. (3)-(5) of the "
+                               "self-similarity paper)")) {
+    app_->add_option("-a", options_.a, "variance coefficient a > 0")->required();
+    app_->add_option("-H,--hurst", options_.H, "Hurst exponent, 0 < H < 1, H != 0.5")->required();
+    app_->add_option("--epsilon", options_.epsilon, "miss probability, 0 < epsilon < 1 (default 1e-3)");
+    app_->add_option("-b", options_.b, "outstanding streams per device (buffer), > 0 (default 1)");
+    app_->add_option("--lambda", options_.lambda, "also print C at this arrival rate");
+  }
+  int run() override { return norros_command(options_); }
+
+ private:
+  NorrosOptions options_;
+};
+
+// characterize: PIONEER's characteristics of a request trace.
+class CharacterizeCommand final : public Command {
+ public:
+  CharacterizeCommand(CLI::App& app, const std::string& command_line)
+      : Command(app.add_subcommand(
+            "characterize", "PIONEER's request-level characteristics of a DXT or PIONEER trace (docs/requests.md)")) {
+    options_.command_line = command_line;
+    app_->add_option("trace", options_.traces, "trace file(s), gzip or plain")->required();
+    app_->add_option("--format", options_.format, "dxt or pioneer")
+        ->required()
+        ->check(CLI::IsMember({"dxt", "pioneer"}));
+    app_->add_option("--counters", options_.counters,
+                     "darshan-parser text of the same job: its open counts place the sessions DXT lacks");
+    app_->add_option("-o,--output", options_.output,
+                     "write the characteristics, the generic workload path and the sanitized requests (HDF5)");
+    app_->add_option("--delimiter", delimiter_, "pioneer: tab or comma (default: spaces and tabs)")
+        ->check(CLI::IsMember({"comma", "tab", "space"}));
+    app_->add_option("--time-unit", unit_, "pioneer: s, ms, us or ns (default s)");
+    app_->add_flag("--skip-bad-lines", options_.trace.skip_bad_lines,
+                   "count and report malformed lines instead of stopping");
+  }
+  int run() override {
+    if (!unit_.empty()) options_.trace.time_unit = parse_time_unit(unit_);
+    if (!delimiter_.empty()) options_.trace.delimiter = delimiter_ == "comma" ? ',' : delimiter_ == "tab" ? '\t' : ' ';
+    return characterize_command(options_);
+  }
+
+ private:
+  CharacterizeOptions options_;
+  std::string delimiter_, unit_;
+};
+
+// report: a results file drawn as one page.
+class ReportCommand final : public Command {
+ public:
+  explicit ReportCommand(CLI::App& app)
+      : Command(app.add_subcommand(
+            "report",
+            "draw a results file as one self-contained page: DIR/index.html (figures embedded), DIR/report.md and "
+            "every "
+            "figure as PNG, SVG and PDF; provenance, datasets and fitted models, then each study (/compare), request "
+            "synthesis (/requests), replay (/replay), burst analysis (/bursts) and the ensembles no study compares "
+            "(/ensembles: a plain run's sample paths); scripts/report.py under /usr/bin/python3 (matplotlib, h5py)")) {
+    app_->add_option("results", options_.results,
+                     "an HDF5 file gpusynth wrote: any run (its /ensembles), a study, requests, replays or bursts")
+        ->required();
+    app_->add_option("-o,--output", options_.output,
+                     "the report directory: a new path, an empty directory or a report gpusynth wrote (replaced "
+                     "whole when the new one is complete)")
+        ->required();
+    app_->add_flag("-q,--quiet", options_.quiet, "no progress lines (one per section on stderr)");
+  }
+  int run() override { return report_command(options_); }
+
+ private:
+  ReportOptions options_;
+};
+
+// fft-wisdom: FFTW's measured plans of a config's host FFTs.
+class FftWisdomCommand final : public Command {
+ public:
+  explicit FftWisdomCommand(CLI::App& app)
+      : Command(app.add_subcommand(
+            "fft-wisdom",
+            "measure FFTW's plans of the host FFTs that CONFIG's spectral ensembles run and keep them as FFTW wisdom "
+            "in "
+            "FILE (added to what it holds); runs that load FILE take these faster plans, the same in every run")) {
+    app_->add_option("config", options_.run.config_path, "ensemble.yaml (schema v1, docs/config.md)")->required();
+    app_->add_option("-o,--output", options_.output,
+                     "the wisdom file, written when complete (default: the config's fft_wisdom:)");
+    app_->add_flag("--patient", options_.patient,
+                   "FFTW_PATIENT instead of FFTW_MEASURE: minutes for a million points, sometimes faster plans");
+    app_->add_flag("-q,--quiet", options_.run.quiet, "no table and no log lines");
+  }
+  int run() override { return fft_wisdom_command(options_); }
+
+ private:
+  FftWisdomOptions options_;
+};
+
+// models: the models and their parameters.
+class ModelsCommand final : public Command {
+ public:
+  explicit ModelsCommand(CLI::App& app)
+      : Command(app.add_subcommand("models",
+                                   "list the models and their parameters (key, default, accepted range, meaning)")) {
+    app_->add_option("name", options_.names, "the models to show (default: all)");
+    app_->add_flag("--markdown", options_.markdown, "print Markdown tables (docs/models.md)");
+  }
+  int run() override { return models_command(options_); }
+
+ private:
+  ModelsOptions options_;
+};
+
+// completion: a bash completion script of `app`'s commands and options.
+class CompletionCommand final : public Command {
+ public:
+  explicit CompletionCommand(CLI::App& app)
+      : Command(app.add_subcommand(
+            "completion",
+            "print a bash completion script for gpusynth: `source <(gpusynth completion bash)`, or let "
+            "`cmake --install` put it into share/bash-completion/completions")),
+        top_(app) {
+    app_->add_option("shell", shell_, "bash (the one shell whose script gpusynth writes)")
+        ->required()
+        ->check(CLI::IsMember({"bash"}));
+  }
+  int run() override {
+    std::fputs(bash_completion(top_).c_str(), stdout);
+    return kExitOk;
+  }
+
+ private:
+  const CLI::App& top_;
+  std::string shell_;
+};
+
 int parse_and_run(int argc, char** argv) {
   CLI::App app{"gpusynth: GPU-accelerated synthesis of bursty, heavy-tailed, self-similar parallel I/O workloads.",
                "gpusynth"};
@@ -187,201 +520,17 @@ int parse_and_run(int argc, char** argv) {
   app.set_version_flag("--version", version);
   app.require_subcommand(1);
 
-  RunOptions options;
-  options.command_line = joined(argc, argv);
-  std::string backend, precision, memory_limit, fft_wisdom;
-  // run and bursts take the same options (one is parsed).
-  const auto add_run_options = [&](CLI::App* command) {
-    command->add_option("config", options.config_path, "ensemble.yaml (schema v1, docs/config.md)")->required();
-    command
-        ->add_option("--backend", backend,
-                     "auto (the GPU when present for the models it generates faster, the host's threads for "
-                     "the others: docs/engine.md), cpu or cuda; overrides the config")
-        ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
-    command
-        ->add_option("--precision", precision,
-                     "accurate (default) or fast: 3.5-ulp functions on the CPU's lanes, hardware "
-                     "approximations for float32 on the GPU (docs/engine.md); overrides the config")
-        ->check(CLI::IsMember({"accurate", "fast"}));
-    command->add_option("-o,--output", options.output, "output HDF5 path; overrides the config");
-    command->add_option("--fft-wisdom", fft_wisdom,
-                        "FFTW wisdom made by `gpusynth fft-wisdom`: the host's FFTs take its measured plans, the same "
-                        "in every run that loads it (docs/engine.md); overrides the config");
-    command->add_option("--seed", options.seed, "64-bit seed; overrides the config")->check(whole_number(0, UINT64_MAX));
-    command->add_option("--replicas", options.replicas, "replicas of every ensemble; overrides the config")
-        ->check(whole_number(1, 4294967295));
-    command->add_option("--memory-limit", memory_limit,
-                        "memory budget for batches, e.g. 2GiB (default: a quarter of "
-                        "the available RAM up to 4 GiB, or the GPU's free memory)");
-    command->add_flag("--dry-run", options.dry_run,
-                      "print the plan (ensembles, replicas, bytes, batches) and write nothing");
-    command->add_flag("-q,--quiet", options.quiet, "no progress and no log lines");
-    command->add_flag("--json", options.json,
-                      "print what the run did (ensembles; the study's medians, intervals and degrees; bursts; "
-                      "replays) as one JSON object instead of the tables");
-    command->set_version_flag("--version", version);
-  };
-  CLI::App* run = app.add_subcommand("run", "generate the ensembles of CONFIG and write them to one HDF5 file");
-  add_run_options(run);
-  run->add_flag("--no-output", options.no_output, "generate every batch and discard it: timing without the HDF5 write");
-  CLI::App* bursts = app.add_subcommand(
-      "bursts",
-      "run CONFIG and its bursts: section: burst detection, prediction 5-120 min ahead and burst-aware "
-      "scheduling on the real series and on every replica of its fitted models (docs/bursts.md)");
-  add_run_options(bursts);
-  CLI::App* replay = app.add_subcommand(
-      "replay",
-      "run CONFIG, then replay its requests: with fio in --target DIR: the trace's own requests twice and every "
-      "synthetic replica once, and compare them (throughput band coverage, replay error, KS with the noise floor) "
-      "into /replay of the output (docs/requests.md)");
-  add_run_options(replay);
-  ReplayOptions replay_options;
-  std::string replay_bin;
-  replay
-      ->add_option("--target", replay_options.target,
-                   "a directory on the file system under test: each replay's files are made there and removed after")
-      ->required();
-  replay->add_option("--fio", replay_options.fio, "the fio to run (default: fio on PATH)");
-  replay
-      ->add_option("--fio-option", replay_options.fio_options,
-                   "passed to fio for every replay, e.g. --fio-option=--fsync_on_close=1 (repeatable)")
-      ->allow_extra_args(false);
-  replay
-      ->add_option("--synthetic-fio-option", replay_options.synthetic_fio_options,
-                   "passed to fio for the replicas only, e.g. --synthetic-fio-option=--replay_no_stall=1 (a "
-                   "baseline without the synthesized timing) (repeatable)")
-      ->allow_extra_args(false);
-  replay->add_option("--bin", replay_bin,
-                     "bin width of the figures over time, e.g. 50ms (default: the entry's timing bins, else 100ms)");
-  replay
-      ->add_option("--original-replays", replay_options.original_replays,
-                   "replays of the original: 2 (default; the second measures the system's own noise) or 1")
-      ->check(whole_number(1, 2));
-  replay->add_option("--entry", replay_options.entries, "the requests: entries to replay (repeatable; default: all)")
-      ->allow_extra_args(false);
-  std::string models = "\nModels (key `model:` of each ensemble; parameters in docs/models.md):\n";
-  for (const ModelTraits* traits : registered_models())
-    models += fmt::format("  {:<8} {}\n", traits->name, traits->summary);
-  run->footer(models);
-
-  StatsOptions stats_options;
-  stats_options.command_line = options.command_line;
-  TraceArguments stats_trace;
-  CLI::App* stats =
-      app.add_subcommand("stats", "read a real trace, bin it and print its statistics (Hurst, ACF, burstiness)");
-  add_trace_options(stats, stats_options.source, stats_trace);
-  stats->add_option("--max-lag", stats_options.max_lag, "ACF lags (default 100)")->check(whole_number(1, 100000000));
-  stats->add_option("-o,--output", stats_options.output, "write the series and statistics to this HDF5 file");
-  stats->add_option("--name", stats_options.source.name,
-                    "dataset name under /datasets (default: the trace's file name)");
-  stats->add_flag("--json", stats_options.json, "print the summary as one JSON object");
-
-  FitOptions fit_options;
-  TraceArguments fit_trace;
-  std::string fit_models;
-  CLI::App* fit = app.add_subcommand(
-      "fit", "fit the models to a real trace, print estimates ± SE and write a runnable ensemble.yaml");
-  add_trace_options(fit, fit_options.source, fit_trace);
-  fit->add_option("--models", fit_models,
-                  fmt::format("comma-separated: {} (default {})", fmt::join(fittable_model_names(), ", "),
-                              fmt::join(default_fit_models(), ",")));
-  fit->add_option("-o,--output", fit_options.output, "the ensemble.yaml to write (runnable by `gpusynth FILE`)");
-  fit->add_option("--ensemble-output", fit_options.ensemble_output,
-                  "the HDF5 path that config writes (default: beside it, FILE.h5)");
-  fit->add_option("--name", fit_options.source.name, "dataset name (default: the trace's file name)");
-  fit->add_option("--replicas", fit_options.replicas, "replicas of each fitted ensemble (default 100)")
-      ->check(whole_number(1, 4294967295));
-  fit->add_flag("--json", fit_options.json,
-                "print the fits (validity, estimates and SEs, params) as one JSON object instead of the table");
-  fit->add_option("--seed", fit_options.seed, "seed of the bootstrap and the EM starts; written to the config")
-      ->check(whole_number(0, UINT64_MAX));
-  // The fit adapters' options, as the models declare them (`fitting:` keys of a config).
-  std::map<std::string, std::string> fit_settings;
-  for (const FitOptionSpec* option : fit_option_specs()) {
-    std::string flag = "--" + option->name;
-    std::replace(flag.begin(), flag.end(), '_', '-');
-    CLI::Option* added = fit->add_option(flag, fit_settings[option->name], option->help);
-    if (!option->choices.empty())
-      added->check(CLI::IsMember(option->choices));
-    else
-      added->check(CLI::Range(option->min, option->max));
-  }
-
-  NorrosOptions norros_options;
-  CLI::App* norros =
-      app.add_subcommand("norros",
-                         "Norros' (1995) effective bandwidth and the arrival rate it admits (eqs. (3)-(5) of the "
-                         "self-similarity paper)");
-  norros->add_option("-a", norros_options.a, "variance coefficient a > 0")->required();
-  norros->add_option("-H,--hurst", norros_options.H, "Hurst exponent, 0 < H < 1, H != 0.5")->required();
-  norros->add_option("--epsilon", norros_options.epsilon, "miss probability, 0 < epsilon < 1 (default 1e-3)");
-  norros->add_option("-b", norros_options.b, "outstanding streams per device (buffer), > 0 (default 1)");
-  norros->add_option("--lambda", norros_options.lambda, "also print C at this arrival rate");
-
-  CharacterizeOptions characterize_options;
-  characterize_options.command_line = options.command_line;
-  std::string characterize_delimiter, characterize_unit;
-  CLI::App* characterize = app.add_subcommand(
-      "characterize", "PIONEER's request-level characteristics of a DXT or PIONEER trace (docs/requests.md)");
-  characterize->add_option("trace", characterize_options.traces, "trace file(s), gzip or plain")->required();
-  characterize->add_option("--format", characterize_options.format, "dxt or pioneer")
-      ->required()
-      ->check(CLI::IsMember({"dxt", "pioneer"}));
-  characterize->add_option("--counters", characterize_options.counters,
-                           "darshan-parser text of the same job: its open counts place the sessions DXT lacks");
-  characterize->add_option("-o,--output", characterize_options.output,
-                           "write the characteristics, the generic workload path and the sanitized requests (HDF5)");
-  characterize->add_option("--delimiter", characterize_delimiter, "pioneer: tab or comma (default: spaces and tabs)")
-      ->check(CLI::IsMember({"comma", "tab", "space"}));
-  characterize->add_option("--time-unit", characterize_unit, "pioneer: s, ms, us or ns (default s)");
-  characterize->add_flag("--skip-bad-lines", characterize_options.trace.skip_bad_lines,
-                         "count and report malformed lines instead of stopping");
-
-  ReportOptions report_options;
-  CLI::App* report = app.add_subcommand(
-      "report",
-      "draw a results file as one self-contained page: DIR/index.html (figures embedded), DIR/report.md and every "
-      "figure as PNG, SVG and PDF; provenance, datasets and fitted models, then each study (/compare), request "
-      "synthesis (/requests), replay (/replay), burst analysis (/bursts) and the ensembles no study compares "
-      "(/ensembles: a plain run's sample paths); scripts/report.py under /usr/bin/python3 (matplotlib, h5py)");
-  report
-      ->add_option("results", report_options.results,
-                   "an HDF5 file gpusynth wrote: any run (its /ensembles), a study, requests, replays or bursts")
-      ->required();
-  report
-      ->add_option("-o,--output", report_options.output,
-                   "the report directory: a new path, an empty directory or a report gpusynth wrote (replaced "
-                   "whole when the new one is complete)")
-      ->required();
-  report->add_flag("-q,--quiet", report_options.quiet, "no progress lines (one per section on stderr)");
-
-  FftWisdomOptions wisdom_options;
-  CLI::App* wisdom = app.add_subcommand(
-      "fft-wisdom",
-      "measure FFTW's plans of the host FFTs that CONFIG's spectral ensembles run and keep them as FFTW wisdom in "
-      "FILE (added to what it holds); runs that load FILE take these faster plans, the same in every run");
-  wisdom->add_option("config", wisdom_options.run.config_path, "ensemble.yaml (schema v1, docs/config.md)")->required();
-  wisdom->add_option("-o,--output", wisdom_options.output,
-                     "the wisdom file, written when complete (default: the config's fft_wisdom:)");
-  wisdom->add_flag("--patient", wisdom_options.patient,
-                   "FFTW_PATIENT instead of FFTW_MEASURE: minutes for a million points, sometimes faster plans");
-  wisdom->add_flag("-q,--quiet", wisdom_options.run.quiet, "no table and no log lines");
-
-  ModelsOptions models_options;
-  CLI::App* models_command_app =
-      app.add_subcommand("models", "list the models and their parameters (key, default, accepted range, meaning)");
-  models_command_app->add_option("name", models_options.names, "the models to show (default: all)");
-  models_command_app->add_flag("--markdown", models_options.markdown, "print Markdown tables (docs/models.md)");
-
-  std::string shell;
-  CLI::App* completion =
-      app.add_subcommand("completion",
-                         "print a bash completion script for gpusynth: `source <(gpusynth completion bash)`, or let "
-                         "`cmake --install` put it into share/bash-completion/completions");
-  completion->add_option("shell", shell, "bash (the one shell whose script gpusynth writes)")
-      ->required()
-      ->check(CLI::IsMember({"bash"}));
-
+  const std::string command_line = joined(argc, argv);
+  std::vector<std::unique_ptr<Command>> commands;  // in the order --help lists them
+  commands.push_back(std::make_unique<RunCommands>(app, version, command_line));
+  commands.push_back(std::make_unique<StatsCommand>(app, command_line));
+  commands.push_back(std::make_unique<FitCommand>(app));
+  commands.push_back(std::make_unique<NorrosCommand>(app));
+  commands.push_back(std::make_unique<CharacterizeCommand>(app, command_line));
+  commands.push_back(std::make_unique<ReportCommand>(app));
+  commands.push_back(std::make_unique<FftWisdomCommand>(app));
+  commands.push_back(std::make_unique<ModelsCommand>(app));
+  commands.push_back(std::make_unique<CompletionCommand>(app));
   app.formatter(std::make_shared<TopLevelFormatter>());  // after the commands: they keep CLI11's own
   if (argc < 2) {                                        // plain `gpusynth`
     std::fprintf(stderr,
@@ -399,51 +548,9 @@ int parse_and_run(int argc, char** argv) {
     const int code = app.exit(e);
     return code == 0 ? kExitOk : kExitUser;
   }
-  if (stats->parsed()) {
-    apply_trace_arguments(stats_trace, stats_options.source);
-    return stats_command(stats_options);
-  }
-  if (fit->parsed()) {
-    apply_trace_arguments(fit_trace, fit_options.source);
-    for (const auto& [name, value] : fit_settings)
-      if (!value.empty()) fit_options.settings.set(name, value, "--" + name);
-    if (!fit_models.empty()) {
-      fit_options.models.clear();
-      std::size_t at = 0;
-      while (at <= fit_models.size()) {
-        const std::size_t comma = std::min(fit_models.find(',', at), fit_models.size());
-        fit_options.models.push_back(fit_models.substr(at, comma - at));
-        at = comma + 1;
-      }
-    }
-    return fit_command(fit_options);
-  }
-  if (characterize->parsed()) {
-    if (!characterize_unit.empty()) characterize_options.trace.time_unit = parse_time_unit(characterize_unit);
-    if (!characterize_delimiter.empty())
-      characterize_options.trace.delimiter = characterize_delimiter == "comma" ? ','
-                                             : characterize_delimiter == "tab" ? '\t'
-                                                                               : ' ';
-    return characterize_command(characterize_options);
-  }
-  if (norros->parsed()) return norros_command(norros_options);
-  if (report->parsed()) return report_command(report_options);
-  if (models_command_app->parsed()) return models_command(models_options);
-  if (completion->parsed()) {
-    std::fputs(bash_completion(app).c_str(), stdout);
-    return kExitOk;
-  }
-  if (wisdom->parsed()) return fft_wisdom_command(wisdom_options);
-  options.bursts_required = bursts->parsed();
-  if (replay->parsed()) {
-    if (replay->count("--bin") > 0) replay_options.bin_seconds = parse_duration(replay_bin, "--bin");
-    options.replay = replay_options;
-  }
-  if (!backend.empty()) options.backend = parse_backend_choice(backend);
-  if (!precision.empty()) options.precision = parse_math_precision(precision);
-  if (!memory_limit.empty()) options.memory_limit = parse_memory_size(memory_limit);
-  if (!fft_wisdom.empty()) options.fft_wisdom = fft_wisdom;
-  return run_command(options);
+  for (const auto& command : commands)
+    if (command->parsed()) return command->run();
+  throw InternalError("parse_and_run", "CLI11 parsed no subcommand", __FILE__, __LINE__);
 }
 
 }  // namespace
