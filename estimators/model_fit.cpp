@@ -197,8 +197,6 @@ WhittleTerms whittle(const std::vector<double>& I, const WhittleFrequencies& f, 
   return {m * std::log(sigma2) + log_sum + m, sigma2};
 }
 
-// FarimaFit::boundary from the search's free parameters y at its end.
-
 // What to try when the Whittle search of a FARIMA(p, d, q) did not converge:
 // cancelling roots need both an AR and an MA part; one part alone may be too long.
 std::string unconverged_hint(std::size_t p, std::size_t q) {
@@ -208,6 +206,8 @@ std::string unconverged_hint(std::size_t p, std::size_t q) {
   if (q > 0) return ": try a smaller --farima-q";
   return "";
 }
+
+// FarimaFit::boundary from the search's free parameters y at its end.
 std::string farima_boundary(const FarimaFit& fit, const std::vector<double>& y) {
   std::vector<std::string> why;
   if (std::fabs(fit.d) > kFarimaMaxD - kOnBound)
