@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -187,6 +188,20 @@ RequestsPlan::Entry plan_entry(const RunConfig& config, const RequestsSpec& spec
   return entry;
 }
 
+// One of an entry's text outputs (`emit:`): its key, its path as given ("" when not asked for), where the
+// config gave it, and its bytes per request.
+struct EmittedText {
+  const char* key;
+  const std::string& path;
+  const std::string& at;
+  double bytes_per_request;
+};
+std::array<EmittedText, 3> emitted_texts(const RequestsSpec& spec) {
+  return {{{"fio", spec.emit.fio, spec.emit.fio_at, kFioBytesPerRequest},
+           {"disksim", spec.emit.disksim, spec.emit.disksim_at, kDisksimBytesPerRequest},
+           {"dxt", spec.emit.dxt, spec.emit.dxt_at, kDxtBytesPerRequest}}};
+}
+
 // What the outputs take on disk: the HDF5 file's tables, each text.
 void add_output_sizes(const RunConfig& config, RequestsPlan& plan) {
   for (std::size_t i = 0; i < config.requests.size(); ++i) {
@@ -197,15 +212,11 @@ void add_output_sizes(const RunConfig& config, RequestsPlan& plan) {
       plan.file_bytes +=
           kCharacterizationBytesPerRequest * static_cast<double>(spec.characterized->sanitized.table.requests.size() +
                                                                  spec.characterized->path.table.requests.size());
-    const std::tuple<const char*, const std::string*, const std::string*, double> emits[] = {
-        {"fio", &spec.emit.fio, &spec.emit.fio_at, kFioBytesPerRequest},
-        {"disksim", &spec.emit.disksim, &spec.emit.disksim_at, kDisksimBytesPerRequest},
-        {"dxt", &spec.emit.dxt, &spec.emit.dxt_at, kDxtBytesPerRequest}};
-    for (const auto& [key, given, at, per_request] : emits)
-      if (!given->empty() && !config.output.empty())
-        plan.texts.push_back({fmt::format("{}.emit.{} '{}'", spec.where, key, emit_path(config, *given)), *at + ": ",
-                              emit_path(config, *given), emit_path(config, *given),
-                              e.size.replica_requests * per_request});
+    for (const EmittedText& text : emitted_texts(spec))
+      if (!text.path.empty() && !config.output.empty())
+        plan.texts.push_back({fmt::format("{}.emit.{} '{}'", spec.where, text.key, emit_path(config, text.path)),
+                              text.at + ": ", emit_path(config, text.path), emit_path(config, text.path),
+                              e.size.replica_requests * text.bytes_per_request});
   }
 }
 
@@ -215,22 +226,18 @@ void check_output_paths(const RunConfig& config, RequestsPlan& plan) {
   paths.add_output(fmt::format("output '{}'", config.output), resolve_output_target(config.output, "output"));
   for (std::size_t i = 0; i < config.requests.size(); ++i) {
     const RequestsSpec& spec = config.requests[i];
-    const std::tuple<const char*, const std::string*, const std::string*> emits[] = {
-        {"fio", &spec.emit.fio, &spec.emit.fio_at},
-        {"disksim", &spec.emit.disksim, &spec.emit.disksim_at},
-        {"dxt", &spec.emit.dxt, &spec.emit.dxt_at}};
-    for (const auto& [key, given, at] : emits) {
-      if (given->empty()) continue;
-      const std::string where = emit_path(config, *given);
-      const std::string option = fmt::format("{}.emit.{}", spec.where, key);
-      const bool folder = std::string(key) == "fio";
+    for (const EmittedText& text : emitted_texts(spec)) {
+      if (text.path.empty()) continue;
+      const std::string where = emit_path(config, text.path);
+      const std::string option = fmt::format("{}.emit.{}", spec.where, text.key);
+      const bool folder = std::string(text.key) == "fio";
       std::string target;
       try {
         target = folder ? resolve_replay_directory(where, option) : resolve_output_target(where, option);
       } catch (const UserError& e) {
-        throw UserError(*at + ": " + e.what());
+        throw UserError(text.at + ": " + e.what());
       }
-      paths.add_output(fmt::format("{} '{}'", option, where), target, *at + ": ", folder);
+      paths.add_output(fmt::format("{} '{}'", option, where), target, text.at + ": ", folder);
       for (RequestsPlan::Output& text : plan.texts)
         if (text.path == where) text.target = target;  // the file system it lands on: a link's target's
     }

@@ -165,27 +165,14 @@ PhaseTiming::PhaseTiming(const PhaseModel& model, std::uint64_t path_data_reques
       path_data_requests_(path_data_requests),
       processes_(static_cast<std::size_t>(std::max(processes, 1))),
       member_of_(processes_.size()),
-      key_(options.key),
-      replica_(replica),
+      draws_(options.key, replica, 1),
       phase_start_(model.phases.front().start),
       phase_end_(model.phases.front().start) {
   if (auto it = options.overrides.find(Characteristic::ST); it != options.overrides.end()) slack_override_ = it->second;
 }
 
-double PhaseTiming::uniform() {
-  if (left_ == 0) {
-    bits_ = philox_bits(key_, replica_, position_++, 1);
-    left_ = 4;
-  }
-  return uniform_open(bits_[4 - left_--]);
-}
-
-std::size_t PhaseTiming::index_below(std::size_t n) {
-  return std::min(n - 1, static_cast<std::size_t>(uniform() * static_cast<double>(n)));
-}
-
 double PhaseTiming::draw(const std::vector<double>& samples) {
-  return samples.empty() ? 0.0 : samples[index_below(samples.size())];
+  return samples.empty() ? 0.0 : samples[draws_.index(samples.size())];
 }
 
 // Fisher–Yates over the members, then each process its position's member
@@ -195,9 +182,9 @@ void PhaseTiming::deal_members() {
   const std::vector<PhaseMember>& members = model_.phases[phase_].members;
   std::vector<std::uint32_t> deck(members.size());
   for (std::size_t m = 0; m < deck.size(); ++m) deck[m] = static_cast<std::uint32_t>(m);
-  for (std::size_t m = deck.size(); m > 1; --m) std::swap(deck[m - 1], deck[index_below(m)]);
+  for (std::size_t m = deck.size(); m > 1; --m) std::swap(deck[m - 1], deck[draws_.index(m)]);
   for (std::size_t i = 0; i < member_of_.size(); ++i) member_of_[i] = deck[i % deck.size()];
-  for (std::size_t i = member_of_.size(); i > 1; --i) std::swap(member_of_[i - 1], member_of_[index_below(i)]);
+  for (std::size_t i = member_of_.size(); i > 1; --i) std::swap(member_of_[i - 1], member_of_[draws_.index(i)]);
 }
 
 std::size_t PhaseTiming::phase_of(std::uint64_t path_data_request) const {

@@ -12,10 +12,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "host/requests/random_draws.hpp"
 #include "host/requests/synthesize.hpp"
 #include "host/requests/timing.hpp"
 #include "io/requests.hpp"
-#include "kernels/philox.hpp"
 
 namespace gs {
 
@@ -92,8 +92,6 @@ class PhaseTiming final : public RequestTiming {
   void time(Request& request, bool data) override;
 
  private:
-  double uniform();
-  std::size_t index_below(std::size_t n);
   double draw(const std::vector<double>& samples);
   void deal_members();
   std::size_t phase_of(std::uint64_t path_data_request) const;
@@ -109,11 +107,7 @@ class PhaseTiming final : public RequestTiming {
   std::vector<Process> processes_;
   std::vector<std::uint32_t> member_of_;  // per process: the member of the phase being timed it copies
   CharacteristicOverride slack_override_;
-  RngStreamKey key_;
-  std::uint32_t replica_;
-  std::uint64_t position_ = 0;
-  PhiloxBits bits_{};
-  int left_ = 0;
+  RandomDraws draws_;      // draw 1 of the replica's Philox stream
   std::size_t phase_ = 0;  // the phase being timed
   double phase_start_ = 0, phase_end_ = 0;
   bool phase_timed_ = false;  // a data request of the phase being timed has been timed (its members dealt)

@@ -10,6 +10,7 @@
 #include "host/base/errors.hpp"
 #include "host/base/interrupt.hpp"
 #include "host/base/sysinfo.hpp"
+#include "host/requests/random_draws.hpp"
 
 namespace gs {
 
@@ -33,37 +34,6 @@ void check_memory(const SynthesisOptions& options, double requests, double files
       options.limit_note.empty() ? fmt::format("at most {} is allowed", format_bytes(options.max_replica_bytes))
                                  : options.limit_note));
 }
-
-// Uniforms from Philox at (key, replica, position): four per call, in order.
-class RandomDraws {
- public:
-  RandomDraws(RngStreamKey key, std::uint32_t replica) : key_(key), replica_(replica) {}
-  double uniform() {
-    if (left_ == 0) {
-      bits_ = philox_bits(key_, replica_, position_++, 0);
-      left_ = 4;
-    }
-    return uniform_open(bits_[4 - left_--]);
-  }
-  std::size_t index(std::size_t n) {
-    return std::min(n - 1, static_cast<std::size_t>(uniform() * static_cast<double>(n)));
-  }
-  std::size_t weighted(const std::vector<double>& weights, double total) {
-    double target = uniform() * total;
-    for (std::size_t i = 0; i < weights.size(); ++i) {
-      if (target < weights[i]) return i;
-      target -= weights[i];
-    }
-    return weights.size() - 1;
-  }
-
- private:
-  RngStreamKey key_;
-  std::uint32_t replica_;
-  std::uint64_t position_ = 0;
-  PhiloxBits bits_{};
-  int left_ = 0;
-};
 
 class Sampler {
  public:
