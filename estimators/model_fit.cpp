@@ -207,6 +207,12 @@ std::string unconverged_hint(std::size_t p, std::size_t q) {
   return "";
 }
 
+bool has_standard_errors(const FarimaFit& fit) {
+  const auto finite = [](double se) { return std::isfinite(se); };
+  return finite(fit.se_d) && std::all_of(fit.se_ar.begin(), fit.se_ar.end(), finite) &&
+         std::all_of(fit.se_ma.begin(), fit.se_ma.end(), finite);
+}
+
 // FarimaFit::boundary from the search's free parameters y at its end.
 std::string farima_boundary(const FarimaFit& fit, const std::vector<double>& y) {
   std::vector<std::string> why;
@@ -227,16 +233,41 @@ std::string farima_boundary(const FarimaFit& fit, const std::vector<double>& y) 
   if (!fit.converged)
     why.push_back(fmt::format("the Whittle search stopped before it converged ({} evaluations){}", kFarimaEvaluations,
                               unconverged_hint(fit.p, fit.q)));
+  if (!has_standard_errors(fit))
+    why.push_back("the observed information is not positive definite: the estimates have no standard errors (the "
+                  "likelihood is flat in some direction); try smaller --farima-p/--farima-q");
   return fmt::format("{}", fmt::join(why, "; "));
 }
 
-}  // namespace
+// Why a FARIMA(p, d, q) with p, q > 0 is over-fitted, else empty: when FARIMA(p − 1, d, q − 1) fits as well by
+// the likelihood-ratio test (2Δℓ against χ²₂'s 95 % point, −2 ln 0.05), the extra AR and MA terms share a common
+// factor (their roots nearly cancel), so the ar and ma estimates are not identified, whatever their standard errors.
+std::string common_factor(const FarimaFit& fit, const FarimaFit& smaller) {
+  const double ratio = 2 * (fit.log_likelihood - smaller.log_likelihood);
+  const double critical = -2 * std::log(0.05);
+  if (!(ratio < critical)) return "";
+  return fmt::format(
+      "FARIMA({}, d, {}) fits as well (2 (lnL - lnL') = {:.3g}, below {:.3g}, chi-squared(2)'s 95 % point): an AR "
+      "and an MA term share a common factor, so ar and ma are not identified; fit --farima-p {} --farima-q {}",
+      smaller.p, smaller.q, ratio, critical, smaller.p, smaller.q);
+}
 
-FarimaFit fit_farima(const std::vector<double>& x, std::size_t p, std::size_t q) {
+void add_boundary(FarimaFit& fit, const std::string& why) {
+  if (!why.empty()) fit.boundary += (fit.boundary.empty() ? "" : "; ") + why;
+}
+
+// The series' periodogram, checked for what a Whittle fit needs.
+std::vector<double> whittle_periodogram(const std::vector<double>& x) {
   if (x.size() < 64) throw UserError("farima fit: at least 64 values are needed");
-  const std::vector<double> I = periodogram(x);
+  std::vector<double> I = periodogram(x);
   if (std::all_of(I.begin(), I.end(), [](double v) { return v == 0; }))
     throw UserError("farima fit: the series is constant");
+  return I;
+}
+
+// FARIMA(p, d, q) by Whittle's likelihood from the periodogram I of x, with its own boundary reasons (not the
+// common factor, which needs the smaller order's fit).
+FarimaFit whittle_fit(const std::vector<double>& x, const std::vector<double>& I, std::size_t p, std::size_t q) {
   const std::size_t n = x.size();
   const WhittleFrequencies frequencies = whittle_frequencies(I.size(), n, std::max(p, q));
   const Objective objective = [&](const std::vector<double>& y) {
@@ -274,10 +305,25 @@ FarimaFit fit_farima(const std::vector<double>& x, std::size_t p, std::size_t q)
   return fit;
 }
 
+}  // namespace
+
+FarimaFit fit_farima(const std::vector<double>& x, std::size_t p, std::size_t q) {
+  const std::vector<double> I = whittle_periodogram(x);
+  FarimaFit fit = whittle_fit(x, I, p, q);
+  if (p > 0 && q > 0) add_boundary(fit, common_factor(fit, whittle_fit(x, I, p - 1, q - 1)));
+  return fit;
+}
+
 std::vector<FarimaFit> select_farima(const std::vector<double>& x, std::size_t max_p, std::size_t max_q, bool use_bic) {
-  std::vector<FarimaFit> fits;
+  const std::vector<double> I = whittle_periodogram(x);
+  std::vector<FarimaFit> fits;  // (p, q) at p·(max_q + 1) + q
   for (std::size_t p = 0; p <= max_p; ++p)
-    for (std::size_t q = 0; q <= max_q; ++q) fits.push_back(fit_farima(x, p, q));
+    for (std::size_t q = 0; q <= max_q; ++q) fits.push_back(whittle_fit(x, I, p, q));
+  for (std::size_t p = max_p; p > 0; --p)
+    for (std::size_t q = max_q; q > 0; --q) {
+      const FarimaFit& smaller = fits[(p - 1) * (max_q + 1) + q - 1];
+      add_boundary(fits[p * (max_q + 1) + q], common_factor(fits[p * (max_q + 1) + q], smaller));
+    }
   std::stable_sort(fits.begin(), fits.end(),
                    [&](const FarimaFit& a, const FarimaFit& b) { return use_bic ? a.bic < b.bic : a.aic < b.aic; });
   return fits;

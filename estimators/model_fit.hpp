@@ -52,8 +52,10 @@ struct FarimaFit {
   double log_likelihood = kNotAvailable, aic = kNotAvailable, bic = kNotAvailable;
   bool converged = false;
   // Why an estimate lies on a bound of the search (|d| within 0.001 of 0.49, a
-  // partial autocorrelation within 0.001 of ±1) or the search did not
-  // converge, and what to try; else empty.
+  // partial autocorrelation within 0.001 of ±1), the search did not converge,
+  // the estimates have no standard errors, or (p, q > 0) FARIMA(p − 1, d, q − 1)
+  // fits as well (a common factor: ar and ma not identified), and what to try;
+  // else empty.
   std::string boundary;
 };
 FarimaFit fit_farima(const std::vector<double>& x, std::size_t p, std::size_t q);

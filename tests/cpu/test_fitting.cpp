@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <numeric>
@@ -273,6 +274,31 @@ TEST(FarimaFit, EstimatesOnTheSearchsBoundsAreNamed) {
   const FarimaFit unit_root = fit_farima(ar, 1, 0);
   EXPECT_NE(unit_root.boundary.find("the AR part's partial autocorrelation 1 is within 0.001 of -1"), std::string::npos)
       << "d = " << unit_root.d << ", ar = " << unit_root.ar[0] << ": " << unit_root.boundary;
+}
+
+// Over-fitted orders are named: white noise fitted as FARIMA(1, d, 1) needs no AR or MA term, so the two
+// share a common factor (φ ≈ −θ) and are not identified, however small their standard errors look; an
+// ARMA(1, 1) with distinct roots needs both. The likelihood-ratio test behind it rejects at 5 %, so at
+// most a few of the 20 white-noise fits may escape (P(more than 4 of 20) < 2 % at a 95 % rate), and
+// the ARMA's ratio is in the hundreds.
+TEST(FarimaFit, ACommonFactorOfArAndMaIsNamed) {
+  const std::string named = "FARIMA(0, d, 0) fits as well";
+  int white_named = 0, arma_named = 0;
+  for (std::uint64_t seed = 0; seed < 20; ++seed) {
+    const FarimaFit white = fit_farima(test::generate_float64("normal", "{}", 1, 2048, 40 + seed), 1, 1);
+    white_named += white.boundary.find(named) != std::string::npos;
+    const FarimaFit arma =
+        fit_farima(test::generate_float64("farima", "{d: 0, ar: [0.6], ma: [0.3]}", 1, 2048, 70 + seed), 1, 1);
+    arma_named += arma.boundary.find(named) != std::string::npos;
+  }
+  EXPECT_GE(white_named, 16);
+  EXPECT_EQ(arma_named, 0);
+  // The order selection names it too, in the over-fitted (2, 2) of white noise, and picks (0, 0).
+  const auto ranked = select_farima(test::generate_float64("normal", "{}", 1, 2048, 40), 2, 2);
+  EXPECT_EQ(ranked.front().p + ranked.front().q, 0u);
+  const auto two_two = std::find_if(ranked.begin(), ranked.end(), [](const FarimaFit& f) { return f.p == 2 && f.q == 2; });
+  ASSERT_NE(two_two, ranked.end());
+  EXPECT_NE(two_two->boundary.find("FARIMA(1, d, 1) fits as well"), std::string::npos) << two_two->boundary;
 }
 
 // By hand: the 1/3 and 2/3 quantiles (type 7) of four 1s, four 5s and four 9s
