@@ -234,8 +234,9 @@ std::string farima_boundary(const FarimaFit& fit, const std::vector<double>& y) 
     why.push_back(fmt::format("the Whittle search stopped before it converged ({} evaluations){}", kFarimaEvaluations,
                               unconverged_hint(fit.p, fit.q)));
   if (!has_standard_errors(fit))
-    why.push_back("the observed information is not positive definite: the estimates have no standard errors (the "
-                  "likelihood is flat in some direction); try smaller --farima-p/--farima-q");
+    why.push_back(
+        "the observed information is not positive definite: the estimates have no standard errors (the "
+        "likelihood is flat in some direction); try smaller --farima-p/--farima-q");
   return fmt::format("{}", fmt::join(why, "; "));
 }
 

@@ -73,9 +73,9 @@ WorkloadMapping parse_workload(ConfigMap& map, ValueKind& values) {
 
 const std::vector<std::string> kEnsembleKeys = {"name",   "model", "params", "workload", "replicas",
                                                 "length", "dtype", "stream", "dataset",  "fit"};
-const std::vector<std::string> kTopKeys = {"version",     "seed",     "backend",   "precision", "output",
-                                           "compression", "datasets", "ensembles", "models",    "replicas",
-                                           "fitting",     "compare",  "requests",  "bursts",    "fft_wisdom"};
+const std::vector<std::string> kTopKeys = {
+    "version", "seed",     "backend", "precision", "output",   "compression", "datasets",   "ensembles",
+    "models",  "replicas", "fitting", "compare",   "requests", "bursts",      "fft_wisdom", "cap_over_peak"};
 const std::vector<std::string> kDatasetKeys = {"name",           "trace",        "format",      "bin",         "series",
                                                "column",         "value_column", "op_column",   "size_column", "header",
                                                "delimiter",      "time_unit",    "modules",     "blk_event",   "sort",
@@ -281,6 +281,11 @@ void parse_study(ConfigMap& top, StudySpec& study) {
     require_in_range(top, "replicas", static_cast<double>(*replicas), *replicas >= 1 && *replicas <= 0xffffffffull,
                      "1 <= replicas <= 4294967295");
     study.replicas = *replicas;
+  }
+  if (const auto cap = top.number("cap_over_peak")) {
+    require_in_range(top, "cap_over_peak", *cap, std::isfinite(*cap) && *cap >= 1,
+                     "a finite cap_over_peak >= 1 (each fitted ensemble's cap, in multiples of its dataset's peak)");
+    study.cap_over_peak = *cap;
   }
   std::vector<std::string> options;
   for (const FitOptionSpec* option : fit_option_specs()) options.push_back(option->name);

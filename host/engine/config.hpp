@@ -70,6 +70,8 @@ struct StudySpec {
   std::vector<std::string> models;  // as `gpusynth fit --models`
   std::uint64_t replicas = 1000;    // of each fitted ensemble
   FitSettings fitting;              // the fit adapters' options (`fitting:`)
+  // `cap_over_peak: K`: each fitted ensemble's workload cap is K × its dataset's peak (its largest value).
+  std::optional<double> cap_over_peak;
   std::optional<CompareOptions> compare;
 };
 

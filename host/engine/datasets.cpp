@@ -4,8 +4,10 @@
 #include <fmt/ranges.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <set>
 
 #include "host/base/errors.hpp"
@@ -17,6 +19,17 @@
 namespace gs {
 
 namespace {
+
+// `cap_over_peak: K`: the fitted ensemble's workload cap is K × the largest value of its dataset's series, in
+// the series' unit (the unit of v·X + δ). A series without a positive value has no peak to scale: no cap.
+void cap_at_peaks(YAML::Node ensemble, const std::optional<double>& cap_over_peak, const std::vector<double>& series) {
+  if (!cap_over_peak || series.empty()) return;
+  const double peak = *std::max_element(series.begin(), series.end());
+  if (!(peak > 0)) return;
+  YAML::Node workload = ensemble["workload"] ? ensemble["workload"] : flow_map();
+  workload["cap"] = *cap_over_peak * peak;
+  ensemble["workload"] = workload;
+}
 
 // Fits config.study.models to every dataset and logs them: what each model
 // became, as YAML text, one entry per dataset and model: {dataset, model,
@@ -51,8 +64,10 @@ std::string fits_on_root(const RunConfig& config, const std::vector<LoadedSeries
       outcome["dataset"] = dataset.name;
       outcome["model"] = fitted.model;
       outcome["stopped"] = fitted.invalid;
-      if (fitted.invalid.empty())
+      if (fitted.invalid.empty()) {
         outcome["ensemble"] = fitted_ensemble_node(fitted, dataset.name, config.study.replicas, counts);
+        cap_at_peaks(outcome["ensemble"], config.study.cap_over_peak, s.series);
+      }
       outcomes.push_back(outcome);
     }
   }

@@ -620,7 +620,8 @@ void warn_implausible_peaks(const Study& study, const ExecutionContext& context)
       if (c.implausible_share > kImplausibleShareWarning)
         context.log(
             fmt::format("warning: {} / {}: {:.1f} % of the replicas peak above {:g} x the trace's peak ({:g}); "
-                        "workload: {{cap: ...}} truncates the values (docs/config.md)",
+                        "workload: {{cap: ...}} on an ensemble or cap_over_peak: K for a study's fitted ones truncates "
+                        "the values (docs/config.md)",
                         dataset.name, c.entry.label, 100 * c.implausible_share, kImplausiblePeakFactor,
                         dataset.real.quantiles.back()));
     }

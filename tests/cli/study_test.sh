@@ -116,4 +116,31 @@ for cap in 0 -5; do
   [ ! -e "$tmp/bad_cap.h5" ] || fail "cap: $cap left an output"
 done
 
+# A study's fitted ensembles take their cap from cap_over_peak: K times their dataset's peak (2513 here).
+cat >"$tmp/study_cap.yaml" <<YAML
+seed: 7
+output: $tmp/study_cap.h5
+datasets:
+  - {name: cp, trace: $data/cloudphysics_per_second.counts, format: counts, bin: 1s}
+models: [stable]
+replicas: 20
+cap_over_peak: 4
+compare: {metrics: [ks], bootstrap: {resamples: 100}}
+YAML
+expect_rc 0 "a study with cap_over_peak" "$gpusynth" "$tmp/study_cap.yaml"
+/usr/bin/python3 - "$tmp/study_cap.h5" >"$tmp/check" 2>&1 <<'PY' || fail "cap_over_peak: $(cat "$tmp/check")"
+import sys
+import h5py
+with h5py.File(sys.argv[1], "r") as f:
+    e = f["ensembles/cp-stable"]
+    assert e.attrs["workload_cap"] == 4 * 2513, e.attrs["workload_cap"]
+    assert e["series"][()].max() <= 4 * 2513
+    assert f["compare/cp/stable"].attrs["implausible_peak_share"] == 0
+PY
+sed "s/cap_over_peak: 4/cap_over_peak: 0.5/" "$tmp/study_cap.yaml" >"$tmp/bad_study_cap.yaml"
+expect_rc 2 "cap_over_peak: 0.5" "$gpusynth" "$tmp/bad_study_cap.yaml" -o "$tmp/bad_study_cap.h5"
+expect_in "$tmp/stderr" "bad_study_cap.yaml:7:[0-9]*: cap_over_peak = 0.5 is out of range; accepted: a finite cap_over_peak >= 1" \
+  "cap_over_peak: 0.5 refused with the key and the range"
+[ ! -e "$tmp/bad_study_cap.h5" ] || fail "cap_over_peak: 0.5 left an output"
+
 finish "study"

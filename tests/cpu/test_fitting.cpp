@@ -296,7 +296,8 @@ TEST(FarimaFit, ACommonFactorOfArAndMaIsNamed) {
   // The order selection names it too, in the over-fitted (2, 2) of white noise, and picks (0, 0).
   const auto ranked = select_farima(test::generate_float64("normal", "{}", 1, 2048, 40), 2, 2);
   EXPECT_EQ(ranked.front().p + ranked.front().q, 0u);
-  const auto two_two = std::find_if(ranked.begin(), ranked.end(), [](const FarimaFit& f) { return f.p == 2 && f.q == 2; });
+  const auto two_two =
+      std::find_if(ranked.begin(), ranked.end(), [](const FarimaFit& f) { return f.p == 2 && f.q == 2; });
   ASSERT_NE(two_two, ranked.end());
   EXPECT_NE(two_two->boundary.find("FARIMA(1, d, 1) fits as well"), std::string::npos) << two_two->boundary;
 }

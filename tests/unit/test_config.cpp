@@ -258,6 +258,7 @@ datasets:
   - {name: d, trace: d.counts, format: counts, bin: 1s}
 models: [lfsn, fgn, markov]
 replicas: 200
+cap_over_peak: 3
 fitting: {lfsn_hurst: dfa, fgn_hurst: aggvar, farima_p: 1, markov_states: 4, hmm_starts: 2}
 compare:
   metrics: [ks, burstiness, trimmed_error]
@@ -272,6 +273,8 @@ TEST(Config, StudyModelsFittingAndCompare) {
   const StudySpec& study = config.study;
   EXPECT_EQ(study.models, (std::vector<std::string>{"lfsn", "fgn", "markov"}));
   EXPECT_EQ(study.replicas, 200u);
+  EXPECT_EQ(study.cap_over_peak, std::optional<double>(3));
+  EXPECT_FALSE(parse_config(kValid, "test.yaml").study.cap_over_peak.has_value());
   EXPECT_EQ(study.fitting.choice("lfsn_hurst"), "dfa");  // every estimator of `stats`, as --lfsn-hurst
   EXPECT_EQ(study.fitting.choice("fgn_hurst"), "aggvar");
   EXPECT_EQ(study.fitting.whole("farima_p"), std::optional<std::int64_t>(1));
@@ -301,16 +304,18 @@ TEST(Config, StudyModelsFittingAndCompare) {
   expect_user_error(replaced("bin: 1s", "bin: 1s, time_unit: min"),
                     {"test.yaml:3:", "datasets[0].time_unit", "min", "s, ms, us, ns, iso8601"});
   expect_user_error(replaced("lfsn_hurst: dfa", "lfsn_hurst: pox"),
-                    {"test.yaml:6:", "fitting.lfsn_hurst", "pox", "local_whittle, stable"});
+                    {"test.yaml:7:", "fitting.lfsn_hurst", "pox", "local_whittle, stable"});
   expect_user_error(replaced("models: [lfsn", "models: [gamma"), {"test.yaml:4:", "gamma", "not a fittable model"});
-  expect_user_error(replaced("trim: 0.2", "trim: 0.5"), {"test.yaml:9:", "compare.trim", "0 <= trim < 0.5"});
+  expect_user_error(replaced("trim: 0.2", "trim: 0.5"), {"test.yaml:10:", "compare.trim", "0 <= trim < 0.5"});
   expect_user_error(replaced("metrics: [ks, burstiness, trimmed_error]", "metrics: [burstiness]"),
-                    {"test.yaml:8:", "compare.metrics needs one of"});
+                    {"test.yaml:9:", "compare.metrics needs one of"});
   expect_user_error(replaced("method: bca", "method: normal"),
-                    {"test.yaml:11:", "compare.bootstrap.method", "percentile, bca"});
+                    {"test.yaml:12:", "compare.bootstrap.method", "percentile, bca"});
   expect_user_error(replaced("markov_states: 4", "markov_states: 11"),
-                    {"test.yaml:6:", "fitting.markov_states = 11 is out of range", "1 <= markov_states <= 10"});
-  expect_user_error(replaced("markov_states: 4", "markov_states: many"), {"test.yaml:6:", "fitting.markov_states"});
+                    {"test.yaml:7:", "fitting.markov_states = 11 is out of range", "1 <= markov_states <= 10"});
+  expect_user_error(replaced("markov_states: 4", "markov_states: many"), {"test.yaml:7:", "fitting.markov_states"});
+  expect_user_error(replaced("cap_over_peak: 3", "cap_over_peak: 0.5"),
+                    {"test.yaml:6:", "cap_over_peak = 0.5 is out of range", "cap_over_peak >= 1"});
 }
 
 const char* kBursts = R"(output: out.h5
