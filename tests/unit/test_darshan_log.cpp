@@ -101,9 +101,12 @@ TEST(DarshanLog, JobAndDxtEqualWhatTheParsersPrint) {
       const auto f = split_fields(line, ' ');
       if (!f.empty() && (f[0] == "X_POSIX" || f[0] == "X_MPIIO"))
         printed.push_back(fmt::format("{} {} {} {} {} {} {}", f[0], f[1], f[2], f[4], f[5], f[6], f[7]));
-      if (const auto at = line.find("# start_time: "); at == 0)
+      if (const auto at = line.find("# start_time: "); at == 0) {
         EXPECT_EQ(line.substr(14), std::to_string(log.start_time));
-      if (line.rfind("# run time: ", 0) == 0) EXPECT_EQ(line.substr(12), fmt::format("{:.4f}", log.run_time));
+      }
+      if (line.rfind("# run time: ", 0) == 0) {
+        EXPECT_EQ(line.substr(12), fmt::format("{:.4f}", log.run_time));
+      }
     }
     for (const auto& r : log.dxt)
       for (std::size_t i = 0; i < r.segments.size(); ++i) {

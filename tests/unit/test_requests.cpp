@@ -211,8 +211,11 @@ TEST(Requests, TemplateExpansionIsScaledAsTheReplaysOriginal) {
       most = std::max(most, r.offset + r.size);
     }
   ASSERT_FALSE(reach.empty());
-  for (std::size_t f = 0; f < expanded.files.size(); ++f)
-    if (reach.count(expanded.table.files[f])) EXPECT_EQ(expanded.files[f].size, reach[expanded.table.files[f]]) << f;
+  for (std::size_t f = 0; f < expanded.files.size(); ++f) {
+    if (reach.count(expanded.table.files[f])) {
+      EXPECT_EQ(expanded.files[f].size, reach[expanded.table.files[f]]) << f;
+    }
+  }
 }
 
 // A PIONEER trace with a seek before a read, a stat outside any session and a
