@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 #include <regex>
+#include <set>
 
 #include "host/base/errors.hpp"
 #include "io/line_reader.hpp"
@@ -19,11 +20,16 @@ struct Job {
   double start = 0;  // startdelay, s
 };
 
-// [rank_N] jobs with read_iolog=, write_lat_log= and startdelay=<us>us, as stage_fio_jobs writes them.
-std::map<std::string, Job> jobs_of(const std::string& directory) {
-  const std::string path = directory + "/replay.fio";
+// A path of a job file: relative to the replay's folder, or absolute (a server's job file).
+std::string in_folder(const std::string& directory, const std::string& path) {
+  return !path.empty() && path.front() == '/' ? path : directory + "/" + path;
+}
+
+// [rank_N] jobs with read_iolog=, write_lat_log= and startdelay=<us>us, as stage_fio_jobs writes them,
+// added to `jobs`.
+void add_jobs_of(const std::string& directory, const std::string& file, std::map<std::string, Job>& jobs) {
+  const std::string path = directory + "/" + file;
   LineReader reader(path);
-  std::map<std::string, Job> jobs;
   std::string line, job;
   const std::regex section(R"(\[([A-Za-z0-9_]+)\])"), setting(R"(([a-z_]+)=(.*))");
   while (reader.next(line)) {
@@ -34,8 +40,8 @@ std::map<std::string, Job> jobs_of(const std::string& directory) {
     }
     if (job.empty() || !std::regex_match(line, m, setting)) continue;
     Job& j = jobs[job];
-    if (m[1] == "read_iolog") j.iolog = directory + "/" + m[2].str();
-    if (m[1] == "write_lat_log") j.latency_prefix = directory + "/" + m[2].str();
+    if (m[1] == "read_iolog") j.iolog = in_folder(directory, m[2].str());
+    if (m[1] == "write_lat_log") j.latency_prefix = in_folder(directory, m[2].str());
     if (m[1] == "startdelay") {
       double micros = 0;
       const std::string value = m[2];
@@ -50,7 +56,6 @@ std::map<std::string, Job> jobs_of(const std::string& directory) {
     if (j.iolog.empty() || j.latency_prefix.empty())
       throw UserError(
           fmt::format("{}: job [{}] has no read_iolog or write_lat_log: not a replay gpusynth staged", path, name));
-  return jobs;
 }
 
 // An iolog entry of a process, in its order: a data request (read/write and
@@ -87,23 +92,39 @@ std::vector<LoggedEntry> iolog_entries(const std::string& path) {
   return entries;
 }
 
-// fio names a job's latency log PREFIX_lat.N.log (N: the job's number).
-std::string latency_log_of(const std::string& prefix) {
-  namespace fs = std::filesystem;
-  const fs::path folder = fs::path(prefix).parent_path();
-  const std::string stem = fs::path(prefix).filename().string() + "_lat.";
-  std::error_code ec;
-  for (const fs::directory_entry& entry : fs::directory_iterator(folder, ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.compare(0, stem.size(), stem) == 0 && name.size() > 4 && name.substr(name.size() - 4) == ".log")
-      return entry.path().string();
+// The latency logs in the folders of the jobs' logs, listed once (a replay
+// of 4096 processes would list its folder 4096 times). fio names a job's log
+// PREFIX_lat.N.log (N: the job's number); in client/server mode the client
+// writes a server's as PREFIX_lat.N.log.HOST (fio's client.c, fio_client_handle_iolog).
+class LatencyLogs {
+ public:
+  explicit LatencyLogs(const std::map<std::string, Job>& jobs) {
+    namespace fs = std::filesystem;
+    std::set<fs::path> folders;
+    for (const auto& [name, job] : jobs) folders.insert(fs::path(job.latency_prefix).parent_path());
+    for (const fs::path& folder : folders) {
+      std::error_code ec;
+      for (const fs::directory_entry& entry : fs::directory_iterator(folder, ec)) paths_.insert(entry.path().string());
+    }
   }
-  throw UserError(fmt::format("no latency log {}*.log: fio did not write it (did the replay run?)", prefix + "_lat."));
-}
 
-void add_job(const Job& job, ReplayRecord& record) {
+  std::string of(const std::string& prefix) const {
+    const std::string stem = prefix + "_lat.";
+    for (auto it = paths_.lower_bound(stem); it != paths_.end() && it->compare(0, stem.size(), stem) == 0; ++it) {
+      const std::size_t log = it->find(".log", stem.size());
+      if (log != std::string::npos && (log + 4 == it->size() || (*it)[log + 4] == '.')) return *it;
+    }
+    throw UserError(
+        fmt::format("no latency log {}*.log: fio did not write it (did the replay run?)", prefix + "_lat."));
+  }
+
+ private:
+  std::set<std::string> paths_;
+};
+
+void add_job(const Job& job, const LatencyLogs& logs, ReplayRecord& record) {
   const std::vector<LoggedEntry> entries = iolog_entries(job.iolog);
-  const std::string log = latency_log_of(job.latency_prefix);
+  const std::string log = logs.of(job.latency_prefix);
   LineReader reader(log);
   std::string line;
   double last_completion = job.start;
@@ -148,11 +169,14 @@ void add_job(const Job& job, ReplayRecord& record) {
 
 }  // namespace
 
-ReplayRecord read_fio_replay(const std::string& directory) {
+ReplayRecord read_fio_replay(const std::string& directory, const std::vector<std::string>& job_files) {
   ReplayRecord record;
-  const std::map<std::string, Job> jobs = jobs_of(directory);
-  if (jobs.empty()) throw UserError(fmt::format("{}/replay.fio holds no job", directory));
-  for (const auto& [name, job] : jobs) add_job(job, record);
+  std::map<std::string, Job> jobs;  // by name: the processes in the order of a local replay's one replay.fio
+  for (const std::string& file : job_files) add_jobs_of(directory, file, jobs);
+  if (jobs.empty())
+    throw UserError(fmt::format("{}/{} holds no job", directory, job_files.empty() ? "replay.fio" : job_files.front()));
+  const LatencyLogs logs(jobs);
+  for (const auto& [name, job] : jobs) add_job(job, logs, record);
   return record;
 }
 

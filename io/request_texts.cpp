@@ -171,7 +171,7 @@ const char* fio_action(OpClass c, const std::string& op) {
 // I/O keeps its time. Files a process never reads or writes in the log are
 // neither added nor opened (fio would lay them out and open them for nothing).
 std::vector<std::string> fio_logs(const Workload& workload, const std::vector<double>& first_time,
-                                  FioSummary& summary) {
+                                  const std::string& file_prefix, FioSummary& summary) {
   const RequestTable& t = workload.table;
   std::vector<std::string> logs(first_time.size(), "fio version 3 iolog\n");
   std::vector<std::map<std::int32_t, bool>> added(logs.size());
@@ -195,10 +195,17 @@ std::vector<std::string> fio_logs(const Workload& workload, const std::vector<do
       continue;
     }
     std::string& log = logs[r.rank];
-    const std::string name = replay_name(static_cast<std::size_t>(r.file), t.files[r.file]);
+    const std::string name = file_prefix + replay_name(static_cast<std::size_t>(r.file), t.files[r.file]);
     if (is_data(c)) last_io[r.rank] = r.start;
     const auto micros = static_cast<long long>(std::llround(std::max(0.0, last_io[r.rank]) * 1e6));
-    if (added[r.rank].emplace(r.file, true).second) log += fmt::format("{} {} add\n", micros, name);
+    if (added[r.rank].emplace(r.file, true).second) {
+      if (name.size() > kFioIologNameMax)
+        throw UserError(
+            fmt::format("the replay's file '{}' is named by {} characters, more than the {} fio reads "
+                        "from an iolog: choose a --target of a shorter path",
+                        name, name.size(), kFioIologNameMax));
+      log += fmt::format("{} {} add\n", micros, name);
+    }
     if (is_data(c)) {
       log += fmt::format("{} {} {} {} {}\n", micros, name, action, r.offset, r.size);
       (c == OpClass::read ? summary.reads : summary.writes) += 1;
@@ -213,32 +220,64 @@ std::vector<std::string> fio_logs(const Workload& workload, const std::vector<do
   return logs;
 }
 
-// The logs staged with replay.fio, one job per process that has I/O; the job
-// starts (startdelay) at its first logged I/O, as fio does not sleep before it.
-void stage_fio_jobs(const PendingReplayDirectory& directory, std::vector<std::string>& logs,
-                    const std::vector<double>& first_time, const std::string& title, FioSummary& summary) {
-  std::string job = fmt::format(
+// A job file's comment and [global] section; `run` says how fio runs it.
+// A server's logs keep no offsets: fio's client writes a log it is sent as
+// samples without one (client.c, fio_client_handle_iolog: nr_samples times
+// sizeof(struct io_sample), 32 bytes, where a sample with its offset takes
+// 40), and so dropped the last fifth of every log of log_offset=1 (fio 3.33
+// to 3.39 alike); the reader needs none.
+std::string job_header(const std::string& title, const std::string& run, const std::vector<std::string>& options,
+                       bool offsets) {
+  std::string header = fmt::format(
       "# {}\n# written by gpusynth: one job per process, each replaying its iolog; run ./create_files.sh first,\n"
-      "# then fio replay.fio in this directory. startdelay puts every process's first I/O at its time\n"
+      "# then {}. startdelay puts every process's first I/O at its time\n"
       "# (fio does not sleep before a log's first I/O); open and close run right after the I/O before\n"
       "# them (fio does not time them); the latency logs (lat/) give completion time\n"
-      "# in ms from that start, latency in ns, direction, size and offset (log_offset=1).\n"
+      "# in ms from that start, latency in ns, direction, size and {}.\n"
       "# invalidate=0: the traced application did not drop the page cache when it opened a file.\n"
       "# group_reporting: one summary for all processes (replay_check.py prints the totals per direction).\n"
-      "[global]\nioengine=psync\nthread\ninvalidate=0\nlog_offset=1\ngroup_reporting\n\n",
-      title);
-  for (std::size_t rank = 0; rank < logs.size(); ++rank) {
-    throw_if_interrupted();      // a file written per step
-    if (first_time[rank] < 0) {  // fio refuses a log without I/O: the process has no job
-      ++summary.processes_without_io;
-      continue;
+      "[global]\n",
+      title, run,
+      offsets ? "offset (log_offset=1)"
+              : "priority (log_offset=0: fio's client drops the last fifth of a log sent with offsets)");
+  for (const std::string& option : options) header += option.substr(option.find_first_not_of('-')) + "\n";
+  return header +
+         fmt::format("ioengine=psync\nthread\ninvalidate=0\nlog_offset={}\ngroup_reporting\n\n", offsets ? 1 : 0);
+}
+
+// The logs staged with their job files (replay.fio, or one per server with
+// its block), one job per process that has I/O; the job starts (startdelay)
+// at its first logged I/O, as fio does not sleep before it.
+void stage_fio_jobs(const PendingReplayDirectory& directory, std::vector<std::string>& logs,
+                    const std::vector<double>& first_time, const std::string& title, const FioServerStaging& servers,
+                    const std::string& prefix, FioSummary& summary) {
+  std::vector<FioJobFile> files = servers.job_files;
+  if (files.empty()) files.push_back({"replay.fio", "", {0, static_cast<std::int32_t>(logs.size())}});
+  for (const FioJobFile& file : files) {
+    const std::int32_t last = file.block.first + file.block.count - 1;
+    std::string job = job_header(
+        title,
+        file.client.empty() ? std::string("fio replay.fio in this directory")
+                            : fmt::format("fio --client={} {} here (processes {} to {}; its paths are absolute)",
+                                          file.client, file.name, file.block.first, last),
+        servers.job_options, file.client.empty());
+    bool jobs = false;
+    for (std::int32_t rank = file.block.first; rank <= last; ++rank) {
+      throw_if_interrupted();      // a file written per step
+      if (first_time[rank] < 0) {  // fio refuses a log without I/O: the process has no job
+        ++summary.processes_without_io;
+        continue;
+      }
+      directory.write(fmt::format("rank_{}.iolog", rank), logs[rank]);
+      std::string().swap(logs[rank]);
+      job += fmt::format("[rank_{}]\nread_iolog={}rank_{}.iolog\nwrite_lat_log=lat/rank_{}\nstartdelay={}us\n\n", rank,
+                         prefix, rank, rank, std::llround(std::max(0.0, first_time[rank]) * 1e6));
+      jobs = true;
     }
-    directory.write(fmt::format("rank_{}.iolog", rank), logs[rank]);
-    std::string().swap(logs[rank]);
-    job += fmt::format("[rank_{}]\nread_iolog=rank_{}.iolog\nwrite_lat_log=lat/rank_{}\nstartdelay={}us\n\n", rank,
-                       rank, rank, std::llround(std::max(0.0, first_time[rank]) * 1e6));
+    if (!jobs) continue;  // a server whose processes have no I/O: fio would find no job in its file
+    directory.write(file.name, job);
+    summary.job_files.push_back(file.name);
   }
-  directory.write("replay.fio", job);
 }
 
 // create_files.sh: the replay's files, sparse, at the sizes the requests reach.
@@ -259,8 +298,8 @@ std::string create_files_script(const Workload& workload) {
 
 }  // namespace
 
-FioSummary stage_fio_replay(const PendingReplayDirectory& directory, const Workload& workload,
-                            const std::string& title) {
+FioSummary stage_fio_replay(const PendingReplayDirectory& directory, const Workload& workload, const std::string& title,
+                            const FioServerStaging& servers) {
   const RequestTable& t = workload.table;
   FioSummary summary;
   summary.processes = static_cast<std::uint64_t>(workload.processes);
@@ -278,8 +317,12 @@ FioSummary stage_fio_replay(const PendingReplayDirectory& directory, const Workl
                     "data requests are without offset, of 0 bytes or of 4 GiB or more): a replay.fio "
                     "without jobs replays nothing",
                     directory.path(), workload.processes, data_requests));
-  std::vector<std::string> logs = fio_logs(workload, first_time, summary);
-  stage_fio_jobs(directory, logs, first_time, title, summary);
+  // A server opens the files from its own working directory: by their absolute paths.
+  const std::string prefix = servers.job_files.empty()
+                                 ? ""
+                                 : std::filesystem::absolute(directory.temp_path()).lexically_normal().string() + "/";
+  std::vector<std::string> logs = fio_logs(workload, first_time, prefix, summary);
+  stage_fio_jobs(directory, logs, first_time, title, servers, prefix, summary);
   directory.write("create_files.sh", create_files_script(workload));
   for (const FileInfo& f : workload.files) summary.file_bytes += static_cast<std::uint64_t>(std::max<std::int64_t>(f.size, 0));
   ::chmod((directory.temp_path() + "/create_files.sh").c_str(), 0755);

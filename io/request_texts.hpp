@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "io/fio_servers.hpp"
 #include "io/requests.hpp"
 
 namespace gs {
@@ -18,6 +19,7 @@ struct FioSummary {
   std::uint64_t processes_without_io = 0;  // no job: fio refuses a log without I/O
   std::uint64_t reads = 0, writes = 0, bytes_read = 0, bytes_written = 0;  // what the replay will do
   std::uint64_t file_bytes = 0;  // the files' sizes: create_files.sh makes them sparse; at most this on the target
+  std::vector<std::string> job_files;  // the job files written that hold a job (replay.fio, or one per server)
 
   // "4608 reads of 17.2 GiB and 4608 writes of 17.2 GiB into 257 files of up to 1.1 GiB".
   std::string volume(std::uint64_t files) const;
@@ -54,12 +56,37 @@ class PendingReplayDirectory {
   bool published_ = false;
 };
 
-// DIR/rank_<r>.iolog, replay.fio and create_files.sh (files under DIR/files,
-// sparse at their sizes) written into `directory`. A workload none of whose
-// processes has an I/O fio can issue is a UserError (a replay.fio without
-// jobs replays nothing).
-FioSummary stage_fio_replay(const PendingReplayDirectory& directory, const Workload& workload,
-                            const std::string& title);
+// A replay split over fio servers (io/fio_servers.hpp): one job file per
+// server, each with its block of processes. fio's client sends a server its
+// job files only (no job option of its command line: fio issue #1629), and
+// the server opens the iologs and the files they name from its own working
+// directory: so they are named by their absolute paths (the staging folder
+// must be at that path on every server), and the options are written into
+// the job files. The latency logs go back to the client, which writes them
+// into its working directory (the staging folder) as
+// lat/rank_<r>_lat.<job>.log.<host> (fio's client.c, fio_client_handle_iolog).
+struct FioJobFile {
+  std::string name;    // in the staging folder, e.g. "replay.0.fio"
+  std::string client;  // the server's HOST,PORT (its comment says how it is run)
+  ProcessBlock block;
+};
+struct FioServerStaging {
+  std::vector<FioJobFile> job_files;  // empty: one replay.fio of every process, paths relative to the folder
+  // fio's command-line job options, `--KEY=VALUE` or `--KEY`, written first in
+  // every [global] as KEY=VALUE: where fio reads them on its command line, the
+  // job file's own settings after them win too.
+  std::vector<std::string> job_options;
+};
+constexpr std::size_t kFioIologNameMax = 256;  // fio reads an iolog's file name as "%256s" (iolog.c, read_iolog)
+
+// DIR/rank_<r>.iolog, replay.fio (or the servers' job files) and
+// create_files.sh (files under DIR/files, sparse at their sizes) written
+// into `directory`; `job_files` of the summary: the job files that hold a job.
+// A workload none of whose processes has an I/O fio can issue is a UserError
+// (a replay.fio without jobs replays nothing), as is, with servers, an
+// absolute file name longer than fio reads.
+FioSummary stage_fio_replay(const PendingReplayDirectory& directory, const Workload& workload, const std::string& title,
+                            const FioServerStaging& servers = {});
 // The same, staged and published at once; an existing DIR is replaced only
 // when gpusynth wrote it.
 FioSummary write_fio_replay(const std::string& directory, const Workload& workload, const std::string& title);

@@ -223,6 +223,8 @@ class RunCommands final : public Command {
     options_.bursts_required = bursts_->parsed();
     if (replay_->parsed()) {
       if (replay_->count("--bin") > 0) replay_options_.bin_seconds = parse_duration(replay_bin_, "--bin");
+      if (replay_->count("--clients") > 0 && replay_options_.clients.empty())
+        throw UserError("--clients must not be empty: give a file of fio servers, HOST or HOST,PORT a line");
       options_.replay = replay_options_;
     }
     if (!backend_.empty()) options_.backend = parse_backend_choice(backend_);
@@ -288,6 +290,10 @@ class RunCommands final : public Command {
     replay_
         ->add_option("--entry", replay_options_.entries, "the requests: entries to replay (repeatable; default: all)")
         ->allow_extra_args(false);
+    replay_->add_option("--clients", replay_options_.clients,
+                        "a file of fio servers (`fio --server` on each node), HOST or HOST,PORT a line: each replay's "
+                        "processes split over them in contiguous blocks, one fio client driving them all; --target "
+                        "must be at the same path on every server (a shared file system)");
   }
 
   RunOptions options_;

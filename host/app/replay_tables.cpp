@@ -135,6 +135,8 @@ std::string replay_tables(const std::vector<ReplayResult>& results) {
     // What was measured: the figures are this file system's, with these options, on this device.
     out += fmt::format("  target {}: {} on {}, mounted at {} ({})\n", text("target"), text("filesystem_type"),
                        text("filesystem_device"), text("filesystem_mount_point"), text("filesystem_mount_options"));
+    if (const std::string servers = text("fio_servers"); !servers.empty())  // --clients: one replay over many
+      out += fmt::format("  fio servers {}: {}\n", servers, text("fio_server_processes"));
     if (const std::string w = text("warnings"); !w.empty()) out += fmt::format("  warning: {}\n", w);
     out += figures_table(f);
     out += verdict(f);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -22,6 +23,7 @@
 #include "host/base/progress.hpp"
 #include "host/base/sysinfo.hpp"
 #include "io/fio_logs.hpp"
+#include "io/fio_servers.hpp"
 #include "io/request_texts.hpp"
 #include "kernels/philox.hpp"
 
@@ -32,7 +34,6 @@ namespace {
 constexpr double kDefaultBinSeconds = 0.1;  // slack-timed entries have no bins of their own
 constexpr double kBlockBytes = 4096;        // a write allocates whole blocks of its sparse file
 constexpr double kLogBytesPerRequest = 96;  // its iolog line and its latency-log line
-constexpr int kFioMaxJobs = 4096;           // fio 3.33's FIO_MAX_JOBS: jobs one fio runs
 constexpr const char* kReplayFolder = "gpusynth-replay";  // each replay's folder in the target
 constexpr double kBandSeries = 4;   // /replay/<name>'s per-bin series beside the replays' (bands, coverage)
 constexpr double kReplaySlack = 2;  // a replay planned to run up to this much longer than the trace's pace
@@ -214,33 +215,179 @@ std::string duration(double seconds) {
   return seconds < 120 ? fmt::format("{:.0f} s", seconds) : fmt::format("{:.1f} min", seconds / 60);
 }
 
-// One replay of `w`, staged in a folder of the target that is removed after.
+// Characters fio reads back unchanged from an iolog (a name ends at white
+// space) and a job file (':' separates file names, '$' starts a variable).
+bool fio_path_character(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("/._+,=@%~-", c) != nullptr;
+}
+
+// "0-15 on HOST,PORT, 16-31 on HOST,PORT": where the processes of a replay of `processes` run.
+std::string blocks_text(std::int32_t processes, const std::vector<FioServer>& servers) {
+  const std::vector<ProcessBlock> blocks = process_blocks(processes, servers.size());
+  std::vector<std::string> parts;
+  for (std::size_t k = 0; k < blocks.size(); ++k)
+    if (blocks[k].count > 0)
+      parts.push_back(
+          fmt::format("{}-{} on {}", blocks[k].first, blocks[k].first + blocks[k].count - 1, servers[k].argument()));
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+// "the original's processes 0-15 on A,8765, 16-31 on B,8765; a replica's ...": where they replay.
+std::string placement_text(std::int32_t original, std::int32_t synthetic, const std::vector<FioServer>& servers) {
+  return fmt::format("the original's processes {}; a replica's {}", blocks_text(original, servers),
+                     blocks_text(synthetic, servers));
+}
+
+// One replay of `w`, staged in a folder of the target that is removed after;
+// with --clients split over the fio servers, one fio client driving them all.
 class Replayer {
  public:
   explicit Replayer(const ReplayOptions& options)
-      : options_(options), fio_(find_fio(options.fio)), version_(fio_version_of(fio_)) {}
+      : options_(options),
+        fio_(find_fio(options.fio)),
+        version_(fio_version_of(fio_)),
+        servers_(options.clients.empty() ? std::vector<FioServer>{} : read_fio_servers(options.clients)) {}
 
+  const std::string& fio() const { return fio_; }
   const std::string& fio_version() const { return version_; }
+  const std::vector<FioServer>& servers() const { return servers_; }
+  // The most processes one replay may have: fio's jobs, on each server.
+  std::int64_t max_processes() const {
+    return std::int64_t{kFioMaxJobs} * static_cast<std::int64_t>(std::max<std::size_t>(1, servers_.size()));
+  }
 
   ReplayRecord replay(const Workload& w, const std::string& title, bool synthetic) {
     PendingReplayDirectory staged(std::filesystem::absolute(options_.target) / kReplayFolder, "--target's");
-    stage_fio_replay(staged, w, title);
+    const FioServerStaging staging = staging_of(w, synthetic);
+    const FioSummary summary = stage_fio_replay(staged, w, title, staging);
     const std::string& folder = staged.temp_path();
     run({"sh", "create_files.sh"}, folder, "create_files.sh");
     std::vector<std::string> argv = {fio_, "--output-format=json", "--output=fio.json"};
-    argv.insert(argv.end(), options_.fio_options.begin(), options_.fio_options.end());
-    if (synthetic)
-      argv.insert(argv.end(), options_.synthetic_fio_options.begin(), options_.synthetic_fio_options.end());
-    argv.push_back("replay.fio");
+    if (servers_.empty()) {
+      argv.insert(argv.end(), options_.fio_options.begin(), options_.fio_options.end());
+      if (synthetic)
+        argv.insert(argv.end(), options_.synthetic_fio_options.begin(), options_.synthetic_fio_options.end());
+      argv.push_back("replay.fio");
+    }
+    for (const FioJobFile& file : staging.job_files)  // fio's --client=SERVER JOBFILE pairs, one fio for all
+      if (std::find(summary.job_files.begin(), summary.job_files.end(), file.name) != summary.job_files.end())
+        argv.insert(argv.end(), {"--client=" + file.client, file.name});
     run(argv, folder, "fio");
-    return read_fio_replay(folder);
+    try {
+      return read_fio_replay(folder, summary.job_files);
+    } catch (const UserError& e) {
+      // A server that went away after the plan's probe: fio's client replays the others' blocks and says so.
+      if (servers_.empty()) throw;
+      throw UserError(fmt::format("{}; fio's client said:{}", e.what(), last_lines(folder + "/fio.stderr", 5)));
+    }
+  }
+
+  // With --clients, before any work: the staging folder's path one fio reads
+  // back from job files and iologs, the fio options as job options, and each
+  // server answering a 1-byte read of a file there by a job sent to it alone,
+  // so that a server that is not running, runs another fio version (fio
+  // refuses a client of another) or does not see the target at its path is
+  // named now, not after the synthesis. Returns the plan's line.
+  std::string check_servers() {
+    if (servers_.empty()) return "";
+    PendingReplayDirectory staged(std::filesystem::absolute(options_.target) / kReplayFolder, "--target's");
+    const std::string folder = std::filesystem::absolute(staged.temp_path()).lexically_normal().string();
+    check_server_path(folder);
+    check_job_options(staged);
+    staged.write("probe", "gpusynth\n");
+    staged.write("probe.fio", fmt::format("[probe]\nioengine=psync\nrw=read\nbs=1\nsize=1\nfilename={}/probe\n"
+                                          "allow_file_create=0\ninvalidate=0\n",
+                                          folder));
+    for (const FioServer& server : servers_) {
+      std::string tail;
+      const int status = run_in({fio_, "--client=" + server.argument(), "probe.fio"}, folder, "probe", tail);
+      if (status != 0)
+        throw UserError(fmt::format(
+            "--clients {}:{}: the fio server {} did not run a 1-byte read of --target's '{}/probe' ({}): each "
+            "server must run `fio --server` of {} and see --target at the same path (a shared file "
+            "system){}",
+            options_.clients, server.line, server.argument(), folder, describe_wait_status(status), version_,
+            tail.empty() ? std::string() : "; fio said:" + tail));
+    }
+    return fmt::format(
+        "fio servers (--clients {}): {}, each answered a read of --target at its path; each replay's processes "
+        "run in contiguous blocks, one per server, of at most {}\n",
+        options_.clients, fmt::join(server_arguments(), " "), kFioMaxJobs);
+  }
+
+  std::vector<std::string> server_arguments() const {
+    std::vector<std::string> out;
+    for (const FioServer& s : servers_) out.push_back(s.argument());
+    return out;
   }
 
  private:
-  // Runs a program in `folder`, its output kept there; a failure is a UserError
-  // with its last lines (stderr's; else stdout's, where fio puts some errors)
-  // and the free space of the target, since the folder goes with the failure.
-  void run(const std::vector<std::string>& argv, const std::string& folder, const std::string& name) {
+  // The job files of a replay split over the servers (none without --clients):
+  // the fio options in them, since fio's client sends its servers no job option of its command line.
+  FioServerStaging staging_of(const Workload& w, bool synthetic) const {
+    FioServerStaging staging;
+    if (servers_.empty()) return staging;
+    const std::vector<ProcessBlock> blocks = process_blocks(w.processes, servers_.size());
+    for (std::size_t k = 0; k < servers_.size(); ++k)
+      if (blocks[k].count > 0)
+        staging.job_files.push_back({fmt::format("replay.{}.fio", k), servers_[k].argument(), blocks[k]});
+    staging.job_options = options_.fio_options;
+    if (synthetic)
+      staging.job_options.insert(staging.job_options.end(), options_.synthetic_fio_options.begin(),
+                                 options_.synthetic_fio_options.end());
+    return staging;
+  }
+
+  // The servers open the iologs and the files they name by these absolute
+  // paths: fio must read them back unchanged, each name at most what it reads.
+  void check_server_path(const std::string& folder) const {
+    // The longest name an iolog holds: the folder, files/, the file's index and 80 characters of its name.
+    const std::size_t name_room = std::strlen("/files/") + 20 + 1 + 80;
+    const auto bad = std::find_if_not(folder.begin(), folder.end(), fio_path_character);
+    if (bad == folder.end() && folder.size() + name_room <= kFioIologNameMax) return;
+    const std::string target = std::filesystem::absolute(options_.target).lexically_normal().string();
+    throw UserError(fmt::format(
+        "--target '{}' with --clients: the fio servers read the replay's files by their absolute paths "
+        "('{}/files/...') from job files and iologs, {}; choose a target whose absolute path has letters, "
+        "digits and /._+,=@%~- only and at most {} characters",
+        options_.target, folder,
+        bad != folder.end() ? fmt::format("where fio would not read the character '{}' back", *bad)
+                            : fmt::format("whose names fio reads up to {} characters", kFioIologNameMax),
+        kFioIologNameMax - name_room - std::min(kFioIologNameMax - name_room, folder.size() - target.size())));
+  }
+
+  // --fio-option and --synthetic-fio-option go into the servers' job files:
+  // each must be --KEY or --KEY=VALUE that fio takes there (fio --parse-only).
+  void check_job_options(const PendingReplayDirectory& staged) {
+    std::vector<std::string> options = options_.fio_options;
+    options.insert(options.end(), options_.synthetic_fio_options.begin(), options_.synthetic_fio_options.end());
+    if (options.empty()) return;
+    std::string text = "[global]\n";
+    for (const std::string& option : options) {
+      if (option.size() < 3 || option.compare(0, 2, "--") != 0 || option[2] == '-' ||
+          option.find('\n') != std::string::npos)
+        throw UserError(
+            fmt::format("--fio-option '{}' with --clients: fio's client sends its servers job files "
+                        "only, so gpusynth writes each option into them; give a job option as "
+                        "--KEY=VALUE or --KEY",
+                        option));
+      text += option.substr(2) + "\n";
+    }
+    staged.write("options.fio", text + "[options]\nioengine=null\nsize=1\n");
+    std::string tail;
+    const int status = run_in({fio_, "--parse-only", "options.fio"}, staged.temp_path(), "options", tail);
+    if (status != 0)
+      throw UserError(fmt::format(
+          "--fio-option or --synthetic-fio-option with --clients: written into the "
+          "servers' job files (fio's client sends them no command-line job option), "
+          "fio does not take {} there ({}){}",
+          fmt::join(options, " "), describe_wait_status(status), tail.empty() ? std::string() : ":" + tail));
+  }
+
+  // Runs a program in `folder`, its output kept there: its wait status, and
+  // in `tail` its last lines (stderr's; else stdout's, where fio puts some errors).
+  int run_in(const std::vector<std::string>& argv, const std::string& folder, const std::string& name,
+             std::string& tail) const {
     ChildProgram program;
     program.argv = argv;
     program.directory = folder;
@@ -248,9 +395,18 @@ class Replayer {
     program.stderr_path = folder + "/" + name + ".stderr";
     const int status = run_child(program);
     throw_if_interrupted();
-    if (status == 0) return;
-    std::string tail = last_lines(program.stderr_path, 5);
+    if (status == 0) return status;
+    tail = last_lines(program.stderr_path, 5);
     if (tail.empty()) tail = last_lines(program.stdout_path, 5);
+    return status;
+  }
+
+  // run_in, a failure a UserError with the program's last lines and the free
+  // space of the target, since the folder goes with the failure.
+  void run(const std::vector<std::string>& argv, const std::string& folder, const std::string& name) {
+    std::string tail;
+    const int status = run_in(argv, folder, name, tail);
+    if (status == 0) return;
     const std::optional<std::uint64_t> free = free_space(options_.target);
     throw UserError(fmt::format(
         "{} failed in a replay folder of --target '{}' ({}; {} free there; the folder is "
@@ -261,30 +417,55 @@ class Replayer {
 
   const ReplayOptions& options_;
   std::string fio_, version_;
+  std::vector<FioServer> servers_;
 };
 
+// A replay of `processes` runs at most fio's job limit on each fio (one, or each server of --clients).
+void check_processes(const std::string& where, const char* what, std::int32_t processes, const ReplayOptions& options,
+                     const Replayer& replayer) {
+  if (processes <= replayer.max_processes()) return;
+  if (replayer.servers().empty())
+    throw UserError(
+        fmt::format("{}: {} has {} processes and one fio runs at most {} jobs; replay at most {} processes "
+                    "(processes: in the entry), or spread them over fio servers with --clients",
+                    where, what, processes, kFioMaxJobs, kFioMaxJobs));
+  throw UserError(fmt::format(
+      "{}: {} has {} processes and each fio server runs at most {} jobs: the {} servers of --clients {} run at "
+      "most {}; list at least {} servers, or replay fewer processes (processes: in the entry)",
+      where, what, processes, kFioMaxJobs, replayer.servers().size(), options.clients, replayer.max_processes(),
+      (processes + kFioMaxJobs - 1) / kFioMaxJobs));
+}
+
 std::vector<Attribute> replay_attributes(const RequestsSpec& spec, const ReplayOptions& options,
-                                         const std::string& fio_version, std::int32_t original_processes,
+                                         const Replayer& replayer, std::int32_t original_processes,
                                          std::int32_t synthetic_processes) {
   const MountInfo mount = mount_of(options.target);
-  return {{"target", options.target},
-          {"filesystem_type", mount.type},
-          {"filesystem_device", mount.device},
-          {"filesystem_mount_options", mount.options},
-          {"filesystem_mount_point", mount.mount_point},
-          {"fio", fio_version},
-          {"fio_options", fmt::format("{}", fmt::join(options.fio_options, " "))},
-          {"synthetic_fio_options", fmt::format("{}", fmt::join(options.synthetic_fio_options, " "))},
-          {"original", std::string("the trace's own requests (sanitized, every rank at its recorded times), sizes and "
-                                   "offsets through the entry's SIZE and OFF overrides as the replicas'")},
-          {"original_processes", static_cast<std::int64_t>(original_processes)},
-          {"synthetic_processes", static_cast<std::int64_t>(synthetic_processes)},
-          {"mode", std::string(spec.synthesis.template_mode ? "template" : "sample")},
-          {"timing", timing_text(spec)},
-          {"measured",
-           std::string("from fio's latency logs (log_offset=1, psync: one request at a time per process): completion "
-                       "= the job's startdelay + the logged time, issue = completion - latency; an open, close or sync "
-                       "of an iolog runs at the completion of the I/O before it")}};
+  std::vector<Attribute> servers;
+  if (!replayer.servers().empty())
+    servers = {{"fio_servers", fmt::format("{}", fmt::join(replayer.server_arguments(), " "))},
+               {"fio_server_processes", placement_text(original_processes, synthetic_processes, replayer.servers()) +
+                                            " (contiguous blocks, one fio client driving every server)"}};
+  std::vector<Attribute> attributes = {
+      {"target", options.target},
+      {"filesystem_type", mount.type},
+      {"filesystem_device", mount.device},
+      {"filesystem_mount_options", mount.options},
+      {"filesystem_mount_point", mount.mount_point},
+      {"fio", replayer.fio_version()},
+      {"fio_options", fmt::format("{}", fmt::join(options.fio_options, " "))},
+      {"synthetic_fio_options", fmt::format("{}", fmt::join(options.synthetic_fio_options, " "))},
+      {"original", std::string("the trace's own requests (sanitized, every rank at its recorded times), sizes and "
+                               "offsets through the entry's SIZE and OFF overrides as the replicas'")},
+      {"original_processes", static_cast<std::int64_t>(original_processes)},
+      {"synthetic_processes", static_cast<std::int64_t>(synthetic_processes)},
+      {"mode", std::string(spec.synthesis.template_mode ? "template" : "sample")},
+      {"timing", timing_text(spec)},
+      {"measured",
+       std::string("from fio's latency logs (log_offset=1, psync: one request at a time per process): completion "
+                   "= the job's startdelay + the logged time, issue = completion - latency; an open, close or sync "
+                   "of an iolog runs at the completion of the I/O before it")}};
+  attributes.insert(attributes.begin() + 6, servers.begin(), servers.end());  // after fio's version
+  return attributes;
 }
 
 }  // namespace
@@ -294,8 +475,7 @@ std::string plan_replays(const RunConfig& config, const RequestsPlan& requests, 
   check_target(options.target);
   // The folder each replay is staged in: a user's file or folder of that name is refused now.
   resolve_replay_directory((std::filesystem::path(options.target) / kReplayFolder).string(), "--target's");
-  const std::string fio = find_fio(options.fio);
-  const std::string version = fio_version_of(fio);
+  Replayer replayer(options);  // fio found, its version, the servers of --clients
   if (options.bin_seconds && !(*options.bin_seconds > 0 && *options.bin_seconds <= 1e6))
     throw UserError(fmt::format("--bin {}: accepted: a width from 1 ns to 10^6 s", *options.bin_seconds));
   std::string text;
@@ -318,11 +498,7 @@ std::string plan_replays(const RunConfig& config, const RequestsPlan& requests, 
     total_seconds += seconds;
     for (const auto& [processes, what] :
          {std::pair{original.processes, "the original"}, std::pair{entry->processes, "a replica"}})
-      if (processes > kFioMaxJobs)
-        throw UserError(
-            fmt::format("{}: {} has {} processes and one fio runs at most {} jobs; replay at most {} "
-                        "processes (processes: in the entry)",
-                        located(config, *spec), what, processes, kFioMaxJobs, kFioMaxJobs));
+      check_processes(located(config, *spec), what, processes, options, replayer);
     check_replay_bins(*spec, options, std::max(original_seconds, synthetic_seconds), requests);
     // In the run's file, /replay/<name>: per bin, each replay's series and the bands over them.
     if (file_bytes)
@@ -341,15 +517,18 @@ std::string plan_replays(const RunConfig& config, const RequestsPlan& requests, 
         spec->name, options.original_replays, original.processes, duration(original_seconds),
         format_estimated_bytes(space_of(original)), spec->replicas, entry->processes, duration(synthetic_seconds),
         format_estimated_bytes(synthetic_space), bin_seconds_of(*spec, options), duration(seconds));
+    if (!replayer.servers().empty())
+      text += fmt::format("  on the fio servers: {}\n",
+                          placement_text(original.processes, entry->processes, replayer.servers()));
   }
-  text += fmt::format("fio: {} ({})\n", fio, version);
+  text += fmt::format("fio: {} ({})\n", replayer.fio(), replayer.fio_version());
   const std::optional<std::uint64_t> free = check_space(options.target, largest, largest_what);
   text += fmt::format(
       "replays in '{}', one at a time, each removed after: up to {} at once ({}), {} free there; "
       "about {} in all\n",
       options.target, format_estimated_bytes(largest), largest_what,
       free ? format_bytes(*free) : std::string("unknown"), duration(total_seconds));
-  return text;
+  return text + replayer.check_servers();
 }
 
 std::vector<ReplayResult> replay_requests(const RunConfig& config, const std::vector<RequestsOutcome>& outcomes,
@@ -413,8 +592,7 @@ std::vector<ReplayResult> replay_requests(const RunConfig& config, const std::ve
     } catch (const UserError& e) {
       throw UserError(fmt::format("{}: {}", located(config, *spec), e.what()));
     }
-    result.attributes =
-        replay_attributes(*spec, options, replayer.fio_version(), original.processes, synthetic_processes);
+    result.attributes = replay_attributes(*spec, options, replayer, original.processes, synthetic_processes);
     for (std::string& w : fidelity_shortfalls(result.fidelity)) warnings.push_back("fidelity: " + std::move(w));
     for (const std::string& w : warnings) context.log(fmt::format("warning: replay '{}': {}", spec->name, w));
     // The one home of a replay's warnings in the file: the report's caveats read them there.

@@ -27,12 +27,17 @@ struct ReplayOptions {
   std::optional<double> bin_seconds;   // default: the entry's timing bins, else 0.1 s
   std::uint32_t original_replays = 2;  // 2: the second is the system's noise floor
   std::vector<std::string> entries;    // the requests: entries to replay (empty: all)
+  // --clients FILE: the fio servers (io/fio_servers.hpp) each replay is split
+  // over, one fio client driving them all; empty: one local fio per replay.
+  std::string clients;
 };
 
 // Before any work: the entries chosen, fio found, the target a writable
-// directory with room for the largest replay (estimated), and what the
+// directory with room for the largest replay (estimated), with --clients each
+// fio server answering a read of the target at its path, and what the
 // replays will take (printed by --dry-run and before they start). Each
-// problem is a UserError naming the option or the config's line.
+// problem is a UserError naming the option, the config's line or the clients
+// file's.
 // `file_bytes`: plus what their results take in the run's file (/replay), about.
 std::string plan_replays(const RunConfig& config, const RequestsPlan& requests, const ReplayOptions& options,
                          double* file_bytes = nullptr);
