@@ -20,6 +20,9 @@ struct ReplayResult {
   ReplayFidelity fidelity;
 };
 
+// The text attribute `name` of a replay (e.g. "target", "fio_servers"); empty when it has none.
+std::string text_attribute(const ReplayResult& r, const char* name);
+
 void write_replays(EnsembleFile& file, const std::vector<ReplayResult>& results);
 
 }  // namespace gs

@@ -125,11 +125,7 @@ std::string replay_tables(const std::vector<ReplayResult>& results) {
   std::string out;
   for (const ReplayResult& r : results) {
     const ReplayFidelity& f = r.fidelity;
-    const auto text = [&](const char* name) {
-      for (const Attribute& a : r.attributes)
-        if (a.name == name && std::holds_alternative<std::string>(a.value)) return std::get<std::string>(a.value);
-      return std::string();
-    };
+    const auto text = [&](const char* name) { return text_attribute(r, name); };
     out += fmt::format("replay '{}': {} replay(s) of the original, {} replicas, bins of {} s\n", r.name,
                        f.originals.size(), f.synthetic.size(), f.options.bin_seconds);
     // What was measured: the figures are this file system's, with these options, on this device.

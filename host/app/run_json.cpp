@@ -1,9 +1,11 @@
 #include "host/app/run_json.hpp"
 
 #include <algorithm>
+#include <sstream>
 
 #include "estimators/compare.hpp"
 #include "host/app/json.hpp"
+#include "io/replay_file.hpp"
 
 namespace gs {
 
@@ -107,32 +109,41 @@ json replay_json(const ReplayResult& r) {
                        {"noise_error", json_number(c.noise_error)},
                        {"original_rank", json_number(c.original_rank)}});
   const auto estimate = [](const Estimate& e) { return interval_json(e.value, e.low, e.high); };
-  return {{"name", r.name},
-          {"bin_seconds", f.options.bin_seconds},
-          {"replicas", f.synthetic.size()},
-          {"original_replays", f.originals.size()},
-          {"coverage", estimate(f.coverage)},
-          {"busy_coverage", estimate(f.busy_coverage)},
-          {"busy_bins", f.busy_bins},
-          {"cumulative_coverage", estimate(f.cumulative_coverage)},
-          {"replica_coverage", json_number(f.replica_coverage)},
-          {"original_again_coverage", json_number(f.original_again_coverage)},
-          {"ks_throughput", estimate(f.ks_throughput)},
-          {"ks_throughput_floor", json_number(f.ks_throughput_floor)},
-          {"ks_throughput_median", json_number(f.ks_throughput_median)},
-          {"ks_throughput_replicas",
-           {{"median", json_number(f.ks_throughput_replicas.median)},
-            {"p95", json_number(f.ks_throughput_replicas.p95)},
-            {"pairs", f.ks_throughput_replicas.pairs}}},
-          {"exchangeable", exchangeability_word(f)},
-          {"ks_latency", estimate(f.ks_latency)},
-          {"ks_latency_floor", json_number(f.ks_latency_floor)},
-          {"replayer",
-           {{"trace_run_time", json_number(f.replayer.trace_run_time)},
-            {"trace_throughput", json_number(f.replayer.trace_throughput)},
-            {"run_time_error", json_number(f.replayer.run_time_error)},
-            {"throughput_error", json_number(f.replayer.throughput_error)}}},
-          {"figures", figures}};
+  json out = {{"name", r.name},
+              {"bin_seconds", f.options.bin_seconds},
+              {"replicas", f.synthetic.size()},
+              {"original_replays", f.originals.size()},
+              {"coverage", estimate(f.coverage)},
+              {"busy_coverage", estimate(f.busy_coverage)},
+              {"busy_bins", f.busy_bins},
+              {"cumulative_coverage", estimate(f.cumulative_coverage)},
+              {"replica_coverage", json_number(f.replica_coverage)},
+              {"original_again_coverage", json_number(f.original_again_coverage)},
+              {"ks_throughput", estimate(f.ks_throughput)},
+              {"ks_throughput_floor", json_number(f.ks_throughput_floor)},
+              {"ks_throughput_median", json_number(f.ks_throughput_median)},
+              {"ks_throughput_replicas",
+               {{"median", json_number(f.ks_throughput_replicas.median)},
+                {"p95", json_number(f.ks_throughput_replicas.p95)},
+                {"pairs", f.ks_throughput_replicas.pairs}}},
+              {"exchangeable", exchangeability_word(f)},
+              {"ks_latency", estimate(f.ks_latency)},
+              {"ks_latency_floor", json_number(f.ks_latency_floor)},
+              {"replayer",
+               {{"trace_run_time", json_number(f.replayer.trace_run_time)},
+                {"trace_throughput", json_number(f.replayer.trace_throughput)},
+                {"run_time_error", json_number(f.replayer.run_time_error)},
+                {"throughput_error", json_number(f.replayer.throughput_error)}}},
+              {"figures", figures}};
+  // --clients: the fio servers (HOST,PORT, space-separated in the attribute) and which processes each ran.
+  if (const std::string servers = text_attribute(r, "fio_servers"); !servers.empty()) {
+    json list = json::array();
+    std::istringstream words(servers);
+    for (std::string server; words >> server;) list.push_back(server);
+    out["fio_servers"] = list;
+    out["fio_server_processes"] = text_attribute(r, "fio_server_processes");
+  }
+  return out;
 }
 
 }  // namespace

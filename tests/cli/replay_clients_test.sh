@@ -71,6 +71,15 @@ done
 [ -z "$(ls -A "$tmp/target")" ] || fail "the replays left files in the target: $(ls -A "$tmp/target")"
 expect_in "$tmp/clients.txt" "^  fio servers 127.0.0.1,${ports[0]} 127.0.0.1,${ports[1]} 127.0.0.1,${ports[2]}: the original's processes 0-10" "the table names the servers"
 grep -q "fio servers" "$tmp/local.txt" && fail "a local replay's table names fio servers"
+# --json gives the servers too (a local replay's has none).
+expect_rc 0 "replay --clients --json" "$gpusynth" replay "$tmp/replay.yaml" --target "$tmp/target" -o "$tmp/json.h5" \
+  --original-replays 1 --clients "$tmp/clients" --json
+/usr/bin/python3 - "$tmp/stdout" "${ports[*]}" >"$tmp/check" 2>&1 <<'PY' || fail "--json lacks the servers: $(cat "$tmp/check")"
+import json, sys
+replay = json.load(open(sys.argv[1]))["replays"][0]
+assert replay["fio_servers"] == [f"127.0.0.1,{p}" for p in sys.argv[2].split()], replay.get("fio_servers")
+assert replay["fio_server_processes"].startswith("the original's processes 0-10"), replay["fio_server_processes"]
+PY
 /usr/bin/python3 - "$tmp" "${ports[*]}" >"$tmp/check" 2>&1 <<'PY' || fail "the replay over servers differs from the local one: $(cat "$tmp/check")"
 import os, re, sys
 import h5py
