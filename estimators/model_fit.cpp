@@ -320,8 +320,8 @@ std::vector<FarimaFit> select_farima(const std::vector<double>& x, std::size_t m
   std::vector<FarimaFit> fits;  // (p, q) at p·(max_q + 1) + q
   for (std::size_t p = 0; p <= max_p; ++p)
     for (std::size_t q = 0; q <= max_q; ++q) fits.push_back(whittle_fit(x, I, p, q));
-  for (std::size_t p = max_p; p > 0; --p)
-    for (std::size_t q = max_q; q > 0; --q) {
+  for (std::size_t p = 1; p <= max_p; ++p)
+    for (std::size_t q = 1; q <= max_q; ++q) {
       const FarimaFit& smaller = fits[(p - 1) * (max_q + 1) + q - 1];
       add_boundary(fits[p * (max_q + 1) + q], common_factor(fits[p * (max_q + 1) + q], smaller));
     }

@@ -1,10 +1,11 @@
 #include "host/app/run_json.hpp"
 
 #include <algorithm>
-#include <sstream>
+#include <string_view>
 
 #include "estimators/compare.hpp"
 #include "host/app/json.hpp"
+#include "io/line_reader.hpp"
 #include "io/replay_file.hpp"
 
 namespace gs {
@@ -138,8 +139,7 @@ json replay_json(const ReplayResult& r) {
   // --clients: the fio servers (HOST,PORT, space-separated in the attribute) and which processes each ran.
   if (const std::string servers = text_attribute(r, "fio_servers"); !servers.empty()) {
     json list = json::array();
-    std::istringstream words(servers);
-    for (std::string server; words >> server;) list.push_back(server);
+    for (const std::string_view server : split_fields(servers, ' ')) list.push_back(std::string(server));
     out["fio_servers"] = list;
     out["fio_server_processes"] = text_attribute(r, "fio_server_processes");
   }
