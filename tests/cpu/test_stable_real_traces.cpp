@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "estimators/model_fit.hpp"
 #include "estimators/stable_fit.hpp"
 #include "estimators/stable_law.hpp"
 #include "host/models/fit.hpp"
@@ -269,6 +270,17 @@ TEST(StableFitStandardErrors, InformationWhereTheLikelihoodIsNearlyQuadratic) {
   for (const std::string name : {"alpha", "sigma", "mu_S1"})
     EXPECT_NEAR(profile_half_width(fit, name) / number(fit, (name + "_se_information").c_str()), 1.0, 0.05) << name;
   std::printf("  cloudphysics per second: %s\n", fit.estimates.c_str());
+}
+
+// FARIMA(2, d, 2), the order BIC picks for CloudPhysics per second: the Whittle search stops at its budget on
+// the ridge of AR and MA roots that nearly cancel (besides d on its bound), and the reason says what to try.
+TEST(FarimaFitRealTraces, AnUnconvergedSearchSaysWhatToTry) {
+  const FarimaFit fit = fit_farima(load(trace("cloudphysics_per_second.counts", "counts", "1s")).series, 2, 2);
+  EXPECT_FALSE(fit.converged);
+  EXPECT_NE(fit.boundary.find("the Whittle search stopped before it converged (5000 evaluations): AR and MA terms "
+                              "whose roots nearly cancel make a ridge; try smaller --farima-p/--farima-q"),
+            std::string::npos)
+      << fit.boundary;
 }
 
 }  // namespace
