@@ -12,6 +12,8 @@
 # Each prints its table: band coverage, replay error of run time and bytes with
 # intervals, KS with the noise floor, against //TRACE's 6 % and 90 % coverage.
 # Usage: bench/bench_replay.sh BUILD_DIR TARGET_DIR [OUTDIR]
+#   SECTIONS=4 runs section 4 alone; TIMINGS (a space-separated subset of
+#   "phases counts slack no_stall") the timings section 4 replays.
 set -eu
 build=$(realpath "$1")
 target=$2
@@ -19,6 +21,7 @@ out=${3:-$(mktemp -d)}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
 echo "== machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); target $target on $(df -PT "$target" | awk 'NR==2 {print $2}'); $(fio --version)"
+if [ "${SECTIONS:-all}" != 4 ]; then
 echo "== 1. configs/replay.yaml"
 "$build/gpusynth" replay "$here/../configs/replay.yaml" --target "$target" -o "$out/replay.h5" 2>"$out/replay.log" |
   sed -n '/^replay /,$p'
@@ -32,6 +35,7 @@ sed -e 's|^output: .*|output: requests.h5|' -e "s|\.\./tests/data|$here/../tests
 "$build/gpusynth" replay "$out/requests.yaml" --target "$target" -o "$out/requests.h5" 2>"$out/requests.log" |
   sed -n '/^replay /,$p'
 grep -h "warning" "$out/requests.log" || true
+fi
 # 4. Every DXT trace short enough to replay × every timing (issue 57): the
 #    trace's phases (the default), the counts of a 3-state Markov model fitted
 #    to its data requests per bin, slack times, and the phases replayed without
@@ -46,7 +50,7 @@ traces=${TRACES:-"mpi-io-test=$here/../tests/data/mpi-io-test.dxt.txt.gz"}
 done
 for item in $traces; do
   name=${item%%=*} trace=${item#*=}
-  for timing in phases counts slack no_stall; do
+  for timing in ${TIMINGS:-phases counts slack no_stall}; do
     case $timing in
       counts) key="timing: {ensemble: trace-markov, bin: ${BIN:-50ms}}" ;;
       slack) key="timing: slack" ;;

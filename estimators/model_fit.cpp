@@ -41,13 +41,21 @@ MarkovFit fit_markov(const std::vector<double>& x, std::size_t states) {
     throw UserError(fmt::format("markov fit: {} values are too few for {} states", x.size(), states));
   const SortedSample sorted(x);
   std::vector<double> thresholds;  // state i holds values in (thresholds[i−1], thresholds[i]]
+  // A cut is kept when a value lies between it and the cut before: an
+  // interpolated quantile can fall between two neighbouring values, and two
+  // such cuts would enclose a state without a value (its level undefined).
+  const std::vector<double>& values = sorted.values();
   for (std::size_t j = 1; j < states; ++j) {
     const double t = sorted.quantile(static_cast<double>(j) / static_cast<double>(states));
-    if (t < sorted.values().back() && (thresholds.empty() || t > thresholds.back())) thresholds.push_back(t);
+    const auto above_last =
+        thresholds.empty() ? values.begin() : std::upper_bound(values.begin(), values.end(), thresholds.back());
+    if (t < values.back() && above_last != values.end() && *above_last <= t) thresholds.push_back(t);
   }
   MarkovFit fit;
   const std::size_t k = thresholds.size() + 1;
-  if (k < states) fit.note = fmt::format("{} states requested, {} distinct: quantiles coincide (ties)", states, k);
+  if (k < states)
+    fit.note =
+        fmt::format("{} states requested, {} distinct: quantiles coincide or enclose no value (ties)", states, k);
   std::vector<std::size_t> state(x.size());
   for (std::size_t t = 0; t < x.size(); ++t)
     state[t] =

@@ -81,13 +81,12 @@ void fuzz_requests(const std::string& format, const std::uint8_t* data, std::siz
     for (const auto draw : {SynthesisOptions::Draw::file, SynthesisOptions::Draw::class_pools}) {
       SynthesisOptions synthesis;
       synthesis.draw = draw;
-      Workload w = synthesize_processes(c.path, c.characteristics, synthesis, 0, 3);
+      Expansion expansion = synthesize_replica(c.path, c.characteristics, synthesis, 0, 3, true);
+      Workload w = drained(expansion);
       time_by_counts(w, {3, 0, 5, 1}, 0.1);
       check_dependencies(w);
-      std::uint64_t data = 0;  // the path's data requests (the drawn path's may differ: the mapping clamps)
-      for (const Request& r : c.path.table.requests) data += is_data(c.path.table.op_class(r));
       const PhaseModel phases = fit_phases(c.sanitized);  // a trace without data requests: a UserError
-      PhaseTiming timing(phases, data, 3, synthesis, 0);
+      PhaseTiming timing(phases, expansion.path(), 3, synthesis, 0);
       time_workload(w, timing);
     }
   } catch (const UserError&) {

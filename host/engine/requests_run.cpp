@@ -369,6 +369,7 @@ std::vector<Attribute> entry_attributes(const RunConfig& config, const RequestsS
     attributes.push_back({"phases", static_cast<std::int64_t>(phases.phases.size())});
     attributes.push_back({"phase_split", phases.split});
     attributes.push_back({"phase_skew_median", phases.skew_median});
+    attributes.push_back({"phase_participation", phases.participation});
     attributes.push_back({"trace_overlaps", static_cast<std::int64_t>(phases.overlaps)});
   }
   return attributes;
@@ -389,8 +390,11 @@ ReplicaTiming replica_timing(const RequestsSpec& spec, const EntrySource& source
   ReplicaTiming timing;
   if (spec.timing == RequestsSpec::Timing::counts)
     timing.counts.emplace(file.read_row(spec.timing_ensemble, replica), spec.bin_width);
-  if (source.phases)
-    timing.phases.emplace(*source.phases, expansion.path_data_requests(), source.processes, options, replica);
+  if (source.phases) try {
+      timing.phases.emplace(*source.phases, expansion.path(), source.processes, options, replica);
+    } catch (const UserError& e) {
+      throw UserError(fmt::format("timing: {}, replica {}: {}", timing_text(spec), replica, e.what()));
+    }
   return timing;
 }
 

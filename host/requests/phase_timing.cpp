@@ -80,8 +80,9 @@ double clock_tick(const std::vector<DataIo>& ios) {
   return std::isfinite(tick) ? tick : 0.0;
 }
 
-// A phase's samples from its data requests (by start).
-Phase phase_from(const std::vector<DataIo>& ios, std::size_t begin, std::size_t end) {
+// A phase's samples from its data requests (by start); `member_of_rank`: each rank's index in its members.
+Phase phase_from(const std::vector<DataIo>& ios, std::size_t begin, std::size_t end,
+                 std::map<std::int32_t, std::uint32_t>& member_of_rank) {
   Phase phase;
   phase.start = ios[begin].start;
   struct RankState {
@@ -93,7 +94,10 @@ Phase phase_from(const std::vector<DataIo>& ios, std::size_t begin, std::size_t 
     const DataIo& io = ios[i];
     phase.end = std::max(phase.end, io.end);
     auto [it, first] = ranks.emplace(io.rank, RankState{io.end, phase.members.size()});
-    if (first) phase.members.push_back(PhaseMember{io.start - phase.start, {}, {}});
+    if (first) {
+      member_of_rank[io.rank] = static_cast<std::uint32_t>(phase.members.size());
+      phase.members.push_back(PhaseMember{io.start - phase.start, {}, {}});
+    }
     PhaseMember& member = phase.members[it->second.member];
     const std::size_t k = member.durations.size();
     if (phase.steps.size() <= k) phase.steps.resize(k + 1);
@@ -128,9 +132,9 @@ PhaseModel fit_phases(const Workload& sanitized) {
   if (ios.empty()) throw UserError("the trace has no read or write: there are no phases to time requests by");
   PhaseModel model;
   model.split = phase_split(ios);
-  std::int32_t root = ios.front().rank;
+  std::map<std::int32_t, RankRole> roles;  // by rank: the root, the smallest, first
   for (const DataIo& io : ios) {
-    root = std::min(root, io.rank);
+    roles[io.rank].rank = io.rank;
     model.ranks = std::max(model.ranks, io.rank + 1);
   }
   // A phase begins after a long gap between starts, once every request before it has ended (within two
@@ -144,94 +148,149 @@ PhaseModel fit_phases(const Workload& sanitized) {
                                               ios[i].start >= busy_until - tolerance);
     if (i < ios.size()) busy_until = std::max(busy_until, ios[i].end);
     if (!boundary) continue;
-    model.phases.push_back(phase_from(ios, begin, i));
-    for (std::size_t k = begin; k < i; ++k)
-      if (ios[k].rank == root) model.root_phase.push_back(static_cast<std::uint32_t>(model.phases.size() - 1));
+    std::map<std::int32_t, std::uint32_t> member_of_rank;
+    model.phases.push_back(phase_from(ios, begin, i, member_of_rank));
+    for (std::size_t k = begin; k < i; ++k) {
+      RankRole& role = roles[ios[k].rank];
+      role.phase.push_back(static_cast<std::uint32_t>(model.phases.size() - 1));
+      role.member.push_back(member_of_rank.at(ios[k].rank));
+    }
     begin = i;
   }
+  for (auto& [rank, role] : roles) model.roles.push_back(std::move(role));
   for (std::size_t p = 0; p + 1 < model.phases.size(); ++p)
     model.phases[p].gap_after = model.phases[p + 1].start - model.phases[p].end;
   model.overlaps = overlaps_of(ios);
   std::vector<double> skews;
-  for (const Phase& phase : model.phases)
+  for (const Phase& phase : model.phases) {
     for (const PhaseMember& member : phase.members) skews.push_back(member.skew);
+    model.participation += static_cast<double>(phase.members.size()) / static_cast<double>(model.roles.size());
+  }
+  model.participation /= static_cast<double>(model.phases.size());
   model.skew_median = SortedSample(std::move(skews)).quantile(0.5);  // every phase has a rank
   return model;
 }
 
-PhaseTiming::PhaseTiming(const PhaseModel& model, std::uint64_t path_data_requests, std::int32_t processes,
+namespace {
+
+std::vector<PhaseTiming::PathStep> path_steps(const Workload& path) {
+  std::vector<const Request*> order;
+  for (const Request& r : path.table.requests) order.push_back(&r);
+  std::stable_sort(order.begin(), order.end(), [](const Request* a, const Request* b) { return a->seq < b->seq; });
+  std::vector<PhaseTiming::PathStep> steps;
+  for (const Request* r : order)
+    steps.push_back({is_data(path.table.op_class(*r)), (r->flags & kRootExclusive) != 0, r->duration});
+  return steps;
+}
+
+std::uint64_t data_steps(const std::vector<PhaseTiming::PathStep>& steps, bool root) {
+  std::uint64_t n = 0;
+  for (const PhaseTiming::PathStep& s : steps) n += s.data && (root || !s.root_only);
+  return n;
+}
+
+}  // namespace
+
+PhaseTiming::PhaseTiming(const PhaseModel& model, const Workload& path, std::int32_t processes,
                          const SynthesisOptions& options, std::uint32_t replica)
     : model_(model),
-      path_data_requests_(path_data_requests),
-      processes_(static_cast<std::size_t>(std::max(processes, 1))),
-      member_of_(processes_.size()),
-      draws_(options.key, replica, 1),
-      phase_start_(model.phases.front().start),
-      phase_end_(model.phases.front().start) {
+      key_(options.key),
+      replica_(replica),
+      processes_(static_cast<std::size_t>(std::max(processes, 1))) {
   if (auto it = options.overrides.find(Characteristic::ST); it != options.overrides.end()) slack_override_ = it->second;
+  const std::vector<PathStep> steps = path_steps(path);
+  RandomDraws draws(key_, replica_, 2);
+  deal_roles(data_steps(steps, true), data_steps(steps, false), draws);
+  shuffle_members(draws);
+  set_phase_starts(steps);
 }
 
-double PhaseTiming::draw(const std::vector<double>& samples) {
-  return samples.empty() ? 0.0 : samples[draws_.index(samples.size())];
-}
-
-// Fisher–Yates over the members, then each process its position's member
-// (round after round of the shuffled members: the last, partial round a random
-// subset), then Fisher–Yates over the processes.
-void PhaseTiming::deal_members() {
-  const std::vector<PhaseMember>& members = model_.phases[phase_].members;
-  std::vector<std::uint32_t> deck(members.size());
+// Process 0 takes the root's part (the root-exclusive requests are its). The
+// N processes' roles: Fisher–Yates over the M roles, process i the (i mod M)-th
+// (round after round; the last, partial round a random subset), a root card
+// moved to process 0 (or put there when none was dealt), then Fisher–Yates
+// over processes 1 … N − 1.
+void PhaseTiming::deal_roles(std::uint64_t root_data, std::uint64_t other_data, RandomDraws& draws) {
+  std::vector<std::uint32_t> deck(model_.roles.size());
   for (std::size_t m = 0; m < deck.size(); ++m) deck[m] = static_cast<std::uint32_t>(m);
-  for (std::size_t m = deck.size(); m > 1; --m) std::swap(deck[m - 1], deck[draws_.index(m)]);
-  for (std::size_t i = 0; i < member_of_.size(); ++i) member_of_[i] = deck[i % deck.size()];
-  for (std::size_t i = member_of_.size(); i > 1; --i) std::swap(member_of_[i - 1], member_of_[draws_.index(i)]);
-}
-
-std::size_t PhaseTiming::phase_of(std::uint64_t path_data_request) const {
-  if (model_.root_phase.empty()) return 0;
-  const double root = static_cast<double>(model_.root_phase.size());
-  const double at = std::floor(static_cast<double>(path_data_request) * root /
-                               static_cast<double>(std::max<std::uint64_t>(path_data_requests_, 1)));
-  return model_.root_phase[std::min(model_.root_phase.size() - 1, static_cast<std::size_t>(std::max(at, 0.0)))];
-}
-
-void PhaseTiming::enter_phase(std::size_t phase) {
-  while (phase_ < phase) {
-    // The next phase starts when this one's last request ended plus the trace's gap between them
-    // (the computation between two I/O phases), never before this one started. A phase none of the
-    // path's requests fell in (the root did no data request in it) lasts as long as in the trace.
-    const Phase& passed = model_.phases[phase_];
-    if (!phase_timed_) phase_end_ = phase_start_ + (passed.end - passed.start);
-    phase_start_ = std::max(phase_start_, phase_end_ + passed.gap_after);
-    phase_end_ = phase_start_;
-    phase_timed_ = false;
-    ++phase_;
+  for (std::size_t m = deck.size(); m > 1; --m) std::swap(deck[m - 1], deck[draws.index(m)]);
+  std::vector<std::uint32_t> cards(processes_.size());
+  for (std::size_t i = 0; i < cards.size(); ++i) cards[i] = deck[i % deck.size()];
+  const auto root_card = std::find(cards.begin(), cards.end(), 0u);
+  if (root_card != cards.end())
+    std::iter_swap(cards.begin(), root_card);
+  else
+    cards.front() = 0;
+  for (std::size_t i = cards.size(); i > 2; --i) std::swap(cards[i - 1], cards[1 + draws.index(i - 1)]);
+  for (std::size_t i = 0; i < cards.size(); ++i) {
+    processes_[i].role = cards[i];
+    processes_[i].data_total = i == 0 ? root_data : other_data;
   }
 }
 
-void PhaseTiming::time(Request& r, bool data) {
-  const auto index =
-      static_cast<std::size_t>(std::clamp<std::int32_t>(r.rank, 0, static_cast<std::int32_t>(processes_.size()) - 1));
+// Fisher–Yates over each phase's members.
+void PhaseTiming::shuffle_members(RandomDraws& draws) {
+  shuffled_.resize(model_.phases.size());
+  for (std::size_t p = 0; p < shuffled_.size(); ++p) {
+    std::vector<std::uint32_t>& deck = shuffled_[p];
+    deck.resize(model_.phases[p].members.size());
+    for (std::size_t m = 0; m < deck.size(); ++m) deck[m] = static_cast<std::uint32_t>(m);
+    for (std::size_t m = deck.size(); m > 1; --m) std::swap(deck[m - 1], deck[draws.index(m)]);
+  }
+}
+
+// Every process through the path phase by phase, from the starts known so
+// far: the data requests of phase p (and the other requests up to the next
+// data request of a later phase) of every process, then phase p + 1's start.
+void PhaseTiming::set_phase_starts(const std::vector<PathStep>& steps) {
+  const std::vector<Process> dealt = processes_;
+  std::vector<std::size_t> next(processes_.size(), 0);  // per process: its next step
+  phase_start_.assign(model_.phases.size(), 0.0);
+  phase_start_.front() = model_.phases.front().start;
+  for (std::size_t p = 0; p < model_.phases.size(); ++p) {
+    throw_if_interrupted();
+    double end = -HUGE_VAL;
+    for (std::size_t i = 0; i < processes_.size(); ++i) {
+      Process& process = processes_[i];
+      for (; next[i] < steps.size(); ++next[i]) {
+        const PathStep& step = steps[next[i]];
+        if (i > 0 && step.root_only) continue;
+        Request r;
+        r.rank = static_cast<std::int32_t>(i);
+        r.duration = step.duration;
+        if (!step.data) {
+          time(r, false);  // only the process's clock: the issue pass does the same
+          continue;
+        }
+        if (place_of(process).phase > p) break;
+        time_data(i, r);
+        end = std::max(end, r.start + r.duration);
+      }
+    }
+    const Phase& phase = model_.phases[p];
+    if (end == -HUGE_VAL) end = phase_start_[p] + (phase.end - phase.start);  // no request of the replica in it
+    if (p + 1 < model_.phases.size()) phase_start_[p + 1] = std::max(phase_start_[p], end + phase.gap_after);
+  }
+  processes_ = dealt;
+}
+
+PhaseTiming::Place PhaseTiming::place_of(const Process& process) const {
+  const RankRole& role = model_.roles[process.role];
+  const double m = static_cast<double>(role.phase.size());
+  const double at = std::floor(static_cast<double>(process.data) * m /
+                               static_cast<double>(std::max<std::uint64_t>(process.data_total, 1)));
+  const std::size_t k = std::min(role.phase.size() - 1, static_cast<std::size_t>(std::max(at, 0.0)));
+  return {role.phase[k], shuffled_[role.phase[k]][role.member[k]]};
+}
+
+void PhaseTiming::time_data(std::size_t index, Request& r) {
   Process& process = processes_[index];
-  if (!data) {  // an open, close, seek or sync: when its process is free, for its own execution time
-    r.start = process.clock;
-    process.clock += std::max(r.duration, 0.0);
-    return;
-  }
-  if (r.seq != last_seq_) {
-    last_seq_ = r.seq;
-    ++data_index_;
-  }
-  enter_phase(phase_of(data_index_ - 1));
-  if (!phase_timed_) {
-    deal_members();
-    phase_timed_ = true;
-  }
-  const Phase& phase = model_.phases[phase_];
-  const PhaseMember& member = phase.members[member_of_[index]];
-  if (process.phase != phase_) {  // its first request of the phase: the phase's start and its member's skew
-    r.start = std::max(process.clock, phase_start_ + std::max(member.skew, 0.0));
-    process.phase = phase_;
+  const Place place = place_of(process);
+  const Phase& phase = model_.phases[place.phase];
+  const PhaseMember& member = phase.members[place.member];
+  if (process.phase != place.phase) {  // its first request of the phase: the phase's start and its member's skew
+    r.start = std::max(process.clock, phase_start_[place.phase] + std::max(member.skew, 0.0));
+    process.phase = place.phase;
     process.step = 0;
   } else {  // one after the other: never before its previous request ended
     ++process.step;
@@ -239,18 +298,35 @@ void PhaseTiming::time(Request& r, bool data) {
   const std::size_t k = process.step;
   const PhaseStep& step = phase.steps[std::min(k, phase.steps.size() - 1)];
   const bool own = k < member.durations.size();
+  PhiloxBits bits{};
+  if (!own) bits = philox_bits(key_, replica_, (static_cast<std::uint64_t>(index) << 32) | process.data, 1);
+  const auto pooled = [&](const std::vector<double>& samples, int word) {
+    if (samples.empty()) return 0.0;
+    const double u = uniform_open(bits[word]);
+    return samples[std::min(samples.size() - 1, static_cast<std::size_t>(u * static_cast<double>(samples.size())))];
+  };
   if (k > 0) {
-    const double slack = own ? member.slacks[k - 1] : draw(step.slacks);
+    const double slack = own ? member.slacks[k - 1] : pooled(step.slacks, 0);
     r.start = process.clock + std::max(slack_override_.scale * slack + slack_override_.shift, 0.0);
   }
-  r.duration = std::max(own ? member.durations[k] : draw(step.durations), 0.0);
+  r.duration = std::max(own ? member.durations[k] : pooled(step.durations, 1), 0.0);
   process.clock = r.start + r.duration;
-  phase_end_ = std::max(phase_end_, process.clock);
+  ++process.data;
   if (!(process.clock <= kMaxRequestSeconds))
     throw UserError(fmt::format(
         "the phases would time a data request at {:.6g} s, beyond 10^9 s (about 31.7 years), the latest time the "
         "outputs take",
         r.start));
+}
+
+void PhaseTiming::time(Request& r, bool data) {
+  const auto index =
+      static_cast<std::size_t>(std::clamp<std::int32_t>(r.rank, 0, static_cast<std::int32_t>(processes_.size()) - 1));
+  if (data) return time_data(index, r);
+  // An open, close, seek or sync: when its process is free, for its own execution time.
+  Process& process = processes_[index];
+  r.start = process.clock;
+  process.clock += std::max(r.duration, 0.0);
 }
 
 }  // namespace gs

@@ -549,10 +549,7 @@ Expansion::Expansion(Workload path, std::int32_t processes)
     : path_(std::move(path)), processes_(processes), ids_(path_.files.size()) {
   files_.processes = processes;
   for (const auto& name : path_.table.ops) files_.table.op_id(name);
-  for (const Request& r : path_.table.requests) {
-    sessions_ = std::max<std::int64_t>(sessions_, r.session + 1);
-    path_data_requests_ += is_data(path_.table.op_class(r));
-  }
+  for (const Request& r : path_.table.requests) sessions_ = std::max<std::int64_t>(sessions_, r.session + 1);
   std::uint64_t step = 0;
   for (std::int32_t rank = 0; rank < processes; ++rank) {
     for (const Request& source : path_.table.requests) {

@@ -56,10 +56,9 @@ class Expansion {
 
   // The replica without its requests: ops, files (FS over every rank), processes.
   const Workload& files() const { return files_; }
+  // The path every process runs (its root-exclusive requests on process 0 alone).
+  const Workload& path() const { return path_; }
   std::uint64_t requests() const { return requests_; }
-  // The data requests of the path every process runs (root-exclusive ones
-  // counted once): what a timing by the path's position needs.
-  std::uint64_t path_data_requests() const { return path_data_requests_; }
   // Appends the next requests, at most `count`, to `out`; returns how many (0 once all are made).
   std::size_t next(std::vector<Request>& out, std::size_t count);
 
@@ -71,7 +70,7 @@ class Expansion {
   std::int32_t processes_;
   std::vector<std::vector<std::int32_t>> ids_;  // per path file: its id on each rank (one for all unless private)
   std::int64_t sessions_ = 0;                   // the path's sessions: rank r's are numbered from r·sessions_
-  std::uint64_t requests_ = 0, path_data_requests_ = 0;
+  std::uint64_t requests_ = 0;
   // The path's requests by seq (stable), cut into groups of one seq, each
   // issued on rank 0, 1, …; a group of root-exclusive requests on rank 0 only.
   struct Group {

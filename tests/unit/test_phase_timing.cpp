@@ -1,13 +1,15 @@
 // The phase timing of request-level synthesis (host/requests/phase_timing.hpp,
-// docs/models.md "Phases"): phases, skews, slacks and gaps recovered from a
-// trace made with known phases; no process starts a data request before its
-// previous one ended; a replica of the shipped mpi-io-test keeps the trace's
-// run time; the same bits for any block size the requests are made in.
+// docs/models.md "Request timing"): phases, skews, slacks, gaps and every
+// rank's phases recovered from a trace made with known phases; ranks that take
+// turns keep them; no process starts a data request before its previous one
+// ended; a replica of the shipped mpi-io-test keeps the trace's run time; the
+// same bits for any block size the requests are made in.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "host/requests/phase_timing.hpp"
 #include "host/requests/synthesize.hpp"
@@ -16,6 +18,23 @@
 
 namespace gs {
 namespace {
+
+// A rank's two 4 KiB writes of file 0 to `w`, the first at `start`, each
+// lasting `duration`, the second `slack` after the first ended.
+void add_two_writes(Workload& w, std::int32_t rank, double start, double duration, double slack) {
+  Request first;
+  first.op = w.table.op_id("write");
+  first.file = 0;
+  first.rank = rank;
+  first.offset = 0;
+  first.size = 4096;
+  first.start = start;
+  first.duration = duration;
+  Request second = first;
+  second.start = first.start + first.duration + slack;
+  w.table.requests.push_back(first);
+  w.table.requests.push_back(second);
+}
 
 // A trace of `ranks` ranks in phases starting at `starts` (s): in phase p rank
 // r starts `skew(p, r)` late and does two writes, each lasting `duration(p, r)`,
@@ -30,7 +49,7 @@ struct KnownPhases {
   Workload trace() const {
     Workload w;
     w.processes = ranks;
-    const std::uint32_t open = w.table.op_id("open"), write = w.table.op_id("write");
+    const std::uint32_t open = w.table.op_id("open");
     w.table.file_id("f");
     for (std::int32_t r = 0; r < ranks; ++r) {
       Request o;
@@ -39,22 +58,8 @@ struct KnownPhases {
       o.rank = r;
       w.table.requests.push_back(o);
     }
-    for (std::size_t p = 0; p < starts.size(); ++p) {
-      for (std::int32_t r = 0; r < ranks; ++r) {
-        Request first;
-        first.op = write;
-        first.file = 0;
-        first.rank = r;
-        first.offset = 0;
-        first.size = 4096;
-        first.start = starts[p] + skew(p, r);
-        first.duration = duration(p, r);
-        Request second = first;
-        second.start = first.start + first.duration + slack;
-        w.table.requests.push_back(first);
-        w.table.requests.push_back(second);
-      }
-    }
+    for (std::size_t p = 0; p < starts.size(); ++p)
+      for (std::int32_t r = 0; r < ranks; ++r) add_two_writes(w, r, starts[p] + skew(p, r), duration(p, r), slack);
     return w;
   }
   double phase_end(std::size_t p) const {
@@ -88,8 +93,15 @@ TEST(PhaseTiming, RecoversKnownPhases) {
   ASSERT_EQ(model.phases.size(), known.starts.size());
   EXPECT_EQ(model.ranks, known.ranks);
   EXPECT_EQ(model.overlaps, 0u);
-  // The root's 8 writes: two per phase.
-  EXPECT_EQ(model.root_phase, (std::vector<std::uint32_t>{0, 0, 1, 1, 2, 2, 3, 3}));
+  // Every rank's 8 writes: two per phase, as the phase's member of its rank (by first start: the rank).
+  ASSERT_EQ(model.roles.size(), static_cast<std::size_t>(known.ranks));
+  for (std::int32_t r = 0; r < known.ranks; ++r) {
+    const RankRole& role = model.roles[static_cast<std::size_t>(r)];
+    EXPECT_EQ(role.rank, r);
+    EXPECT_EQ(role.phase, (std::vector<std::uint32_t>{0, 0, 1, 1, 2, 2, 3, 3}));
+    EXPECT_EQ(role.member, std::vector<std::uint32_t>(8, static_cast<std::uint32_t>(r)));
+  }
+  EXPECT_EQ(model.participation, 1.0);
   for (std::size_t p = 0; p < known.starts.size(); ++p) {
     const Phase& phase = model.phases[p];
     SCOPED_TRACE(p);
@@ -158,7 +170,7 @@ Workload timed_replica(const TraceCharacterization& c, const PhaseModel& model, 
   options.key = {7, 3};
   options.template_mode = template_mode;
   Expansion expansion = synthesize_replica(c.path, c.characteristics, options, replica, processes, true);
-  PhaseTiming timing(model, expansion.path_data_requests(), processes, options, replica);
+  PhaseTiming timing(model, expansion.path(), processes, options, replica);
   Workload w = expansion.files();
   std::vector<Request> made;
   while (expansion.next(made, block) > 0) {
@@ -187,7 +199,7 @@ TEST(PhaseTiming, OverlapsOfTheTraceAreCountedNotReplayed) {
   ASSERT_EQ(model.phases.size(), known.starts.size());
   // A replica of the trace's 8 processes, each running the root's 8 writes.
   Workload replica = writes_of(trace, 8, known.ranks);
-  PhaseTiming timing(model, 8, known.ranks, SynthesisOptions{}, 0);
+  PhaseTiming timing(model, writes_of(trace, 8, 1), known.ranks, SynthesisOptions{}, 0);
   time_workload(replica, timing);
   std::map<std::int32_t, double> busy_until;
   for (const Request& r : replica.table.requests) {
@@ -246,11 +258,14 @@ TEST(PhaseTiming, ReplicasOfMpiIoTestKeepItsPhases) {
   }
 }
 
-// A process copies one rank of the phase whole, and N processes are dealt the
-// phase's M ranks evenly: each ⌊N/M⌋ or ⌈N/M⌉ times. Known phases of 8 ranks
-// with distinct skews, 20 processes: per phase, every skew 2 or 3 times, 4 of
-// them 3 times; each process's two writes last its rank's duration.
-TEST(PhaseTiming, ProcessesAreDealtThePhasesRanksEvenly) {
+// A process takes one rank's part (the phases it joins), N processes are
+// dealt the M ranks' parts evenly, each ⌊N/M⌋ or ⌈N/M⌉ times, process 0 the
+// root's, and in each phase the ranks' members are shuffled among the parts:
+// a process copies one member of the phase whole. Known phases of 8 ranks with
+// distinct skews, 20 processes: per phase every member 2 or 3 times, 4 of them
+// 3 times, not the same member of every process in every phase; each
+// process's two writes of a phase last its member's duration.
+TEST(PhaseTiming, ProcessesAreDealtTheRanksPartsEvenly) {
   const KnownPhases known;
   const Workload trace = known.trace();
   const PhaseModel model = fit_phases(trace);
@@ -258,19 +273,20 @@ TEST(PhaseTiming, ProcessesAreDealtThePhasesRanksEvenly) {
   const std::int32_t processes = 20;
   Workload replica = writes_of(trace, 8, processes);
   for (std::uint32_t i = 0; i < 3; ++i) {
-    PhaseTiming timing(model, 8, processes, SynthesisOptions{}, i);
+    PhaseTiming timing(model, writes_of(trace, 8, 1), processes, SynthesisOptions{}, i);
     time_workload(replica, timing);
-    std::vector<std::map<std::int32_t, int>> dealt(known.starts.size());  // per phase: copies per rank
+    std::vector<std::map<std::int32_t, int>> dealt(known.starts.size());  // per phase: copies per member
+    std::map<std::int32_t, std::set<std::int32_t>> copied;                // per process: the members it copied
     std::map<std::int32_t, double> first_duration;
     for (const Request& r : replica.table.requests) {
       const auto p = static_cast<std::size_t>(r.seq / 2);
-      const double phase_start = model.phases[p].start;
       if (r.seq % 2 == 0) {
-        // The rank it copies, from its skew (0.001·rank, the phase's start at rank 0's first write).
-        const auto rank = static_cast<std::int32_t>(std::lround((r.start - phase_start) / 0.001));
+        // The member it copies, from its skew (0.001·rank, the phase's start at rank 0's first write).
+        const auto rank = static_cast<std::int32_t>(std::lround((r.start - model.phases[p].start) / 0.001));
         ASSERT_GE(rank, 0);
         ASSERT_LT(rank, known.ranks);
         ++dealt[p][rank];
+        copied[r.rank].insert(rank);
         EXPECT_NEAR(r.duration, KnownPhases::duration(p, rank), 1e-12) << "phase " << p;
         first_duration[r.rank] = r.duration;
       } else {
@@ -286,34 +302,71 @@ TEST(PhaseTiming, ProcessesAreDealtThePhasesRanksEvenly) {
       }
       EXPECT_EQ(thrice, processes % known.ranks) << "phase " << p;
     }
+    std::size_t varied = 0;
+    for (const auto& [process, members] : copied) varied += members.size() > 1;
+    EXPECT_GT(varied, copied.size() / 2) << "the members are shuffled phase by phase";
   }
 }
 
-// A phase in which the root did no data request is not in the generic path;
-// it still lasts as long as in the trace, so the next phase starts on time.
-// Known phases where rank 0 sits out phase 1: a replica of the 8 processes
-// starts phase 2 at the trace's start of it (passing phase 1 on its gap
-// alone would start it phase 1's span early).
-TEST(PhaseTiming, APhaseTheRootSitsOutKeepsItsSpan) {
-  const KnownPhases known;
-  Workload trace = known.trace();
-  const double phase1_start = known.starts[1], phase2_start = known.starts[2];
-  auto& requests = trace.table.requests;
-  requests.erase(std::remove_if(requests.begin(), requests.end(),
-                                [&](const Request& r) {
-                                  return r.rank == 0 && r.start >= phase1_start && r.start < phase2_start;
-                                }),
-                 requests.end());
+// Ranks that take turns (an HDF5 job whose ranks write their part one after
+// the other, as darshan-logs' hdf5_diagonal_write_half_ranks does): in phase
+// p < 4 rank p alone writes twice, then all 4 write twice together. The
+// generic path is the root's 4 writes; a process that takes rank r's part
+// does its first two in phase r, so each of the first 4 phases has one
+// process writing (two of 8 processes), the phases start when the trace's
+// did, and the replica ends when the trace did. Before 0.4.0 every process
+// followed the root's phases: all wrote in phase 0, phases 1–3 stayed empty.
+TEST(PhaseTiming, RanksThatTakeTurnsKeepTheirTurns) {
+  const std::vector<double> starts = {0.5, 1.5, 2.5, 3.5, 5.0};
+  const double duration = 0.009, slack = 0.001;  // a decade and more below the turns' 1 s
+  Workload trace;
+  trace.processes = 4;
+  trace.table.file_id("f");
+  for (std::int32_t r = 0; r < 4; ++r) add_two_writes(trace, r, starts[static_cast<std::size_t>(r)], duration, slack);
+  for (std::int32_t r = 0; r < 4; ++r) add_two_writes(trace, r, starts[4] + 0.001 * r, duration, slack);
   const PhaseModel model = fit_phases(trace);
-  ASSERT_EQ(model.phases.size(), known.starts.size());
-  EXPECT_EQ(model.root_phase, (std::vector<std::uint32_t>{0, 0, 2, 2, 3, 3}));
-  Workload replica = writes_of(trace, 6, known.ranks);
-  PhaseTiming timing(model, 6, known.ranks, SynthesisOptions{}, 0);
+  ASSERT_EQ(model.phases.size(), starts.size());
+  EXPECT_NEAR(model.participation, (4 * 0.25 + 1.0) / 5, 1e-12);
+  const double trace_end = model.phases.back().end;
+  for (const std::int32_t processes : {4, 8}) {
+    for (std::uint32_t i = 0; i < 3; ++i) {
+      Workload replica = writes_of(trace, 4, processes);
+      PhaseTiming timing(model, writes_of(trace, 4, 1), processes, SynthesisOptions{}, i);
+      time_workload(replica, timing);
+      std::vector<std::map<std::int32_t, int>> writers(starts.size());  // per phase: writes per process
+      for (const Request& r : replica.table.requests) {
+        // Times from the trace's first request, at starts[0].
+        const double at = r.start + starts[0];
+        const auto p =
+            static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), at + 1e-9) - starts.begin() - 1);
+        ASSERT_LT(p, starts.size()) << r.start;
+        ++writers[p][r.rank];
+        EXPECT_EQ(r.seq < 2, p < 4) << "process " << r.rank << ", write " << r.seq << " at " << r.start;
+      }
+      for (std::size_t p = 0; p < 4; ++p) {
+        EXPECT_EQ(writers[p].size(), static_cast<std::size_t>(processes / 4)) << "phase " << p;
+        for (const auto& [process, n] : writers[p]) EXPECT_EQ(n, 2);
+        EXPECT_NEAR(model.phases[p].start, starts[p] - starts[0], 1e-12);
+      }
+      EXPECT_EQ(writers[4].size(), static_cast<std::size_t>(processes));
+      double first = HUGE_VAL, end = 0;
+      for (const Request& r : replica.table.requests) {
+        if (r.seq == 0 && r.rank == 0) first = r.start;
+        end = std::max(end, r.start + r.duration);
+      }
+      EXPECT_NEAR(first, 0.0, 1e-12) << "process 0 takes the root's turn";
+      EXPECT_NEAR(end, trace_end, 1e-9) << processes << " processes, replica " << i;
+    }
+  }
+  // 2 processes take 2 of the 4 parts: the 2 turns no process takes keep their trace span, so the last
+  // phase starts when the trace's did (passing them on their gaps alone would start it early).
+  Workload replica = writes_of(trace, 4, 2);
+  PhaseTiming timing(model, writes_of(trace, 4, 1), 2, SynthesisOptions{}, 0);
   time_workload(replica, timing);
-  double phase2 = HUGE_VAL;
+  double last_phase = HUGE_VAL;
   for (const Request& r : replica.table.requests)
-    if (r.seq == 2) phase2 = std::min(phase2, r.start);
-  EXPECT_NEAR(phase2, model.phases[2].start, 1e-9);
+    if (r.seq == 2) last_phase = std::min(last_phase, r.start);
+  EXPECT_NEAR(last_phase, model.phases[4].start, 1e-9);
 }
 
 // The same replica, bit for bit, whatever the block its requests are made in.
