@@ -112,6 +112,7 @@ std::vector<double> farima_ma_weights(const FarimaParams& model, std::uint64_t J
 }
 
 namespace {
+namespace models_farima {
 
 class FarimaModel final : public Model {
  public:
@@ -336,6 +337,7 @@ FittedModel fit(FitData& data) {
     8.5,
 });
 
+}  // namespace models_farima
 }  // namespace
 
 }  // namespace gs

@@ -11,6 +11,7 @@
 namespace gs {
 
 namespace {
+namespace models_fgn {
 
 class FgnModel final : public Model {
  public:
@@ -102,6 +103,7 @@ FittedModel fit(FitData& data) {
     12,
 });
 
+}  // namespace models_fgn
 }  // namespace
 
 }  // namespace gs

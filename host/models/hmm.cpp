@@ -19,6 +19,7 @@
 namespace gs {
 
 namespace {
+namespace models_hmm {
 
 std::vector<double> read_times_file(const std::string& path) {
   LineReader reader(path);
@@ -307,6 +308,7 @@ FittedModel fit(FitData& data) {
     0.20,
 });
 
+}  // namespace models_hmm
 }  // namespace
 
 }  // namespace gs

@@ -50,6 +50,7 @@ LfsnKernel make_lfsn_kernel(const LfsnParams& params, std::uint64_t length) {
 }
 
 namespace {
+namespace models_lfsn {
 
 class LfsnModel final : public Model {
  public:
@@ -218,6 +219,7 @@ FittedModel fit(FitData& data) {
     21,
 });
 
+}  // namespace models_lfsn
 }  // namespace
 
 }  // namespace gs

@@ -16,6 +16,7 @@
 namespace gs {
 
 namespace {
+namespace models_markov {
 
 class MarkovModel final : public Model {
  public:
@@ -136,6 +137,7 @@ FittedModel fit(FitData& data) {
     24,
 });
 
+}  // namespace models_markov
 }  // namespace
 
 }  // namespace gs

@@ -11,6 +11,7 @@
 namespace gs {
 
 namespace {
+namespace models_normal {
 
 class NormalModel final : public Model {
  public:
@@ -75,6 +76,7 @@ FittedModel fit(FitData& data) {
     5.3,
 });
 
+}  // namespace models_normal
 }  // namespace
 
 }  // namespace gs

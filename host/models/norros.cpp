@@ -13,6 +13,7 @@
 namespace gs {
 
 namespace {
+namespace models_norros {
 
 class NorrosModel final : public Model {
  public:
@@ -87,6 +88,7 @@ FittedModel fit(FitData& data) {
     11,
 });
 
+}  // namespace models_norros
 }  // namespace
 
 }  // namespace gs

@@ -13,6 +13,7 @@
 namespace gs {
 
 namespace {
+namespace models_onoff {
 
 ParetoPeriod pareto_period(double alpha, double mean) {
   ParetoPeriod period;
@@ -125,6 +126,7 @@ std::shared_ptr<Model> make(const ParamValues& p) {
     3.2,
 });
 
+}  // namespace models_onoff
 }  // namespace
 
 }  // namespace gs

@@ -10,6 +10,7 @@
 namespace gs {
 
 namespace {
+namespace models_stable {
 
 const char* parameterization_name(StableParameterization p) { return p == StableParameterization::S0 ? "S0" : "S1"; }
 
@@ -104,6 +105,7 @@ FittedModel fit(FitData& data) {
     13,
 });
 
+}  // namespace models_stable
 }  // namespace
 
 }  // namespace gs

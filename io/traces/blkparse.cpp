@@ -9,6 +9,7 @@
 namespace gs {
 
 namespace {
+namespace traces_blkparse {
 
 // Whether `field` is an action code of blktrace ("Q", "D", "UT", ...).
 bool is_action(std::string_view field) {
@@ -58,6 +59,7 @@ void read_blkparse(const std::string& path, const TraceOptions& options, Trace& 
     nullptr,
 });
 
+}  // namespace traces_blkparse
 }  // namespace
 
 }  // namespace gs

@@ -6,6 +6,7 @@
 namespace gs {
 
 namespace {
+namespace traces_counts {
 
 void read_counts_file(const std::string& path, const TraceOptions& options, Trace& trace) {
   std::size_t value_col = 0;
@@ -39,6 +40,7 @@ void read_counts(const std::vector<std::string>& paths, const TraceOptions& opti
     read_counts,
 });
 
+}  // namespace traces_counts
 }  // namespace
 
 }  // namespace gs

@@ -15,6 +15,7 @@
 namespace gs {
 
 namespace {
+namespace traces_darshan {
 
 struct DarshanActivity {  // one direction (read or write) of one record
   double ops = 0, bytes = 0, time = 0, start = 0, end = 0;  // time: seconds spent in the operations
@@ -272,6 +273,7 @@ void read_darshan(const std::vector<std::string>& paths, const TraceOptions& opt
     read_darshan,
 });
 
+}  // namespace traces_darshan
 }  // namespace
 
 }  // namespace gs

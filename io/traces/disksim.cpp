@@ -8,6 +8,7 @@
 namespace gs {
 
 namespace {
+namespace traces_disksim {
 
 // DiskSim/MQSim ASCII: "time device lba sectors flags", flags bit 0 = read.
 void read_disksim(const std::string& path, const TraceOptions& options, Trace& trace) {
@@ -40,6 +41,7 @@ void read_disksim(const std::string& path, const TraceOptions& options, Trace& t
     nullptr,
 });
 
+}  // namespace traces_disksim
 }  // namespace
 
 }  // namespace gs

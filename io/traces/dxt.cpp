@@ -11,6 +11,7 @@
 namespace gs {
 
 namespace {
+namespace traces_dxt {
 
 std::vector<std::string> dxt_modules(const TraceOptions& options) {
   std::vector<std::string> modules;
@@ -103,6 +104,7 @@ void read_dxt(const std::string& path, const TraceOptions& options, Trace& trace
     nullptr,
 });
 
+}  // namespace traces_dxt
 }  // namespace
 
 }  // namespace gs

@@ -63,6 +63,7 @@ std::int64_t pioneer_extent(std::string_view field, const char* what) {
 }
 
 namespace {
+namespace traces_pioneer {
 
 Operation operation_of(OpClass op_class) {
   return op_class == OpClass::read ? Operation::read : op_class == OpClass::write ? Operation::write : Operation::other;
@@ -99,6 +100,7 @@ void read_pioneer(const std::string& path, const TraceOptions& options, Trace& t
     nullptr,
 });
 
+}  // namespace traces_pioneer
 }  // namespace
 
 }  // namespace gs

@@ -9,6 +9,7 @@
 namespace gs {
 
 namespace {
+namespace traces_series {
 
 constexpr const char* kRowIndex = "row";  // --column row: the row's index is its time
 
@@ -62,6 +63,7 @@ void read_values(const std::string& path, const TraceOptions& options, Trace& tr
     nullptr,
 });
 
+}  // namespace traces_series
 }  // namespace
 
 }  // namespace gs

@@ -8,6 +8,7 @@
 namespace gs {
 
 namespace {
+namespace traces_timestamps {
 
 void read_timestamps(const std::string& path, const TraceOptions& options, Trace& trace) {
   EventSink sink(trace, options.sort);
@@ -40,6 +41,7 @@ void read_timestamps(const std::string& path, const TraceOptions& options, Trace
     nullptr,
 });
 
+}  // namespace traces_timestamps
 }  // namespace
 
 }  // namespace gs
