@@ -20,6 +20,7 @@
 #include "host/base/paths.hpp"
 #include "io/hdf5_library.hpp"
 #include "io/line_reader.hpp"
+#include "io/trace.hpp"
 #include "kernels/philox.hpp"
 
 namespace gs {
@@ -46,6 +47,20 @@ BackendChoice parse_backend_choice(const std::string& text) {
 StorageType EnsembleSpec::storage() const {
   if (values == ValueKind::counts) return StorageType::uint32;
   return dtype == Dtype::float64 ? StorageType::float64 : StorageType::float32;
+}
+
+std::string trace_format_key(ConfigMap& map, const std::vector<std::string>& accepted,
+                             const std::vector<std::string>& traces, const std::string& what) {
+  std::optional<std::string> format = map.choice("format", accepted);
+  if (!format && !traces.empty()) {
+    std::optional<std::string> told;
+    try {
+      told = detect_trace_format(traces.front());
+    } catch (const UserError&) {  // a trace that cannot be read is named where it is read
+    }
+    if (told && std::find(accepted.begin(), accepted.end(), *told) != accepted.end()) format = told;
+  }
+  return map.require(format, "format", what);
 }
 
 std::string required_group_name(ConfigMap& map, const std::string& meaning) {
@@ -119,8 +134,11 @@ DatasetSpec parse_dataset(const YAML::Node& node, const std::string& file, const
       throw map.error_at("trace_list", e.what());
     }
   }
-  r.trace.format = map.require(map.choice("format", trace_format_names()), "format",
-                               fmt::format("the trace format, one of {}", fmt::join(trace_format_names(), ", ")));
+  r.trace.format =
+      trace_format_key(map, trace_format_names(), r.traces,
+                       fmt::format("the trace format, one of {}; told from the first trace when its first lines or "
+                                   "a .darshan log's records leave no doubt (dxt, darshan, blkparse)",
+                                   fmt::join(trace_format_names(), ", ")));
   r.bin = map.text("bin").value_or("");
   if (trace_format(r.trace.format).kind != Trace::Kind::series) {
     if (r.bin.empty())

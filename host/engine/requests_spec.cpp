@@ -118,7 +118,9 @@ void parse_trace_keys(ConfigMap& map, const YAML::Node& node, const std::string&
     for (const auto& item : trace) add(item);
   else
     add(trace);
-  spec.format = map.require(map.choice("format", {"dxt", "pioneer"}), "format", "the trace format: dxt or pioneer");
+  spec.format = trace_format_key(map, {"dxt", "pioneer"}, spec.traces,
+                                 "the trace format: dxt or pioneer; told from the first trace when it is "
+                                 "darshan-dxt-parser's text or a .darshan log with DXT records");
   if (auto counters = map.text("counters")) spec.counters = path_beside(file, *counters);
   if (auto unit = map.choice("time_unit", {"s", "ms", "us", "ns"}))
     spec.trace_options.time_unit = parse_time_unit(*unit);

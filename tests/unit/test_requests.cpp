@@ -793,6 +793,31 @@ TEST(RequestsConfig, SectionIsChecked) {
             std::string::npos);
 }
 
+// A left-out `format` is told from the first trace as the command line tells
+// it: darshan-dxt-parser's text is dxt (a request trace and a dataset), a
+// file that tells nothing (or is missing) is the missing key's error, and a
+// dataset's darshan-parser text is darshan, which a requests entry refuses.
+TEST(RequestsConfig, FormatIsToldFromTheTraceWhenLeftOut) {
+  const std::string dxt = test::data_path("mpi-io-test.dxt.txt.gz");
+  const std::string parser = test::data_path("mpi-io-test.parser.txt.gz");
+  const RunConfig told = parse_config("output: o.h5\nmodels: [normal]\ndatasets:\n  - {name: d, trace: " + dxt +
+                                          ", bin: 1s}\nrequests:\n  - {name: r, trace: " + dxt + "}\n",
+                                      "c.yaml");
+  EXPECT_EQ(told.requests[0].format, "dxt");
+  EXPECT_EQ(told.datasets[0].source.trace.format, "dxt");
+  EXPECT_EQ(parse_config("output: o.h5\nmodels: [normal]\ndatasets:\n  - {name: d, trace: " + parser + ", bin: 1s}\n",
+                         "c.yaml")
+                .datasets[0]
+                .source.trace.format,
+            "darshan");
+  for (const std::string& trace : {parser, std::string("missing.dxt")}) {
+    const std::string error =
+        error_of([&] { parse_config("output: o.h5\nrequests:\n  - {name: r, trace: " + trace + "}\n", "c.yaml"); });
+    EXPECT_NE(error.find("missing the required key 'format'"), std::string::npos) << error;
+    EXPECT_NE(error.find("told from the first trace"), std::string::npos) << error;
+  }
+}
+
 // Synthesis from a user's characteristics, without a trace.
 TEST(RequestsConfig, GivenCharacteristicsSynthesize) {
   const RunConfig config = parse_config(
