@@ -310,11 +310,13 @@ RequestTrace read_request_trace(const std::vector<std::string>& paths, const std
     trace.sources.push_back(paths[i]);
   }
   if (trace.table.requests.empty() && format == "dxt")
-    throw UserError(
-        fmt::format("{}: no DXT records: the log holds no DXT module data (Darshan records each read and write only "
-                    "with its DXT tracing on: run the application with the environment variable DXT_ENABLE_IO_TRACE=1, "
-                    "then darshan-dxt-parser LOG > LOG.dxt.txt)",
-                    fmt::join(paths, ", ")));
+    throw UserError(fmt::format(
+        "{}: no DXT records: the log holds no DXT module data (Darshan records each read and write only with its DXT "
+        "tracing on: run the application with the environment variable DXT_ENABLE_IO_TRACE=1{})",
+        fmt::join(paths, ", "),
+        // gpusynth reads a binary log itself; a text needs the parser run on the new log.
+        is_darshan_log(paths.front()) ? ", and give gpusynth its new .darshan log"
+                                      : ", then darshan-dxt-parser LOG > LOG.dxt.txt"));
   if (trace.table.requests.empty())
     throw UserError(fmt::format("{}: no requests", fmt::join(paths, ", ")));
   if (!counters.empty()) {

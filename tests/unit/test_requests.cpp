@@ -997,6 +997,13 @@ TEST(RequestTraces, ALogWithoutDxtDataSaysHowToRecordIt) {
   EXPECT_NE(error.find(dir.path("plain.dxt") + ": no DXT records: the log holds no DXT module data"), std::string::npos)
       << error;
   EXPECT_NE(error.find("DXT_ENABLE_IO_TRACE=1"), std::string::npos) << error;
+  EXPECT_NE(error.find("darshan-dxt-parser LOG"), std::string::npos) << error;
+  // A binary log without DXT data: gpusynth reads the new log itself, no parser to run.
+  const std::string binary = test::data_path("darshan/mpi-io-test-x86_64-3.2.0.darshan");
+  const std::string binary_error = error_of([&] { read_request_trace({binary}, "dxt", TraceOptions{}); });
+  EXPECT_NE(binary_error.find("no DXT records"), std::string::npos) << binary_error;
+  EXPECT_NE(binary_error.find("give gpusynth its new .darshan log"), std::string::npos) << binary_error;
+  EXPECT_EQ(binary_error.find("darshan-dxt-parser"), std::string::npos) << binary_error;
 }
 
 TEST(RequestTraces, DxtBlocksAreCheckedAgainstTheirCounts) {
