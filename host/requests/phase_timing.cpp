@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numeric>
 
 #include "estimators/empirical.hpp"
 #include "host/base/errors.hpp"
@@ -212,8 +213,8 @@ PhaseTiming::PhaseTiming(const PhaseModel& model, const Workload& path, std::int
 // over processes 1 … N − 1.
 void PhaseTiming::deal_roles(std::uint64_t root_data, std::uint64_t other_data, RandomDraws& draws) {
   std::vector<std::uint32_t> deck(model_.roles.size());
-  for (std::size_t m = 0; m < deck.size(); ++m) deck[m] = static_cast<std::uint32_t>(m);
-  for (std::size_t m = deck.size(); m > 1; --m) std::swap(deck[m - 1], deck[draws.index(m)]);
+  std::iota(deck.begin(), deck.end(), 0u);
+  draws.shuffle(deck);
   std::vector<std::uint32_t> cards(processes_.size());
   for (std::size_t i = 0; i < cards.size(); ++i) cards[i] = deck[i % deck.size()];
   const auto root_card = std::find(cards.begin(), cards.end(), 0u);
@@ -221,7 +222,7 @@ void PhaseTiming::deal_roles(std::uint64_t root_data, std::uint64_t other_data, 
     std::iter_swap(cards.begin(), root_card);
   else
     cards.front() = 0;
-  for (std::size_t i = cards.size(); i > 2; --i) std::swap(cards[i - 1], cards[1 + draws.index(i - 1)]);
+  draws.shuffle(cards, 1);
   for (std::size_t i = 0; i < cards.size(); ++i) {
     processes_[i].role = cards[i];
     processes_[i].data_total = i == 0 ? root_data : other_data;
@@ -234,8 +235,8 @@ void PhaseTiming::shuffle_members(RandomDraws& draws) {
   for (std::size_t p = 0; p < shuffled_.size(); ++p) {
     std::vector<std::uint32_t>& deck = shuffled_[p];
     deck.resize(model_.phases[p].members.size());
-    for (std::size_t m = 0; m < deck.size(); ++m) deck[m] = static_cast<std::uint32_t>(m);
-    for (std::size_t m = deck.size(); m > 1; --m) std::swap(deck[m - 1], deck[draws.index(m)]);
+    std::iota(deck.begin(), deck.end(), 0u);
+    draws.shuffle(deck);
   }
 }
 
@@ -301,9 +302,7 @@ void PhaseTiming::time_data(std::size_t index, Request& r) {
   PhiloxBits bits{};
   if (!own) bits = philox_bits(key_, replica_, (static_cast<std::uint64_t>(index) << 32) | process.data, 1);
   const auto pooled = [&](const std::vector<double>& samples, int word) {
-    if (samples.empty()) return 0.0;
-    const double u = uniform_open(bits[word]);
-    return samples[std::min(samples.size() - 1, static_cast<std::size_t>(u * static_cast<double>(samples.size())))];
+    return samples.empty() ? 0.0 : samples[RandomDraws::index_of(uniform_open(bits[word]), samples.size())];
   };
   if (k > 0) {
     const double slack = own ? member.slacks[k - 1] : pooled(step.slacks, 0);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "kernels/philox.hpp"
@@ -25,8 +26,16 @@ class RandomDraws {
     return uniform_open(bits_[4 - left_--]);
   }
   // One of 0 … n − 1, uniformly (n ≥ 1).
-  std::size_t index(std::size_t n) {
-    return std::min(n - 1, static_cast<std::size_t>(uniform() * static_cast<double>(n)));
+  std::size_t index(std::size_t n) { return index_of(uniform(), n); }
+  // The same index from a uniform `u` in (0, 1) drawn elsewhere (a counter-addressed draw).
+  static std::size_t index_of(double u, std::size_t n) {
+    return std::min(n - 1, static_cast<std::size_t>(u * static_cast<double>(n)));
+  }
+  // Fisher–Yates over items[first …]: each of their orders equally likely,
+  // one index drawn per position from the back.
+  template <class T>
+  void shuffle(std::vector<T>& items, std::size_t first = 0) {
+    for (std::size_t n = items.size(); n > first + 1; --n) std::swap(items[n - 1], items[first + index(n - first)]);
   }
   // One of the weights' indices, each with probability weight / total.
   std::size_t weighted(const std::vector<double>& weights, double total) {

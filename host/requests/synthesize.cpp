@@ -189,7 +189,7 @@ std::vector<DataRequest> recorded_runs_shuffled(const SessionShape& shape, const
     for (auto& [_, starts] : alike) {
       std::vector<double> targets;
       for (std::size_t i : starts) targets.push_back(recorded[i].offset);
-      for (std::size_t n = targets.size(); n > 1; --n) std::swap(targets[n - 1], targets[rng.index(n)]);
+      rng.shuffle(targets);
       for (std::size_t m = 0; m < starts.size(); ++m) out[starts[m]].offset = targets[m];
     }
     bool joined = false;
