@@ -419,7 +419,7 @@ void BM_RequestSynthesis(benchmark::State& state) {
   std::uint32_t replica = 0;
   std::uint64_t made = 0;
   for (auto _ : state) {
-    gs::Workload w = gs::synthesize_processes(c.path, c.characteristics, options, replica++, processes);
+    gs::Workload w = gs::synthesize_processes(gs::synthesis_source(c), options, replica++, processes);
     gs::time_by_counts(w, counts, 0.1);
     benchmark::DoNotOptimize(gs::check_dependencies(w).total());
     made += w.table.requests.size();

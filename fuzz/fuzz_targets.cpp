@@ -81,12 +81,12 @@ void fuzz_requests(const std::string& format, const std::uint8_t* data, std::siz
     for (const auto draw : {SynthesisOptions::Draw::file, SynthesisOptions::Draw::class_pools}) {
       SynthesisOptions synthesis;
       synthesis.draw = draw;
-      Expansion expansion = synthesize_replica(c.path, c.characteristics, synthesis, 0, 3, true);
+      Expansion expansion = synthesize_replica(synthesis_source(c), synthesis, 0, 3, true);
       Workload w = drained(expansion);
       time_by_counts(w, {3, 0, 5, 1}, 0.1);
       check_dependencies(w);
       const PhaseModel phases = fit_phases(c.sanitized);  // a trace without data requests: a UserError
-      PhaseTiming timing(phases, expansion.path(), 3, synthesis, 0);
+      PhaseTiming timing(phases, expansion, synthesis, 0);
       time_workload(w, timing);
     }
   } catch (const UserError&) {
@@ -107,7 +107,7 @@ void fuzz_given_requests(const RequestsSpec& spec) {
   }
   const std::int32_t processes = std::min(spec.processes, 3);
   for (const std::uint32_t replica : {0u, 1u}) {
-    Workload w = synthesize_processes(spec.given_files, *spec.given, options, replica, processes);
+    Workload w = synthesize_processes(synthesis_source(spec.given_files, *spec.given), options, replica, processes);
     if (replica == 0)
       sort_for_issue(w);
     else

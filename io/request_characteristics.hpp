@@ -131,11 +131,19 @@ double to_nanoseconds(double seconds);
 
 // The whole characterization phase of a request trace: sanitized, its generic
 // workload path (soft dependencies derived) and the path's characteristics.
+// A rank class other than the root's (PathSummary::rank_classes 1, 2, …):
+// the generic path its smallest rank's requests make, and its characteristics.
+struct RankClassPath {
+  Workload path;
+  Characteristics characteristics;
+};
+
 struct TraceCharacterization {
-  Workload sanitized, path;
+  Workload sanitized, path;  // path: the root's class (the generic workload path)
   SanitizeSummary sanitize;
   PathSummary path_summary;
   Characteristics characteristics;
+  std::vector<RankClassPath> other_classes;
 };
 
 }  // namespace gs

@@ -172,6 +172,10 @@ struct PathSummary {
   std::uint64_t child_only_files = 0;   // files no root request touches (not in the path)
   std::uint64_t irregular_offsets = 0;  // shared requests whose children's offsets follow no stride
   std::vector<std::int64_t> root_exclusive_indices;  // in the path
+  // The ranks grouped by what they do (the same operations on the same files,
+  // of the same sizes, in the same order), the root's class first, the others
+  // by their smallest rank; a class's ranks ascending.
+  std::vector<std::vector<std::int32_t>> rank_classes;
 };
 
 }  // namespace gs

@@ -191,6 +191,26 @@ void write_characterization(hid_t parent, const TraceCharacterization& character
   write_request_table(h5::create_group(parent, "generic_path").id(), path,
                        {{"meaning", std::string("the root's requests with seq = global sequence ID; flags bit 0: "
                                                 "root-exclusive, bit 1: inferred open/close")}});
+  std::vector<std::int64_t> class_ranks, class_of_rank;
+  const auto& rank_classes = characterization.path_summary.rank_classes;
+  for (std::size_t c = 0; c < rank_classes.size(); ++c)
+    for (const std::int32_t rank : rank_classes[c]) {
+      class_ranks.push_back(rank);
+      class_of_rank.push_back(static_cast<std::int64_t>(c));
+    }
+  h5::write_table(parent, "rank_classes", {{"rank", class_ranks}, {"class", class_of_rank}},
+                  {{"meaning", std::string("the trace's ranks by what they do (the same operations on the same "
+                                           "files, of the same sizes, in order): class 0 runs generic_path, class "
+                                           "c ≥ 1 class_paths/<c>")},
+                   {"dimensions", std::string("rank")}});
+  if (!characterization.other_classes.empty()) {
+    const h5::Handle paths = h5::create_group(parent, "class_paths");
+    for (std::size_t c = 0; c < characterization.other_classes.size(); ++c)
+      write_request_table(h5::create_group(paths.id(), std::to_string(c + 1)).id(),
+                          characterization.other_classes[c].path,
+                          {{"meaning", std::string("the generic path of rank class c: the requests of its smallest "
+                                                   "rank, seq = its sequence ID")}});
+  }
   write_request_table(h5::create_group(parent, "sanitized").id(), characterization.sanitized,
                        {{"meaning", std::string("every rank's requests after sanitization, opens and closes "
                                                 "included")}});

@@ -34,6 +34,15 @@ std::string summary_text(const TraceCharacterization& c, const RequestTrace& tra
       c.path.table.requests.size(), c.path_summary.children_aligned, c.path_summary.root_exclusive,
       shown.empty() ? "" : fmt::format(" at seq {}", fmt::join(shown, ", ")),
       c.path_summary.root_exclusive > shown.size() ? ", …" : "");
+  if (const auto& classes = c.path_summary.rank_classes; classes.size() > 1) {
+    std::vector<std::string> shown_classes;
+    for (std::size_t k = 0; k < std::min<std::size_t>(classes.size(), 8); ++k)
+      shown_classes.push_back(fmt::format("{} like rank {}", classes[k].size(), classes[k].front()));
+    text += fmt::format(
+        "rank classes: {} (ranks doing the same operations on the same files, of the same sizes): {}{}; a "
+        "synthetic process runs the path of the class of the rank whose part it takes\n",
+        classes.size(), fmt::join(shown_classes, ", "), classes.size() > shown_classes.size() ? ", …" : "");
+  }
   if (c.path_summary.irregular_offsets || c.path_summary.child_only_files)
     text += fmt::format(
         "note: {} shared requests whose children's offsets follow no stride (the file's most common stride is "
@@ -80,7 +89,8 @@ int characterize_command(const CharacterizeOptions& o) {
                                {"requests_read", static_cast<std::int64_t>(c.sanitize.read)},
                                {"requests_absorbed", static_cast<std::int64_t>(c.sanitize.absorbed)},
                                {"sessions_inferred", static_cast<std::int64_t>(c.sanitize.inferred_sessions)},
-                               {"root_exclusive", static_cast<std::int64_t>(c.path_summary.root_exclusive)}});
+                               {"root_exclusive", static_cast<std::int64_t>(c.path_summary.root_exclusive)},
+                               {"rank_classes", static_cast<std::int64_t>(c.path_summary.rank_classes.size())}});
   std::printf("wrote %s\n", o.output.c_str());
   return kExitOk;
 }

@@ -12,7 +12,7 @@ namespace gs {
 
 struct CharacterizeOptions {
   std::vector<std::string> traces;
-  std::string format = "dxt";
+  std::string format;  // dxt or pioneer; empty: what the first trace tells (the CLI)
   std::string counters;  // darshan-parser text of the same job: opens per file
   std::string output;    // HDF5; empty: print only
   TraceOptions trace;

@@ -400,6 +400,20 @@ class NorrosCommand final : public Command {
   NorrosOptions options_;
 };
 
+// The request format the first lines or records of `trace` tell without doubt (a .darshan log with DXT
+// records, DXT text: dxt), said on stderr; else the error that --format is required.
+std::string request_format_of(const std::string& trace) {
+  const std::optional<std::string> seen = detect_trace_format(trace);
+  if (!seen || (*seen != "dxt" && *seen != "pioneer"))
+    throw UserError(
+        fmt::format("--format is required: the first lines of '{}' do not tell a request trace's "
+                    "format{}; accepted: dxt, pioneer (docs/requests.md)",
+                    trace, seen ? fmt::format(" (they read as {}, a series format)", *seen) : ""));
+  std::fprintf(stderr, "format: %s (told from the first lines of %s; --format overrides)\n", seen->c_str(),
+               trace.c_str());
+  return *seen;
+}
+
 // characterize: PIONEER's characteristics of a request trace.
 class CharacterizeCommand final : public Command {
  public:
@@ -408,13 +422,14 @@ class CharacterizeCommand final : public Command {
             "characterize", "PIONEER's request-level characteristics of a DXT or PIONEER trace (docs/requests.md)")) {
     options_.command_line = command_line;
     app_->add_option("trace", options_.traces, "trace file(s), gzip or plain")->required();
-    app_->add_option("--format", options_.format, "dxt or pioneer")
-        ->required()
+    app_->add_option("--format", options_.format,
+                     "dxt or pioneer (default: what the first trace's first lines or records tell)")
         ->check(CLI::IsMember({"dxt", "pioneer"}));
     app_->add_option("--counters", options_.counters,
                      "darshan-parser text of the same job: its open counts place the sessions DXT lacks");
     app_->add_option("-o,--output", options_.output,
-                     "write the characteristics, the generic workload path and the sanitized requests (HDF5)");
+                     "write the characteristics, the rank classes' generic paths and the sanitized requests "
+                     "(HDF5)");
     app_->add_option("--delimiter", delimiter_, "pioneer: tab or comma (default: spaces and tabs)")
         ->check(CLI::IsMember({"comma", "tab", "space"}));
     app_->add_option("--time-unit", unit_, "pioneer: s, ms, us or ns (default s)");
@@ -424,6 +439,7 @@ class CharacterizeCommand final : public Command {
   int run() override {
     if (!unit_.empty()) options_.trace.time_unit = parse_time_unit(unit_);
     if (!delimiter_.empty()) options_.trace.delimiter = delimiter_ == "comma" ? ',' : delimiter_ == "tab" ? '\t' : ' ';
+    if (options_.format.empty()) options_.format = request_format_of(options_.traces.front());
     return characterize_command(options_);
   }
 

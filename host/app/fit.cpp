@@ -14,6 +14,8 @@
 #include "host/base/output_file.hpp"
 #include "host/base/paths.hpp"
 #include "host/base/run_paths.hpp"
+#include "host/requests/phase_timing.hpp"
+#include "host/requests/workload.hpp"
 #include "io/hdf5_library.hpp"
 #include "version.hpp"
 
@@ -74,6 +76,42 @@ void print_fits(const std::vector<FittedModel>& fitted, const LoadedSeries& s) {
                                                   : fmt::format("{} per value", s.series_name);
   std::printf("(levels, locations and scales in %s; H, d, alpha, beta, AR and MA coefficients have no unit)\n",
               unit.c_str());
+}
+
+// The request timing a `requests:` entry of a request trace (dxt, pioneer) gets by default: its phases
+// and their spread (docs/models.md, "Request timing"); nothing for another format or a trace without a
+// read or write.
+std::optional<PhaseModel> request_timing_of(const SeriesSource& read) {
+  if (read.trace.format != "dxt" && read.trace.format != "pioneer") return std::nullopt;
+  SanitizeSummary summary;
+  const Workload sanitized = sanitize(read_request_trace(read.traces, read.trace.format, read.trace, ""), summary);
+  try {
+    return fit_phases(sanitized);
+  } catch (const UserError&) {
+    return std::nullopt;  // no data request: no phases to fit
+  }
+}
+
+std::string spread_text(const LogSpread& spread) {
+  return fmt::format("{:.3g} ± {:.2g} (df {}, {})", spread.sd, spread.se, spread.df, spread.validity());
+}
+
+void print_request_timing(const PhaseModel& phases) {
+  std::printf("%-8s %-10s %-22s span_sd = %s, gap_sd = %s\n", "phases", phases.span_spread.validity(),
+              fmt::format("{} phases", phases.phases.size()).c_str(), spread_text(phases.span_spread).c_str(),
+              spread_text(phases.gap_spread).c_str());
+  std::printf(
+      "(phases: the request timing of a requests: entry of this trace; span_sd and gap_sd, the log SDs "
+      "of a repeated phase's span and of the gap after it, give the replicas their spread)\n");
+}
+
+nlohmann::json request_timing_json(const PhaseModel& phases) {
+  nlohmann::json j = {
+      {"model", "phases"}, {"phases", phases.phases.size()}, {"validity", phases.span_spread.validity()}};
+  for (const auto& [name, spread] : {std::pair{"span", &phases.span_spread}, std::pair{"gap", &phases.gap_spread}})
+    j[std::string(name) + "_sd"] = {
+        {"estimate", spread->sd}, {"se", spread->se}, {"df", spread->df}, {"validity", spread->validity()}};
+  return j;
 }
 
 // --json: the dataset and every model's validity, estimates with their SEs (its fit: entries) and the
@@ -142,10 +180,15 @@ int fit_command(const FitOptions& given) {
       std::fprintf(stderr, "warning: %s: %s\n", r.model.c_str(), r.boundary.c_str());
   }
 
-  if (o.json)
-    std::printf("%s\n", fits_json(read, s, fitted).dump(2).c_str());
-  else
+  const std::optional<PhaseModel> timing = request_timing_of(read);
+  if (o.json) {
+    nlohmann::json j = fits_json(read, s, fitted);
+    if (timing) j["request_timing"] = request_timing_json(*timing);
+    std::printf("%s\n", j.dump(2).c_str());
+  } else {
     print_fits(fitted, s);
+    if (timing) print_request_timing(*timing);
+  }
   if (o.output.empty()) return kExitOk;
 
   YAML::Node root(YAML::NodeType::Map);

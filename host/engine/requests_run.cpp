@@ -152,14 +152,14 @@ std::string characterize_entry(const RunConfig& config, RequestsSpec& spec) {
 // beyond the plan's budget. Its replica's bytes, when its texts keep one whole, join `held`.
 RequestsPlan::Entry plan_entry(const RunConfig& config, const RequestsSpec& spec, const RequestsPlan& plan,
                                bool keep_replicas, std::uint64_t& held) {
-  const Workload& path = spec.given ? spec.given_files : spec.characterized->path;
-  const Characteristics& characteristics = spec.given ? *spec.given : spec.characterized->characteristics;
+  const SynthesisSource source =
+      spec.given ? synthesis_source(spec.given_files, *spec.given) : synthesis_source(*spec.characterized);
   RequestsPlan::Entry entry;
   entry.name = spec.name;
   entry.replicas = spec.replicas;
-  entry.processes = spec.processes > 0 ? spec.processes : path.processes;
-  entry.size = expected_synthesis_size(path, characteristics, spec.synthesis, entry.processes);
-  entry.volume = expected_synthesis_volume(path, spec.synthesis, entry.processes, entry.size);
+  entry.processes = spec.processes > 0 ? spec.processes : source.classes.front().path->processes;
+  entry.size = expected_synthesis_size(source, spec.synthesis, entry.processes);
+  entry.volume = expected_synthesis_volume(source, spec.synthesis, entry.processes);
   entry.replays = !spec.emit.fio.empty();
   // Replicas held whole, and the one being written as it is made: its files, the synthetic path, a block.
   const std::uint64_t one = replica_bytes(entry.size.replica_requests, entry.size.replica_files);
@@ -314,13 +314,12 @@ std::pair<std::uint64_t, std::uint64_t> stream_replica(const RequestsSpec& spec,
 }
 
 // What an entry's replicas are made from: its trace's characterization (null
-// when the config gives the characteristics), the generic path, the
-// characteristics, the processes and, for `timing: phases`, the trace's phases.
+// when the config gives the characteristics), the rank classes' generic paths
+// and characteristics, the processes and, for `timing: phases`, the trace's phases.
 struct EntrySource {
   std::shared_ptr<const TraceCharacterization> characterized;
   std::optional<PhaseModel> phases;
-  const Workload* path = nullptr;
-  const Characteristics* characteristics = nullptr;
+  SynthesisSource synthesis;
   std::int32_t processes = 1;
 };
 
@@ -330,9 +329,9 @@ EntrySource entry_source(const RequestsSpec& spec) {
   if (!spec.given && !source.characterized)
     source.characterized = std::make_shared<const TraceCharacterization>(
         characterize_requests(read_request_trace(spec.traces, spec.format, spec.trace_options, spec.counters)));
-  source.path = spec.given ? &spec.given_files : &source.characterized->path;
-  source.characteristics = spec.given ? &*spec.given : &source.characterized->characteristics;
-  source.processes = spec.processes > 0 ? spec.processes : source.path->processes;
+  source.synthesis =
+      spec.given ? synthesis_source(spec.given_files, *spec.given) : synthesis_source(*source.characterized);
+  source.processes = spec.processes > 0 ? spec.processes : source.synthesis.classes.front().path->processes;
   if (spec.timing == RequestsSpec::Timing::phases) source.phases = fit_phases(source.characterized->sanitized);
   return source;
 }
@@ -359,7 +358,8 @@ std::vector<Attribute> entry_attributes(const RunConfig& config, const RequestsS
       {"timing", timing_text(spec)},
       {"source", spec.given ? std::string("characteristics given in the config")
                             : fmt::format("{} ({})", fmt::join(spec.traces, ", "), spec.format)},
-      {"dependency_violations", static_cast<std::int64_t>(outcome.violations)}};
+      {"dependency_violations", static_cast<std::int64_t>(outcome.violations)},
+      {"rank_classes", static_cast<std::int64_t>(source.synthesis.classes.size())}};
   if (spec.timing == RequestsSpec::Timing::counts) {
     attributes.push_back({"bin_width", spec.bin_width});
     attributes.push_back({"filled_bins", static_cast<std::int64_t>(outcome.filled_bins)});
@@ -371,8 +371,31 @@ std::vector<Attribute> entry_attributes(const RunConfig& config, const RequestsS
     attributes.push_back({"phase_skew_median", phases.skew_median});
     attributes.push_back({"phase_participation", phases.participation});
     attributes.push_back({"trace_overlaps", static_cast<std::int64_t>(phases.overlaps)});
+    for (const auto& [name, spread] : {std::pair{"span", &phases.span_spread}, std::pair{"gap", &phases.gap_spread}}) {
+      attributes.push_back({fmt::format("phase_{}_sd", name), spread->sd});
+      attributes.push_back({fmt::format("phase_{}_sd_se", name), spread->se});
+      attributes.push_back({fmt::format("phase_{}_df", name), static_cast<std::int64_t>(spread->df)});
+      attributes.push_back({fmt::format("phase_{}_validity", name), std::string(spread->validity())});
+    }
   }
   return attributes;
+}
+
+// What a user should know of the phases' spread where its fit is weak or has nothing to fit, else "".
+std::string spread_warning(const RequestsSpec& spec, const PhaseModel& phases) {
+  const LogSpread& spans = phases.span_spread;
+  if (spans.df == 0)
+    return fmt::format(
+        "warning: requests '{}': no phase of the trace repeats (or none spans 100 ticks of its clock), so the "
+        "replicas timed by its phases have no spread of their own: at the trace's rank count they are one run, "
+        "and a replay's exchangeability is decided by the replay's own noise",
+        spec.name);
+  if (spans.df < 10)
+    return fmt::format(
+        "warning: requests '{}': the replicas' spread (the log SD of a phase's span, {:.3g} ± {:.2g}) is fitted "
+        "from {} degrees of freedom, the repeated phases of one trace (validity weak)",
+        spec.name, spans.sd, spans.se, spans.df);
+  return "";
 }
 
 // How one replica is timed: by its ensemble's counts in `file` (an
@@ -391,7 +414,7 @@ ReplicaTiming replica_timing(const RequestsSpec& spec, const EntrySource& source
   if (spec.timing == RequestsSpec::Timing::counts)
     timing.counts.emplace(file.read_row(spec.timing_ensemble, replica), spec.bin_width);
   if (source.phases) try {
-      timing.phases.emplace(*source.phases, expansion.path(), source.processes, options, replica);
+      timing.phases.emplace(*source.phases, expansion, options, replica);
     } catch (const UserError& e) {
       throw UserError(fmt::format("timing: {}, replica {}: {}", timing_text(spec), replica, e.what()));
     }
@@ -459,6 +482,8 @@ std::vector<RequestsOutcome> synthesize_into(const RunConfig& config, EnsembleFi
     try {
       const EntrySource source = entry_source(spec);
       processes = source.processes;
+      if (source.phases && !on_ranks)
+        if (const std::string w = spread_warning(spec, *source.phases); !w.empty()) context.log(w);
       SynthesisOptions options = spec.synthesis;
       options.key.seed = config.seed;
       std::optional<RequestsEntryWriter> writer;  // made with the first replica, whose size it takes as typical
@@ -474,8 +499,7 @@ std::vector<RequestsOutcome> synthesize_into(const RunConfig& config, EnsembleFi
         // The guard inside the synthesis: what the budget leaves for this replica.
         options.max_replica_bytes = spec.memory_budget > used ? spec.memory_budget - used : 0;
         options.limit_note = budget_note(spec, options.max_replica_bytes, replica, keep_replicas);
-        Expansion expansion =
-            synthesize_replica(*source.path, *source.characteristics, options, replica, processes, whole);
+        Expansion expansion = synthesize_replica(source.synthesis, options, replica, processes, whole);
         if (!writer && !on_ranks && file) writer.emplace(*file, spec.name, expansion.requests() * spec.replicas);
         ReplicaTiming timing = replica_timing(spec, source, rows, expansion, options, replica);
         Workload kept;
@@ -582,7 +606,7 @@ RequestsOnRanks write_entry_on_ranks(const RunConfig& config, const RequestsSpec
   options.max_replica_bytes = spec.memory_budget;
   const auto make = [&](std::uint32_t replica) {
     options.limit_note = budget_note(spec, options.max_replica_bytes, replica, false);
-    return synthesize_replica(*source.path, *source.characteristics, options, replica, source.processes, false);
+    return synthesize_replica(source.synthesis, options, replica, source.processes, false);
   };
   const ReplicaRange mine = replica_range(spec.replicas, ranks().rank, ranks().size);
   const auto first = static_cast<std::uint32_t>(mine.first), end = static_cast<std::uint32_t>(mine.first + mine.count);

@@ -5,6 +5,8 @@
 #include <map>
 #include <numeric>
 
+#include "host/base/interrupt.hpp"
+
 namespace gs {
 
 namespace {
@@ -160,9 +162,17 @@ Characteristics characterize_path(const Workload& path) {
 TraceCharacterization characterize_requests(const RequestTrace& trace) {
   TraceCharacterization out;
   out.sanitized = sanitize(trace, out.sanitize);
-  out.path = extract_path(out.sanitized, out.path_summary);
+  std::vector<Workload> others;
+  out.path = extract_path(out.sanitized, out.path_summary, &others);
   derive_soft_dependencies(out.path);
   out.characteristics = characterize_path(out.path);
+  for (Workload& path : others) {
+    throw_if_interrupted();
+    derive_soft_dependencies(path);
+    RankClassPath& k = out.other_classes.emplace_back();
+    k.characteristics = characterize_path(path);
+    k.path = std::move(path);
+  }
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include "estimators/empirical.hpp"
 #include "host/base/errors.hpp"
 #include "host/base/interrupt.hpp"
+#include "kernels/gaussian.hpp"
 
 namespace gs {
 
@@ -18,6 +19,8 @@ namespace {
 struct DataIo {
   double start, end;
   std::int32_t rank;
+  std::int64_t bytes;  // 0 when the trace gives no size
+  bool write;
 };
 
 // The trace's data requests, their times from its first request, by start (then rank).
@@ -26,8 +29,9 @@ std::vector<DataIo> data_requests_of(const Workload& sanitized) {
   for (const Request& r : sanitized.table.requests) origin = std::min(origin, r.start);
   std::vector<DataIo> ios;
   for (const Request& r : sanitized.table.requests)
-    if (is_data(sanitized.table.op_class(r)))
-      ios.push_back({r.start - origin, r.start - origin + std::max(r.duration, 0.0), r.rank});
+    if (const OpClass c = sanitized.table.op_class(r); is_data(c))
+      ios.push_back({r.start - origin, r.start - origin + std::max(r.duration, 0.0), r.rank,
+                     std::max<std::int64_t>(r.size, 0), c == OpClass::write});
   std::stable_sort(ios.begin(), ios.end(), [](const DataIo& a, const DataIo& b) {
     return std::tie(a.start, a.rank) < std::tie(b.start, b.rank);
   });
@@ -86,6 +90,7 @@ Phase phase_from(const std::vector<DataIo>& ios, std::size_t begin, std::size_t 
                  std::map<std::int32_t, std::uint32_t>& member_of_rank) {
   Phase phase;
   phase.start = ios[begin].start;
+  std::int64_t writes = 0, bytes = 0;
   struct RankState {
     double clock;        // its last end
     std::size_t member;  // in phase.members
@@ -94,6 +99,8 @@ Phase phase_from(const std::vector<DataIo>& ios, std::size_t begin, std::size_t 
   for (std::size_t i = begin; i < end; ++i) {
     const DataIo& io = ios[i];
     phase.end = std::max(phase.end, io.end);
+    writes += io.write;
+    bytes += io.bytes;
     auto [it, first] = ranks.emplace(io.rank, RankState{io.end, phase.members.size()});
     if (first) {
       member_of_rank[io.rank] = static_cast<std::uint32_t>(phase.members.size());
@@ -110,7 +117,71 @@ Phase phase_from(const std::vector<DataIo>& ios, std::size_t begin, std::size_t 
       it->second.clock = std::max(it->second.clock, io.end);
     }
   }
+  phase.kind = {static_cast<std::int64_t>(phase.members.size()), static_cast<std::int64_t>(end - begin), writes, bytes};
   return phase;
+}
+
+// The pooled SD of the logs of `values` about their kind's mean (values below
+// `least` left out), its standard error and degrees of freedom; and each
+// value's own SD in `own`: its kind's where the kind repeats, else that of
+// the repeated kind nearest it in length (on a log scale: a job's short and
+// long steps vary differently), 0 where none repeats.
+LogSpread log_spread(const std::vector<std::pair<std::vector<std::int64_t>, double>>& values, double least,
+                     std::vector<double>& own) {
+  struct Kind {
+    std::vector<double> logs;
+    double mean = 0, squares = 0;  // of the logs, and of their deviations
+  };
+  std::map<std::vector<std::int64_t>, Kind> kinds;
+  for (const auto& [kind, value] : values)
+    if (value >= least && value > 0) kinds[kind].logs.push_back(std::log(value));
+  double squares = 0;
+  LogSpread spread;
+  std::vector<std::pair<double, double>> repeated;  // (mean log, SD) of each kind that repeats
+  for (auto& [key, k] : kinds) {
+    for (double x : k.logs) k.mean += x / static_cast<double>(k.logs.size());
+    for (double x : k.logs) k.squares += (x - k.mean) * (x - k.mean);
+    squares += k.squares;
+    spread.df += k.logs.size() - 1;
+    if (k.logs.size() > 1) repeated.emplace_back(k.mean, std::sqrt(k.squares / static_cast<double>(k.logs.size() - 1)));
+  }
+  own.assign(values.size(), 0.0);
+  if (spread.df == 0) return spread;
+  spread.sd = std::sqrt(squares / static_cast<double>(spread.df));
+  spread.se = spread.sd / std::sqrt(2.0 * static_cast<double>(spread.df));
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const auto [kind, value] = values[i];
+    if (const auto k = kinds.find(kind); k != kinds.end() && k->second.logs.size() > 1) {
+      own[i] = std::sqrt(k->second.squares / static_cast<double>(k->second.logs.size() - 1));
+    } else if (value > 0) {
+      const double x = std::log(value);
+      own[i] = std::min_element(repeated.begin(), repeated.end(), [x](const auto& a, const auto& b) {
+                 return std::abs(a.first - x) < std::abs(b.first - x);
+               })->second;
+    }
+  }
+  return spread;
+}
+
+// The spreads of the phases' spans and of the positive gaps between the same
+// two kinds of phase: pooled, and each phase's own.
+void fit_spread(PhaseModel& model, double tick) {
+  std::vector<std::pair<std::vector<std::int64_t>, double>> spans, gaps;
+  for (std::size_t p = 0; p < model.phases.size(); ++p) {
+    const Phase& phase = model.phases[p];
+    spans.emplace_back(phase.kind, phase.end - phase.start);
+    std::vector<std::int64_t> pair = phase.kind;
+    if (p + 1 < model.phases.size())
+      pair.insert(pair.end(), model.phases[p + 1].kind.begin(), model.phases[p + 1].kind.end());
+    gaps.emplace_back(std::move(pair), p + 1 < model.phases.size() ? phase.gap_after : 0.0);
+  }
+  std::vector<double> span_sd, gap_sd;
+  model.span_spread = log_spread(spans, 100 * tick, span_sd);
+  model.gap_spread = log_spread(gaps, 100 * tick, gap_sd);
+  for (std::size_t p = 0; p < model.phases.size(); ++p) {
+    model.phases[p].span_sd = span_sd[p];
+    model.phases[p].gap_sd = gap_sd[p];
+  }
 }
 
 // Data requests a rank started before its previous one ended.
@@ -128,6 +199,8 @@ std::uint64_t overlaps_of(const std::vector<DataIo>& ios) {
 
 }  // namespace
 
+const char* LogSpread::validity() const { return df == 0 ? "none" : df < 10 ? "weak" : "ok"; }
+
 PhaseModel fit_phases(const Workload& sanitized) {
   const std::vector<DataIo> ios = data_requests_of(sanitized);
   if (ios.empty()) throw UserError("the trace has no read or write: there are no phases to time requests by");
@@ -141,7 +214,7 @@ PhaseModel fit_phases(const Workload& sanitized) {
   // A phase begins after a long gap between starts, once every request before it has ended (within two
   // ticks of the trace's clock): the ranks met there. A rank's next request inside a phase (it starts while
   // other ranks are still busy) or ranks that never wait for each other (their requests overlap) continue it.
-  const double tolerance = 2 * clock_tick(ios);
+  const double tick = clock_tick(ios), tolerance = 2 * tick;
   double busy_until = ios.front().end;
   std::size_t begin = 0;
   for (std::size_t i = 1; i <= ios.size(); ++i) {
@@ -162,6 +235,7 @@ PhaseModel fit_phases(const Workload& sanitized) {
   for (std::size_t p = 0; p + 1 < model.phases.size(); ++p)
     model.phases[p].gap_after = model.phases[p + 1].start - model.phases[p].end;
   model.overlaps = overlaps_of(ios);
+  fit_spread(model, tick);
   std::vector<double> skews;
   for (const Phase& phase : model.phases) {
     for (const PhaseMember& member : phase.members) skews.push_back(member.skew);
@@ -192,45 +266,51 @@ std::uint64_t data_steps(const std::vector<PhaseTiming::PathStep>& steps, bool r
 
 }  // namespace
 
-PhaseTiming::PhaseTiming(const PhaseModel& model, const Workload& path, std::int32_t processes,
-                         const SynthesisOptions& options, std::uint32_t replica)
-    : model_(model),
-      key_(options.key),
-      replica_(replica),
-      processes_(static_cast<std::size_t>(std::max(processes, 1))) {
+PhaseTiming::PhaseTiming(const PhaseModel& model, const Expansion& expansion, const SynthesisOptions& options,
+                         std::uint32_t replica)
+    : model_(model), key_(options.key), replica_(replica), processes_(static_cast<std::size_t>(expansion.processes())) {
   if (auto it = options.overrides.find(Characteristic::ST); it != options.overrides.end()) slack_override_ = it->second;
-  const std::vector<PathStep> steps = path_steps(path);
-  RandomDraws draws(key_, replica_, 2);
-  deal_roles(data_steps(steps, true), data_steps(steps, false), draws);
-  shuffle_members(draws);
-  set_phase_starts(steps);
+  std::vector<std::vector<PathStep>> steps;  // per rank class a process takes
+  for (std::size_t i = 0; i < processes_.size(); ++i) {
+    const std::uint32_t c = expansion.class_of(i);
+    if (steps.size() <= c) steps.resize(c + 1);
+    if (steps[c].empty()) steps[c] = path_steps(expansion.path(c));
+  }
+  take_roles(expansion, steps);
+  shuffle_members();
+  draw_spread();
+  set_phase_starts(expansion, steps);
 }
 
-// Process 0 takes the root's part (the root-exclusive requests are its). The
-// N processes' roles: Fisher–Yates over the M roles, process i the (i mod M)-th
-// (round after round; the last, partial round a random subset), a root card
-// moved to process 0 (or put there when none was dealt), then Fisher–Yates
-// over processes 1 … N − 1.
-void PhaseTiming::deal_roles(std::uint64_t root_data, std::uint64_t other_data, RandomDraws& draws) {
-  std::vector<std::uint32_t> deck(model_.roles.size());
-  std::iota(deck.begin(), deck.end(), 0u);
-  draws.shuffle(deck);
-  std::vector<std::uint32_t> cards(processes_.size());
-  for (std::size_t i = 0; i < cards.size(); ++i) cards[i] = deck[i % deck.size()];
-  const auto root_card = std::find(cards.begin(), cards.end(), 0u);
-  if (root_card != cards.end())
-    std::iter_swap(cards.begin(), root_card);
-  else
-    cards.front() = 0;
-  draws.shuffle(cards, 1);
-  for (std::size_t i = 0; i < cards.size(); ++i) {
-    processes_[i].role = cards[i];
-    processes_[i].data_total = i == 0 ? root_data : other_data;
+// Each phase's factors exp(span_sd_p·Z_p) and exp(gap_sd_p·W_p).
+void PhaseTiming::draw_spread() {
+  span_factor_.resize(model_.phases.size());
+  gap_factor_.resize(model_.phases.size());
+  for (std::size_t p = 0; p < model_.phases.size(); ++p) {
+    const PhiloxBits bits = philox_bits(key_, replica_, p, kPhaseSpreadDraws);
+    const ValuePair<double> z = normal_pair<double>(bits[0], bits[1], bits[2]);
+    span_factor_[p] = std::exp(model_.phases[p].span_sd * z.first);
+    gap_factor_[p] = std::exp(model_.phases[p].gap_sd * z.second);
+  }
+}
+
+// Each process's role (the one of its trace rank, the root's for a rank
+// without data requests) and its data requests (process 0 alone does the
+// root-exclusive ones).
+void PhaseTiming::take_roles(const Expansion& expansion, const std::vector<std::vector<PathStep>>& steps) {
+  std::map<std::int32_t, std::uint32_t> role_of_rank;
+  for (std::size_t r = 0; r < model_.roles.size(); ++r)
+    role_of_rank.emplace(model_.roles[r].rank, static_cast<std::uint32_t>(r));
+  for (std::size_t i = 0; i < processes_.size(); ++i) {
+    const auto role = role_of_rank.find(expansion.rank_of(i));
+    processes_[i].role = role == role_of_rank.end() ? 0 : role->second;
+    processes_[i].data_total = data_steps(steps[expansion.class_of(i)], i == 0);
   }
 }
 
 // Fisher–Yates over each phase's members.
-void PhaseTiming::shuffle_members(RandomDraws& draws) {
+void PhaseTiming::shuffle_members() {
+  RandomDraws draws(key_, replica_, kMemberShuffleDraws);
   shuffled_.resize(model_.phases.size());
   for (std::size_t p = 0; p < shuffled_.size(); ++p) {
     std::vector<std::uint32_t>& deck = shuffled_[p];
@@ -240,10 +320,10 @@ void PhaseTiming::shuffle_members(RandomDraws& draws) {
   }
 }
 
-// Every process through the path phase by phase, from the starts known so
+// Every process through its path phase by phase, from the starts known so
 // far: the data requests of phase p (and the other requests up to the next
 // data request of a later phase) of every process, then phase p + 1's start.
-void PhaseTiming::set_phase_starts(const std::vector<PathStep>& steps) {
+void PhaseTiming::set_phase_starts(const Expansion& expansion, const std::vector<std::vector<PathStep>>& paths) {
   const std::vector<Process> dealt = processes_;
   std::vector<std::size_t> next(processes_.size(), 0);  // per process: its next step
   phase_start_.assign(model_.phases.size(), 0.0);
@@ -253,6 +333,7 @@ void PhaseTiming::set_phase_starts(const std::vector<PathStep>& steps) {
     double end = -HUGE_VAL;
     for (std::size_t i = 0; i < processes_.size(); ++i) {
       Process& process = processes_[i];
+      const std::vector<PathStep>& steps = paths[expansion.class_of(i)];
       for (; next[i] < steps.size(); ++next[i]) {
         const PathStep& step = steps[next[i]];
         if (i > 0 && step.root_only) continue;
@@ -269,8 +350,9 @@ void PhaseTiming::set_phase_starts(const std::vector<PathStep>& steps) {
       }
     }
     const Phase& phase = model_.phases[p];
-    if (end == -HUGE_VAL) end = phase_start_[p] + (phase.end - phase.start);  // no request of the replica in it
-    if (p + 1 < model_.phases.size()) phase_start_[p + 1] = std::max(phase_start_[p], end + phase.gap_after);
+    if (end == -HUGE_VAL) end = phase_start_[p] + (phase.end - phase.start) * span_factor_[p];  // none of the replica's
+    const double gap = phase.gap_after > 0 ? phase.gap_after * gap_factor_[p] : phase.gap_after;
+    if (p + 1 < model_.phases.size()) phase_start_[p + 1] = std::max(phase_start_[p], end + gap);
   }
   processes_ = dealt;
 }
@@ -289,8 +371,9 @@ void PhaseTiming::time_data(std::size_t index, Request& r) {
   const Place place = place_of(process);
   const Phase& phase = model_.phases[place.phase];
   const PhaseMember& member = phase.members[place.member];
+  const double spread = span_factor_[place.phase];
   if (process.phase != place.phase) {  // its first request of the phase: the phase's start and its member's skew
-    r.start = std::max(process.clock, phase_start_[place.phase] + std::max(member.skew, 0.0));
+    r.start = std::max(process.clock, phase_start_[place.phase] + spread * std::max(member.skew, 0.0));
     process.phase = place.phase;
     process.step = 0;
   } else {  // one after the other: never before its previous request ended
@@ -300,15 +383,16 @@ void PhaseTiming::time_data(std::size_t index, Request& r) {
   const PhaseStep& step = phase.steps[std::min(k, phase.steps.size() - 1)];
   const bool own = k < member.durations.size();
   PhiloxBits bits{};
-  if (!own) bits = philox_bits(key_, replica_, (static_cast<std::uint64_t>(index) << 32) | process.data, 1);
+  if (!own)
+    bits = philox_bits(key_, replica_, (static_cast<std::uint64_t>(index) << 32) | process.data, kPooledTimingDraws);
   const auto pooled = [&](const std::vector<double>& samples, int word) {
     return samples.empty() ? 0.0 : samples[RandomDraws::index_of(uniform_open(bits[word]), samples.size())];
   };
   if (k > 0) {
-    const double slack = own ? member.slacks[k - 1] : pooled(step.slacks, 0);
+    const double slack = spread * (own ? member.slacks[k - 1] : pooled(step.slacks, 0));
     r.start = process.clock + std::max(slack_override_.scale * slack + slack_override_.shift, 0.0);
   }
-  r.duration = std::max(own ? member.durations[k] : pooled(step.durations, 1), 0.0);
+  r.duration = spread * std::max(own ? member.durations[k] : pooled(step.durations, 1), 0.0);
   process.clock = r.start + r.duration;
   ++process.data;
   if (!(process.clock <= kMaxRequestSeconds))

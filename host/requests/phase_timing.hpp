@@ -49,6 +49,27 @@ struct Phase {
   double gap_after = 0;              // s, from its end to the next phase's start (negative: they overlap)
   std::vector<PhaseMember> members;  // the ranks with a data request in it, by their first start
   std::vector<PhaseStep> steps;      // step k: every rank's k-th data request in it
+  // Its kind: phases of one kind do the same (its members, data requests, writes and bytes).
+  std::vector<std::int64_t> kind;
+  double span_sd = 0;  // the log SD of its span a replica draws (LogSpread: its kind's, else the nearest's)
+  double gap_sd = 0;   // the same of the gap after it
+};
+
+// The replicas' spread of their own, fitted from the phases of a kind that
+// repeats in the trace: the logs of their spans (or of the gaps between the
+// same two kinds) scatter about their kind's mean with SD `sd`, pooled over
+// the kinds (df = the values − the kinds), standard error sd/√(2·df). Only
+// values of 100 ticks of the trace's clock or more count (a shorter one is
+// mostly the clock's rounding). Each phase draws with its kind's own log SD
+// where its kind repeats, else that of the repeated kind nearest it in length
+// on a log scale (Phase::span_sd, gap_sd), so that a kind that repeats
+// steadily (a job's compute steps) keeps its steadiness beside a noisy one,
+// and a long step seen once varies as the long steps do, not as the short.
+struct LogSpread {
+  double sd = 0, se = 0;
+  std::uint64_t df = 0;
+  // "none" (df 0: nothing repeats, the replicas get no spread), "weak" (df < 10), else "ok".
+  const char* validity() const;
 };
 
 // One trace rank's data requests in its order: the phase each is in and the
@@ -70,6 +91,8 @@ struct PhaseModel {
   std::uint64_t overlaps = 0;  // data requests a rank started before its previous one ended, in the trace
   double skew_median = 0;      // s, over every phase's skews (the summary written beside the model)
   double participation = 0;    // the mean over the phases of the share of the roles that take part
+  LogSpread span_spread;       // of the phases' spans
+  LogSpread gap_spread;        // of the positive gaps between phases
 };
 
 // The model of `sanitized` (every rank's requests at their recorded times).
@@ -79,33 +102,37 @@ struct PhaseModel {
 // (else one phase). A trace without a data request is a UserError.
 PhaseModel fit_phases(const Workload& sanitized);
 
-// Times a replica of `path` (the generic path every process runs, in sequence
-// ID order; its root-exclusive requests on process 0 alone), expanded to
-// `processes` processes, request by request in issue order ((seq, rank)).
-// Roles: process 0 takes the root's part, and the others are dealt the
-// roles like a shuffled deck, so that each role goes to ⌊N/M⌋ or ⌈N/M⌉ of the
-// N processes and N = M processes take every rank's part once. A process's
-// j-th data request of n is in its role's phase (RankRole): it joins the
-// phases its rank joined and no other. In each phase, the ranks that took
-// part are shuffled among their roles (a permutation per phase and replica):
-// a process copies the member its role's member is shuffled to, so that
-// which process is late in a phase varies from phase to phase and replica to
-// replica while each member stays whole. A process starts a phase at the
-// phase's start plus its member's skew, and its k-th request of the phase
-// its member's k-th slack (at least 0: never before its previous request
-// ended; through the entry's ST override, as slack times are) after its
-// previous end, lasting its member's k-th duration; beyond its member's
-// requests both are drawn from step k's pooled samples (the last step's
-// beyond the trace's steps). The phases' starts are set when the timing is
-// made, by running every process through the path phase by phase: phase 0
-// starts at the trace's, phase p + 1 at the last end of the data requests
-// in phase p plus the trace's gap after it (a phase with none keeps its
-// trace span), never before phase p. Other requests start at their
-// process's last end and keep their execution time. Draws: the roles' deck,
-// then each phase's shuffle, from Philox at (options.key, replica) with draw
-// word 2 in order; the pooled samples of process i's j-th data request at
-// position i·2³² + j, draw word 1: the same bits for any block size, thread
-// or MPI rank count, and in either pass.
+// Times a replica made by `expansion` (each process runs its rank class's
+// path in sequence ID order; root-exclusive requests on process 0 alone),
+// request by request in issue order ((seq, process)). Roles: each process
+// takes the part of the trace rank the expansion dealt it (deal_roles:
+// process 0 the root's, N = M processes every rank's once). A process's j-th
+// data request of n is in its role's phase (RankRole): it joins the phases
+// its rank joined and no other (a rank without data requests: the root's
+// role). In each phase, the ranks that took part are shuffled among their
+// roles (a permutation per phase and replica): a process copies the member
+// its role's member is shuffled to, so that which process is late in a
+// phase varies from phase to phase and replica to replica while each member
+// stays whole. A process starts a phase at the phase's start plus its
+// member's skew, and its k-th request of the phase its member's k-th slack
+// (at least 0: never before its previous request ended; through the entry's
+// ST override, as slack times are) after its previous end, lasting its
+// member's k-th duration; beyond its member's requests both are drawn from
+// step k's pooled samples (the last step's beyond the trace's steps). The
+// phases' starts are set when the timing is made, by running every process
+// through its path phase by phase: phase 0 starts at the trace's, phase
+// p + 1 at the last end of the data requests in phase p plus the trace's gap
+// after it (a phase with none keeps its trace span), never before phase p.
+// Other requests start at their process's last end and keep their execution
+// time. Spread: phase p's skews, slacks and durations are multiplied by
+// exp(span_sd_p·Z_p) and a positive gap after it by exp(gap_sd_p·W_p), (Z_p, W_p)
+// a standard normal pair per phase and replica, so that each replica is
+// another run of the job as its repeated phases vary (a model with df 0
+// spreads nothing). Draws: each phase's shuffle from Philox at (options.key, replica),
+// draw word kMemberShuffleDraws, in order; (Z_p, W_p) at position p, draw
+// word kPhaseSpreadDraws; the pooled samples of process i's
+// j-th data request at position i·2³² + j, draw word kPooledTimingDraws: the
+// same bits for any block size, thread or MPI rank count, and in either pass.
 class PhaseTiming final : public RequestTiming {
  public:
   // What each process of a replica does, in its order (the path by sequence
@@ -116,7 +143,7 @@ class PhaseTiming final : public RequestTiming {
     double duration;
   };
 
-  PhaseTiming(const PhaseModel& model, const Workload& path, std::int32_t processes, const SynthesisOptions& options,
+  PhaseTiming(const PhaseModel& model, const Expansion& expansion, const SynthesisOptions& options,
               std::uint32_t replica);
   void time(Request& request, bool data) override;
 
@@ -134,9 +161,10 @@ class PhaseTiming final : public RequestTiming {
     std::size_t phase;
     std::uint32_t member;
   };
-  void deal_roles(std::uint64_t root_data, std::uint64_t other_data, RandomDraws& draws);
-  void shuffle_members(RandomDraws& draws);
-  void set_phase_starts(const std::vector<PathStep>& steps);
+  void take_roles(const Expansion& expansion, const std::vector<std::vector<PathStep>>& steps);
+  void shuffle_members();
+  void draw_spread();
+  void set_phase_starts(const Expansion& expansion, const std::vector<std::vector<PathStep>>& steps);
   Place place_of(const Process& process) const;
   void time_data(std::size_t index, Request& request);
 
@@ -145,6 +173,7 @@ class PhaseTiming final : public RequestTiming {
   std::uint32_t replica_;
   std::vector<Process> processes_;
   std::vector<double> phase_start_;                   // s, of each phase in this replica
+  std::vector<double> span_factor_, gap_factor_;      // per phase: this replica's spread
   std::vector<std::vector<std::uint32_t>> shuffled_;  // per phase: the member each member's role copies
   CharacteristicOverride slack_override_;
 };

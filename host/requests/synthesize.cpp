@@ -312,11 +312,11 @@ Workload template_path(const Workload& path, const SynthesisOptions& options) {
 class PathBuilder {
  public:
   PathBuilder(const Workload& path, const Characteristics& characteristics, const SynthesisOptions& options,
-              std::uint32_t replica)
+              std::uint32_t replica, std::uint32_t rank_class)
       : path(path),
         characteristics(characteristics),
         options(options),
-        rng(options.key, replica),
+        rng(RandomDraws::of_rank_class(options.key, replica, rank_class)),
         sample(rng, options) {
     out.processes = path.processes;
     out.seek_before = path.seek_before;
@@ -661,37 +661,120 @@ class PathBuilder {
 }  // namespace
 
 Workload synthesize_path(const Workload& path, const Characteristics& characteristics, const SynthesisOptions& options,
-                         std::uint32_t replica) {
+                         std::uint32_t replica, std::uint32_t rank_class) {
   if (options.template_mode) return template_path(path, options);
-  return PathBuilder(path, characteristics, options, replica).build();
+  return PathBuilder(path, characteristics, options, replica, rank_class).build();
 }
 
-Expansion synthesize_replica(const Workload& path, const Characteristics& characteristics,
-                             const SynthesisOptions& options, std::uint32_t replica, std::int32_t processes,
-                             bool whole) {
-  Workload synthetic = synthesize_path(path, characteristics, options, replica);
-  lower_soft_dependencies(synthetic);
-  // Before the expansion names its files: root-exclusive requests stay on rank 0, private files multiply.
-  // The dependency check follows each file on each process that uses it (a root-exclusive one on rank 0).
-  double requests = 0, files = 0, states = 0;
-  for (const Request& r : synthetic.table.requests) requests += (r.flags & kRootExclusive) ? 1.0 : processes;
-  for (const FileInfo& f : synthetic.files) {
-    files += f.file_class == FileClass::private_file ? processes : 1.0;
-    states += f.file_class == FileClass::root_exclusive ? 1.0 : processes;
+SynthesisSource synthesis_source(const TraceCharacterization& characterized) {
+  SynthesisSource source;
+  const auto& classes = characterized.path_summary.rank_classes;
+  if (classes.size() != characterized.other_classes.size() + 1)
+    throw InternalError("synthesis_source",
+                        fmt::format("{} rank classes, {} paths of classes other than the root's", classes.size(),
+                                    characterized.other_classes.size()),
+                        __FILE__, __LINE__);
+  if (classes.size() > kMaxRankClasses)
+    throw UserError(fmt::format("the trace's ranks do {} different things (rank classes); at most {} are synthesized",
+                                classes.size(), kMaxRankClasses));
+  source.classes.push_back({&characterized.path, &characterized.characteristics, classes.front().front()});
+  for (std::size_t c = 1; c < classes.size(); ++c) {
+    const RankClassPath& other = characterized.other_classes[c - 1];
+    source.classes.push_back({&other.path, &other.characteristics, classes[c].front()});
+  }
+  std::map<std::int32_t, std::uint32_t> class_of;
+  for (std::size_t c = 0; c < classes.size(); ++c)
+    for (std::int32_t rank : classes[c]) class_of[rank] = static_cast<std::uint32_t>(c);
+  for (const auto& [rank, c] : class_of) {  // by rank: the root, the smallest, first
+    source.roles.push_back(rank);
+    source.role_class.push_back(c);
+  }
+  return source;
+}
+
+SynthesisSource synthesis_source(const Workload& path, const Characteristics& characteristics) {
+  return {{{&path, &characteristics, 0}}, {0}, {0}};
+}
+
+// Fisher–Yates over the M roles, process i the (i mod M)-th (round after
+// round; the last, partial round a random subset), a root card moved to
+// process 0 (or put there when none was dealt), then Fisher–Yates over
+// processes 1 … N − 1.
+std::vector<std::uint32_t> deal_roles(std::size_t roles, std::size_t processes, RngStreamKey key,
+                                      std::uint32_t replica) {
+  std::vector<std::uint32_t> cards(processes, 0);
+  if (roles <= 1 || processes == 0) return cards;
+  RandomDraws draws(key, replica, kRoleDraws);
+  std::vector<std::uint32_t> deck(roles);
+  std::iota(deck.begin(), deck.end(), 0u);
+  draws.shuffle(deck);
+  for (std::size_t i = 0; i < cards.size(); ++i) cards[i] = deck[i % deck.size()];
+  const auto root_card = std::find(cards.begin(), cards.end(), 0u);
+  if (root_card != cards.end())
+    std::iter_swap(cards.begin(), root_card);
+  else
+    cards.front() = 0;
+  draws.shuffle(cards, 1);
+  return cards;
+}
+
+namespace {
+
+// The classes' paths a replica's processes run (a class no process takes
+// left empty) and the roles behind them.
+ClassPaths class_paths(const SynthesisSource& source, const SynthesisOptions& options, std::uint32_t replica,
+                       std::int32_t processes) {
+  ClassPaths paths;
+  const std::vector<std::uint32_t> cards =
+      deal_roles(source.roles.size(), static_cast<std::size_t>(std::max(processes, 0)), options.key, replica);
+  std::vector<bool> taken(source.classes.size(), false);
+  for (std::uint32_t card : cards) {
+    paths.process_class.push_back(source.role_class[card]);
+    paths.process_rank.push_back(source.roles[card]);
+    taken[source.role_class[card]] = true;
+  }
+  for (std::size_t c = 0; c < source.classes.size(); ++c) {
+    const SynthesisSource::Class& k = source.classes[c];
+    paths.ranks.push_back(k.rank);
+    paths.paths.emplace_back();
+    if (!taken[c]) continue;
+    paths.paths.back() = synthesize_path(*k.path, *k.characteristics, options, replica, static_cast<std::uint32_t>(c));
+    lower_soft_dependencies(paths.paths.back());
+  }
+  return paths;
+}
+
+}  // namespace
+
+Expansion synthesize_replica(const SynthesisSource& source, const SynthesisOptions& options, std::uint32_t replica,
+                             std::int32_t processes, bool whole) {
+  ClassPaths paths = class_paths(source, options, replica, processes);
+  // Before the expansion names its files: root-exclusive requests stay on process 0, private files multiply.
+  // The dependency check follows each file on each process that uses it (a root-exclusive one on process 0).
+  std::vector<double> members(paths.paths.size(), 0.0);
+  for (std::uint32_t c : paths.process_class) members[c] += 1;
+  double path_requests = 0, requests = 0, files = 0, states = 0;
+  for (std::size_t c = 0; c < paths.paths.size(); ++c) {
+    const Workload& synthetic = paths.paths[c];
+    const double p = members[c];
+    path_requests += static_cast<double>(synthetic.table.requests.size());
+    for (const Request& r : synthetic.table.requests) requests += (r.flags & kRootExclusive) ? 1.0 : p;
+    for (const FileInfo& f : synthetic.files) {
+      files += f.file_class == FileClass::private_file ? p : 1.0;
+      states += f.file_class == FileClass::root_exclusive ? 1.0 : p;
+    }
   }
   if (whole)
     check_memory(options, requests, files, fmt::format("the replica of {} processes", processes), states);
   else
-    check_memory(options,
-                 static_cast<double>(synthetic.table.requests.size()) +
-                     std::min(requests, static_cast<double>(kStreamedRequests)),
-                 files, fmt::format("the replica of {} processes, written as it is made,", processes), states);
-  return Expansion(std::move(synthetic), processes);
+    check_memory(options, path_requests + std::min(requests, static_cast<double>(kStreamedRequests)), files,
+                 fmt::format("the replica of {} processes, written as it is made,", processes), states);
+  return Expansion(std::move(paths));
 }
 
-Workload synthesize_processes(const Workload& path, const Characteristics& characteristics,
-                              const SynthesisOptions& options, std::uint32_t replica, std::int32_t processes) {
-  Expansion expansion = synthesize_replica(path, characteristics, options, replica, processes, true);
+Workload synthesize_processes(const SynthesisSource& source, const SynthesisOptions& options, std::uint32_t replica,
+                              std::int32_t processes) {
+  Expansion expansion = synthesize_replica(source, options, replica, processes, true);
   return drained(expansion);
 }
 
@@ -727,12 +810,10 @@ std::pair<double, double> template_requests(const Workload& path) {
   return {root_only, everyone};
 }
 
-}  // namespace
-
-SynthesisSize expected_synthesis_size(const Workload& path, const Characteristics& characteristics,
-                                      const SynthesisOptions& options, std::int32_t processes) {
+// One rank class's part of expected_synthesis_size, run by `p` processes.
+SynthesisSize expected_class_size(const Workload& path, const Characteristics& characteristics,
+                                  const SynthesisOptions& options, double p) {
   SynthesisSize size;
-  const double p = std::max(processes, 1);
   const auto files_of = [&](FileClass c, double n) { return c == FileClass::private_file ? n * p : n; };
   const auto states_of = [&](FileClass c, double n) { return c == FileClass::root_exclusive ? n : n * p; };
   if (options.template_mode) {
@@ -805,11 +886,11 @@ SynthesisSize expected_synthesis_size(const Workload& path, const Characteristic
   return size;
 }
 
-SynthesisVolume expected_synthesis_volume(const Workload& path, const SynthesisOptions& options, std::int32_t processes,
-                                          const SynthesisSize& size) {
+// One rank class's part of expected_synthesis_volume, run by `p` processes.
+SynthesisVolume expected_class_volume(const Workload& path, const SynthesisOptions& options, double p,
+                                      const SynthesisSize& size) {
   RandomDraws unused({}, 0);
   const Sampler sample(unused, options);
-  const double p = std::max(processes, 1);
   SynthesisVolume v;
   for (const Request& r : path.table.requests) {
     const double copies = (r.flags & kRootExclusive) ? 1.0 : p;
@@ -824,6 +905,49 @@ SynthesisVolume expected_synthesis_volume(const Workload& path, const SynthesisO
   if (!options.template_mode && path_requests > 0) {
     const double drawn = size.replica_requests / path_requests;
     v.reads *= drawn, v.writes *= drawn, v.bytes_read *= drawn, v.bytes_written *= drawn;
+  }
+  return v;
+}
+
+// The processes expected in each rank class: its share of the trace's ranks,
+// the root's class at least process 0.
+std::vector<double> class_processes(const SynthesisSource& source, std::int32_t processes) {
+  const double n = std::max(processes, 1), roles = static_cast<double>(source.roles.size());
+  std::vector<double> p(source.classes.size(), 0.0);
+  for (std::uint32_t c : source.role_class) p[c] += 1;  // the class's ranks
+  for (double& share : p) share = n * share / roles;
+  p.front() = std::max(p.front(), 1.0);
+  return p;
+}
+
+}  // namespace
+
+SynthesisSize expected_synthesis_size(const SynthesisSource& source, const SynthesisOptions& options,
+                                      std::int32_t processes) {
+  const std::vector<double> p = class_processes(source, processes);
+  SynthesisSize size;
+  for (std::size_t c = 0; c < source.classes.size(); ++c) {
+    const SynthesisSize k =
+        expected_class_size(*source.classes[c].path, *source.classes[c].characteristics, options, p[c]);
+    size.path_requests += k.path_requests;
+    size.replica_requests += k.replica_requests;
+    size.replica_files += k.replica_files;
+    size.replica_states += k.replica_states;
+  }
+  return size;
+}
+
+SynthesisVolume expected_synthesis_volume(const SynthesisSource& source, const SynthesisOptions& options,
+                                          std::int32_t processes) {
+  const std::vector<double> p = class_processes(source, processes);
+  SynthesisVolume v;
+  for (std::size_t c = 0; c < source.classes.size(); ++c) {
+    const SynthesisSource::Class& k = source.classes[c];
+    // The class's own expected size, so that its draws scale its own requests.
+    const SynthesisSize own = expected_class_size(*k.path, *k.characteristics, options, p[c]);
+    const SynthesisVolume part = expected_class_volume(*k.path, options, p[c], own);
+    v.reads += part.reads, v.writes += part.writes;
+    v.bytes_read += part.bytes_read, v.bytes_written += part.bytes_written;
   }
   return v;
 }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "host/requests/characteristics.hpp"
+#include "host/requests/random_draws.hpp"
 #include "host/requests/timing.hpp"
 #include "host/requests/workload.hpp"
 #include "kernels/philox.hpp"
@@ -43,6 +44,23 @@ struct SynthesisOptions {
   std::string limit_note;
 };
 
+// What a replica is synthesized from: each rank class's generic path and
+// characteristics (class 0 the root's), and the trace's ranks as roles.
+struct SynthesisSource {
+  struct Class {
+    const Workload* path;
+    const Characteristics* characteristics;
+    std::int32_t rank;  // its smallest rank: the one whose offsets the path holds
+  };
+  std::vector<Class> classes;
+  std::vector<std::int32_t> roles;        // the trace's ranks with requests, ascending (the root first)
+  std::vector<std::uint32_t> role_class;  // per role
+};
+// A trace's classes and ranks.
+SynthesisSource synthesis_source(const TraceCharacterization& characterized);
+// One class of one role, rank 0 (characteristics given in the config).
+SynthesisSource synthesis_source(const Workload& path, const Characteristics& characteristics);
+
 // What the requests of a run take in memory, per request and per file, from
 // synthesis to the HDF5 write (the Request, its table row and the row's
 // packed copy; a file's names, map entry and FileInfo). Measured; the plan
@@ -57,47 +75,56 @@ constexpr std::uint64_t kBytesPerDependencyState = 64;
 constexpr double kMaxRequestBytes = 4611686018427387904.0;  // 2^62
 
 // What one replica will hold, expected from the characteristics and the
-// overrides (the plan made before any work; the guards above are exact).
+// overrides (the plan made before any work; the guards above are exact), a
+// rank class's share of the processes its share of the trace's ranks.
 struct SynthesisSize {
   double path_requests = 0;     // the synthetic path
   double replica_requests = 0;  // expanded to the processes
   double replica_files = 0;
   double replica_states = 0;  // (process, file) pairs the dependency check follows
 };
-SynthesisSize expected_synthesis_size(const Workload& path, const Characteristics& characteristics,
-                                      const SynthesisOptions& options, std::int32_t processes);
+SynthesisSize expected_synthesis_size(const SynthesisSource& source, const SynthesisOptions& options,
+                                      std::int32_t processes);
 
 // What one replica will read and write, expected (what --dry-run says a
-// replay will do): the path's data requests for `processes` processes
+// replay will do): the paths' data requests for `processes` processes
 // (root-exclusive ones once); in sample mode their sizes through SIZE's
 // override (at least 1 byte, as synthesis keeps them) and their number scaled
-// to the requests `size` expects.
+// to the requests expected_synthesis_size expects of each class.
 struct SynthesisVolume {
   double reads = 0, writes = 0, bytes_read = 0, bytes_written = 0;
 };
-SynthesisVolume expected_synthesis_volume(const Workload& path, const SynthesisOptions& options, std::int32_t processes,
-                                          const SynthesisSize& size);
+SynthesisVolume expected_synthesis_volume(const SynthesisSource& source, const SynthesisOptions& options,
+                                          std::int32_t processes);
 
 // The Table III names a `requests:` override may change.
 const std::vector<std::string>& overridable_characteristics();
 
 // One synthetic generic workload path (seq = 0, 1, … after the merge, holes
 // filled with RT2 operations), timed by slack time. Template mode copies the
-// path, times included. Reproducible from (key, replica).
+// path, times included. Reproducible from (key, replica, rank class: RandomDraws::of_rank_class).
 Workload synthesize_path(const Workload& path, const Characteristics& characteristics, const SynthesisOptions& options,
-                         std::uint32_t replica);
+                         std::uint32_t replica, std::uint32_t rank_class = 0);
 
-// A replica for `processes` processes: the synthetic path, its soft
-// dependencies lowered (seeks put back), ready to be expanded a block at a
-// time (Expansion). The memory guard counts the replica's files and the
-// synthetic path, and with `whole` every request too (a replica held whole:
-// the one the text outputs come from, those a replay runs).
-Expansion synthesize_replica(const Workload& path, const Characteristics& characteristics,
-                             const SynthesisOptions& options, std::uint32_t replica, std::int32_t processes,
-                             bool whole);
+// Which role (an index into the source's roles) each of `processes`
+// processes takes: process 0 the root's; the others dealt the roles like a
+// shuffled deck, so that each goes to ⌊N/M⌋ or ⌈N/M⌉ of the N processes and
+// N = M processes take every rank's part once. Draws: Philox at (key,
+// replica), draw word kRoleDraws.
+std::vector<std::uint32_t> deal_roles(std::size_t roles, std::size_t processes, RngStreamKey key,
+                                      std::uint32_t replica);
+
+// A replica for `processes` processes: the roles dealt, a synthetic path for
+// each rank class a process takes, their soft dependencies lowered (seeks put
+// back), ready to be expanded a block at a time (Expansion). The memory
+// guard counts the replica's files and the synthetic paths, and with `whole`
+// every request too (a replica held whole: the one the text outputs come
+// from, those a replay runs).
+Expansion synthesize_replica(const SynthesisSource& source, const SynthesisOptions& options, std::uint32_t replica,
+                             std::int32_t processes, bool whole);
 // The same replica expanded at once, in issue order.
-Workload synthesize_processes(const Workload& path, const Characteristics& characteristics,
-                              const SynthesisOptions& options, std::uint32_t replica, std::int32_t processes);
+Workload synthesize_processes(const SynthesisSource& source, const SynthesisOptions& options, std::uint32_t replica,
+                              std::int32_t processes);
 
 // The requests a streamed replica makes at a time (Expansion::next), on
 // their way to the HDF5 table: what the memory plan counts beyond its files.

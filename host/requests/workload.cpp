@@ -396,6 +396,23 @@ RankShadows rank_shadows(const RequestTable& in) {
   return out;
 }
 
+// The ranks grouped by their (operation, file, size) sequences (files as in
+// the shadows), the root's class first, the others by their smallest rank.
+std::vector<std::vector<std::int32_t>> rank_classes(const RequestTable& in, const RankShadows& ranks) {
+  std::map<std::vector<std::pair<std::uint64_t, std::int64_t>>, std::size_t> class_of;
+  std::vector<std::vector<std::int32_t>> classes;
+  for (const auto& [rank, members] : ranks.by_rank) {  // by rank: the root first
+    throw_if_interrupted();
+    const auto& shadow = ranks.shadows.at(rank);
+    std::vector<std::pair<std::uint64_t, std::int64_t>> signature(members.size());
+    for (std::size_t i = 0; i < members.size(); ++i) signature[i] = {shadow[i], in.requests[members[i]].size};
+    const auto [it, fresh] = class_of.emplace(std::move(signature), classes.size());
+    if (fresh) classes.emplace_back();
+    classes[it->second].push_back(rank);
+  }
+  return classes;
+}
+
 // What the children's alignments with the root say of each root request: how
 // many children have a partner for it, the (rank, offset) of the partners on
 // shared files, and per root-private file the names the children use for it.
@@ -446,180 +463,298 @@ std::optional<std::int64_t> common_stride(const std::vector<std::pair<std::int64
   return stride;
 }
 
-// The files of the path once its requests are in: private files named by the
-// pattern their names follow across ranks, root-exclusive ones marked, and
-// each shared file's most common stride between ranks.
-void finish_path_files(Workload& path, const std::map<std::int32_t, std::int32_t>& path_file, ChildAlignment& aligned,
-                       const std::map<std::int32_t, bool>& file_all_exclusive,
-                       std::map<std::int32_t, std::map<std::int64_t, std::uint64_t>>& file_strides) {
-  for (const auto& [source, file] : path_file)
+// A generic path made of one rank's requests as they come: seq its
+// position, op, file and session renumbered in the path, each file's FS the
+// largest offset + size and its class shared or private by how many ranks
+// use it, and the strides its shared requests follow, counted per file.
+struct RankPath {
+  Workload path;
+  std::map<std::int32_t, std::int32_t> files;  // sanitized file -> path file
+  std::map<std::int64_t, std::int64_t> sessions;
+  std::map<std::int32_t, std::map<std::int64_t, std::uint64_t>> strides;  // path file -> stride -> requests
+
+  const Request& add(const RequestTable& in, const RankShadows& ranks, Request r) {
+    r.seq = static_cast<std::int64_t>(path.table.requests.size());
+    r.op = path.table.op_id(in.ops[r.op]);
+    if (r.file >= 0) {
+      const std::int32_t source = r.file;
+      const auto [it, fresh] = files.emplace(source, static_cast<std::int32_t>(path.files.size()));
+      if (fresh) {
+        path.table.file_id(in.files[source]);
+        path.files.emplace_back();
+      }
+      r.file = it->second;
+      FileInfo& info = path.files[r.file];
+      if (r.offset != kUnknown && r.size != kUnknown) info.size = std::max(info.size, r.offset + r.size);
+      info.file_class = ranks.is_shared(source) ? FileClass::shared : FileClass::private_file;
+    }
+    if (r.session >= 0) r.session = sessions.emplace(r.session, sessions.size()).first->second;
+    return path.table.requests.emplace_back(r);
+  }
+  // Each file's most common stride (the smallest of equally common ones), where it has any.
+  void set_strides() {
+    for (const auto& [file, counts] : strides)
+      if (!counts.empty())
+        path.files[file].rank_stride = std::max_element(counts.begin(), counts.end(), [](const auto& a, const auto& b) {
+                                         return a.second < b.second;
+                                       })->first;
+  }
+};
+
+// The files of the root's path once its requests are in: private files named
+// by the pattern their names follow across ranks, root-exclusive ones marked,
+// and each shared file's most common stride between ranks.
+void finish_path_files(RankPath& built, ChildAlignment& aligned,
+                       const std::map<std::int32_t, bool>& file_all_exclusive) {
+  Workload& path = built.path;
+  for (const auto& [source, file] : built.files)
     if (path.files[file].file_class == FileClass::private_file)
       path.files[file].name = learn_name_pattern(aligned.private_names[source]);
   for (const auto& [file, exclusive] : file_all_exclusive)
     if (exclusive && path.files[file].file_class == FileClass::private_file)
       path.files[file].file_class = FileClass::root_exclusive;
-  for (std::size_t f = 0; f < path.files.size(); ++f) {
-    FileInfo& info = path.files[f];
-    if (info.name.root_name.empty()) info.name.root_name = path.table.files[f];
-    const auto& strides = file_strides[static_cast<std::int32_t>(f)];
-    if (!strides.empty())
-      info.rank_stride = std::max_element(strides.begin(), strides.end(), [](const auto& a, const auto& b) {
-                           return a.second < b.second;
-                         })->first;
+  for (std::size_t f = 0; f < path.files.size(); ++f)
+    if (path.files[f].name.root_name.empty()) path.files[f].name.root_name = path.table.files[f];
+  built.set_strides();
+}
+
+// The name pattern of `rank`'s k-th own file, learned from the k-th own file
+// of every rank that has one (ranks doing the same thing name it alike).
+NamePattern own_file_pattern(const RequestTable& in, const RankShadows& ranks, std::int32_t rank, std::size_t k) {
+  std::vector<std::pair<std::int64_t, std::string>> names{{rank, in.files[ranks.own_files.at(rank)[k]]}};
+  for (const auto& [other, files] : ranks.own_files)
+    if (other != rank && files.size() > k) names.emplace_back(other, in.files[files[k]]);
+  return learn_name_pattern(names);
+}
+
+// The generic path of a rank class other than the root's: its smallest
+// rank's requests (seq = 0, 1, …), its own files private (named as the k-th
+// own files of every rank are), a shared file's stride the most common one
+// among the class's ranks at the same request, else the root path's for that
+// file, else 0.
+Workload class_path(const RequestTable& in, const RankShadows& ranks, const std::vector<std::int32_t>& members,
+                    const Workload& root_path) {
+  const std::int32_t rank = members.front();
+  const auto& mine = ranks.by_rank.at(rank);
+  RankPath built;
+  built.path.processes = root_path.processes;
+  for (std::size_t i = 0; i < mine.size(); ++i) {
+    const Request& r = built.add(in, ranks, in.requests[mine[i]]);
+    if (r.file < 0 || built.path.files[r.file].file_class != FileClass::shared || r.offset == kUnknown) continue;
+    std::vector<std::pair<std::int64_t, std::int64_t>> others;  // the same request of the class's other ranks
+    for (std::size_t m = 1; m < members.size(); ++m)
+      if (const Request& o = in.requests[ranks.by_rank.at(members[m])[i]]; o.offset != kUnknown)
+        others.emplace_back(members[m], o.offset);
+    if (!others.empty())
+      if (const auto stride = common_stride(others, rank, r.offset)) ++built.strides[r.file][*stride];
   }
+  Workload& path = built.path;
+  for (const auto& [source, file] : built.files) {
+    FileInfo& info = path.files[file];
+    info.name.root_name = in.files[source];
+    if (info.file_class == FileClass::private_file) {  // the rank has own files
+      const auto& own = ranks.own_files.at(rank);
+      const auto k = std::find(own.begin(), own.end(), source) - own.begin();
+      info.name = own_file_pattern(in, ranks, rank, static_cast<std::size_t>(k));
+    } else if (root_path.table.has_file(in.files[source])) {  // unless the class's ranks agree on another
+      const auto at = std::find(root_path.table.files.begin(), root_path.table.files.end(), in.files[source]);
+      info.rank_stride = root_path.files[static_cast<std::size_t>(at - root_path.table.files.begin())].rank_stride;
+    }
+  }
+  built.set_strides();
+  return std::move(built.path);
 }
 
 }  // namespace
 
-Workload extract_path(const Workload& sanitized, PathSummary& summary) {
+Workload extract_path(const Workload& sanitized, PathSummary& summary, std::vector<Workload>* other_classes) {
   const RequestTable& in = sanitized.table;
   const RankShadows ranks = rank_shadows(in);
   summary.ranks = static_cast<std::int32_t>(ranks.by_rank.size());
   const std::int32_t root = ranks.by_rank.begin()->first;
   const auto& root_members = ranks.by_rank.at(root);
   ChildAlignment aligned = align_children(in, ranks, root, summary);
+  summary.rank_classes = rank_classes(in, ranks);
+  // A request of the root's is root-exclusive only where no other rank does what the root does: ranks
+  // of the root's class do every one of its requests.
+  const bool root_alone = summary.rank_classes.front().size() == 1;
 
-  Workload path;
-  path.processes = summary.ranks;
+  RankPath built;
+  built.path.processes = summary.ranks;
   const double children = static_cast<double>(summary.children_aligned);
-  std::map<std::int32_t, std::int32_t> path_file;  // sanitized file -> path file
-  std::map<std::int64_t, std::int64_t> path_session;
-  std::map<std::int32_t, std::map<std::int64_t, std::uint64_t>> file_strides;
   std::map<std::int32_t, bool> file_all_exclusive;
   for (std::size_t i = 0; i < root_members.size(); ++i) {
-    Request r = in.requests[root_members[i]];
-    r.seq = static_cast<std::int64_t>(i);
-    if (children > 0 && aligned.matches[i] < children / 2) {
-      r.flags |= kRootExclusive;
-      summary.root_exclusive_indices.push_back(r.seq);
+    Request source = in.requests[root_members[i]];
+    if (root_alone && children > 0 && aligned.matches[i] < children / 2) {
+      source.flags |= kRootExclusive;
+      summary.root_exclusive_indices.push_back(static_cast<std::int64_t>(i));
     }
-    r.op = path.table.op_id(in.ops[r.op]);
-    if (r.file >= 0) {
-      const std::int32_t source_file = r.file;
-      auto [it, fresh] = path_file.emplace(source_file, 0);
-      if (fresh) {
-        it->second = path.table.file_id(in.files[source_file]);
-        path.files.emplace_back();
-      }
-      r.file = it->second;
-      auto [flag, first] = file_all_exclusive.emplace(r.file, true);
-      flag->second = flag->second && (r.flags & kRootExclusive);
-      FileInfo& info = path.files[r.file];
-      if (r.offset != kUnknown && r.size != kUnknown) info.size = std::max(info.size, r.offset + r.size);
-      if (ranks.is_shared(source_file) && !aligned.child_offsets[i].empty()) {
-        if (const auto stride = common_stride(aligned.child_offsets[i], root, r.offset))
-          ++file_strides[r.file][*stride];
-        else
-          ++summary.irregular_offsets;
-      }
-      info.file_class = ranks.is_shared(source_file) ? FileClass::shared : FileClass::private_file;
+    const Request& r = built.add(in, ranks, source);
+    if (r.file < 0) continue;
+    auto [flag, first] = file_all_exclusive.emplace(r.file, true);
+    flag->second = flag->second && (r.flags & kRootExclusive);
+    if (built.path.files[r.file].file_class == FileClass::shared && !aligned.child_offsets[i].empty()) {
+      if (const auto stride = common_stride(aligned.child_offsets[i], root, r.offset))
+        ++built.strides[r.file][*stride];
+      else
+        ++summary.irregular_offsets;
     }
-    if (r.session >= 0) r.session = path_session.emplace(r.session, path_session.size()).first->second;
-    path.table.requests.push_back(r);
   }
-  finish_path_files(path, path_file, aligned, file_all_exclusive, file_strides);
+  finish_path_files(built, aligned, file_all_exclusive);
+  Workload& path = built.path;
   std::vector<bool> in_path(in.files.size(), false);
-  for (const auto& [source, _] : path_file) in_path[source] = true;
+  for (const auto& [source, _] : built.files) in_path[source] = true;
   summary.child_only_files = static_cast<std::uint64_t>(std::count(in_path.begin(), in_path.end(), false));
   summary.root_requests = path.table.requests.size();
   summary.root_exclusive = summary.root_exclusive_indices.size();
-  return path;
+  if (other_classes)
+    for (std::size_t c = 1; c < summary.rank_classes.size(); ++c)
+      other_classes->push_back(class_path(in, ranks, summary.rank_classes[c], path));
+  return std::move(built.path);
 }
 
 namespace {
 
-// Where a shared file's request of the path lands on `rank`: its offset moved by rank·stride.
-std::int64_t offset_on_rank(const Workload& path, const Request& source, std::int32_t rank) {
+// Where a shared file's request of a path lands on `rank`: its offset moved
+// by (rank − the path's rank)·stride, the path's rank the one whose offsets it holds.
+std::int64_t offset_on_rank(const Workload& path, std::int32_t path_rank, const Request& source, std::int32_t rank) {
   const FileInfo& info = path.files[source.file];
   if (info.file_class != FileClass::shared || source.offset == kUnknown) return source.offset;
   std::int64_t moved = 0, offset = 0;
-  if (__builtin_mul_overflow(info.rank_stride, static_cast<std::int64_t>(rank), &moved) ||
+  if (__builtin_mul_overflow(info.rank_stride, static_cast<std::int64_t>(rank) - path_rank, &moved) ||
       __builtin_add_overflow(source.offset, moved, &offset) || offset < 0 ||
       (source.size != kUnknown && offset > (std::int64_t{1} << 62) - source.size))
-    throw UserError(fmt::format("shared file '{}': rank {} would access offset {} + {}·{} (the file's offset "
-                                "stride per rank: the trace's, or rank_stride), outside 0 to 2^62; use fewer "
-                                "processes or another stride",
-                                path.table.files[source.file], rank, source.offset, rank, info.rank_stride));
+    throw UserError(
+        fmt::format("shared file '{}': process {} would access offset {} + ({} − {})·{} (the file's "
+                    "offset stride per rank: the trace's, or rank_stride), outside 0 to 2^62; use fewer "
+                    "processes or another stride",
+                    path.table.files[source.file], rank, source.offset, rank, path_rank, info.rank_stride));
   return offset;
+}
+
+ClassPaths one_class(Workload path, std::int32_t processes) {
+  ClassPaths paths;
+  paths.paths.push_back(std::move(path));
+  paths.ranks.push_back(0);
+  paths.process_class.assign(static_cast<std::size_t>(std::max(processes, 0)), 0);
+  paths.process_rank.resize(paths.process_class.size());
+  std::iota(paths.process_rank.begin(), paths.process_rank.end(), 0);
+  return paths;
 }
 
 }  // namespace
 
-Expansion::Expansion(Workload path, std::int32_t processes)
-    : path_(std::move(path)), processes_(processes), ids_(path_.files.size()) {
-  files_.processes = processes;
-  for (const auto& name : path_.table.ops) files_.table.op_id(name);
-  for (const Request& r : path_.table.requests) sessions_ = std::max<std::int64_t>(sessions_, r.session + 1);
+Expansion::Expansion(Workload path, std::int32_t processes) : Expansion(one_class(std::move(path), processes)) {}
+
+Expansion::Expansion(ClassPaths paths)
+    : process_class_(std::move(paths.process_class)),
+      process_rank_(std::move(paths.process_rank)),
+      processes_(static_cast<std::int32_t>(process_class_.size())) {
+  files_.processes = processes_;
+  classes_.resize(paths.paths.size());
+  for (std::size_t c = 0; c < classes_.size(); ++c) {
+    Class& k = classes_[c];
+    k.path = std::move(paths.paths[c]);
+    k.rank = paths.ranks[c];
+    k.ids.resize(k.path.files.size());
+    for (const auto& name : k.path.table.ops) k.ops.push_back(files_.table.op_id(name));  // class 0's ids stay
+    for (const Request& r : k.path.table.requests) sessions_ = std::max<std::int64_t>(sessions_, r.session + 1);
+  }
   std::uint64_t step = 0;
-  for (std::int32_t rank = 0; rank < processes; ++rank) {
-    for (const Request& source : path_.table.requests) {
-      if ((++step & 0xffff) == 0) throw_if_interrupted();  // a long path on each of many ranks
+  for (std::int32_t rank = 0; rank < processes_; ++rank) {
+    Class& k = classes_[process_class_[rank]];
+    for (const Request& source : k.path.table.requests) {
+      if ((++step & 0xffff) == 0) throw_if_interrupted();  // a long path on each of many processes
       if (rank > 0 && (source.flags & kRootExclusive)) continue;
       ++requests_;
       if (source.file < 0) continue;
-      const std::int64_t offset = offset_on_rank(path_, source, rank);
-      const std::int32_t id = name_file(source.file, rank);
+      const std::int64_t offset = offset_on_rank(k.path, k.rank, source, rank);
+      const std::int32_t id = name_file(k, source.file, rank);
       if (offset != kUnknown && source.size != kUnknown)
         files_.files[id].size = std::max(files_.files[id].size, offset + source.size);
     }
   }
-  order_.resize(path_.table.requests.size());
-  std::iota(order_.begin(), order_.end(), std::size_t{0});
-  std::stable_sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) {
-    return path_.table.requests[a].seq < path_.table.requests[b].seq;
-  });
-  for (std::size_t i = 0; i < order_.size(); ++i) {
-    const Request& r = path_.table.requests[order_[i]];
-    if (i == 0 || r.seq != path_.table.requests[order_[i - 1]].seq) groups_.push_back({i, i, true});
-    groups_.back().end = i + 1;
-    groups_.back().root_only = groups_.back().root_only && (r.flags & kRootExclusive);
+  for (Class& k : classes_) {
+    const auto& requests = k.path.table.requests;
+    k.order.resize(requests.size());
+    std::iota(k.order.begin(), k.order.end(), std::size_t{0});
+    std::stable_sort(k.order.begin(), k.order.end(),
+                     [&](std::size_t a, std::size_t b) { return requests[a].seq < requests[b].seq; });
+    for (std::size_t i = 0; i < k.order.size(); ++i) {
+      const Request& r = requests[k.order[i]];
+      if (i == 0 || r.seq != requests[k.order[i - 1]].seq) k.groups.push_back({i, i, r.seq, true});
+      k.groups.back().end = i + 1;
+      k.groups.back().root_only = k.groups.back().root_only && (r.flags & kRootExclusive);
+    }
+  }
+  std::map<std::int64_t, bool> seqs;  // seq -> root-only in every class that has it
+  for (const Class& k : classes_)
+    for (const Group& g : k.groups) {
+      const auto [it, fresh] = seqs.emplace(g.seq, g.root_only);
+      it->second = it->second && g.root_only;
+    }
+  for (const auto& [seq, root_only] : seqs) {
+    seqs_.push_back(seq);
+    seq_root_only_.push_back(root_only);
   }
 }
 
 // The id of a path file on `rank`, named at its first use (shared and
-// root-exclusive files keep one id on every rank).
-std::int32_t Expansion::name_file(std::int32_t path_file, std::int32_t rank) {
-  const FileInfo& info = path_.files[path_file];
+// root-exclusive files keep one id on every process).
+std::int32_t Expansion::name_file(Class& k, std::int32_t path_file, std::int32_t rank) {
+  const FileInfo& info = k.path.files[path_file];
   const bool private_file = info.file_class == FileClass::private_file;
-  auto& per_rank = ids_[path_file];
+  auto& per_rank = k.ids[path_file];
   if (per_rank.empty()) per_rank.assign(private_file ? processes_ : 1, -1);
   std::int32_t& id = per_rank[private_file ? rank : 0];
   if (id < 0) {
-    id = files_.table.file_id(private_file ? info.name.name_for(rank) : path_.table.files[path_file]);
+    id = files_.table.file_id(private_file ? info.name.name_for(rank) : k.path.table.files[path_file]);
     if (static_cast<std::size_t>(id) >= files_.files.size()) files_.files.resize(id + 1);
-    files_.files[id] = info;  // its FS grows to the largest offset + size of any rank
+    const std::int64_t reached = files_.files[id].size;  // a shared file another class named already
+    files_.files[id] = info;                             // its FS grows to the largest offset + size of any process
+    files_.files[id].size = std::max(reached, info.size);
     files_.files[id].name.root_name = files_.table.files[id];
     files_.files[id].name.learned = false;
   }
   return id;
 }
 
-Request Expansion::on_rank(std::size_t source, std::int32_t rank) const {
-  Request r = path_.table.requests[source];
+Request Expansion::on_rank(const Class& k, std::size_t source, std::int32_t rank) const {
+  Request r = k.path.table.requests[source];
   r.rank = rank;
+  r.op = k.ops[r.op];
   if (r.file >= 0) {
-    r.offset = offset_on_rank(path_, r, rank);
-    const bool private_file = path_.files[r.file].file_class == FileClass::private_file;
-    r.file = ids_[r.file][private_file ? rank : 0];
+    r.offset = offset_on_rank(k.path, k.rank, r, rank);
+    const bool private_file = k.path.files[r.file].file_class == FileClass::private_file;
+    r.file = k.ids[r.file][private_file ? rank : 0];
   }
   if (r.session >= 0) r.session += sessions_ * rank;
   return r;
 }
 
+const Expansion::Group* Expansion::group_at(const Class& k, std::int64_t seq) const {
+  return k.group < k.groups.size() && k.groups[k.group].seq == seq ? &k.groups[k.group] : nullptr;
+}
+
 std::size_t Expansion::next(std::vector<Request>& out, std::size_t count) {
   std::size_t made = 0;
-  while (made < count && group_ < groups_.size()) {
-    const Group& group = groups_[group_];
-    const std::size_t source = order_[group.begin + member_];
-    if (rank_ == 0 || !(path_.table.requests[source].flags & kRootExclusive)) {
-      out.push_back(on_rank(source, rank_));
-      if ((++made & 0xffff) == 0) throw_if_interrupted();  // a whole replica at once (expand)
+  while (made < count && processes_ > 0 && seq_ < seqs_.size()) {
+    const std::int64_t seq = seqs_[seq_];
+    const Class& k = classes_[process_class_[rank_]];
+    if (const Group* group = group_at(k, seq)) {
+      const std::size_t source = k.order[group->begin + member_];
+      if (rank_ == 0 || !(k.path.table.requests[source].flags & kRootExclusive)) {
+        out.push_back(on_rank(k, source, rank_));
+        if ((++made & 0xffff) == 0) throw_if_interrupted();  // a whole replica at once (expand)
+      }
+      if (group->begin + ++member_ < group->end) continue;
     }
-    if (group.begin + ++member_ < group.end) continue;
     member_ = 0;
-    if (++rank_ < processes_ && !group.root_only) continue;
+    if (++rank_ < processes_ && !seq_root_only_[seq_]) continue;
     rank_ = 0;
-    ++group_;
+    for (Class& c : classes_)
+      if (group_at(c, seq)) ++c.group;
+    ++seq_;
   }
   return made;
 }

@@ -30,8 +30,11 @@ constexpr std::uint64_t kMaxAlignmentCells = std::uint64_t{1} << 28;
 // The generic workload path: the root's requests with seq = 0, 1, …, flagged
 // root-exclusive when fewer than half of the children match them in a
 // longest-common-subsequence alignment of (operation, file) shadows (private
-// files compared by their order of first use).
-Workload extract_path(const Workload& sanitized, PathSummary& summary);
+// files compared by their order of first use) and no other rank is of the
+// root's class. The ranks are grouped into classes by what they do
+// (summary.rank_classes); `other_classes` receives the generic path of each
+// class but the root's (its smallest rank's requests).
+Workload extract_path(const Workload& sanitized, PathSummary& summary, std::vector<Workload>* other_classes = nullptr);
 
 // The soft-dependency forms of a path's data operations (seq renumbered), and
 // back: each "<op>1" becomes its seek and "<op>" again, the seek taking the
@@ -39,47 +42,74 @@ Workload extract_path(const Workload& sanitized, PathSummary& summary);
 void derive_soft_dependencies(Workload& path);
 void lower_soft_dependencies(Workload& path);
 
-// Every rank's requests of `path` for `processes` ranks (PIONEER's generation
-// engine), made a block at a time in issue order: (seq, rank), requests of
-// one seq and rank in path order, the order sort_for_issue gives. So a replica
-// of many processes is written as it is made and only its files are held.
-// Root-exclusive requests stay on rank 0, private files are renamed per rank,
-// shared offsets move by rank·stride; times and sequence IDs as in the path,
-// which has its soft dependencies lowered already (synthesize_replica).
+// A replica's generic paths, one per rank class, and the class each process
+// runs (docs/requests.md, "Rank classes").
+struct ClassPaths {
+  std::vector<Workload> paths;               // class 0: the root's (its root-exclusive requests on process 0 alone)
+  std::vector<std::int32_t> ranks;           // per class: the trace rank whose offsets its path holds
+  std::vector<std::uint32_t> process_class;  // per process
+  std::vector<std::int32_t> process_rank;    // per process: the trace rank whose part it takes
+};
+
+// Every process's requests of its class's path (PIONEER's generation engine,
+// one generic path per rank class), made a block at a time in issue order:
+// (seq, process), requests of one seq and process in path order, the order
+// sort_for_issue gives. So a replica of many processes is written as it is
+// made and only its files are held. Root-exclusive requests stay on process
+// 0, private files are named per process, shared offsets move by
+// (process − the class's rank)·stride; times and sequence IDs as in the
+// paths, which have their soft dependencies lowered already (synthesize_replica).
 class Expansion {
  public:
-  // Names every rank's files in the order a rank-by-rank walk of the path
-  // meets them (the file ids of the whole replica, fixed before any request
-  // is made) and sizes each file over every rank. A shared offset moved
-  // outside 0 to 2^62 is a UserError here.
+  // Names every process's files in the order a process-by-process walk of
+  // the paths meets them (the file ids of the whole replica, fixed before any
+  // request is made) and sizes each file over every process. A shared offset
+  // moved outside 0 to 2^62 is a UserError here.
+  explicit Expansion(ClassPaths paths);
+  // One class: every process runs `path` (offsets of rank 0), process i taking rank i's part.
   Expansion(Workload path, std::int32_t processes);
 
-  // The replica without its requests: ops, files (FS over every rank), processes.
+  // The replica without its requests: ops, files (FS over every process), processes.
   const Workload& files() const { return files_; }
-  // The path every process runs (its root-exclusive requests on process 0 alone).
-  const Workload& path() const { return path_; }
+  // The path the processes of `rank_class` run.
+  const Workload& path(std::uint32_t rank_class = 0) const { return classes_[rank_class].path; }
+  std::uint32_t class_of(std::size_t process) const { return process_class_[process]; }
+  std::int32_t rank_of(std::size_t process) const { return process_rank_[process]; }
+  std::int32_t processes() const { return processes_; }
   std::uint64_t requests() const { return requests_; }
   // Appends the next requests, at most `count`, to `out`; returns how many (0 once all are made).
   std::size_t next(std::vector<Request>& out, std::size_t count);
 
  private:
-  Request on_rank(std::size_t source, std::int32_t rank) const;
-  std::int32_t name_file(std::int32_t path_file, std::int32_t rank);
-
-  Workload path_, files_;
-  std::int32_t processes_;
-  std::vector<std::vector<std::int32_t>> ids_;  // per path file: its id on each rank (one for all unless private)
-  std::int64_t sessions_ = 0;                   // the path's sessions: rank r's are numbered from r·sessions_
-  std::uint64_t requests_ = 0;
-  // The path's requests by seq (stable), cut into groups of one seq, each
-  // issued on rank 0, 1, …; a group of root-exclusive requests on rank 0 only.
+  // A path's requests by seq (stable), cut into groups of one seq.
   struct Group {
     std::size_t begin, end;
-    bool root_only;
+    std::int64_t seq;
+    bool root_only;  // every request of the group is root-exclusive
   };
-  std::vector<std::size_t> order_;
-  std::vector<Group> groups_;
-  std::size_t group_ = 0, member_ = 0;  // the cursor: the next request is member_ of group_ on rank_
+  struct Class {
+    Workload path;
+    std::int32_t rank = 0;
+    std::vector<std::uint32_t> ops;              // path op -> the replica's
+    std::vector<std::vector<std::int32_t>> ids;  // per path file: its id on each process (one for all unless private)
+    std::vector<std::size_t> order;
+    std::vector<Group> groups;
+    std::size_t group = 0;  // the cursor's group, or the next one
+  };
+  Request on_rank(const Class& k, std::size_t source, std::int32_t rank) const;
+  std::int32_t name_file(Class& k, std::int32_t path_file, std::int32_t rank);
+  const Group* group_at(const Class& k, std::int64_t seq) const;
+
+  std::vector<Class> classes_;
+  std::vector<std::uint32_t> process_class_;
+  std::vector<std::int32_t> process_rank_;
+  Workload files_;
+  std::int32_t processes_;
+  std::int64_t sessions_ = 0;  // sessions per process: process r's are numbered from r·sessions_
+  std::uint64_t requests_ = 0;
+  std::vector<std::int64_t> seqs_;    // every class's sequence IDs, ascending, once
+  std::vector<bool> seq_root_only_;   // per seqs_: its groups are root-exclusive (process 0 alone)
+  std::size_t seq_ = 0, member_ = 0;  // the cursor: the next request is member_ of its group at seqs_[seq_] on rank_
   std::int32_t rank_ = 0;
 };
 

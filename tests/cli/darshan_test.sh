@@ -47,6 +47,23 @@ expect_rc 0 "characterize a binary log" "$gpusynth" characterize "$dxt_log" --fo
 cp "$tmp/stdout" "$tmp/binary.txt"
 expect_rc 0 "characterize its DXT text" "$gpusynth" characterize "$logs/mpi-io-test-dxt-3.21.dxt.txt.gz" --format dxt
 cmp -s "$tmp/binary.txt" "$tmp/stdout" || fail "characterize: binary and text differ: $(diff "$tmp/binary.txt" "$tmp/stdout" | head -c 400)"
+expect_rc 0 "characterize a binary log, its format told" "$gpusynth" characterize "$dxt_log"
+cmp -s "$tmp/binary.txt" "$tmp/stdout" || fail "characterize without --format: $(diff "$tmp/binary.txt" "$tmp/stdout" | head -c 400)"
+expect_in "$tmp/stderr" "format: dxt (told from" "characterize tells the format"
+expect_rc 2 "characterize a counters-only log without --format" "$gpusynth" characterize "$logs/mpi-io-test-x86_64-3.2.0.darshan"
+expect_in "$tmp/stderr" "--format is required" "characterize asks for --format where the log tells none"
+# A job whose ranks differ (tests/data/darshan/README.md): two rank classes, said and written.
+expect_rc 0 "characterize a job whose ranks differ" "$gpusynth" characterize "$logs/hdf5_diagonal_write_half_ranks_dxt.darshan" -o "$tmp/classes.h5"
+expect_in "$tmp/stdout" "rank classes: 2 (ranks doing the same operations on the same files, of the same sizes): 5 like rank 0, 5 like rank 1" "the rank classes"
+/usr/bin/python3 - "$tmp/classes.h5" >"$tmp/check" 2>&1 <<'PY' || fail "characterize -o: the rank classes: $(head -c 600 "$tmp/check")"
+import h5py, sys
+with h5py.File(sys.argv[1]) as f:
+    t = f["rank_classes"][:]
+    assert list(t["rank"]) == [0, 2, 4, 6, 8, 1, 3, 5, 7, 9] and list(t["class"]) == [0] * 5 + [1] * 5, t
+    assert f.attrs["rank_classes"] == 2
+    writes = [int(r["size"]) for r in f["class_paths/1/requests"][:] if f["class_paths/1/ops"][r["op"]][1] == b"write"]
+    assert writes == [96, 800, 96], writes
+PY
 expect_rc 0 "fit a binary log's DXT counts" "$gpusynth" fit "$dxt_log" --format dxt --bin 1s --models normal --json
 expect_in "$tmp/stdout" '"validity"' "the fit's table"
 # A config: a dataset and a requests entry given the binary log.

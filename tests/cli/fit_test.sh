@@ -134,6 +134,23 @@ fit = json.loads(open(sys.argv[1]).read())["models"][0]["fit"]
 assert fit["noise"][1] == 0 and fit["log_likelihood"] < 0, fit
 assert "state(s) 1 (from 0) hold one value each up to rounding" in fit["note"], fit
 PY
+# A request trace's row of its request timing (docs/models.md, "Request timing"): mpi-io-test's phases
+# repeat 3 block writes and 3 block reads (df 4: weak), its gaps no kind pair (df 0: none).
+expect_rc 0 "fit a DXT trace" "$gpusynth" fit "$data/mpi-io-test.dxt.txt.gz" --format dxt --bin 50ms --models normal
+expect_in "$tmp/stdout" "^phases   weak       8 phases  *span_sd = 0.0202 ± 0.0071 (df 4, weak), gap_sd = 0 ± 0 (df 0, none)" \
+  "the request timing's row"
+expect_rc 0 "fit a DXT trace, --json" "$gpusynth" fit "$data/mpi-io-test.dxt.txt.gz" --format dxt --bin 50ms \
+  --models normal --json
+/usr/bin/python3 - "$tmp/stdout" <<'PY' || fail "fit --json: the request timing"
+import json, sys
+timing = json.loads(open(sys.argv[1]).read())["request_timing"]
+assert timing["model"] == "phases" and timing["phases"] == 8 and timing["validity"] == "weak", timing
+assert timing["span_sd"]["df"] == 4 and abs(timing["span_sd"]["estimate"] - 0.0202) < 5e-4, timing
+assert timing["gap_sd"]["validity"] == "none", timing
+PY
+expect_rc 0 "fit a series has no request timing" "$gpusynth" fit "$data/cloudphysics_per_second.counts" --format counts \
+  --bin 1s --models normal
+grep -q "^phases " "$tmp/stdout" && fail "fit of a series printed a phases row"
 expect_rc 2 "fit unknown model" "$gpusynth" fit "$data/cloudphysics_per_second.counts" --format counts --bin 1s \
   --models stable,gamma -o "$tmp/never.yaml"
 expect_in "$tmp/stderr" "'gamma' is not a fittable model" "unknown model named"

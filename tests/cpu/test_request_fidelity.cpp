@@ -123,7 +123,7 @@ TEST(RequestDependencies, NoViolationInSyntheticReplicas) {
     options.draw = draw;
     std::uint64_t violations = 0, requests = 0;
     for (std::uint32_t replica = 0; replica < replicas; ++replica) {
-      Workload w = synthesize_processes(c.path, c.characteristics, options, replica, processes);
+      Workload w = synthesize_processes(synthesis_source(c), options, replica, processes);
       sort_for_issue(w);
       violations += check_dependencies(w).total();
       requests += w.table.requests.size();

@@ -87,6 +87,26 @@ Workload writes_of(const Workload& trace, std::int64_t writes, std::int32_t proc
   return replica;
 }
 
+// One class running `path`, its processes dealt the parts of the trace's
+// ranks 0 … ranks − 1 as a replica's are (deal_roles).
+Expansion dealt(const Workload& path, std::int32_t ranks, std::int32_t processes, std::uint32_t replica) {
+  ClassPaths paths;
+  paths.paths = {path};
+  paths.ranks = {0};
+  for (const std::uint32_t card : deal_roles(static_cast<std::size_t>(ranks), static_cast<std::size_t>(processes),
+                                             SynthesisOptions{}.key, replica)) {
+    paths.process_class.push_back(0);
+    paths.process_rank.push_back(static_cast<std::int32_t>(card));
+  }
+  return Expansion(std::move(paths));
+}
+
+// The model with no spread of the replicas: each phase's members as the trace had them.
+PhaseModel without_spread(PhaseModel model) {
+  for (Phase& phase : model.phases) phase.span_sd = phase.gap_sd = 0;
+  return model;
+}
+
 TEST(PhaseTiming, RecoversKnownPhases) {
   const KnownPhases known;
   const PhaseModel model = fit_phases(known.trace());
@@ -169,8 +189,8 @@ Workload timed_replica(const TraceCharacterization& c, const PhaseModel& model, 
   SynthesisOptions options;
   options.key = {7, 3};
   options.template_mode = template_mode;
-  Expansion expansion = synthesize_replica(c.path, c.characteristics, options, replica, processes, true);
-  PhaseTiming timing(model, expansion.path(), processes, options, replica);
+  Expansion expansion = synthesize_replica(synthesis_source(c), options, replica, processes, true);
+  PhaseTiming timing(model, expansion, options, replica);
   Workload w = expansion.files();
   std::vector<Request> made;
   while (expansion.next(made, block) > 0) {
@@ -199,7 +219,7 @@ TEST(PhaseTiming, OverlapsOfTheTraceAreCountedNotReplayed) {
   ASSERT_EQ(model.phases.size(), known.starts.size());
   // A replica of the trace's 8 processes, each running the root's 8 writes.
   Workload replica = writes_of(trace, 8, known.ranks);
-  PhaseTiming timing(model, writes_of(trace, 8, 1), known.ranks, SynthesisOptions{}, 0);
+  PhaseTiming timing(model, dealt(writes_of(trace, 8, 1), known.ranks, known.ranks, 0), SynthesisOptions{}, 0);
   time_workload(replica, timing);
   std::map<std::int32_t, double> busy_until;
   for (const Request& r : replica.table.requests) {
@@ -242,8 +262,16 @@ TEST(PhaseTiming, NoProcessStartsBeforeItsPreviousRequestEnded) {
 // started the last phase 0.10–0.87 s early (mean 0.38 s).
 TEST(PhaseTiming, ReplicasOfMpiIoTestKeepItsPhases) {
   const TraceCharacterization c = mpi_io_test();
-  const PhaseModel model = fit_phases(c.sanitized);
+  PhaseModel model = fit_phases(c.sanitized);
   ASSERT_EQ(model.phases.size(), 8u);
+  // Its repeats: 3 phases of block writes (2.686, 2.546, 2.622 s) and 3 of block reads (0.714, 0.705,
+  // 0.701 s), whose log spans scatter by 0.0202 (numpy over those spans: std with ddof = 4 of the logs
+  // about each kind's mean); the gaps between them repeat twice per kind.
+  EXPECT_EQ(model.span_spread.df, 4u);
+  EXPECT_NEAR(model.span_spread.sd, 0.0202, 5e-4);
+  EXPECT_STREQ(model.span_spread.validity(), "weak");
+  // Without the spread (what follows checks the phases' members and starts), a replica is the trace's run.
+  model = without_spread(model);
   double trace_end = 0;
   for (const Phase& phase : model.phases) {
     trace_end = std::max(trace_end, phase.end);
@@ -268,12 +296,12 @@ TEST(PhaseTiming, ReplicasOfMpiIoTestKeepItsPhases) {
 TEST(PhaseTiming, ProcessesAreDealtTheRanksPartsEvenly) {
   const KnownPhases known;
   const Workload trace = known.trace();
-  const PhaseModel model = fit_phases(trace);
+  const PhaseModel model = without_spread(fit_phases(trace));  // the members' own skews and durations, unscaled
   ASSERT_EQ(model.phases.size(), known.starts.size());
   const std::int32_t processes = 20;
   Workload replica = writes_of(trace, 8, processes);
   for (std::uint32_t i = 0; i < 3; ++i) {
-    PhaseTiming timing(model, writes_of(trace, 8, 1), processes, SynthesisOptions{}, i);
+    PhaseTiming timing(model, dealt(writes_of(trace, 8, 1), known.ranks, processes, i), SynthesisOptions{}, i);
     time_workload(replica, timing);
     std::vector<std::map<std::int32_t, int>> dealt(known.starts.size());  // per phase: copies per member
     std::map<std::int32_t, std::set<std::int32_t>> copied;                // per process: the members it copied
@@ -331,7 +359,7 @@ TEST(PhaseTiming, RanksThatTakeTurnsKeepTheirTurns) {
   for (const std::int32_t processes : {4, 8}) {
     for (std::uint32_t i = 0; i < 3; ++i) {
       Workload replica = writes_of(trace, 4, processes);
-      PhaseTiming timing(model, writes_of(trace, 4, 1), processes, SynthesisOptions{}, i);
+      PhaseTiming timing(model, dealt(writes_of(trace, 4, 1), 4, processes, i), SynthesisOptions{}, i);
       time_workload(replica, timing);
       std::vector<std::map<std::int32_t, int>> writers(starts.size());  // per phase: writes per process
       for (const Request& r : replica.table.requests) {
@@ -359,14 +387,133 @@ TEST(PhaseTiming, RanksThatTakeTurnsKeepTheirTurns) {
     }
   }
   // 2 processes take 2 of the 4 parts: the 2 turns no process takes keep their trace span, so the last
-  // phase starts when the trace's did (passing them on their gaps alone would start it early).
+  // phase starts when the trace's did, its first request at most the largest skew (3 ms) later (passing
+  // the empty turns on their gaps alone would start it 2 s early).
   Workload replica = writes_of(trace, 4, 2);
-  PhaseTiming timing(model, writes_of(trace, 4, 1), 2, SynthesisOptions{}, 0);
+  PhaseTiming timing(model, dealt(writes_of(trace, 4, 1), 4, 2, 0), SynthesisOptions{}, 0);
   time_workload(replica, timing);
   double last_phase = HUGE_VAL;
   for (const Request& r : replica.table.requests)
     if (r.seq == 2) last_phase = std::min(last_phase, r.start);
-  EXPECT_NEAR(last_phase, model.phases[4].start, 1e-9);
+  EXPECT_GE(last_phase, model.phases[4].start - 1e-9);
+  EXPECT_LE(last_phase, model.phases[4].start + 0.003 + 1e-9);
+}
+
+// A trace of 4 ranks in K = 200 phases of one kind (each rank two 4 KiB
+// writes, rank r r·0.1 ms late, the trace's clock tick): phase p's writes last
+// 0.1·exp(±σ) s (+ for even p), so its span 0.3 ms + 0.2·exp(±σ) s; the gap
+// after it 10·exp(±τ) s (+ for p mod 4 < 2). The fit gives the log spans' SD
+// about their mean, σ·√(K/(K − 1)) (to the 0.3 ms the skews add), with K − 1
+// degrees of freedom, and the gaps' (K − 2 of them); replicas of 4 processes
+// scale each phase's span by exp(sd·Z_p) and each gap by exp(gap_sd·W_p):
+// over 5 replicas' 1000 phases the log ratios to the trace's have mean 0 and
+// SD sd, within 4 standard errors (sd/√1000 and sd/√1998).
+TEST(PhaseTiming, SpreadOfRepeatedPhasesIsFittedAndDrawn) {
+  const std::int32_t ranks = 4, phases = 200;
+  const double sigma = 0.1, tau = 0.3;
+  const auto sign = [](bool plus) { return plus ? 1.0 : -1.0; };
+  Workload trace;
+  trace.processes = ranks;
+  trace.table.file_id("f");
+  std::vector<double> spans, gaps;
+  double start = 0.5;
+  for (std::int32_t p = 0; p < phases; ++p) {
+    const double duration = 0.1 * std::exp(sigma * sign(p % 2 == 0));
+    for (std::int32_t r = 0; r < ranks; ++r) add_two_writes(trace, r, start + 1e-4 * r, duration, 0.0);
+    spans.push_back(1e-4 * (ranks - 1) + 2 * duration);
+    gaps.push_back(10 * std::exp(tau * sign(p % 4 < 2)));
+    start += spans.back() + gaps.back();
+  }
+  gaps.pop_back();
+  PhaseModel model = fit_phases(trace);
+  ASSERT_EQ(model.phases.size(), static_cast<std::size_t>(phases));
+  EXPECT_EQ(model.span_spread.df, static_cast<std::uint64_t>(phases - 1));
+  // The sample SD of the known log values (ddof 1): ±σ and ±τ about their means.
+  const auto sample_sd = [](const std::vector<double>& values) {
+    const double n = static_cast<double>(values.size());
+    double mean = 0, squares = 0;
+    for (double v : values) mean += std::log(v) / n;
+    for (double v : values) squares += (std::log(v) - mean) * (std::log(v) - mean);
+    return std::sqrt(squares / (n - 1));
+  };
+  EXPECT_NEAR(model.span_spread.sd, sample_sd(spans), 1e-9);
+  EXPECT_NEAR(model.span_spread.sd, sigma * std::sqrt(phases / (phases - 1.0)), 2e-3 * sigma);  // the skews' 0.3 ms
+  EXPECT_NEAR(model.span_spread.se, model.span_spread.sd / std::sqrt(2.0 * (phases - 1)), 1e-12);
+  EXPECT_STREQ(model.span_spread.validity(), "ok");
+  EXPECT_EQ(model.gap_spread.df, static_cast<std::uint64_t>(phases - 2));
+  EXPECT_NEAR(model.gap_spread.sd, sample_sd(gaps), 1e-9);
+  std::vector<double> span_logs, gap_logs;
+  for (std::uint32_t i = 0; i < 5; ++i) {
+    Workload replica = writes_of(trace, 2 * phases, ranks);
+    PhaseTiming timing(model, dealt(writes_of(trace, 2 * phases, 1), ranks, ranks, i), SynthesisOptions{}, i);
+    time_workload(replica, timing);
+    std::vector<double> first(phases, HUGE_VAL), last(phases, 0);
+    for (const Request& r : replica.table.requests) {
+      const auto p = static_cast<std::size_t>(r.seq / 2);
+      first[p] = std::min(first[p], r.start);
+      last[p] = std::max(last[p], r.start + r.duration);
+    }
+    for (std::size_t p = 0; p < first.size(); ++p) {
+      span_logs.push_back(std::log((last[p] - first[p]) / spans[p]));
+      if (p + 1 < first.size()) gap_logs.push_back(std::log((first[p + 1] - last[p]) / gaps[p]));
+    }
+  }
+  for (const auto& [logs, sd] :
+       {std::pair{&span_logs, model.span_spread.sd}, std::pair{&gap_logs, model.gap_spread.sd}}) {
+    const double n = static_cast<double>(logs->size());
+    double m = 0, ss = 0;
+    for (double x : *logs) m += x / n;
+    for (double x : *logs) ss += (x - m) * (x - m);
+    EXPECT_NEAR(m, 0.0, 4 * sd / std::sqrt(n));
+    EXPECT_NEAR(std::sqrt(ss / (n - 1)), sd, 4 * sd / std::sqrt(2 * (n - 1)));
+  }
+}
+
+// Two kinds of phase alternate (4 ranks writing 4 KiB, or 8 KiB: another
+// kind), 20 of each, and one phase of 3 ranks: the steady kind's spans (about
+// 0.2 s) vary by exp(±0.01), the noisy kind's (about 2 s) by exp(±0.5), the
+// phase seen once spans about 0.3 s. Each phase draws with its own kind's log
+// SD (the sample SD of its kind's log spans), the phase whose kind does not
+// repeat with that of the kind nearest its span (the steady one): the steady
+// kind stays steady beside the noisy one. The pooled SD: both kinds' squares
+// over their 38 degrees of freedom.
+TEST(PhaseTiming, EachKindOfPhaseKeepsItsOwnSpread) {
+  Workload trace;
+  trace.processes = 4;
+  trace.table.file_id("f");
+  std::map<int, std::vector<double>> spans;  // per kind: 0 steady, 1 noisy, 2 once
+  double start = 0.5;
+  for (int p = 0; p < 41; ++p) {
+    const int kind = p == 40 ? 2 : p % 2;
+    const double base = kind == 1 ? 1.0 : kind == 2 ? 0.15 : 0.1;
+    const double duration = base * std::exp((kind == 1 ? 0.5 : kind == 2 ? 0.0 : 0.01) * (p % 4 < 2 ? 1.0 : -1.0));
+    const std::int32_t ranks = kind == 2 ? 3 : 4;
+    const std::size_t first = trace.table.requests.size();
+    for (std::int32_t r = 0; r < ranks; ++r) add_two_writes(trace, r, start + 1e-4 * r, duration, 0.0);
+    for (std::size_t i = first; i < trace.table.requests.size(); ++i)
+      trace.table.requests[i].size = kind == 1 ? 8192 : 4096;
+    spans[kind].push_back(1e-4 * (ranks - 1) + 2 * duration);
+    start += spans[kind].back() + 10;
+  }
+  const auto squares_and_df = [](const std::vector<double>& v) {
+    double mean = 0, squares = 0;
+    for (double x : v) mean += std::log(x) / static_cast<double>(v.size());
+    for (double x : v) squares += (std::log(x) - mean) * (std::log(x) - mean);
+    return std::pair{squares, static_cast<double>(v.size() - 1)};
+  };
+  const auto [steady, steady_df] = squares_and_df(spans[0]);
+  const auto [noisy, noisy_df] = squares_and_df(spans[1]);
+  const PhaseModel model = fit_phases(trace);
+  ASSERT_EQ(model.phases.size(), 41u);
+  EXPECT_EQ(model.span_spread.df, 38u);
+  const double pooled = std::sqrt((steady + noisy) / 38);
+  EXPECT_NEAR(model.span_spread.sd, pooled, 1e-12);
+  for (int p = 0; p < 41; ++p) {
+    const double expected = std::sqrt(p % 2 == 0 ? steady / steady_df : noisy / noisy_df);  // phase 40: steady's
+    EXPECT_NEAR(model.phases[static_cast<std::size_t>(p)].span_sd, expected, 1e-12) << "phase " << p;
+  }
+  EXPECT_LT(model.phases[0].span_sd, 0.02);
+  EXPECT_GT(model.phases[1].span_sd, 0.4);
 }
 
 // The same replica, bit for bit, whatever the block its requests are made in.
@@ -382,15 +529,17 @@ TEST(PhaseTiming, SameBitsForAnyBlockSize) {
       ASSERT_EQ(blocks.table.requests[i].duration, whole.table.requests[i].duration);
     }
   }
-  // Another replica deals the phases' ranks out to other processes: the same span (every rank in every
-  // phase), other processes late.
-  const Workload other = timed_replica(c, model, 6, 48, kStreamedRequests, false);
-  ASSERT_EQ(other.table.requests.size(), whole.table.requests.size());
+  // Another replica deals the phases' ranks out to other processes: without the spread the same span
+  // (every rank in every phase), other processes late.
+  const PhaseModel unspread = without_spread(model);
+  const Workload one = timed_replica(c, unspread, 5, 48, kStreamedRequests, false);
+  const Workload other = timed_replica(c, unspread, 6, 48, kStreamedRequests, false);
+  ASSERT_EQ(other.table.requests.size(), one.table.requests.size());
   std::size_t moved = 0;
-  for (std::size_t i = 0; i < whole.table.requests.size(); ++i)
-    moved += other.table.requests[i].start != whole.table.requests[i].start;
-  EXPECT_GT(moved, whole.table.requests.size() / 2);
-  EXPECT_NEAR(last_end(other), last_end(whole), 1e-9 * last_end(whole));
+  for (std::size_t i = 0; i < one.table.requests.size(); ++i)
+    moved += other.table.requests[i].start != one.table.requests[i].start;
+  EXPECT_GT(moved, one.table.requests.size() / 2);
+  EXPECT_NEAR(last_end(other), last_end(one), 1e-9 * last_end(one));
 }
 
 }  // namespace

@@ -182,9 +182,60 @@ TEST(Requests, TemplateExpansionReproducesTheTrace) {
   const TraceCharacterization c = characterize_requests(mpi_io_test());
   SynthesisOptions options;
   options.template_mode = true;
-  Workload expanded = synthesize_processes(c.path, c.characteristics, options, 0, 32);
+  Workload expanded = synthesize_processes(synthesis_source(c), options, 0, 32);
   EXPECT_EQ(request_multiset(expanded, false), request_multiset(c.sanitized, false));
   EXPECT_EQ(check_dependencies(expanded).total(), 0u);
+}
+
+// Each process's (or rank's) data requests as (read or write, size), in its order.
+std::multiset<std::vector<std::pair<OpClass, std::int64_t>>> data_sequences(const Workload& w) {
+  std::map<std::int32_t, std::vector<std::pair<OpClass, std::int64_t>>> by_rank;
+  for (const Request& r : w.table.requests)
+    if (is_data(w.table.op_class(r))) by_rank[r.rank].emplace_back(w.table.op_class(r), r.size);
+  std::multiset<std::vector<std::pair<OpClass, std::int64_t>>> out;
+  for (auto& [rank, sequence] : by_rank) out.insert(std::move(sequence));
+  return out;
+}
+
+// A real job whose ranks differ (darshan-logs' hdf5_diagonal_write_half_ranks,
+// tests/data/darshan/README.md): every rank reads the same 40 requests, the
+// even ranks then write 4 requests of 96, 1, 1400 and 96 bytes, the odd ranks
+// 3 of 96, 800 and 96. Two rank classes; in template mode and in sample mode
+// (file draws keep a file's sessions and sizes) each of N = 10 processes does
+// one rank's data requests, every rank's once, and N = 20 every rank's
+// twice, with no dependency broken; what the plan expects a replica to write
+// is what it writes. Before 0.5.0 every process ran the root's 4 writes: 40
+// writes of 15930 bytes for the trace's 35 of 12925.
+TEST(Requests, RanksThatDifferKeepTheirOwnRequests) {
+  const TraceCharacterization c = characterize_requests(read_request_trace(
+      {test::data_path("darshan/hdf5_diagonal_write_half_ranks_dxt.darshan")}, "dxt", TraceOptions{}, ""));
+  ASSERT_EQ(c.path_summary.rank_classes.size(), 2u);
+  EXPECT_EQ(c.path_summary.rank_classes[0], (std::vector<std::int32_t>{0, 2, 4, 6, 8}));
+  EXPECT_EQ(c.path_summary.rank_classes[1], (std::vector<std::int32_t>{1, 3, 5, 7, 9}));
+  EXPECT_EQ(c.path_summary.root_exclusive, 0u);
+  const SynthesisSource source = synthesis_source(c);
+  const auto ranks = data_sequences(c.sanitized);
+  ASSERT_EQ(ranks.size(), 10u);
+  for (const bool template_mode : {true, false}) {
+    SynthesisOptions options;
+    options.template_mode = template_mode;
+    for (const std::int32_t processes : {10, 20}) {
+      auto expected = ranks;
+      if (processes == 20) expected.insert(ranks.begin(), ranks.end());
+      const SynthesisVolume planned = expected_synthesis_volume(source, options, processes);
+      for (std::uint32_t replica = 0; replica < 3; ++replica) {
+        const Workload w = synthesize_processes(source, options, replica, processes);
+        EXPECT_EQ(data_sequences(w), expected) << processes << " processes, replica " << replica;
+        EXPECT_EQ(check_dependencies(w).total(), 0u);
+        double writes = 0, written = 0;
+        for (const Request& r : w.table.requests)
+          if (w.table.op_class(r) == OpClass::write) writes += 1, written += static_cast<double>(r.size);
+        EXPECT_EQ(written, 12925.0 * processes / 10) << processes << " processes, replica " << replica;
+        EXPECT_EQ(planned.writes, writes);
+        EXPECT_EQ(planned.bytes_written, written);
+      }
+    }
+  }
 }
 
 // Template mode takes the SIZE and OFF overrides as the replay's original
@@ -197,7 +248,7 @@ TEST(Requests, TemplateExpansionIsScaledAsTheReplaysOriginal) {
   options.template_mode = true;
   options.overrides[Characteristic::SIZE].scale = 1.0 / 4096;
   options.overrides[Characteristic::OFF].scale = 1.0 / 4096;
-  const Workload expanded = synthesize_processes(c.path, c.characteristics, options, 0, 32);
+  const Workload expanded = synthesize_processes(synthesis_source(c), options, 0, 32);
   const Workload original = replay_original(c.sanitized, options);
   EXPECT_EQ(request_multiset(expanded, false), request_multiset(original, false));
   std::set<std::int64_t> sizes;
@@ -237,7 +288,7 @@ TEST(Requests, SeeksComeBackAndMetadataOnlyFilesSynthesize) {
   for (const bool use_template : {true, false}) {
     SynthesisOptions options;
     options.template_mode = use_template;
-    const Workload w = synthesize_processes(c.path, c.characteristics, options, 0, 2);
+    const Workload w = synthesize_processes(synthesis_source(c), options, 0, 2);
     std::vector<std::string> rank0;
     std::set<std::int64_t> seqs;
     for (const Request& r : w.table.requests)
@@ -371,7 +422,7 @@ TEST(Requests, CountsDrivenTimingMatchesEveryBin) {
   const TraceCharacterization c = characterize_requests(mpi_io_test());
   SynthesisOptions options;
   options.key = {11, 5};
-  Workload w = synthesize_processes(c.path, c.characteristics, options, 3, 64);
+  Workload w = synthesize_processes(synthesis_source(c), options, 3, 64);
   std::vector<double> counts;
   std::uint64_t state = 99, total = 0;
   while (total < 600) {
@@ -655,7 +706,7 @@ TEST(Requests, DxtTextReadsBack) {
   const TraceCharacterization c = characterize_requests(mpi_io_test());
   SynthesisOptions options;
   options.key = {3, 1};
-  Workload w = synthesize_processes(c.path, c.characteristics, options, 0, 8);
+  Workload w = synthesize_processes(synthesis_source(c), options, 0, 8);
   sort_for_issue(w);
   test::TempDir dir;
   write_dxt_text(dir.path("round.dxt"), w);
@@ -833,7 +884,7 @@ TEST(RequestsConfig, GivenCharacteristicsSynthesize) {
   ASSERT_TRUE(spec.given);
   SynthesisOptions options = spec.synthesis;
   options.key.seed = 1;
-  Workload w = synthesize_processes(spec.given_files, *spec.given, options, 0, spec.processes);
+  Workload w = synthesize_processes(synthesis_source(spec.given_files, *spec.given), options, 0, spec.processes);
   EXPECT_EQ(check_dependencies(w).total(), 0u);
   std::set<std::string> files;
   std::size_t data = 0;
@@ -905,7 +956,7 @@ Workload given_replica(const std::vector<std::pair<std::string, std::string>>& c
   const RequestsSpec& spec = config.requests[0];
   SynthesisOptions options = options_in ? *options_in : spec.synthesis;
   options.key.seed = 1;
-  return synthesize_processes(spec.given_files, *spec.given, options, 0, processes);
+  return synthesize_processes(synthesis_source(spec.given_files, *spec.given), options, 0, processes);
 }
 
 TEST(Requests, SynthesisNeverClipsOffsetsOrTimesInSilence) {
@@ -956,13 +1007,15 @@ TEST(Requests, ExpectedSizeIsCloseToTheSynthesis) {
   const RunConfig config = parse_config(given_config(), "c.yaml");
   const RequestsSpec& spec = config.requests[0];
   for (const std::int32_t processes : {1, 64}) {
-    const SynthesisSize expected = expected_synthesis_size(spec.given_files, *spec.given, spec.synthesis, processes);
+    const SynthesisSize expected =
+        expected_synthesis_size(synthesis_source(spec.given_files, *spec.given), spec.synthesis, processes);
     double requests = 0;
     for (std::uint32_t replica = 0; replica < 20; ++replica) {
       SynthesisOptions options = spec.synthesis;
       options.key.seed = 5;
       requests += static_cast<double>(
-          synthesize_processes(spec.given_files, *spec.given, options, replica, processes).table.requests.size());
+          synthesize_processes(synthesis_source(spec.given_files, *spec.given), options, replica, processes)
+              .table.requests.size());
     }
     requests /= 20;
     EXPECT_GT(expected.replica_requests, 0.5 * requests);
@@ -977,7 +1030,8 @@ TEST(Requests, SignalsStopTheSynthesis) {
   {
     InterruptGuard guard;
     std::raise(SIGTERM);
-    EXPECT_THROW(synthesize_processes(spec.given_files, *spec.given, spec.synthesis, 0, 4), Interrupted);
+    EXPECT_THROW(synthesize_processes(synthesis_source(spec.given_files, *spec.given), spec.synthesis, 0, 4),
+                 Interrupted);
   }
   InterruptGuard clear;  // a new guard forgets the signal: the tests after this one run
 }
