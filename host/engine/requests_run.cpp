@@ -383,19 +383,23 @@ std::vector<Attribute> entry_attributes(const RunConfig& config, const RequestsS
 
 // What a user should know of the phases' spread where its fit is weak or has nothing to fit, else "".
 std::string spread_warning(const RequestsSpec& spec, const PhaseModel& phases) {
-  const LogSpread& spans = phases.span_spread;
-  if (spans.df == 0)
+  if (phases.span_spread.df == 0 && phases.gap_spread.df == 0)
     return fmt::format(
         "warning: requests '{}': no phase of the trace repeats (or none spans 100 ticks of its clock), so the "
         "replicas timed by its phases have no spread of their own: at the trace's rank count they are one run, "
         "and a replay's exchangeability is decided by the replay's own noise",
         spec.name);
-  if (spans.df < 10)
-    return fmt::format(
-        "warning: requests '{}': the replicas' spread (the log SD of a phase's span, {:.3g} ± {:.2g}) is fitted "
-        "from {} degrees of freedom, the repeated phases of one trace (validity weak)",
-        spec.name, spans.sd, spans.se, spans.df);
-  return "";
+  std::vector<std::string> weak;
+  for (const auto& [what, spread] :
+       {std::pair{"a phase's span", &phases.span_spread}, std::pair{"the gap after a phase", &phases.gap_spread}})
+    if (spread->df > 0 && spread->df < 10)
+      weak.push_back(fmt::format("the log SD of {}, {:.3g} ± {:.2g}, from {} degrees of freedom", what, spread->sd,
+                                 spread->se, spread->df));
+  if (weak.empty()) return "";
+  return fmt::format(
+      "warning: requests '{}': the replicas' spread is fitted from the few repeated phases of one "
+      "trace (validity weak): {}",
+      spec.name, fmt::join(weak, "; "));
 }
 
 // How one replica is timed: by its ensemble's counts in `file` (an

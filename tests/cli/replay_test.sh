@@ -59,6 +59,9 @@ mv "$tmp/out/timed.h5" "$tmp/timed.h5"
 [ "$(grep -c "^-- fio .*replay.fio" "$tmp/fio-saw")" -eq 10 ] || fail "fio did not run the 10 replays: $(head -c 300 "$tmp/fio-saw")"
 grep -q "^\.timed\.h5\.tmp-" "$tmp/fio-saw" && fail "fio ran while the output was staged: $(grep tmp- "$tmp/fio-saw" | head -3)"
 expect_in "$tmp/stderr" "replay 10/10 of 'mpi-io-test': replica 7" "progress"
+# The replicas' spread, fitted from mpi-io-test's 3 repeated block writes and reads (df 4), is said to be weak.
+expect_in "$tmp/stderr" "warning: requests 'mpi-io-test': the replicas' spread is fitted from the few repeated phases of one trace (validity weak): the log SD of a phase's span, 0.0202 ± 0.0071, from 4 degrees of freedom$" \
+  "the spread's weak fit is warned"
 expect_in "$tmp/timed.txt" "band coverage" "the summary"
 [ -z "$(ls -A "$tmp/target")" ] || fail "the replays left files in the target: $(ls -A "$tmp/target")"
 # The file holds what a run without replays writes: the same ensembles and requests.
