@@ -65,6 +65,11 @@ struct RequestTable {
   std::uint32_t op_id(std::string_view name);
   std::int32_t file_id(std::string_view name);
   bool has_file(std::string_view name) const { return file_index_.count(name) > 0; }
+  // The id of a file named already, else nothing.
+  std::optional<std::int32_t> find_file(std::string_view name) const {
+    const auto it = file_index_.find(name);
+    return it == file_index_.end() ? std::nullopt : std::optional<std::int32_t>(it->second);
+  }
   OpClass op_class(const Request& r) const { return op_classes[r.op]; }
   const std::string& op_name(const Request& r) const { return ops[r.op]; }
 

@@ -108,7 +108,7 @@ void print_request_timing(const PhaseModel& phases) {
 nlohmann::json request_timing_json(const PhaseModel& phases) {
   nlohmann::json j = {
       {"model", "phases"}, {"phases", phases.phases.size()}, {"validity", phases.span_spread.validity()}};
-  for (const auto& [name, spread] : {std::pair{"span", &phases.span_spread}, std::pair{"gap", &phases.gap_spread}})
+  for (const auto& [name, spread] : phases.named_spreads())
     j[std::string(name) + "_sd"] = {
         {"estimate", spread->sd}, {"se", spread->se}, {"df", spread->df}, {"validity", spread->validity()}};
   return j;

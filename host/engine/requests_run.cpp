@@ -371,7 +371,7 @@ std::vector<Attribute> entry_attributes(const RunConfig& config, const RequestsS
     attributes.push_back({"phase_skew_median", phases.skew_median});
     attributes.push_back({"phase_participation", phases.participation});
     attributes.push_back({"trace_overlaps", static_cast<std::int64_t>(phases.overlaps)});
-    for (const auto& [name, spread] : {std::pair{"span", &phases.span_spread}, std::pair{"gap", &phases.gap_spread}}) {
+    for (const auto& [name, spread] : phases.named_spreads()) {
       attributes.push_back({fmt::format("phase_{}_sd", name), spread->sd});
       attributes.push_back({fmt::format("phase_{}_sd_se", name), spread->se});
       attributes.push_back({fmt::format("phase_{}_df", name), static_cast<std::int64_t>(spread->df)});

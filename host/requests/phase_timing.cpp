@@ -150,7 +150,7 @@ LogSpread log_spread(const std::vector<std::pair<std::vector<std::int64_t>, doub
   spread.sd = std::sqrt(squares / static_cast<double>(spread.df));
   spread.se = spread.sd / std::sqrt(2.0 * static_cast<double>(spread.df));
   for (std::size_t i = 0; i < values.size(); ++i) {
-    const auto [kind, value] = values[i];
+    const auto& [kind, value] = values[i];
     if (const auto k = kinds.find(kind); k != kinds.end() && k->second.logs.size() > 1) {
       own[i] = std::sqrt(k->second.squares / static_cast<double>(k->second.logs.size() - 1));
     } else if (value > 0) {
@@ -170,7 +170,7 @@ void fit_spread(PhaseModel& model, double tick) {
   for (std::size_t p = 0; p < model.phases.size(); ++p) {
     const Phase& phase = model.phases[p];
     spans.emplace_back(phase.kind, phase.end - phase.start);
-    std::vector<std::int64_t> pair = phase.kind;
+    std::vector<std::int64_t> pair = phase.kind;  // the last phase's entry (no gap) keeps the indices the phases'
     if (p + 1 < model.phases.size())
       pair.insert(pair.end(), model.phases[p + 1].kind.begin(), model.phases[p + 1].kind.end());
     gaps.emplace_back(std::move(pair), p + 1 < model.phases.size() ? phase.gap_after : 0.0);

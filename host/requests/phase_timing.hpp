@@ -10,7 +10,9 @@
 // that rank did, for any number of processes.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "host/requests/random_draws.hpp"
@@ -93,6 +95,10 @@ struct PhaseModel {
   double participation = 0;    // the mean over the phases of the share of the roles that take part
   LogSpread span_spread;       // of the phases' spans
   LogSpread gap_spread;        // of the positive gaps between phases
+  // Both spreads by the names the outputs give them ("span", "gap").
+  std::array<std::pair<const char*, const LogSpread*>, 2> named_spreads() const {
+    return {{{"span", &span_spread}, {"gap", &gap_spread}}};
+  }
 };
 
 // The model of `sanitized` (every rank's requests at their recorded times).

@@ -556,9 +556,9 @@ Workload class_path(const RequestTable& in, const RankShadows& ranks, const std:
       const auto& own = ranks.own_files.at(rank);
       const auto k = std::find(own.begin(), own.end(), source) - own.begin();
       info.name = own_file_pattern(in, ranks, rank, static_cast<std::size_t>(k));
-    } else if (root_path.table.has_file(in.files[source])) {  // unless the class's ranks agree on another
-      const auto at = std::find(root_path.table.files.begin(), root_path.table.files.end(), in.files[source]);
-      info.rank_stride = root_path.files[static_cast<std::size_t>(at - root_path.table.files.begin())].rank_stride;
+    } else if (const auto root_file = root_path.table.find_file(in.files[source])) {
+      // The root path's stride, unless the class's ranks agree on another (set_strides below).
+      info.rank_stride = root_path.files[static_cast<std::size_t>(*root_file)].rank_stride;
     }
   }
   built.set_strides();
