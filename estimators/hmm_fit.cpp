@@ -12,6 +12,7 @@
 #include <unsupported/Eigen/MatrixFunctions>
 
 #include "estimators/chain_law.hpp"
+#include "estimators/eigen_decomposition.hpp"
 #include "estimators/empirical.hpp"
 #include "estimators/minimize.hpp"
 #include "host/base/errors.hpp"
@@ -116,14 +117,14 @@ class Propagator {
   using ComplexMatrix = Eigen::Matrix<Complex, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxFitStates, kMaxFitStates>;
 
   Propagator(const Data& d, const MatrixXd& Q) : d_(d), Q_(Q), k_(Q.rows()) {
-    Eigen::EigenSolver<MatrixXd> solver;
     const bool many_intervals = d.intervals.size() * kIntervalsPerObservation > d.dt.size();
-    if (many_intervals && solver.compute(Q).info() == Eigen::Success) {
-      V_ = solver.eigenvectors();
+    const auto spectrum = many_intervals ? eigen_decomposition(Q, true) : std::nullopt;
+    if (spectrum) {
+      V_ = spectrum->vectors;
       const Eigen::FullPivLU<ComplexMatrix> lu(V_);
       if (lu.rcond() > kMinConditionReciprocal) {
         V_inv_ = lu.inverse();
-        eigenvalues_ = solver.eigenvalues();
+        eigenvalues_ = spectrum->values;
         spectral_ = true;
         flow_sum_ = ComplexMatrix::Zero(k_, k_);
         inverse_gap_ = ComplexMatrix::Zero(k_, k_);

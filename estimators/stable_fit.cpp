@@ -486,7 +486,9 @@ void add_profile_intervals(StableFit& fit, const Likelihood& data, TableCache& c
   };
   const double alpha_step = std::isfinite(fit.se_alpha) ? fit.se_alpha : 0.01;
   fit.profile_alpha = {interval_end(drop_alpha, fit.s0.alpha, -alpha_step, kAlphaMin),
-                       interval_end(drop_alpha, fit.s0.alpha, alpha_step, 2.0), kNaN, {}};
+                       interval_end(drop_alpha, fit.s0.alpha, alpha_step, 2.0),
+                       StableFit::kNaN,
+                       {}};
   // σ and μ1: the lattice of α over the α interval and a step beyond (the 95 %
   // region's projections on σ and μ1 lie over the α interval), 8 steps across.
   const double h = (fit.profile_alpha.upper - fit.profile_alpha.lower) / 8;
@@ -528,9 +530,13 @@ void add_profile_intervals(StableFit& fit, const Likelihood& data, TableCache& c
   const double sigma_step = std::isfinite(fit.se_sigma) ? fit.se_sigma : 0.1 * sigma;
   const double mu1_step = std::isfinite(fit.se_mu1) ? fit.se_mu1 : 0.1 * sigma;
   fit.profile_sigma = {interval_end(drop_sigma, sigma, -sigma_step, 1e-3 * sigma),
-                       interval_end(drop_sigma, sigma, sigma_step, 1e3 * sigma), kNaN, {}};
+                       interval_end(drop_sigma, sigma, sigma_step, 1e3 * sigma),
+                       StableFit::kNaN,
+                       {}};
   fit.profile_mu1 = {interval_end(drop_mu1, mu1, -mu1_step, mu1 - 1e3 * sigma),
-                     interval_end(drop_mu1, mu1, mu1_step, mu1 + 1e3 * sigma), kNaN, {}};
+                     interval_end(drop_mu1, mu1, mu1_step, mu1 + 1e3 * sigma),
+                     StableFit::kNaN,
+                     {}};
   const auto wider = [](double& se, StableFit::Profile& profile) {
     const double half = (profile.upper - profile.lower) / (2 * kNormal975);
     profile.information_se = se;

@@ -111,7 +111,9 @@ Region job_region(const Header& h, std::size_t header_size, std::size_t file_siz
   return Region{header_size, next - header_size};
 }
 
-Header parse_header(std::string_view bytes, const std::string& path) {
+// The header in `bytes`, the first bytes of a `file_size`-byte log (the whole log, or only its head
+// when no region is read); its regions are checked against the file's size.
+Header parse_header(std::string_view bytes, std::size_t file_size, const std::string& path) {
   Header h;
   if (bytes.size() < 16)
     throw log_error(path, fmt::format("{} bytes: shorter than a darshan log's header", bytes.size()));
@@ -143,11 +145,11 @@ Header parse_header(std::string_view bytes, const std::string& path) {
     h.versions[id] = b.u32(versions_at + 4 * slot);
     if ((partial >> slot) & 1) h.partial |= std::uint64_t{1} << id;
   }
-  check_region(h.names, header_size, bytes.size(), "name", path);
+  check_region(h.names, header_size, file_size, "name", path);
   for (int id = 0; id < kMaxModules; ++id)
-    check_region(h.modules[id], header_size, bytes.size(),
+    check_region(h.modules[id], header_size, file_size,
                  id < kKnownModules ? fmt::format("{} module", kModuleNames[id]) : fmt::format("module {}", id), path);
-  h.job = job_region(h, header_size, bytes.size(), path);
+  h.job = job_region(h, header_size, file_size, path);
   return h;
 }
 
@@ -323,7 +325,7 @@ bool is_darshan_log(const std::string& path) {
 }
 
 DarshanBinaryLog parse_darshan_log(std::string_view bytes, const std::string& path, unsigned parts) {
-  const Header h = parse_header(bytes, path);
+  const Header h = parse_header(bytes, bytes.size(), path);
   DarshanBinaryLog log;
   log.version = fmt::format("3.{:02}", h.minor);
   log.compression = std::array{"ZLIB", "BZIP2", "NONE"}[h.compression];
@@ -346,6 +348,16 @@ DarshanBinaryLog parse_darshan_log(std::string_view bytes, const std::string& pa
   incomplete_modules(h, log);
   name_records(read_names(region_data(bytes, h, h.names, "name", path), h, path), log);
   return log;
+}
+
+bool darshan_log_has_dxt(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UserError(fmt::format("{}: cannot open the darshan log", path));
+  std::string head(kHeaderSize341, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  const Header h = parse_header(head, std::filesystem::file_size(path), path);
+  return h.modules[kDxtPosix].length > 0 || h.modules[kDxtMpiio].length > 0;
 }
 
 DarshanBinaryLog read_darshan_log_file(const std::string& path, unsigned parts) {

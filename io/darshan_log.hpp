@@ -85,6 +85,10 @@ bool looks_like_darshan_log(std::string_view head);
 // The same for the file at `path` (false when it cannot be read).
 bool is_darshan_log(const std::string& path);
 
+// Whether the log at `path` holds DXT data (DXT_POSIX or DXT_MPIIO records), from its header alone:
+// what detect_trace_format needs, without reading or inflating the rest of the log.
+bool darshan_log_has_dxt(const std::string& path);
+
 // The log at `path`, or the log in `bytes` (named `path` in messages).
 DarshanBinaryLog read_darshan_log_file(const std::string& path, unsigned parts = kDarshanAll);
 DarshanBinaryLog parse_darshan_log(std::string_view bytes, const std::string& path, unsigned parts = kDarshanAll);

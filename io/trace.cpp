@@ -161,7 +161,7 @@ Trace read_trace(const std::vector<std::string>& paths, const TraceOptions& opti
 
 std::optional<std::string> detect_trace_format(const std::string& path) {
   // A binary darshan log holds both parsers' data: DXT when it has any, as with text.
-  if (is_darshan_log(path)) return read_darshan_log_file(path, 0).has_dxt_data ? "dxt" : "darshan";
+  if (is_darshan_log(path)) return darshan_log_has_dxt(path) ? "dxt" : "darshan";
   constexpr int kLinesRead = 200;  // darshan-dxt-parser's header is about 30 lines before its first record
   LineReader reader(path);
   std::string line;

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "estimators/eigen_decomposition.hpp"
 #include "estimators/model_fit.hpp"
 #include "host/base/errors.hpp"
 #include "host/base/fft.hpp"
@@ -69,7 +70,9 @@ double ar_root_modulus(const std::vector<double>& ar) {
   Eigen::MatrixXd companion = Eigen::MatrixXd::Zero(p, p);
   for (Eigen::Index j = 0; j < p; ++j) companion(0, j) = ar[static_cast<std::size_t>(j)];
   for (Eigen::Index i = 1; i < p; ++i) companion(i, i - 1) = 1;
-  return companion.eigenvalues().cwiseAbs().maxCoeff();
+  const auto roots = eigen_decomposition(companion, false);
+  if (!roots) throw UserError(fmt::format("farima: the AR roots of ar = [{}] did not converge", fmt::join(ar, ", ")));
+  return roots->values.cwiseAbs().maxCoeff();
 }
 
 }  // namespace

@@ -195,6 +195,12 @@ TEST(DarshanLog, FormatIsToldFromTheMagicNumber) {
   EXPECT_EQ(detect_trace_format(log_path("mpi-io-test-dxt-3.21")), std::optional<std::string>("dxt"));
   EXPECT_EQ(detect_trace_format(log_path("mpi-io-test-x86_64-3.0.0")), std::optional<std::string>("darshan"));
   EXPECT_FALSE(is_darshan_log(parser_path("mpi-io-test-x86_64-3.0.0")));
+  // The header alone tells DXT data, as the whole log read does (the ppc64 log is big-endian, 3.10).
+  for (const std::string& name : kLogs) {
+    const bool dxt = std::count(kDxtLogs.begin(), kDxtLogs.end(), name) > 0;
+    EXPECT_EQ(darshan_log_has_dxt(log_path(name)), dxt) << name;
+    EXPECT_EQ(read_darshan_log_file(log_path(name)).has_dxt_data, dxt) << name;
+  }
 }
 
 TEST(DarshanLog, HeatmapAndPartialFlagsAreRead) {
