@@ -28,6 +28,7 @@
 #include "host/base/ranks.hpp"
 #include "host/engine/plan.hpp"
 #include "host/models/model.hpp"
+#include "io/darshan_log.hpp"
 #include "io/hdf5_library.hpp"
 #include "io/series_source.hpp"
 #include "version.hpp"
@@ -87,7 +88,8 @@ void add_trace_options(CLI::App* app, SeriesSource& o, TraceArguments& a) {
 }
 
 // --format, or the format the first trace's first lines name without doubt; a
-// darshan-dxt-parser text given as darshan gets a hint (darshan reads counters).
+// darshan-dxt-parser text given as darshan gets a hint (darshan reads counters). A binary
+// log given as darshan does not: it holds the counters too, and they are what was asked for.
 std::string trace_format_of(const TraceArguments& a, const std::vector<std::string>& traces) {
   if (!a.format.empty() && a.format != "darshan") return a.format;
   std::optional<std::string> seen;
@@ -106,7 +108,7 @@ std::string trace_format_of(const TraceArguments& a, const std::vector<std::stri
                  traces.front().c_str());
     return *seen;
   }
-  if (a.format == "darshan" && seen == std::string("dxt"))
+  if (a.format == "darshan" && seen == std::string("dxt") && !is_darshan_log(traces.front()))
     std::fprintf(stderr,
                  "hint: '%s' holds DXT records (darshan-dxt-parser text): --format dxt reads its requests; "
                  "--format darshan reads only darshan-parser counters\n",

@@ -40,6 +40,8 @@ expect_rc 0 "stats of its DXT text" "$gpusynth" stats "$logs/mpi-io-test-dxt-3.2
 same_stats "$tmp/binary.json" "$tmp/stdout" "stats --format dxt"
 expect_rc 0 "stats of a binary log's counters" "$gpusynth" stats "$dxt_log" --format darshan --bin 1s --json
 cp "$tmp/stdout" "$tmp/binary.json"
+# The binary log holds the counters too: no hint that --format dxt was meant (a DXT text gets one).
+! grep -q "hint:" "$tmp/stderr" || fail "a binary log read as darshan got a hint: $(head -c 300 "$tmp/stderr")"
 expect_rc 0 "stats of its darshan-parser text" "$gpusynth" stats "$logs/mpi-io-test-dxt-3.21.parser.txt.gz" --format darshan --bin 1s --json
 same_stats "$tmp/binary.json" "$tmp/stdout" "stats --format darshan"
 # The DXT records: characterize and fit read the same requests as from darshan-dxt-parser's text.

@@ -266,6 +266,30 @@ TEST(DarshanLog, RegionsWhoseLengthLiesAreErrors) {
   EXPECT_NE(damage_error(version).find("the POSIX module's format version is 9"), std::string::npos);
 }
 
+// Either DXT module alone is DXT data: the 3.41 log with DXT_POSIX's (module 10) or DXT_MPIIO's
+// (module 11) region taken out of its header, then both.
+TEST(DarshanLog, EitherDxtModuleAloneIsDxtData) {
+  const std::string log = bytes_of(log_path("mpi-io-test-dxt-partial-bzip2"));
+  const auto region_at = [](int module) { return std::size_t{48} + 16 * static_cast<std::size_t>(module); };
+  ASSERT_GT(get_u64(log, region_at(10) + 8), 0u);
+  ASSERT_GT(get_u64(log, region_at(11) + 8), 0u);
+  const test::TempDir dir;
+  const auto without = [&](std::vector<int> modules) {
+    std::string bytes = log;
+    for (const int m : modules) put_u64(bytes, region_at(m), 0), put_u64(bytes, region_at(m) + 8, 0);
+    const std::string path = dir.path(fmt::format("without_{}.darshan", fmt::join(modules, "_")));
+    std::ofstream(path, std::ios::binary) << bytes;
+    return path;
+  };
+  for (const auto& [taken_out, dxt] :
+       {std::pair{std::vector<int>{10}, true}, {std::vector<int>{11}, true}, {std::vector<int>{10, 11}, false}}) {
+    const std::string path = without(taken_out);
+    EXPECT_EQ(darshan_log_has_dxt(path), dxt) << path;
+    EXPECT_EQ(read_darshan_log_file(path).has_dxt_data, dxt) << path;
+    EXPECT_EQ(detect_trace_format(path), std::optional<std::string>(dxt ? "dxt" : "darshan")) << path;
+  }
+}
+
 TEST(DarshanLog, FlippedBytesAreErrorsOrReadNeverACrash) {
   const std::string log = bytes_of(log_path("mpi-io-test-dxt-partial-bzip2"));
   std::string flipped = log;
