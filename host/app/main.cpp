@@ -1,3 +1,5 @@
+// The gpusynth executable: MPI ranks when mpirun or srun started it, then the command line
+// (host/app/cli.cpp); MPI is finalized unless a failed write left an HDF5 file open.
 #include <cstdlib>
 
 #include "host/app/cli.hpp"
