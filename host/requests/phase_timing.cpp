@@ -248,19 +248,17 @@ PhaseModel fit_phases(const Workload& sanitized) {
 
 namespace {
 
-std::vector<PhaseTiming::PathStep> path_steps(const Workload& path) {
-  std::vector<const Request*> order;
-  for (const Request& r : path.table.requests) order.push_back(&r);
-  std::stable_sort(order.begin(), order.end(), [](const Request* a, const Request* b) { return a->seq < b->seq; });
+std::vector<PhaseTiming::PathStep> path_steps(const Expansion& expansion, std::uint32_t rank_class) {
+  const RequestTable& table = expansion.path(rank_class).table;
   std::vector<PhaseTiming::PathStep> steps;
-  for (const Request* r : order)
-    steps.push_back({is_data(path.table.op_class(*r)), (r->flags & kRootExclusive) != 0, r->duration});
+  for (const std::size_t i : expansion.path_order(rank_class))
+    steps.push_back({&table.requests[i], is_data(table.op_class(table.requests[i]))});
   return steps;
 }
 
-std::uint64_t data_steps(const std::vector<PhaseTiming::PathStep>& steps, bool root) {
+std::uint64_t data_steps(const std::vector<PhaseTiming::PathStep>& steps, std::size_t process) {
   std::uint64_t n = 0;
-  for (const PhaseTiming::PathStep& s : steps) n += s.data && (root || !s.root_only);
+  for (const PhaseTiming::PathStep& s : steps) n += s.data && Expansion::makes(process, *s.request);
   return n;
 }
 
@@ -274,7 +272,7 @@ PhaseTiming::PhaseTiming(const PhaseModel& model, const Expansion& expansion, co
   for (std::size_t i = 0; i < processes_.size(); ++i) {
     const std::uint32_t c = expansion.class_of(i);
     if (steps.size() <= c) steps.resize(c + 1);
-    if (steps[c].empty()) steps[c] = path_steps(expansion.path(c));
+    if (steps[c].empty()) steps[c] = path_steps(expansion, c);
   }
   take_roles(expansion, steps);
   shuffle_members();
@@ -304,7 +302,7 @@ void PhaseTiming::take_roles(const Expansion& expansion, const std::vector<std::
   for (std::size_t i = 0; i < processes_.size(); ++i) {
     const auto role = role_of_rank.find(expansion.rank_of(i));
     processes_[i].role = role == role_of_rank.end() ? 0 : role->second;
-    processes_[i].data_total = data_steps(steps[expansion.class_of(i)], i == 0);
+    processes_[i].data_total = data_steps(steps[expansion.class_of(i)], i);
   }
 }
 
@@ -336,10 +334,10 @@ void PhaseTiming::set_phase_starts(const Expansion& expansion, const std::vector
       const std::vector<PathStep>& steps = paths[expansion.class_of(i)];
       for (; next[i] < steps.size(); ++next[i]) {
         const PathStep& step = steps[next[i]];
-        if (i > 0 && step.root_only) continue;
+        if (!Expansion::makes(i, *step.request)) continue;
         Request r;
         r.rank = static_cast<std::int32_t>(i);
-        r.duration = step.duration;
+        r.duration = step.request->duration;
         if (!step.data) {
           time(r, false);  // only the process's clock: the issue pass does the same
           continue;

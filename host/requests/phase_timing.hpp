@@ -141,12 +141,11 @@ PhaseModel fit_phases(const Workload& sanitized);
 // same bits for any block size, thread or MPI rank count, and in either pass.
 class PhaseTiming final : public RequestTiming {
  public:
-  // What each process of a replica does, in its order (the path by sequence
-  // ID, as the expansion issues it): whether a request is a read or write,
-  // whether process 0 alone does it (root-exclusive), its execution time.
+  // What each process of a replica does, in the expansion's order (Expansion::path_order): a request
+  // of its class's path, and whether it is a read or write.
   struct PathStep {
-    bool data, root_only;
-    double duration;
+    const Request* request;
+    bool data;
   };
 
   PhaseTiming(const PhaseModel& model, const Expansion& expansion, const SynthesisOptions& options,

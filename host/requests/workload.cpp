@@ -665,7 +665,7 @@ Expansion::Expansion(ClassPaths paths)
     Class& k = classes_[process_class_[rank]];
     for (const Request& source : k.path.table.requests) {
       if ((++step & 0xffff) == 0) throw_if_interrupted();  // a long path on each of many processes
-      if (rank > 0 && (source.flags & kRootExclusive)) continue;
+      if (!makes(static_cast<std::size_t>(rank), source)) continue;
       ++requests_;
       if (source.file < 0) continue;
       const std::int64_t offset = offset_on_rank(k.path, k.rank, source, rank);
@@ -743,7 +743,7 @@ std::size_t Expansion::next(std::vector<Request>& out, std::size_t count) {
     const Class& k = classes_[process_class_[rank_]];
     if (const Group* group = group_at(k, seq)) {
       const std::size_t source = k.order[group->begin + member_];
-      if (rank_ == 0 || !(k.path.table.requests[source].flags & kRootExclusive)) {
+      if (makes(static_cast<std::size_t>(rank_), k.path.table.requests[source])) {
         out.push_back(on_rank(k, source, rank_));
         if ((++made & 0xffff) == 0) throw_if_interrupted();  // a whole replica at once (expand)
       }

@@ -77,6 +77,11 @@ class Expansion {
   std::int32_t rank_of(std::size_t process) const { return process_rank_[process]; }
   std::int32_t processes() const { return processes_; }
   std::uint64_t requests() const { return requests_; }
+  // The requests of `rank_class`'s path (indices into its table) in the order each of its processes
+  // makes them: by seq, in path order within one seq. A process makes those that makes() admits.
+  const std::vector<std::size_t>& path_order(std::uint32_t rank_class) const { return classes_[rank_class].order; }
+  // Whether `process` makes request `r` of its path: a root-exclusive request is process 0's alone.
+  static bool makes(std::size_t process, const Request& r) { return process == 0 || !(r.flags & kRootExclusive); }
   // Appends the next requests, at most `count`, to `out`; returns how many (0 once all are made).
   std::size_t next(std::vector<Request>& out, std::size_t count);
 
