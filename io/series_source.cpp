@@ -155,9 +155,14 @@ LoadedSeries read_series(const SeriesSource& source) {
     }
     s.series = it->second;
   }
-  if (s.series.size() < 2)
-    throw UserError(
-        fmt::format("the series has {} value(s); use a narrower {}", s.series.size(), source.option("bin")));
+  if (s.series.size() < 2) {
+    const double span = chosen_span(s.trace, s.binned);
+    throw UserError(fmt::format("the series has {} value(s); use a narrower {}{}", s.series.size(),
+                                source.option("bin"),
+                                span > 0 ? fmt::format(" (the trace spans {:.6g} s: {} {} gives about 1000 bins)", span,
+                                                       source.option("bin"), bin_for_thousand_bins(span))
+                                         : ""));
+  }
   check_series_magnitude(s.series, fmt::format("{} ({})", source.traces[0], s.series_name));
   return s;
 }

@@ -69,6 +69,10 @@ expect_rc 0 "stats with the suggested --bin" "$gpusynth" stats "$data/mpi-io-tes
 bins=$(sed -n 's/^series .* bin: \([0-9]*\) bins$/\1/p' "$tmp/stdout")
 [ "${bins:-0}" -ge 630 ] && [ "${bins:-0}" -le 1600 ] || fail "--bin $suggested gives $bins bins, not about 1000"
 grep -q "gives about 1000" "$tmp/stderr" && fail "a fine enough --bin was called coarse: $(cat "$tmp/stderr")"
+# A --bin that leaves one value is an error with the span and the bin that gives about 1000 (exit 2).
+expect_rc 2 "stats with one bin" "$gpusynth" stats "$data/mpi-io-test.dxt.txt.gz" --format dxt --bin 1000s
+expect_in "$tmp/stderr" "the series has 1 value(s); use a narrower --bin (the trace spans .* s: --bin $suggested gives about 1000 bins)" \
+  "one value is said with the span and a --bin"
 # A plot's slope beyond (0, 1) is said, not passed off as an H (CloudPhysics per second: DFA's 1.01).
 expect_rc 0 "stats of counts" "$gpusynth" stats "$data/cloudphysics_per_second.counts" --format counts --bin 1s
 expect_in "$tmp/stdout" "^             dfa: H = 1.01 is outside (0, 1)" "an H outside (0, 1) is noted"
