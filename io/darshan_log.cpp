@@ -244,10 +244,11 @@ void read_job(const std::string& data, const Header& h, const std::string& path,
   log.nprocs = b.i64(8 + 2 * step);
   log.jobid = b.i64(16 + 2 * step);
   // darshan_log_get_job_runtime: from 3.41 the nanoseconds count; before, whole
-  // seconds and the last one counted whole.
+  // seconds and the last one counted whole. In doubles: a damaged log's times
+  // may be any 64-bit values, whose difference overflows (exact below 2^53 s).
   log.run_time = with_nanoseconds ? (static_cast<double>(log.end_time) + static_cast<double>(b.i64(32)) / 1e9) -
                                         (static_cast<double>(log.start_time) + static_cast<double>(b.i64(16)) / 1e9)
-                                  : static_cast<double>(log.end_time - log.start_time + 1);
+                                  : static_cast<double>(log.end_time) - static_cast<double>(log.start_time) + 1;
 }
 
 std::unordered_map<std::uint64_t, std::string> read_names(const std::string& data, const Header& h,
