@@ -153,6 +153,14 @@ Header parse_header(std::string_view bytes, std::size_t file_size, const std::st
   return h;
 }
 
+// Whether a known module of the DXT kind (`dxt`) or of the other kind, the
+// counters darshan-parser prints, holds data: the header's region lengths say.
+bool holds_data(const Header& h, bool dxt) {
+  for (int id = 0; id < kKnownModules; ++id)
+    if (is_dxt(id) == dxt && h.modules[id].length > 0) return true;
+  return false;
+}
+
 // zlib's inflate over every stream of the region (the runtime compresses rank by rank).
 std::string inflate_zlib(std::string_view in, const std::string& where) {
   z_stream z{};
@@ -331,9 +339,10 @@ DarshanBinaryLog parse_darshan_log(std::string_view bytes, const std::string& pa
   log.version = fmt::format("3.{:02}", h.minor);
   log.compression = std::array{"ZLIB", "BZIP2", "NONE"}[h.compression];
   read_job(region_data(bytes, h, h.job, "job", path), h, path, log);
+  log.has_dxt_data = holds_data(h, true);
+  log.has_counter_data = holds_data(h, false);
   for (int id = 0; id < kKnownModules; ++id) {
     if (h.modules[id].length == 0) continue;
-    (is_dxt(id) ? log.has_dxt_data : log.has_counter_data) = true;
     const std::string what = fmt::format("{} module", kModuleNames[id]);
     const bool counters = id == kPosix || id == kMpiio || id == kStdio;
     if (counters && (parts & kDarshanCounters))
@@ -358,7 +367,7 @@ bool darshan_log_has_dxt(const std::string& path) {
   in.read(head.data(), static_cast<std::streamsize>(head.size()));
   head.resize(static_cast<std::size_t>(in.gcount()));
   const Header h = parse_header(head, std::filesystem::file_size(path), path);
-  return h.modules[kDxtPosix].length > 0 || h.modules[kDxtMpiio].length > 0;
+  return holds_data(h, true);
 }
 
 DarshanBinaryLog read_darshan_log_file(const std::string& path, unsigned parts) {

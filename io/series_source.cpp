@@ -50,6 +50,12 @@ std::string bin_for_thousand_bins(double span) {
   return fmt::format("{:g}ns", width / 1e-9);
 }
 
+// "the trace spans S s: --bin W gives about 1000 bins", the advice of the errors of a missing or too coarse bin.
+std::string thousand_bins_advice(const SeriesSource& source, double span) {
+  return fmt::format("the trace spans {:.6g} s: {} {} gives about 1000 bins", span, source.option("bin"),
+                     bin_for_thousand_bins(span));
+}
+
 // The seconds the trace covers, where its bins are ours to choose: events
 // (first to last) and darshan logs (their bins); 0 for given bins and series.
 double chosen_span(const Trace& trace, const BinnedSeries& binned) {
@@ -112,9 +118,7 @@ UserError missing_bin(const SeriesSource& source, const TraceFormat& format) {
   if (format.kind == Trace::Kind::events) {
     try {
       const Trace trace = read_trace(source.traces, source.trace);
-      if (const double span = chosen_span(trace, {}); span > 0)
-        advice = fmt::format("the trace spans {:.6g} s: {} {} gives about 1000 bins", span, source.option("bin"),
-                             bin_for_thousand_bins(span));
+      if (const double span = chosen_span(trace, {}); span > 0) advice = thousand_bins_advice(source, span);
     } catch (const UserError&) {  // a trace that cannot be read: the missing bin is still the first error
     }
   }
@@ -158,10 +162,7 @@ LoadedSeries read_series(const SeriesSource& source) {
   if (s.series.size() < 2) {
     const double span = chosen_span(s.trace, s.binned);
     throw UserError(fmt::format("the series has {} value(s); use a narrower {}{}", s.series.size(),
-                                source.option("bin"),
-                                span > 0 ? fmt::format(" (the trace spans {:.6g} s: {} {} gives about 1000 bins)", span,
-                                                       source.option("bin"), bin_for_thousand_bins(span))
-                                         : ""));
+                                source.option("bin"), span > 0 ? " (" + thousand_bins_advice(source, span) + ")" : ""));
   }
   check_series_magnitude(s.series, fmt::format("{} ({})", source.traces[0], s.series_name));
   return s;

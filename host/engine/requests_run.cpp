@@ -11,6 +11,7 @@
 #include <fstream>
 #include <map>
 #include <new>
+#include <string_view>
 
 #include "host/base/errors.hpp"
 #include "host/base/fault_injection.hpp"
@@ -392,7 +393,7 @@ std::string spread_warning(const RequestsSpec& spec, const PhaseModel& phases) {
   std::vector<std::string> weak;
   for (const auto& [what, spread] :
        {std::pair{"a phase's span", &phases.span_spread}, std::pair{"the gap after a phase", &phases.gap_spread}})
-    if (spread->df > 0 && spread->df < 10)
+    if (std::string_view(spread->validity()) == "weak")
       weak.push_back(fmt::format("the log SD of {}, {:.3g} ± {:.2g}, from {} degrees of freedom", what, spread->sd,
                                  spread->se, spread->df));
   if (weak.empty()) return "";

@@ -130,7 +130,7 @@ LogSpread log_spread(const std::vector<std::pair<std::vector<std::int64_t>, doub
                      std::vector<double>& own) {
   struct Kind {
     std::vector<double> logs;
-    double mean = 0, squares = 0;  // of the logs, and of their deviations
+    double mean = 0, squares = 0, sd = 0;  // of the logs: mean, squared deviations, SD (0 unless it repeats)
   };
   std::map<std::vector<std::int64_t>, Kind> kinds;
   for (const auto& [kind, value] : values)
@@ -143,7 +143,9 @@ LogSpread log_spread(const std::vector<std::pair<std::vector<std::int64_t>, doub
     for (double x : k.logs) k.squares += (x - k.mean) * (x - k.mean);
     squares += k.squares;
     spread.df += k.logs.size() - 1;
-    if (k.logs.size() > 1) repeated.emplace_back(k.mean, std::sqrt(k.squares / static_cast<double>(k.logs.size() - 1)));
+    if (k.logs.size() < 2) continue;
+    k.sd = std::sqrt(k.squares / static_cast<double>(k.logs.size() - 1));
+    repeated.emplace_back(k.mean, k.sd);
   }
   own.assign(values.size(), 0.0);
   if (spread.df == 0) return spread;
@@ -152,7 +154,7 @@ LogSpread log_spread(const std::vector<std::pair<std::vector<std::int64_t>, doub
   for (std::size_t i = 0; i < values.size(); ++i) {
     const auto& [kind, value] = values[i];
     if (const auto k = kinds.find(kind); k != kinds.end() && k->second.logs.size() > 1) {
-      own[i] = std::sqrt(k->second.squares / static_cast<double>(k->second.logs.size() - 1));
+      own[i] = k->second.sd;
     } else if (value > 0) {
       const double x = std::log(value);
       own[i] = std::min_element(repeated.begin(), repeated.end(), [x](const auto& a, const auto& b) {
