@@ -159,8 +159,9 @@ RequestsPlan::Entry plan_entry(const RunConfig& config, const RequestsSpec& spec
   entry.name = spec.name;
   entry.replicas = spec.replicas;
   entry.processes = spec.processes > 0 ? spec.processes : source.classes.front().path->processes;
-  entry.size = expected_synthesis_size(source, spec.synthesis, entry.processes);
-  entry.volume = expected_synthesis_volume(source, spec.synthesis, entry.processes);
+  const SynthesisExpectation expected = expected_synthesis(source, spec.synthesis, entry.processes);
+  entry.size = expected.size;
+  entry.volume = expected.volume;
   entry.replays = !spec.emit.fio.empty();
   // Replicas held whole, and the one being written as it is made: its files, the synthetic path, a block.
   const std::uint64_t one = replica_bytes(entry.size.replica_requests, entry.size.replica_files);

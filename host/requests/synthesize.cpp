@@ -720,6 +720,12 @@ std::vector<std::uint32_t> deal_roles(std::size_t roles, std::size_t processes, 
 
 namespace {
 
+// The copies `p` processes of one rank class make of a path's request (Expansion::makes, counted), of a
+// file's name and of a file's open state (the (process, file) pairs the dependency check follows).
+double request_copies(const Request& r, double p) { return (r.flags & kRootExclusive) ? 1.0 : p; }
+double file_copies(FileClass c, double p) { return c == FileClass::private_file ? p : 1.0; }
+double state_copies(FileClass c, double p) { return c == FileClass::root_exclusive ? 1.0 : p; }
+
 // The classes' paths a replica's processes run (a class no process takes
 // left empty) and the roles behind them.
 ClassPaths class_paths(const SynthesisSource& source, const SynthesisOptions& options, std::uint32_t replica,
@@ -758,10 +764,10 @@ Expansion synthesize_replica(const SynthesisSource& source, const SynthesisOptio
     const Workload& synthetic = paths.paths[c];
     const double p = members[c];
     path_requests += static_cast<double>(synthetic.table.requests.size());
-    for (const Request& r : synthetic.table.requests) requests += (r.flags & kRootExclusive) ? 1.0 : p;
+    for (const Request& r : synthetic.table.requests) requests += request_copies(r, p);
     for (const FileInfo& f : synthetic.files) {
-      files += f.file_class == FileClass::private_file ? p : 1.0;
-      states += f.file_class == FileClass::root_exclusive ? 1.0 : p;
+      files += file_copies(f.file_class, p);
+      states += state_copies(f.file_class, p);
     }
   }
   if (whole)
@@ -810,19 +816,17 @@ std::pair<double, double> template_requests(const Workload& path) {
   return {root_only, everyone};
 }
 
-// One rank class's part of expected_synthesis_size, run by `p` processes.
+// One rank class's expected size, run by `p` processes.
 SynthesisSize expected_class_size(const Workload& path, const Characteristics& characteristics,
                                   const SynthesisOptions& options, double p) {
   SynthesisSize size;
-  const auto files_of = [&](FileClass c, double n) { return c == FileClass::private_file ? n * p : n; };
-  const auto states_of = [&](FileClass c, double n) { return c == FileClass::root_exclusive ? n : n * p; };
   if (options.template_mode) {
     const auto [root_only, everyone] = template_requests(path);
     size.path_requests = root_only + everyone;
     size.replica_requests = root_only + everyone * p;
     for (const FileInfo& f : path.files) {
-      size.replica_files += files_of(f.file_class, 1);
-      size.replica_states += states_of(f.file_class, 1);
+      size.replica_files += file_copies(f.file_class, p);
+      size.replica_states += state_copies(f.file_class, p);
     }
     return size;
   }
@@ -843,8 +847,8 @@ SynthesisSize expected_class_size(const Workload& path, const Characteristics& c
     const FileClass file_class = static_cast<FileClass>(ci);
     const ClassCharacteristics& c = characteristics.classes[ci];
     const double count = static_cast<double>(options.files[ci].value_or(static_cast<std::uint64_t>(c.files)));
-    size.replica_files += files_of(file_class, count);
-    size.replica_states += states_of(file_class, count);
+    size.replica_files += count * file_copies(file_class, p);
+    size.replica_states += count * state_copies(file_class, p);
     if (count == 0 || (c.sessions.empty() && c.types_in_sessions.names.empty())) continue;
     const bool file_draws = options.draw == SynthesisOptions::Draw::file && !c.file_shapes.empty();
     // Sessions per file (OT), requests per session (D, with its open and close), and one file's span of IDs.
@@ -886,14 +890,14 @@ SynthesisSize expected_class_size(const Workload& path, const Characteristics& c
   return size;
 }
 
-// One rank class's part of expected_synthesis_volume, run by `p` processes.
+// One rank class's expected volume, run by `p` processes.
 SynthesisVolume expected_class_volume(const Workload& path, const SynthesisOptions& options, double p,
                                       const SynthesisSize& size) {
   RandomDraws unused({}, 0);
   const Sampler sample(unused, options);
   SynthesisVolume v;
   for (const Request& r : path.table.requests) {
-    const double copies = (r.flags & kRootExclusive) ? 1.0 : p;
+    const double copies = request_copies(r, p);
     const OpClass c = path.table.op_class(r);
     if (!is_data(c) || r.size <= 0) continue;
     const double bytes = std::max(1.0, sample.adjusted(static_cast<double>(r.size), Characteristic::SIZE));
@@ -922,34 +926,23 @@ std::vector<double> class_processes(const SynthesisSource& source, std::int32_t 
 
 }  // namespace
 
-SynthesisSize expected_synthesis_size(const SynthesisSource& source, const SynthesisOptions& options,
-                                      std::int32_t processes) {
+SynthesisExpectation expected_synthesis(const SynthesisSource& source, const SynthesisOptions& options,
+                                        std::int32_t processes) {
   const std::vector<double> p = class_processes(source, processes);
-  SynthesisSize size;
-  for (std::size_t c = 0; c < source.classes.size(); ++c) {
-    const SynthesisSize k =
-        expected_class_size(*source.classes[c].path, *source.classes[c].characteristics, options, p[c]);
-    size.path_requests += k.path_requests;
-    size.replica_requests += k.replica_requests;
-    size.replica_files += k.replica_files;
-    size.replica_states += k.replica_states;
-  }
-  return size;
-}
-
-SynthesisVolume expected_synthesis_volume(const SynthesisSource& source, const SynthesisOptions& options,
-                                          std::int32_t processes) {
-  const std::vector<double> p = class_processes(source, processes);
-  SynthesisVolume v;
+  SynthesisExpectation e;
   for (std::size_t c = 0; c < source.classes.size(); ++c) {
     const SynthesisSource::Class& k = source.classes[c];
     // The class's own expected size, so that its draws scale its own requests.
-    const SynthesisSize own = expected_class_size(*k.path, *k.characteristics, options, p[c]);
-    const SynthesisVolume part = expected_class_volume(*k.path, options, p[c], own);
-    v.reads += part.reads, v.writes += part.writes;
-    v.bytes_read += part.bytes_read, v.bytes_written += part.bytes_written;
+    const SynthesisSize size = expected_class_size(*k.path, *k.characteristics, options, p[c]);
+    const SynthesisVolume volume = expected_class_volume(*k.path, options, p[c], size);
+    e.size.path_requests += size.path_requests;
+    e.size.replica_requests += size.replica_requests;
+    e.size.replica_files += size.replica_files;
+    e.size.replica_states += size.replica_states;
+    e.volume.reads += volume.reads, e.volume.writes += volume.writes;
+    e.volume.bytes_read += volume.bytes_read, e.volume.bytes_written += volume.bytes_written;
   }
-  return v;
+  return e;
 }
 
 std::uint64_t DependencyReport::total() const {

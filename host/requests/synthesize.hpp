@@ -83,19 +83,23 @@ struct SynthesisSize {
   double replica_files = 0;
   double replica_states = 0;  // (process, file) pairs the dependency check follows
 };
-SynthesisSize expected_synthesis_size(const SynthesisSource& source, const SynthesisOptions& options,
-                                      std::int32_t processes);
 
 // What one replica will read and write, expected (what --dry-run says a
 // replay will do): the paths' data requests for `processes` processes
 // (root-exclusive ones once); in sample mode their sizes through SIZE's
 // override (at least 1 byte, as synthesis keeps them) and their number scaled
-// to the requests expected_synthesis_size expects of each class.
+// to the requests SynthesisSize expects of each class.
 struct SynthesisVolume {
   double reads = 0, writes = 0, bytes_read = 0, bytes_written = 0;
 };
-SynthesisVolume expected_synthesis_volume(const SynthesisSource& source, const SynthesisOptions& options,
-                                          std::int32_t processes);
+
+// Both, from one pass over the rank classes.
+struct SynthesisExpectation {
+  SynthesisSize size;
+  SynthesisVolume volume;
+};
+SynthesisExpectation expected_synthesis(const SynthesisSource& source, const SynthesisOptions& options,
+                                        std::int32_t processes);
 
 // The Table III names a `requests:` override may change.
 const std::vector<std::string>& overridable_characteristics();

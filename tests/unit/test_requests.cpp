@@ -222,7 +222,7 @@ TEST(Requests, RanksThatDifferKeepTheirOwnRequests) {
     for (const std::int32_t processes : {10, 20}) {
       auto expected = ranks;
       if (processes == 20) expected.insert(ranks.begin(), ranks.end());
-      const SynthesisVolume planned = expected_synthesis_volume(source, options, processes);
+      const SynthesisVolume planned = expected_synthesis(source, options, processes).volume;
       for (std::uint32_t replica = 0; replica < 3; ++replica) {
         const Workload w = synthesize_processes(source, options, replica, processes);
         EXPECT_EQ(data_sequences(w), expected) << processes << " processes, replica " << replica;
@@ -1008,7 +1008,7 @@ TEST(Requests, ExpectedSizeIsCloseToTheSynthesis) {
   const RequestsSpec& spec = config.requests[0];
   for (const std::int32_t processes : {1, 64}) {
     const SynthesisSize expected =
-        expected_synthesis_size(synthesis_source(spec.given_files, *spec.given), spec.synthesis, processes);
+        expected_synthesis(synthesis_source(spec.given_files, *spec.given), spec.synthesis, processes).size;
     double requests = 0;
     for (std::uint32_t replica = 0; replica < 20; ++replica) {
       SynthesisOptions options = spec.synthesis;
