@@ -146,76 +146,78 @@ std::string horizon_label(std::size_t bins, double bin_seconds) {
 }
 
 BurstFigures burst_figures(const BurstAnalysis& a, const BurstAnalysisOptions& options) {
+  BurstFigureAxes axes;
+  axes.run_lengths = a.run_length_counts.size();
+  if (!a.horizons.empty())
+    for (const ScoredPredictor& p : a.horizons.front().predictors) axes.predictors.push_back(to_string(p.predictor));
+  for (const HorizonEvaluation& e : a.horizons)
+    axes.horizons.push_back(horizon_label(e.horizon_bins, options.bin_seconds));
+  axes.severity = options.prediction.severity;
+  for (const ScheduleSummary& s : a.scheduling) axes.decisions.push_back(s.decided_by);
+  for (const ScheduledWindows& w : a.scheduling.front().per_alpha) axes.alphas.push_back(w.alpha);
+
   BurstFigures f;
-  const auto add = [&](std::string name, double value) {
-    f.names.push_back(std::move(name));
-    f.values.push_back(value);
-  };
-  add("burst_share", a.burst_share);
-  add("k", a.threshold.k);
-  add("mean_run_length", a.mean_run_length);
+  f.shape(std::move(axes));
+  f.burst_share = a.burst_share;
+  f.k = a.threshold.k;
+  f.mean_run_length = a.mean_run_length;
   const double runs = static_cast<double>(a.run_lengths.size());
-  f.run_length_first = f.values.size();
-  f.run_length_count = a.run_length_counts.size();
   for (std::size_t k = 0; k < a.run_length_counts.size(); ++k)
-    add(fmt::format("run_length_share_{}{}", k + 1, k + 1 == a.run_length_counts.size() ? "+" : ""),
-        runs > 0 ? static_cast<double>(a.run_length_counts[k]) / runs : 0.0);
-  for (const HorizonEvaluation& e : a.horizons) {
-    const std::string horizon = horizon_label(e.horizon_bins, options.bin_seconds);
-    for (const ScoredPredictor& p : e.predictors) {
-      f.unconverged_fits += static_cast<std::uint64_t>(p.unconverged_fits);
-      add(fmt::format("f1/{}/{}", to_string(p.predictor), horizon), p.scores.f1);
-      add(fmt::format("average_precision/{}/{}", to_string(p.predictor), horizon), p.average_precision);
-      if (options.prediction.severity)
-        add(fmt::format("severity_macro_f1/{}/{}", to_string(p.predictor), horizon), p.severity.macro);
+    f.run_length_shares[k] = runs > 0 ? static_cast<double>(a.run_length_counts[k]) / runs : 0.0;
+  for (std::size_t h = 0; h < a.horizons.size(); ++h)
+    for (std::size_t p = 0; p < a.horizons[h].predictors.size(); ++p) {
+      const ScoredPredictor& scored = a.horizons[h].predictors[p];
+      f.unconverged_fits += static_cast<std::uint64_t>(scored.unconverged_fits);
+      f.predicted(p, h) = {scored.scores.f1, scored.average_precision,
+                           options.prediction.severity ? scored.severity.macro : 0.0};
     }
-  }
-  for (const ScheduleSummary& s : a.scheduling)
-    for (std::size_t k = 0; k < s.per_alpha.size(); ++k) {
-      const double alpha = s.per_alpha[k].alpha;
-      add(fmt::format("delay/{}/alpha={}", s.decided_by, alpha), s.delay[k]);
-      add(fmt::format("runtime/{}/alpha={}", s.decided_by, alpha), s.runtime[k]);
-      add(fmt::format("total/{}/alpha={}", s.decided_by, alpha), s.total[k]);
+  for (std::size_t d = 0; d < a.scheduling.size(); ++d)
+    for (std::size_t k = 0; k < f.axes.alphas.size(); ++k) {
+      const ScheduleSummary& s = a.scheduling[d];
+      f.scheduled(d, k) = {s.delay[k], s.runtime[k], s.total[k]};
     }
   return f;
 }
 
-std::vector<FigureDistribution> figure_distributions(const BurstFigures* real,
-                                                     const std::vector<BurstFigures>& replicas, double confidence) {
-  std::vector<FigureDistribution> out;
-  if (replicas.empty()) return out;
-  const std::vector<std::string>& names = real ? real->names : replicas.front().names;
-  for (std::size_t k = 0; k < names.size(); ++k) {
-    FigureDistribution d;
-    d.name = names[k];
-    d.real = real ? real->values[k] : NAN;
-    std::vector<double> values;
-    for (const BurstFigures& r : replicas)
-      if (r.names.size() == names.size() && r.names[k] == d.name) values.push_back(r.values[k]);
-    if (values.size() != replicas.size())
-      throw InternalError("figure_distributions", fmt::format("figure '{}' missing from some replicas", d.name),
-                          __FILE__, __LINE__);
-    // A figure a replica leaves undefined (NaN: a mean over no scheduling window) is not in its distribution.
-    values.erase(std::remove_if(values.begin(), values.end(), [](double v) { return std::isnan(v); }), values.end());
-    if (values.empty()) {
-      d.mean = d.low = d.high = d.p_value = NAN;
-      out.push_back(d);
-      continue;
-    }
-    d.mean = mean_of(values);
-    std::sort(values.begin(), values.end());
-    const double median = quantile_of_sorted(values.data(), values.size(), 0.5);
-    d.low = quantile_of_sorted(values.data(), values.size(), (1 - confidence) / 2);
-    d.high = quantile_of_sorted(values.data(), values.size(), (1 + confidence) / 2);
-    d.p_value = NAN;
-    if (real && !std::isnan(d.real)) {
-      double extreme = 0;
-      for (double v : values) extreme += std::abs(v - median) >= std::abs(d.real - median);
-      d.p_value = (1 + extreme) / (1 + static_cast<double>(values.size()));
-    }
-    out.push_back(d);
+std::vector<double> figure_values(const BurstFigures& f) {
+  std::vector<double> values;
+  for_each_figure(f, [&](const std::string&, double v) { values.push_back(v); });
+  return values;
+}
+
+void set_figure_values(BurstFigures& f, const std::vector<double>& values) {
+  std::size_t next = 0;
+  for_each_figure(f, [&](const std::string&, double& v) { v = values.at(next++); });
+  if (next != values.size())
+    throw InternalError("set_figure_values", fmt::format("{} values for {} figures", values.size(), next), __FILE__,
+                        __LINE__);
+}
+
+namespace {
+
+// A figure's distribution over the replicas' values (NaN ones, undefined in a
+// replica, left out) against the real value.
+FigureDistribution distribution_of(std::string name, double real, std::vector<double> values, double confidence) {
+  FigureDistribution d;
+  d.name = std::move(name);
+  d.real = real;
+  values.erase(std::remove_if(values.begin(), values.end(), [](double v) { return std::isnan(v); }), values.end());
+  if (values.empty()) {
+    d.mean = d.low = d.high = d.p_value = NAN;
+    return d;
   }
-  return out;
+  d.mean = mean_of(values);
+  std::sort(values.begin(), values.end());
+  const double median = quantile_of_sorted(values.data(), values.size(), 0.5);
+  d.low = quantile_of_sorted(values.data(), values.size(), (1 - confidence) / 2);
+  d.high = quantile_of_sorted(values.data(), values.size(), (1 + confidence) / 2);
+  d.p_value = NAN;
+  if (!std::isnan(d.real)) {
+    double extreme = 0;
+    for (double v : values) extreme += std::abs(v - median) >= std::abs(d.real - median);
+    d.p_value = (1 + extreme) / (1 + static_cast<double>(values.size()));
+  }
+  return d;
 }
 
 FigureDistribution run_length_fit(const BurstFigures* real, const std::vector<BurstFigures>& replicas,
@@ -223,14 +225,13 @@ FigureDistribution run_length_fit(const BurstFigures* real, const std::vector<Bu
   FigureDistribution d;
   d.name = "run_length_distance";
   d.real = d.p_value = NAN;
-  if (replicas.empty()) return d;
-  const std::size_t first = replicas.front().run_length_first, count = replicas.front().run_length_count;
+  const std::size_t count = replicas.front().run_length_shares.size();
   std::vector<double> mean(count, 0.0);
   for (const BurstFigures& r : replicas)
-    for (std::size_t j = 0; j < count; ++j) mean[j] += r.values[first + j] / static_cast<double>(replicas.size());
+    for (std::size_t j = 0; j < count; ++j) mean[j] += r.run_length_shares[j] / static_cast<double>(replicas.size());
   const auto distance = [&](const BurstFigures& f) {
     double sum = 0;
-    for (std::size_t j = 0; j < count; ++j) sum += std::abs(f.values[first + j] - mean[j]);
+    for (std::size_t j = 0; j < count; ++j) sum += std::abs(f.run_length_shares[j] - mean[j]);
     return sum / 2;
   };
   std::vector<double> values;
@@ -246,6 +247,32 @@ FigureDistribution run_length_fit(const BurstFigures* real, const std::vector<Bu
     d.p_value = (1 + as_far) / (1 + static_cast<double>(values.size()));
   }
   return d;
+}
+
+}  // namespace
+
+BurstFiguresSummary summarize_figures(const BurstFigures* real, const std::vector<BurstFigures>& replicas,
+                                      double confidence) {
+  if (replicas.empty()) throw InternalError("summarize_figures", "no replica", __FILE__, __LINE__);
+  const BurstFigureAxes& axes = real ? real->axes : replicas.front().axes;
+  std::vector<std::vector<double>> values;  // [replica, figure]
+  for (const BurstFigures& r : replicas) {
+    if (!(r.axes == axes))
+      throw InternalError("summarize_figures", "the replicas' figures have other axes", __FILE__, __LINE__);
+    values.push_back(figure_values(r));
+  }
+  const std::vector<double> real_values = real ? figure_values(*real) : std::vector<double>{};
+  BurstFiguresSummary s;
+  s.figures.shape(axes);
+  std::size_t k = 0;
+  for_each_figure(s.figures, [&](const std::string& name, FigureDistribution& d) {
+    std::vector<double> column;
+    for (const std::vector<double>& v : values) column.push_back(v[k]);
+    d = distribution_of(name, real ? real_values[k] : NAN, std::move(column), confidence);
+    ++k;
+  });
+  s.run_length_distance = run_length_fit(real, replicas, confidence);
+  return s;
 }
 
 std::string prediction_non_finding(const BinaryScores& s) {

@@ -7,6 +7,8 @@
 // series' figures beside the replicas' distributions.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -84,35 +86,127 @@ std::string detection_note(const BurstAnalysis& analysis, const BurstAnalysisOpt
 // What a count of logistic fits that stopped at the iteration cap means.
 std::string unconverged_note(std::uint64_t fits);
 
-// The analysis' figures as one flat row of named numbers, the unit of the
-// Monte Carlo: burst share, k, mean run length, the run-length shares, F1 and
-// average precision per predictor and horizon, and the scheduling means per
-// decision and α.
-struct BurstFigures {
-  std::vector<std::string> names;
-  std::vector<double> values;
-  std::size_t run_length_first = 0, run_length_count = 0;  // where the run-length shares are in the row
+// One predictor's figures at one horizon, and one way of deciding's means at one α.
+template <class T>
+struct PredictionFiguresOf {
+  T f1{}, average_precision{}, severity_macro_f1{};
+};
+template <class T>
+struct ScheduleFiguresOf {
+  T delay{}, runtime{}, total{};
+};
+
+// The axes of the analysis' figures, set by the options alone (the same for
+// the real series and every replica): those of the HDF5 file's prediction and
+// scheduling groups.
+struct BurstFigureAxes {
+  std::size_t run_lengths = 0;          // run-length shares 1 … limit − 1 bins, the last ≥ limit
+  std::vector<std::string> predictors;  // persistence, climatology, then the models
+  std::vector<std::string> horizons;    // horizon_label of each horizon
+  bool severity = false;                // whether severity_macro_f1 is a figure
+  std::vector<std::string> decisions;   // ScheduleSummary::decided_by
+  std::vector<double> alphas;
+  bool operator==(const BurstFigureAxes& o) const {
+    return run_lengths == o.run_lengths && predictors == o.predictors && horizons == o.horizons &&
+           severity == o.severity && decisions == o.decisions && alphas == o.alphas;
+  }
+};
+
+// The analysis' figures on named axes, the unit of the Monte Carlo: burst
+// share, k, mean run length, the run-length shares, F1 and average precision
+// [predictor, horizon], and the scheduling means [decision, α]. T is a value
+// (one series) or a FigureDistribution (the replicas' against the real series).
+template <class T>
+struct BurstFiguresOf {
+  BurstFigureAxes axes;
+  T burst_share{}, k{}, mean_run_length{};
+  std::vector<T> run_length_shares;                // [run length]
+  std::vector<PredictionFiguresOf<T>> prediction;  // [predictor, horizon]: use predicted()
+  std::vector<ScheduleFiguresOf<T>> scheduling;    // [decision, α]: use scheduled()
+
+  // Cells for the axes, every figure T{}.
+  void shape(BurstFigureAxes a) {
+    axes = std::move(a);
+    run_length_shares.assign(axes.run_lengths, T{});
+    prediction.assign(axes.predictors.size() * axes.horizons.size(), {});
+    scheduling.assign(axes.decisions.size() * axes.alphas.size(), {});
+  }
+  PredictionFiguresOf<T>& predicted(std::size_t predictor, std::size_t horizon) {
+    return prediction[predictor * axes.horizons.size() + horizon];
+  }
+  const PredictionFiguresOf<T>& predicted(std::size_t predictor, std::size_t horizon) const {
+    return prediction[predictor * axes.horizons.size() + horizon];
+  }
+  ScheduleFiguresOf<T>& scheduled(std::size_t decision, std::size_t alpha) {
+    return scheduling[decision * axes.alphas.size() + alpha];
+  }
+  const ScheduleFiguresOf<T>& scheduled(std::size_t decision, std::size_t alpha) const {
+    return scheduling[decision * axes.alphas.size() + alpha];
+  }
+};
+
+// Calls visit(name, figure) for every figure of `f`, in the one order of the
+// Monte Carlo's rows (the HDF5 file's `figure` dimension): burst_share, k,
+// mean_run_length, run_length_share_1 … run_length_share_<limit>+, then per
+// horizon and predictor f1/<predictor>/<horizon>, average_precision/…,
+// severity_macro_f1/… (with severity), then per decision and α
+// delay/<decision>/alpha=<α>, runtime/…, total/….
+template <class Figures, class Visit>
+void for_each_figure(Figures& f, Visit visit) {
+  const BurstFigureAxes& axes = f.axes;
+  visit(std::string("burst_share"), f.burst_share);
+  visit(std::string("k"), f.k);
+  visit(std::string("mean_run_length"), f.mean_run_length);
+  for (std::size_t k = 0; k < f.run_length_shares.size(); ++k)
+    visit(fmt::format("run_length_share_{}{}", k + 1, k + 1 == f.run_length_shares.size() ? "+" : ""),
+          f.run_length_shares[k]);
+  for (std::size_t h = 0; h < axes.horizons.size(); ++h)
+    for (std::size_t p = 0; p < axes.predictors.size(); ++p) {
+      auto& cell = f.predicted(p, h);
+      const std::string at = axes.predictors[p] + "/" + axes.horizons[h];
+      visit("f1/" + at, cell.f1);
+      visit("average_precision/" + at, cell.average_precision);
+      if (axes.severity) visit("severity_macro_f1/" + at, cell.severity_macro_f1);
+    }
+  for (std::size_t d = 0; d < axes.decisions.size(); ++d)
+    for (std::size_t a = 0; a < axes.alphas.size(); ++a) {
+      auto& cell = f.scheduled(d, a);
+      const std::string at = fmt::format("{}/alpha={}", axes.decisions[d], axes.alphas[a]);
+      visit("delay/" + at, cell.delay);
+      visit("runtime/" + at, cell.runtime);
+      visit("total/" + at, cell.total);
+    }
+}
+
+struct BurstFigures : BurstFiguresOf<double> {
   std::uint64_t unconverged_fits = 0;  // the analysis's logistic fits that stopped without converging
 };
 BurstFigures burst_figures(const BurstAnalysis& analysis, const BurstAnalysisOptions& options);
 
-// The replicas' distribution of every figure against the real series: mean,
+// A series' figures in for_each_figure's order, and back into `f` (shaped).
+std::vector<double> figure_values(const BurstFigures& f);
+void set_figure_values(BurstFigures& f, const std::vector<double>& values);
+
+// The replicas' distribution of a figure against the real series: mean,
 // quantile interval and the two-sided Monte Carlo p-value of the real value,
 // (1 + #{replicas at least as far from the replicas' median}) / (1 + R).
-// Without a real series (null) real and p_value are NaN.
+// Without a real series real and p_value are NaN.
 struct FigureDistribution {
-  std::string name;
+  std::string name;  // for_each_figure's
   double real = 0, mean = 0, low = 0, high = 0, p_value = 1;
 };
-std::vector<FigureDistribution> figure_distributions(const BurstFigures* real,
-                                                     const std::vector<BurstFigures>& replicas, double confidence);
 
-// Does a model reproduce the real run-length distribution? The total
-// variation distance between a series' run-length shares and the replicas'
-// mean shares, for the real series and for every replica; p_value is the
-// one-sided Monte Carlo p-value (1 + #{replica distance >= real}) / (1 + R).
-// Named "run_length_distance"; NaN real and p without a real series.
-FigureDistribution run_length_fit(const BurstFigures* real, const std::vector<BurstFigures>& replicas,
-                                  double confidence);
+// Every figure's distribution on the figures' axes, and whether the model
+// reproduces the real run-length distribution: the total variation distance
+// between a series' run-length shares and the replicas' mean shares, for the
+// real series and for every replica, with the one-sided Monte Carlo p-value
+// (1 + #{replica distance >= real}) / (1 + R), named "run_length_distance".
+struct BurstFiguresSummary {
+  BurstFiguresOf<FigureDistribution> figures;
+  FigureDistribution run_length_distance;
+};
+// `real` may be null (no real series: real and p NaN); the replicas are not empty.
+BurstFiguresSummary summarize_figures(const BurstFigures* real, const std::vector<BurstFigures>& replicas,
+                                      double confidence);
 
 }  // namespace gs

@@ -15,11 +15,11 @@ namespace gs {
 
 // Every stored replica of an ensemble analysed as the real series is (bytes
 // alone): each replica's figures and their distributions against the real
-// series' (same options).
+// series' (same options), on the figures' axes.
 struct MonteCarloResult {
   std::string ensemble;
   std::vector<BurstFigures> replicas;
-  std::vector<FigureDistribution> distributions;
+  BurstFiguresSummary summary;
   std::uint64_t unconverged_fits = 0, replicas_with_unconverged_fits = 0;  // logistic fits that stopped at the cap
 };
 

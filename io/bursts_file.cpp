@@ -296,16 +296,21 @@ void write_monte_carlo(hid_t parent, const MonteCarloResult& r, const std::vecto
   h5::write_attributes(group.id(), {{"replicas", static_cast<std::uint64_t>(r.replicas.size())},
                                     {"logistic_fits_unconverged", r.unconverged_fits},
                                     {"replicas_with_unconverged_fits", r.replicas_with_unconverged_fits}});
+  // The figures' axes flattened to one `figure` dimension (for_each_figure's order), the derived
+  // run-length distance last.
   std::vector<std::string> names;
   std::vector<double> real, mean, low, high, p;
-  for (const FigureDistribution& d : r.distributions) {
+  const auto add = [&](const FigureDistribution& d) {
     names.push_back(d.name);
     real.push_back(d.real);
     mean.push_back(d.mean);
     low.push_back(d.low);
     high.push_back(d.high);
     p.push_back(d.p_value);
-  }
+  };
+  for_each_figure(r.summary.figures, [&](const std::string&, const FigureDistribution& d) { add(d); });
+  const std::vector<std::string> replica_names = names;
+  add(r.summary.run_length_distance);
   h5::write_dimension(group.id(), "figure", names, {}, 0, {{"long_name", std::string("figure of the analysis")}});
   h5::write_table(
       group.id(), "summary",
@@ -317,11 +322,14 @@ void write_monte_carlo(hid_t parent, const MonteCarloResult& r, const std::vecto
                     "the two-sided Monte Carlo p-value (1 + #{|x_r - median| >= |real - median|}) / (1 + R)")}});
   if (r.replicas.empty()) return;
   std::vector<double> values;
-  for (const BurstFigures& f : r.replicas) values.insert(values.end(), f.values.begin(), f.values.end());
+  for (const BurstFigures& f : r.replicas) {
+    const std::vector<double> row = figure_values(f);
+    values.insert(values.end(), row.begin(), row.end());
+  }
   h5::write_dimension(
-      group.id(), "replica_figure", r.replicas.front().names, {}, 0,
+      group.id(), "replica_figure", replica_names, {}, 0,
       {{"long_name", std::string("figure of each replica (the rows of summary but the derived last)")}});
-  h5::write_matrix(group.id(), "figures", r.replicas.size(), r.replicas.front().names.size(), values,
+  h5::write_matrix(group.id(), "figures", r.replicas.size(), replica_names.size(), values,
                    {{"dimensions", std::string("replica, replica_figure (the rows of summary, in order)")}});
 }
 

@@ -65,25 +65,27 @@ void scheduling(std::string& out, const BurstAnalysis& a, const BurstAnalysisOpt
 }
 
 void monte_carlo(std::string& out, const MonteCarloResult& r, const BurstAnalysisOptions& o) {
-  out +=
-      fmt::format("  Monte Carlo '{}': {} replicas; {}the replicas' mean [interval]\n", r.ensemble, r.replicas.size(),
-                  r.distributions.empty() || std::isnan(r.distributions.front().real) ? "" : "real series against ");
-  // The figures a reader looks at first: share, k, runs, F1 at the first and last horizon, and the runtime
-  // a perfect predictor saves with alpha = 0.
-  std::vector<std::string> wanted = {"burst_share", "k", "mean_run_length", "run_length_share_1",
-                                     "run_length_distance"};
-  if (!o.horizons.empty()) {
-    for (std::size_t h : {o.horizons.front(), o.horizons.back()})
-      wanted.push_back(fmt::format(
-          "f1/{}/{}", to_string(o.prediction.models.empty() ? Predictor::persistence : o.prediction.models.front()),
-          horizon_label(h, o.bin_seconds)));
+  const BurstFiguresOf<FigureDistribution>& f = r.summary.figures;
+  out += fmt::format("  Monte Carlo '{}': {} replicas; {}the replicas' mean [interval]\n", r.ensemble,
+                     r.replicas.size(), std::isnan(f.burst_share.real) ? "" : "real series against ");
+  // The figures a reader looks at first: share, k, runs, F1 of the first model at the first and last horizon,
+  // and the runtime of a perfect predictor's schedule with alpha = 1 and 0.
+  std::vector<const FigureDistribution*> shown = {&f.burst_share, &f.k, &f.mean_run_length};
+  if (!f.run_length_shares.empty()) shown.push_back(&f.run_length_shares.front());
+  const std::string model =
+      to_string(o.prediction.models.empty() ? Predictor::persistence : o.prediction.models.front());
+  const auto predictor = std::find(f.axes.predictors.begin(), f.axes.predictors.end(), model);
+  if (predictor != f.axes.predictors.end() && !f.axes.horizons.empty()) {
+    const auto p = static_cast<std::size_t>(predictor - f.axes.predictors.begin());
+    shown.push_back(&f.predicted(p, 0).f1);
+    if (f.axes.horizons.size() > 1) shown.push_back(&f.predicted(p, f.axes.horizons.size() - 1).f1);
   }
-  wanted.push_back("runtime/perfect/alpha=0");
-  wanted.push_back("runtime/perfect/alpha=1");
-  for (const FigureDistribution& d : r.distributions)
-    if (std::find(wanted.begin(), wanted.end(), d.name) != wanted.end())
-      out += fmt::format("    {:<28} real {:<10.4g} replicas {:.4g} [{:.4g}, {:.4g}]  p = {:.3f}\n", d.name, d.real,
-                         d.mean, d.low, d.high, d.p_value);
+  for (std::size_t a = 0; a < f.axes.alphas.size(); ++a)  // decision 0 is the perfect predictor
+    if (f.axes.alphas[a] == 0 || f.axes.alphas[a] == 1) shown.push_back(&f.scheduled(0, a).runtime);
+  shown.push_back(&r.summary.run_length_distance);
+  for (const FigureDistribution* d : shown)
+    out += fmt::format("    {:<28} real {:<10.4g} replicas {:.4g} [{:.4g}, {:.4g}]  p = {:.3f}\n", d->name, d->real,
+                       d->mean, d->low, d->high, d->p_value);
 }
 
 void augmentation(std::string& out, const AugmentationResult& r) {

@@ -83,13 +83,16 @@ json bursts_json(const BurstsOutcome& b) {
   json monte_carlo = json::array();
   for (const MonteCarloResult& r : b.monte_carlo) {
     json figures = json::array();
-    for (const FigureDistribution& d : r.distributions)
+    const auto add = [&](const FigureDistribution& d) {
       figures.push_back({{"figure", d.name},
                          {"real", json_number(d.real)},
                          {"mean", json_number(d.mean)},
                          {"low", json_number(d.low)},
                          {"high", json_number(d.high)},
                          {"p_value", json_number(d.p_value)}});
+    };
+    for_each_figure(r.summary.figures, [&](const std::string&, const FigureDistribution& d) { add(d); });
+    add(r.summary.run_length_distance);
     monte_carlo.push_back({{"ensemble", r.ensemble}, {"replicas", r.replicas.size()}, {"figures", figures}});
   }
   json out = {{"name", b.name}, {"dataset", b.dataset}, {"monte_carlo", monte_carlo}};

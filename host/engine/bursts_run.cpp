@@ -93,25 +93,26 @@ void analyse_replicas(const EnsembleFile* file, const std::string& ensemble, std
     std::move(figures.begin(), figures.end(), replicas.begin() + static_cast<std::ptrdiff_t>(first));
     return;
   }
-  // Every rank's figures have the names of the same options: only the values
+  // Every rank's figures have the axes of the same options: only the values
   // travel, and the count of unconverged fits as one more (exact below 2^53).
-  const std::uint64_t figures_per_replica = max_over_ranks(figures.empty() ? 0 : figures.front().values.size());
+  const std::uint64_t figures_per_replica = max_over_ranks(figures.empty() ? 0 : figure_values(figures.front()).size());
   const std::uint64_t stride = figures_per_replica + 1;
   std::vector<double> values(count * stride);
   for (std::size_t i = 0; i < figures.size(); ++i) {
-    if (figures[i].values.size() != figures_per_replica)
+    const std::vector<double> own = figure_values(figures[i]);
+    if (own.size() != figures_per_replica)
       throw InternalError("analyse_replicas", "ranks' burst figures differ in number", __FILE__, __LINE__);
     const auto row = values.begin() + static_cast<std::ptrdiff_t>((mine.first + i) * stride);
-    std::copy(figures[i].values.begin(), figures[i].values.end(), row);
+    std::copy(own.begin(), own.end(), row);
     row[static_cast<std::ptrdiff_t>(figures_per_replica)] = static_cast<double>(figures[i].unconverged_fits);
   }
   gather_rows_to_root(values.data(), count, stride);
   if (!is_root_rank()) return;
   for (std::uint64_t i = 0; i < count; ++i) {
     BurstFigures& f = replicas[first + i];
-    f = figures.front();  // rank 0's first replica: the names and the run-length positions
+    f = figures.front();  // rank 0's first replica: the axes
     const auto row = values.begin() + static_cast<std::ptrdiff_t>(i * stride);
-    f.values.assign(row, row + static_cast<std::ptrdiff_t>(figures_per_replica));
+    set_figure_values(f, std::vector<double>(row, row + static_cast<std::ptrdiff_t>(figures_per_replica)));
     f.unconverged_fits = static_cast<std::uint64_t>(row[static_cast<std::ptrdiff_t>(figures_per_replica)]);
   }
 }
@@ -144,8 +145,7 @@ MonteCarloResult monte_carlo(const EnsembleFile* file, const std::string& ensemb
     r.unconverged_fits += f.unconverged_fits;
     r.replicas_with_unconverged_fits += f.unconverged_fits > 0;
   }
-  r.distributions = figure_distributions(real, r.replicas, spec.analysis.prediction.confidence);
-  r.distributions.push_back(run_length_fit(real, r.replicas, spec.analysis.prediction.confidence));
+  r.summary = summarize_figures(real, r.replicas, spec.analysis.prediction.confidence);
   return r;
 }
 

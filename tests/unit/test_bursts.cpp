@@ -10,6 +10,7 @@
 #include "estimators/burst_analysis.hpp"
 #include "estimators/burst_statistics.hpp"
 #include "estimators/series.hpp"
+#include "host/base/errors.hpp"
 #include "kernels/gaussian.hpp"
 #include "kernels/philox.hpp"
 #include "test_support.hpp"
@@ -746,41 +747,112 @@ namespace {
 // series; two-sided p-values around the replicas' median, and the run-length
 // distance with its one-sided p-value.
 TEST(Bursts, MonteCarloDistributionsByHand) {
-  const auto figures = [](double share_1, double share_2) {
-    return BurstFigures{
-        {"run_length_share_1", "run_length_share_2+"}, {share_1, share_2}, 0, 2};  // shares from 0, 2 of them
+  // Two run-length shares, and one scheduling mean (a delay) that a replica may leave undefined.
+  const auto figures = [](double share_1, double share_2, double delay) {
+    BurstFigures f;
+    f.shape(BurstFigureAxes{2, {}, {}, false, {"perfect"}, {0}});
+    f.run_length_shares = {share_1, share_2};
+    f.scheduled(0, 0).delay = delay;
+    return f;
   };
-  const std::vector<BurstFigures> replicas = {figures(1.0, 0.0), figures(0.8, 0.2), figures(0.6, 0.4),
-                                              figures(0.6, 0.4)};
-  const BurstFigures real = figures(0.2, 0.8);
-  const std::vector<FigureDistribution> d = figure_distributions(&real, replicas, 0.5);
-  ASSERT_EQ(d.size(), 2u);
-  EXPECT_EQ(d[0].name, "run_length_share_1");
-  EXPECT_NEAR(d[0].mean, 0.75, 1e-15);
+  const std::vector<BurstFigures> replicas = {figures(1.0, 0.0, 1.0), figures(0.8, 0.2, 0.8), figures(0.6, 0.4, 0.6),
+                                              figures(0.6, 0.4, 0.6)};
+  const BurstFigures real = figures(0.2, 0.8, 0.2);
+  const BurstFiguresSummary s = summarize_figures(&real, replicas, 0.5);
+  const FigureDistribution& share_1 = s.figures.run_length_shares[0];
+  EXPECT_EQ(share_1.name, "run_length_share_1");
+  EXPECT_NEAR(share_1.mean, 0.75, 1e-15);
   // Median 0.7; the real 0.2 is 0.5 away, no replica as far: p = 1/5.
-  EXPECT_NEAR(d[0].p_value, 0.2, 1e-15);
+  EXPECT_NEAR(share_1.p_value, 0.2, 1e-15);
   // Mean shares (0.75, 0.25): replica distances 0.25, 0.05, 0.15, 0.15; the real's 0.55: p = 1/5.
-  const FigureDistribution fit = run_length_fit(&real, replicas, 0.5);
-  EXPECT_NEAR(fit.real, 0.55, 1e-12);
-  EXPECT_NEAR(fit.mean, 0.15, 1e-12);
-  EXPECT_NEAR(fit.p_value, 0.2, 1e-15);
+  EXPECT_EQ(s.run_length_distance.name, "run_length_distance");
+  EXPECT_NEAR(s.run_length_distance.real, 0.55, 1e-12);
+  EXPECT_NEAR(s.run_length_distance.mean, 0.15, 1e-12);
+  EXPECT_NEAR(s.run_length_distance.p_value, 0.2, 1e-15);
   // A real series like the replicas: distance 0.15, three replicas as far or farther: p = 4/5.
-  const BurstFigures typical = figures(0.6, 0.4);
-  EXPECT_NEAR(run_length_fit(&typical, replicas, 0.5).p_value, 0.8, 1e-15);
-  EXPECT_TRUE(std::isnan(figure_distributions(nullptr, replicas, 0.5)[0].p_value));
+  const BurstFigures typical = figures(0.6, 0.4, 0.6);
+  EXPECT_NEAR(summarize_figures(&typical, replicas, 0.5).run_length_distance.p_value, 0.8, 1e-15);
+  EXPECT_TRUE(std::isnan(summarize_figures(nullptr, replicas, 0.5).figures.run_length_shares[0].p_value));
   // A replica without a value (NaN: a mean over no scheduling window) is left out of the distribution: the
   // three others' mean 0.8 and median 0.8, from which the real 0.2 is farther than any: p = 1/4. A real
   // without a value has no p; a figure no replica defines has no distribution.
   std::vector<BurstFigures> undefined_in_one = replicas;
-  undefined_in_one[3].values[0] = NAN;
-  const FigureDistribution left_out = figure_distributions(&real, undefined_in_one, 0.5)[0];
+  undefined_in_one[3].scheduled(0, 0).delay = NAN;
+  const FigureDistribution left_out = summarize_figures(&real, undefined_in_one, 0.5).figures.scheduled(0, 0).delay;
+  EXPECT_EQ(left_out.name, "delay/perfect/alpha=0");
   EXPECT_NEAR(left_out.mean, 0.8, 1e-15);
   EXPECT_NEAR(left_out.p_value, 0.25, 1e-15);
-  const BurstFigures undefined_real = figures(NAN, 0.8);
-  EXPECT_TRUE(std::isnan(figure_distributions(&undefined_real, replicas, 0.5)[0].p_value));
-  for (BurstFigures& r : undefined_in_one) r.values[0] = NAN;
-  const FigureDistribution none = figure_distributions(&real, undefined_in_one, 0.5)[0];
+  const BurstFigures undefined_real = figures(0.2, 0.8, NAN);
+  EXPECT_TRUE(std::isnan(summarize_figures(&undefined_real, replicas, 0.5).figures.scheduled(0, 0).delay.p_value));
+  for (BurstFigures& r : undefined_in_one) r.scheduled(0, 0).delay = NAN;
+  const FigureDistribution none = summarize_figures(&real, undefined_in_one, 0.5).figures.scheduled(0, 0).delay;
   EXPECT_TRUE(std::isnan(none.mean) && std::isnan(none.low) && std::isnan(none.high) && std::isnan(none.p_value));
+  // Replicas whose figures lie on other axes are not summarized together.
+  std::vector<BurstFigures> mixed = replicas;
+  mixed[1].shape(BurstFigureAxes{3, {}, {}, false, {"perfect"}, {0}});
+  EXPECT_THROW(summarize_figures(&real, mixed, 0.5), InternalError);
+}
+
+// The figures' named axes and their one flat order (the HDF5 file's `figure`
+// dimension): prediction cells are [predictor, horizon] but listed per horizon,
+// then per predictor; scheduling cells [decision, alpha]. A cell set through the
+// axes is the value of the figure of that name, and the flat values go back.
+TEST(Bursts, FiguresHaveNamedAxesAndOneFlatOrder) {
+  BurstFigures f;
+  f.shape(BurstFigureAxes{2, {"persistence", "logistic"}, {"5min", "10min"}, true, {"perfect", "logistic"}, {1, 0.5}});
+  f.predicted(1, 0).f1 = 0.25;      // logistic at 5 min
+  f.predicted(0, 1).f1 = 0.75;      // persistence at 10 min
+  f.scheduled(1, 1).runtime = 600;  // logistic's schedule, alpha 0.5
+  std::vector<std::string> names;
+  std::vector<double> values;
+  for_each_figure(f, [&](const std::string& name, double v) {
+    names.push_back(name);
+    values.push_back(v);
+  });
+  const std::vector<std::string> expected = {"burst_share",
+                                             "k",
+                                             "mean_run_length",
+                                             "run_length_share_1",
+                                             "run_length_share_2+",
+                                             "f1/persistence/5min",
+                                             "average_precision/persistence/5min",
+                                             "severity_macro_f1/persistence/5min",
+                                             "f1/logistic/5min",
+                                             "average_precision/logistic/5min",
+                                             "severity_macro_f1/logistic/5min",
+                                             "f1/persistence/10min",
+                                             "average_precision/persistence/10min",
+                                             "severity_macro_f1/persistence/10min",
+                                             "f1/logistic/10min",
+                                             "average_precision/logistic/10min",
+                                             "severity_macro_f1/logistic/10min",
+                                             "delay/perfect/alpha=1",
+                                             "runtime/perfect/alpha=1",
+                                             "total/perfect/alpha=1",
+                                             "delay/perfect/alpha=0.5",
+                                             "runtime/perfect/alpha=0.5",
+                                             "total/perfect/alpha=0.5",
+                                             "delay/logistic/alpha=1",
+                                             "runtime/logistic/alpha=1",
+                                             "total/logistic/alpha=1",
+                                             "delay/logistic/alpha=0.5",
+                                             "runtime/logistic/alpha=0.5",
+                                             "total/logistic/alpha=0.5"};
+  ASSERT_EQ(names, expected);
+  const auto value_of = [&](const std::string& name) {
+    return values[static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin())];
+  };
+  EXPECT_EQ(value_of("f1/logistic/5min"), 0.25);
+  EXPECT_EQ(value_of("f1/persistence/10min"), 0.75);
+  EXPECT_EQ(value_of("runtime/logistic/alpha=0.5"), 600);
+  EXPECT_EQ(figure_values(f), values);
+  std::vector<double> counted(values.size());
+  for (std::size_t i = 0; i < counted.size(); ++i) counted[i] = static_cast<double>(i);
+  BurstFigures g = f;
+  set_figure_values(g, counted);
+  EXPECT_EQ(figure_values(g), counted);
+  EXPECT_EQ(g.predicted(1, 0).f1, 8);  // "f1/logistic/5min" is the 9th figure
+  EXPECT_THROW(set_figure_values(g, std::vector<double>(values.size() + 1)), InternalError);
 }
 
 // Non-findings are named (an F1 with no information is not a result): no burst
