@@ -38,8 +38,15 @@ constexpr const char* kReplayFolder = "gpusynth-replay";  // each replay's folde
 constexpr double kBandSeries = 4;   // /replay/<name>'s per-bin series beside the replays' (bands, coverage)
 constexpr double kReplaySlack = 2;  // a replay planned to run up to this much longer than the trace's pace
 
+// An entry a replay takes, and its plan (the trace's characterization).
+struct ChosenEntry {
+  const RequestsSpec* spec;
+  const RequestsPlan::Entry* planned;
+};
+
 // The entries `options.entries` names (all when empty); an unknown name is a UserError.
-std::vector<const RequestsSpec*> chosen_entries(const RunConfig& config, const ReplayOptions& options) {
+std::vector<ChosenEntry> chosen_entries(const RunConfig& config, const RequestsPlan& plan,
+                                        const ReplayOptions& options) {
   std::vector<std::string> names;
   for (const RequestsSpec& spec : config.requests) names.push_back(spec.name);
   if (names.empty())
@@ -51,18 +58,21 @@ std::vector<const RequestsSpec*> chosen_entries(const RunConfig& config, const R
     if (std::find(names.begin(), names.end(), name) == names.end())
       throw UserError(fmt::format("--entry '{}': {} has no requests: entry of that name; accepted: {}", name,
                                   config.path, fmt::join(names, ", ")));
-  std::vector<const RequestsSpec*> chosen;
-  for (const RequestsSpec& spec : config.requests) {
+  std::vector<ChosenEntry> chosen;
+  for (std::size_t i = 0; i < config.requests.size(); ++i) {
+    const RequestsSpec& spec = config.requests[i];
     if (!options.entries.empty() &&
         std::find(options.entries.begin(), options.entries.end(), spec.name) == options.entries.end())
       continue;
-    if (spec.given || !spec.characterized)
+    if (spec.given)
       throw UserError(
           fmt::format("{}: its characteristics are given, not read from a trace: a replay compares the "
                       "replicas with the trace's own requests; give the entry a trace, or leave it out "
                       "with --entry",
                       located(config, spec)));
-    chosen.push_back(&spec);
+    if (i >= plan.entries.size() || plan.entries[i].name != spec.name)
+      throw InternalError("chosen_entries", "no plan of requests '" + spec.name + "'", __FILE__, __LINE__);
+    chosen.push_back({&spec, &plan.entries[i]});
   }
   return chosen;
 }
@@ -207,8 +217,8 @@ std::optional<std::uint64_t> check_space(const std::string& target, double neede
                   target, what, format_estimated_bytes(needed), static_cast<int>(kBlockBytes), format_bytes(*free)));
 }
 
-Workload original_of(const RequestsSpec& spec) {
-  return replay_original(spec.characterized->sanitized, spec.synthesis);
+Workload original_of(const ChosenEntry& chosen) {
+  return replay_original(chosen.planned->source->characterized->sanitized, chosen.spec->synthesis);
 }
 
 std::string duration(double seconds) {
@@ -481,12 +491,10 @@ std::string plan_replays(const RunConfig& config, const RequestsPlan& requests, 
   std::string text;
   double largest = 0, total_seconds = 0;
   std::string largest_what;
-  for (const RequestsSpec* spec : chosen_entries(config, options)) {
-    const Workload original = original_of(*spec);
-    const auto entry = std::find_if(requests.entries.begin(), requests.entries.end(),
-                                    [&](const RequestsPlan::Entry& e) { return e.name == spec->name; });
-    if (entry == requests.entries.end())
-      throw InternalError("plan_replays", "no plan of requests '" + spec->name + "'", __FILE__, __LINE__);
+  for (const ChosenEntry& chosen : chosen_entries(config, requests, options)) {
+    const RequestsSpec* spec = chosen.spec;
+    const RequestsPlan::Entry* entry = chosen.planned;
+    const Workload original = original_of(chosen);
     const double original_seconds = span_of(original);
     double synthetic_seconds = original_seconds;
     for (const EnsembleSpec& e : config.ensembles)
@@ -531,14 +539,15 @@ std::string plan_replays(const RunConfig& config, const RequestsPlan& requests, 
   return text + replayer.check_servers();
 }
 
-std::vector<ReplayResult> replay_requests(const RunConfig& config, const std::vector<RequestsOutcome>& outcomes,
-                                          const ReplayOptions& options, const ExecutionContext& context) {
-  const std::vector<const RequestsSpec*> chosen = chosen_entries(config, options);
+std::vector<ReplayResult> replay_requests(const RunConfig& config, const RequestsPlan& plan,
+                                          const std::vector<RequestsOutcome>& outcomes, const ReplayOptions& options,
+                                          const ExecutionContext& context) {
   std::vector<std::pair<const RequestsSpec*, Workload>> originals;
   double largest = 0;
   std::size_t replays = 0;
-  for (const RequestsSpec* spec : chosen) {
-    originals.emplace_back(spec, original_of(*spec));
+  for (const ChosenEntry& chosen : chosen_entries(config, plan, options)) {
+    const RequestsSpec* spec = chosen.spec;
+    originals.emplace_back(spec, original_of(chosen));
     largest = std::max(largest, space_of(originals.back().second));
     for (const RequestsOutcome& o : outcomes)
       if (o.name == spec->name)

@@ -46,7 +46,8 @@ std::string plan_replays(const RunConfig& config, const RequestsPlan& requests, 
 // the run's file is staged (host/engine/run.cpp): the replays run and
 // assessed, entry by entry, with progress lines; the target's space checked
 // again with the exact workloads before the first fio starts.
-std::vector<ReplayResult> replay_requests(const RunConfig& config, const std::vector<RequestsOutcome>& outcomes,
-                                          const ReplayOptions& options, const ExecutionContext& context);
+std::vector<ReplayResult> replay_requests(const RunConfig& config, const RequestsPlan& plan,
+                                          const std::vector<RequestsOutcome>& outcomes, const ReplayOptions& options,
+                                          const ExecutionContext& context);
 
 }  // namespace gs

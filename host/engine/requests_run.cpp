@@ -80,6 +80,12 @@ std::string holding_text(const RequestsSpec& spec, bool keep_replicas) {
   return "each written to the file as it is made (its files and a block of requests held)";
 }
 
+// The plan's memory budget as its messages say it.
+std::string budget_text(const RequestsPlan& plan) {
+  return fmt::format("{} ({})", plan.budget == UINT64_MAX ? std::string("unlimited") : format_bytes(plan.budget),
+                     plan.budget_source);
+}
+
 }  // namespace
 
 std::uint64_t default_requests_budget(std::string& source) {
@@ -127,23 +133,28 @@ std::string RequestsPlan::text() const {
                         format_estimated_bytes(e.volume.bytes_written),
                         e.replays ? ": what its fio replay reads and writes on the file system it runs in" : "");
   }
-  if (!entries.empty())
-    text += fmt::format("requests' memory budget {} ({})\n",
-                        budget == UINT64_MAX ? std::string("unlimited") : format_bytes(budget), budget_source);
+  if (!entries.empty()) text += fmt::format("requests' memory budget {}\n", budget_text(*this));
   return text;
 }
 
 namespace {
 
-// A trace's characterization, made now, so that a typo in a trace's name fails in seconds, not after the
-// ensembles; the trace reader's warning ("" when none, or when the entry gives characteristics).
-std::string characterize_entry(const RunConfig& config, RequestsSpec& spec) {
-  if (spec.given || spec.characterized) return "";
+// An entry's source, made now, so that a typo in a trace's name fails in seconds, not after the
+// ensembles; `warning` gets the trace reader's ("" when none, or when the entry gives characteristics).
+std::shared_ptr<const EntrySource> entry_source(const RunConfig& config, const RequestsSpec& spec,
+                                                std::string& warning) {
   try {
-    const RequestTrace trace = read_request_trace(spec.traces, spec.format, spec.trace_options, spec.counters);
-    std::string warning = request_trace_warning(trace);
-    spec.characterized = std::make_shared<const TraceCharacterization>(characterize_requests(trace));
-    return warning;
+    auto source = std::make_shared<EntrySource>();
+    if (!spec.given) {
+      const RequestTrace trace = read_request_trace(spec.traces, spec.format, spec.trace_options, spec.counters);
+      warning = request_trace_warning(trace);
+      source->characterized = std::make_shared<const TraceCharacterization>(characterize_requests(trace));
+    }
+    source->synthesis =
+        spec.given ? synthesis_source(spec.given_files, *spec.given) : synthesis_source(*source->characterized);
+    source->processes = spec.processes > 0 ? spec.processes : source->synthesis.classes.front().path->processes;
+    if (spec.timing == RequestsSpec::Timing::phases) source->phases = fit_phases(source->characterized->sanitized);
+    return source;
   } catch (const UserError& e) {
     throw UserError(fmt::format("{}: {}", located(config, spec), e.what()));
   }
@@ -153,13 +164,12 @@ std::string characterize_entry(const RunConfig& config, RequestsSpec& spec) {
 // beyond the plan's budget. Its replica's bytes, when its texts keep one whole, join `held`.
 RequestsPlan::Entry plan_entry(const RunConfig& config, const RequestsSpec& spec, const RequestsPlan& plan,
                                bool keep_replicas, std::uint64_t& held) {
-  const SynthesisSource source =
-      spec.given ? synthesis_source(spec.given_files, *spec.given) : synthesis_source(*spec.characterized);
   RequestsPlan::Entry entry;
+  entry.source = entry_source(config, spec, entry.warning);
   entry.name = spec.name;
   entry.replicas = spec.replicas;
-  entry.processes = spec.processes > 0 ? spec.processes : source.classes.front().path->processes;
-  const SynthesisExpectation expected = expected_synthesis(source, spec.synthesis, entry.processes);
+  entry.processes = entry.source->processes;
+  const SynthesisExpectation expected = expected_synthesis(entry.source->synthesis, spec.synthesis, entry.processes);
   entry.size = expected.size;
   entry.volume = expected.volume;
   entry.replays = !spec.emit.fio.empty();
@@ -180,12 +190,12 @@ RequestsPlan::Entry plan_entry(const RunConfig& config, const RequestsSpec& spec
   if (entry.bytes > plan.budget)
     throw UserError(fmt::format(
         "{}: about {:.3g} requests and {:.3g} files in each of {} replica(s) of {} processes, {}: about {} of "
-        "memory ({} per request, {} per file{}), more than the budget of {} ({}); lower processes or replicas, "
+        "memory ({} per request, {} per file{}), more than the budget of {}; lower processes or replicas, "
         "or raise --memory-limit",
         located(config, spec), entry.size.replica_requests, entry.size.replica_files, spec.replicas, entry.processes,
         entry.holding, format_bytes(entry.bytes), format_bytes(kBytesPerRequest), format_bytes(kBytesPerFile),
         held > 0 ? fmt::format(", with {} for the text outputs of the entries before", format_bytes(held)) : "",
-        format_bytes(plan.budget), plan.budget_source));
+        budget_text(plan)));
   if (emits_texts(spec)) held += one;
   return entry;
 }
@@ -210,10 +220,9 @@ void add_output_sizes(const RunConfig& config, RequestsPlan& plan) {
     const RequestsSpec& spec = config.requests[i];
     const RequestsPlan::Entry& e = plan.entries[i];
     plan.file_bytes += e.size.replica_requests * kTableBytesPerRequest * e.replicas;
-    if (spec.characterized)
-      plan.file_bytes +=
-          kCharacterizationBytesPerRequest * static_cast<double>(spec.characterized->sanitized.table.requests.size() +
-                                                                 spec.characterized->path.table.requests.size());
+    if (const TraceCharacterization* c = e.source->characterized.get())
+      plan.file_bytes += kCharacterizationBytesPerRequest *
+                         static_cast<double>(c->sanitized.table.requests.size() + c->path.table.requests.size());
     for (const EmittedText& text : emitted_texts(spec))
       if (!text.path.empty() && !config.output.empty())
         plan.texts.push_back({fmt::format("{}.emit.{} '{}'", spec.where, text.key, emit_path(config, text.path)),
@@ -250,19 +259,15 @@ void check_output_paths(const RunConfig& config, RequestsPlan& plan) {
 
 }  // namespace
 
-RequestsPlan prepare_requests(RunConfig& config, std::optional<std::uint64_t> memory_limit, bool check_outputs,
+RequestsPlan prepare_requests(const RunConfig& config, std::optional<std::uint64_t> memory_limit, bool check_outputs,
                               bool keep_replicas) {
   RequestsPlan plan;
   plan.budget = memory_limit ? *memory_limit : default_requests_budget(plan.budget_source);
   if (memory_limit) plan.budget_source = "--memory-limit";
   std::uint64_t held = 0;  // the texts' replicas of the entries before
-  for (RequestsSpec& spec : config.requests) {
+  for (const RequestsSpec& spec : config.requests) {
     throw_if_interrupted();
-    spec.memory_budget = plan.budget;
-    spec.budget_source = plan.budget_source;
-    const std::string warning = characterize_entry(config, spec);
     plan.entries.push_back(plan_entry(config, spec, plan, keep_replicas, held));
-    plan.entries.back().warning = warning;
   }
   add_output_sizes(config, plan);
   if (check_outputs && !config.output.empty()) check_output_paths(config, plan);
@@ -315,36 +320,13 @@ std::pair<std::uint64_t, std::uint64_t> stream_replica(const RequestsSpec& spec,
   return {made, dependencies.report().total()};
 }
 
-// What an entry's replicas are made from: its trace's characterization (null
-// when the config gives the characteristics), the rank classes' generic paths
-// and characteristics, the processes and, for `timing: phases`, the trace's phases.
-struct EntrySource {
-  std::shared_ptr<const TraceCharacterization> characterized;
-  std::optional<PhaseModel> phases;
-  SynthesisSource synthesis;
-  std::int32_t processes = 1;
-};
-
-EntrySource entry_source(const RequestsSpec& spec) {
-  EntrySource source;
-  source.characterized = spec.characterized;
-  if (!spec.given && !source.characterized)
-    source.characterized = std::make_shared<const TraceCharacterization>(
-        characterize_requests(read_request_trace(spec.traces, spec.format, spec.trace_options, spec.counters)));
-  source.synthesis =
-      spec.given ? synthesis_source(spec.given_files, *spec.given) : synthesis_source(*source.characterized);
-  source.processes = spec.processes > 0 ? spec.processes : source.synthesis.classes.front().path->processes;
-  if (spec.timing == RequestsSpec::Timing::phases) source.phases = fit_phases(source.characterized->sanitized);
-  return source;
-}
-
 // The end of the memory guard's message: what the budget leaves for `replica`.
-std::string budget_note(const RequestsSpec& spec, std::uint64_t left, std::uint32_t replica, bool keep_replicas) {
+std::string budget_note(const RequestsPlan& plan, const RequestsSpec& spec, std::uint64_t left, std::uint32_t replica,
+                        bool keep_replicas) {
   return fmt::format(
-      "the memory budget {} ({}) leaves {} for replica {} ({} per request, {} per file; {}); lower processes "
+      "the memory budget {} leaves {} for replica {} ({} per request, {} per file; {}); lower processes "
       "or replicas, or raise --memory-limit",
-      spec.memory_budget == UINT64_MAX ? std::string("unlimited") : format_bytes(spec.memory_budget),
-      spec.budget_source, format_bytes(left), replica, format_bytes(kBytesPerRequest), format_bytes(kBytesPerFile),
+      budget_text(plan), format_bytes(left), replica, format_bytes(kBytesPerRequest), format_bytes(kBytesPerFile),
       holding_text(spec, keep_replicas));
 }
 
@@ -440,14 +422,12 @@ void add_replica(RequestsOutcome& outcome, std::uint32_t replica, std::uint64_t 
 }
 
 // A workload of the user's size: the estimate before missed it, the machine had less than it said.
-UserError out_of_memory(const RunConfig& config, const RequestsSpec& spec) {
+UserError out_of_memory(const RunConfig& config, const RequestsPlan& plan, const RequestsSpec& spec) {
   return UserError(
-      fmt::format("{}: out of memory while synthesizing (the budget was {}, {}); lower processes or "
+      fmt::format("{}: out of memory while synthesizing (the budget was {}); lower processes or "
                   "replicas, or give a smaller --memory-limit so that the plan refuses it before any "
                   "work",
-                  located(config, spec),
-                  spec.memory_budget == UINT64_MAX ? std::string("unlimited") : format_bytes(spec.memory_budget),
-                  spec.budget_source));
+                  located(config, spec), budget_text(plan)));
 }
 
 // `on_ranks`: the rows made and written by every MPI rank.
@@ -470,8 +450,8 @@ namespace {
 // synthesize_requests into `file` (none: nothing written, for a replay before
 // the file is staged), timed by the ensembles' rows in `rows` (the file, or HeldRows).
 template <class Rows>
-std::vector<RequestsOutcome> synthesize_into(const RunConfig& config, EnsembleFile* file, const Rows& rows,
-                                             const ExecutionContext& context, bool keep_replicas,
+std::vector<RequestsOutcome> synthesize_into(const RunConfig& config, const RequestsPlan& plan, EnsembleFile* file,
+                                             const Rows& rows, const ExecutionContext& context, bool keep_replicas,
                                              std::vector<RequestsOnRanks>* on_ranks) {
   std::vector<RequestsOutcome> outcomes;
   if (config.requests.empty()) return outcomes;
@@ -486,7 +466,7 @@ std::vector<RequestsOutcome> synthesize_into(const RunConfig& config, EnsembleFi
     const bool emits = emits_texts(spec);
     std::int32_t processes = spec.processes;
     try {
-      const EntrySource source = entry_source(spec);
+      const EntrySource& source = *plan.entries[entry].source;
       processes = source.processes;
       if (source.phases && !on_ranks)
         if (const std::string w = spread_warning(spec, *source.phases); !w.empty()) context.log(w);
@@ -503,8 +483,8 @@ std::vector<RequestsOutcome> synthesize_into(const RunConfig& config, EnsembleFi
         throw_if_interrupted();
         const bool whole = keep_replicas || (emits && replica == spec.emit.replica);
         // The guard inside the synthesis: what the budget leaves for this replica.
-        options.max_replica_bytes = spec.memory_budget > used ? spec.memory_budget - used : 0;
-        options.limit_note = budget_note(spec, options.max_replica_bytes, replica, keep_replicas);
+        options.max_replica_bytes = plan.budget > used ? plan.budget - used : 0;
+        options.limit_note = budget_note(plan, spec, options.max_replica_bytes, replica, keep_replicas);
         Expansion expansion = synthesize_replica(source.synthesis, options, replica, processes, whole);
         if (!writer && !on_ranks && file) writer.emplace(*file, spec.name, expansion.requests() * spec.replicas);
         ReplicaTiming timing = replica_timing(spec, source, rows, expansion, options, replica);
@@ -534,7 +514,7 @@ std::vector<RequestsOutcome> synthesize_into(const RunConfig& config, EnsembleFi
         held += replica_bytes(static_cast<double>(outcome.emitted.table.requests.size()),
                               static_cast<double>(outcome.emitted.table.files.size()));
     } catch (const std::bad_alloc&) {
-      throw out_of_memory(config, spec);
+      throw out_of_memory(config, plan, spec);
     } catch (const UserError& e) {
       throw UserError(fmt::format("{}: {}", located(config, spec), e.what()));
     }
@@ -547,15 +527,15 @@ std::vector<RequestsOutcome> synthesize_into(const RunConfig& config, EnsembleFi
 
 }  // namespace
 
-std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, EnsembleFile& file,
+std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, const RequestsPlan& plan, EnsembleFile& file,
                                                  const ExecutionContext& context, bool keep_replicas,
                                                  std::vector<RequestsOnRanks>* on_ranks) {
-  return synthesize_into(config, &file, file, context, keep_replicas, on_ranks);
+  return synthesize_into(config, plan, &file, file, context, keep_replicas, on_ranks);
 }
 
-std::vector<RequestsOutcome> synthesize_held_requests(const RunConfig& config, const HeldRows& rows,
-                                                      const ExecutionContext& context) {
-  return synthesize_into(config, nullptr, rows, context, true, nullptr);
+std::vector<RequestsOutcome> synthesize_held_requests(const RunConfig& config, const RequestsPlan& plan,
+                                                      const HeldRows& rows, const ExecutionContext& context) {
+  return synthesize_into(config, plan, nullptr, rows, context, true, nullptr);
 }
 
 std::vector<double> HeldRows::read_row(const std::string& name, std::uint64_t replica) const {
@@ -603,15 +583,15 @@ RequestNames merged_names(const std::vector<std::string>& texts) {
   return merged;
 }
 
-RequestsOnRanks write_entry_on_ranks(const RunConfig& config, const RequestsSpec& spec, ParallelSeriesFile& shared,
+RequestsOnRanks write_entry_on_ranks(const RunConfig& config, const RequestsPlan& plan, const RequestsSpec& spec,
+                                     const EntrySource& source, ParallelSeriesFile& shared,
                                      const ExecutionContext& context) {
   const auto start = std::chrono::steady_clock::now();
-  const EntrySource source = entry_source(spec);
   SynthesisOptions options = spec.synthesis;
   options.key.seed = config.seed;
-  options.max_replica_bytes = spec.memory_budget;
+  options.max_replica_bytes = plan.budget;
   const auto make = [&](std::uint32_t replica) {
-    options.limit_note = budget_note(spec, options.max_replica_bytes, replica, false);
+    options.limit_note = budget_note(plan, spec, options.max_replica_bytes, replica, false);
     return synthesize_replica(source.synthesis, options, replica, source.processes, false);
   };
   const ReplicaRange mine = replica_range(spec.replicas, ranks().rank, ranks().size);
@@ -654,17 +634,18 @@ RequestsOnRanks write_entry_on_ranks(const RunConfig& config, const RequestsSpec
 
 }  // namespace
 
-std::vector<RequestsOnRanks> write_requests_on_ranks(const RunConfig& config, EnsembleFile* file,
-                                                     const ExecutionContext& context) {
+std::vector<RequestsOnRanks> write_requests_on_ranks(const RunConfig& config, const RequestsPlan& plan,
+                                                     EnsembleFile* file, const ExecutionContext& context) {
   fault_point("requests");
   if (file) file->suspend();
   ParallelSeriesFile shared(broadcast_from_root(file ? file->temp_path() : std::string()));
   std::vector<RequestsOnRanks> written;
-  for (const RequestsSpec& spec : config.requests) {
+  for (std::size_t entry = 0; entry < config.requests.size(); ++entry) {
+    const RequestsSpec& spec = config.requests[entry];
     try {
-      written.push_back(write_entry_on_ranks(config, spec, shared, context));
+      written.push_back(write_entry_on_ranks(config, plan, spec, *plan.entries[entry].source, shared, context));
     } catch (const std::bad_alloc&) {
-      throw out_of_memory(config, spec);
+      throw out_of_memory(config, plan, spec);
     } catch (const UserError& e) {
       throw UserError(fmt::format("{}: {}", located(config, spec), e.what()));
     }
@@ -674,7 +655,8 @@ std::vector<RequestsOnRanks> write_requests_on_ranks(const RunConfig& config, En
   return written;
 }
 #else
-std::vector<RequestsOnRanks> write_requests_on_ranks(const RunConfig&, EnsembleFile*, const ExecutionContext&) {
+std::vector<RequestsOnRanks> write_requests_on_ranks(const RunConfig&, const RequestsPlan&, EnsembleFile*,
+                                                     const ExecutionContext&) {
   return {};  // one rank: never called (requests_on_ranks is false)
 }
 #endif

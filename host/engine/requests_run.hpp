@@ -19,6 +19,8 @@
 #include "host/engine/config.hpp"
 #include "host/engine/context.hpp"
 #include "host/requests/characteristics.hpp"
+#include "host/requests/phase_timing.hpp"
+#include "host/requests/synthesize.hpp"
 #include "io/ensemble_file.hpp"
 #include "io/request_texts.hpp"
 #include "io/requests_file.hpp"
@@ -30,11 +32,24 @@ namespace gs {
 // `ulimit -d` leaves). A replica is written to the file as it is made, a
 // block of requests at a time, holding its files; held whole are the replica
 // an entry's text outputs come from and, for a replay, every replica.
+// What an entry's replicas are made from, made once by the plan: its trace's
+// characterization (null when the config gives the characteristics), the rank
+// classes' generic paths and characteristics (pointing into the
+// characterization, or into the entry's spec when given: the spec outlives
+// the plan), the processes and, for `timing: phases`, the trace's phases.
+struct EntrySource {
+  std::shared_ptr<const TraceCharacterization> characterized;
+  std::optional<PhaseModel> phases;
+  SynthesisSource synthesis;
+  std::int32_t processes = 1;
+};
+
 struct RequestsPlan {
   std::uint64_t budget = UINT64_MAX;
   std::string budget_source;
   struct Entry {
     std::string name;
+    std::shared_ptr<const EntrySource> source;
     SynthesisSize size;      // one replica, expected
     SynthesisVolume volume;  // what it reads and writes, expected
     bool replays = false;    // emits a fio replay
@@ -62,8 +77,8 @@ struct RequestsPlan {
 // The requests' default memory budget and where it comes from.
 std::uint64_t default_requests_budget(std::string& source);
 
-// Before any work: every entry's trace read and characterized (kept in its
-// spec; errors name the config's line and the entry), the memory planned
+// Before any work: every entry's trace read and characterized and its phases
+// fitted (the entry's source; errors name the config's line and the entry), the memory planned
 // (an entry beyond the budget is a UserError with the numbers) and, with
 // `check_outputs`, every output path checked: each emit path as `output:` is
 // (a new path or a regular file in an existing, writable folder; a fio folder
@@ -72,7 +87,7 @@ std::uint64_t default_requests_budget(std::string& source);
 // and texts take on disk is estimated (file_bytes, texts) for the run's
 // free-space check.
 // `keep_replicas`: every replica is held whole (for a replay).
-RequestsPlan prepare_requests(RunConfig& config, std::optional<std::uint64_t> memory_limit, bool check_outputs,
+RequestsPlan prepare_requests(const RunConfig& config, std::optional<std::uint64_t> memory_limit, bool check_outputs,
                               bool keep_replicas);
 
 // Where an entry's error messages point: "c.yaml:12: requests[0] ('name')".
@@ -104,7 +119,7 @@ struct RequestsOnRanks {
 // stays in its outcome (for a replay). With `on_ranks` (rank 0, after
 // write_requests_on_ranks) the rows are there: it writes what they index, the
 // attributes and the characterization, and makes the emitted replicas again.
-std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, EnsembleFile& file,
+std::vector<RequestsOutcome> synthesize_requests(const RunConfig& config, const RequestsPlan& plan, EnsembleFile& file,
                                                  const ExecutionContext& context, bool keep_replicas,
                                                  std::vector<RequestsOnRanks>* on_ranks = nullptr);
 
@@ -124,8 +139,8 @@ struct HeldRows {
 // synthesize_requests without a file: every replica kept whole in its
 // outcome, nothing written; the rows of the same draws (counter-based) as the
 // run's file will hold, so the same requests.
-std::vector<RequestsOutcome> synthesize_held_requests(const RunConfig& config, const HeldRows& rows,
-                                                      const ExecutionContext& context);
+std::vector<RequestsOutcome> synthesize_held_requests(const RunConfig& config, const RequestsPlan& plan,
+                                                      const HeldRows& rows, const ExecutionContext& context);
 
 // Whether the requests are made by every MPI rank: several ranks and a
 // file (a replay, which needs every replica whole, is refused under ranks).
@@ -136,8 +151,8 @@ bool requests_on_ranks(const RunConfig& config);
 // names, merged in replica order over the ranks; then their rows), and writes
 // the rows where one rank would have written them in the file rank 0 laid out
 // (`file`: rank 0's, suspended meanwhile; null on the other ranks).
-std::vector<RequestsOnRanks> write_requests_on_ranks(const RunConfig& config, EnsembleFile* file,
-                                                     const ExecutionContext& context);
+std::vector<RequestsOnRanks> write_requests_on_ranks(const RunConfig& config, const RequestsPlan& plan,
+                                                     EnsembleFile* file, const ExecutionContext& context);
 
 // The fio directory, DiskSim and DXT-like files of every entry that asks for
 // them, written to temporaries beside their targets and synced (a full disk

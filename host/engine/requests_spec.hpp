@@ -26,11 +26,7 @@ struct RequestsSpec {
   std::string format;               // dxt or pioneer
   std::string counters;             // darshan-parser text: opens per file
   TraceOptions trace_options;       // how the trace files are read (time unit, delimiter)
-  // The trace read and characterized before any work, and the memory budget
-  // the synthesis keeps to (prepare_requests, host/engine/requests_run.hpp).
-  std::shared_ptr<const TraceCharacterization> characterized;
-  std::uint64_t memory_budget = UINT64_MAX;
-  std::string budget_source;
+  // (read and characterized by the run's plan: prepare_requests, host/engine/requests_run.hpp)
   // ... or from the user's characteristics (a path of template files only).
   std::optional<Characteristics> given;
   Workload given_files;

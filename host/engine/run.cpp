@@ -228,11 +228,12 @@ SeriesDataset create_ensemble_series(EnsembleFile& file, const EnsemblePlan& ens
 // (the last interrupt check, its fsync) and then the texts' renames. A
 // failure or a signal before the HDF5 rename leaves none of them.
 // `on_ranks`: the requests' rows the MPI ranks wrote (write_requests_on_ranks).
-void finish_file(const RunConfig& config, EnsembleFile& file, const std::optional<Study>& study,
-                 const ExecutionContext& context, std::vector<RequestsOnRanks>* on_ranks, RunOutcome& outcome) {
+void finish_file(const RunConfig& config, const RequestsPlan& plan, EnsembleFile& file,
+                 const std::optional<Study>& study, const ExecutionContext& context,
+                 std::vector<RequestsOnRanks>* on_ranks, RunOutcome& outcome) {
   if (study) write_compare(file, *study);
   write_bursts(file, outcome.bursts);
-  std::vector<RequestsOutcome> requests = synthesize_requests(config, file, context, false, on_ranks);
+  std::vector<RequestsOutcome> requests = synthesize_requests(config, plan, file, context, false, on_ranks);
   write_replays(file, outcome.replays);
   RequestTexts texts(config, requests, context);
   file.commit();
@@ -566,20 +567,35 @@ class HeldRowWriter final : public RowWriter {
   std::vector<std::vector<double>>& rows_;
 };
 
+// What a run will do, checked and sized before any work, on every rank alike
+// (a failure on one rank is every rank's): plan_run's result, the input of
+// every phase after it. Not copied: the requests' sources may point into
+// config.requests.
+struct PlannedRun {
+  RunConfig config;           // as parsed, with the study's fitted ensembles added and each model given its dataset
+  RequestsPlan requests;      // each requests entry's source (its trace characterized, phases fitted) and memory
+  std::string replays;        // what the replays will take (`gpusynth replay`), else empty
+  PreparedDatasets prepared;  // the datasets read, the study's models fitted
+  RunBackends backends;
+  std::string backend_log;
+  RunPlan batches;    // each ensemble's backend and batches (host/engine/plan.hpp)
+  std::string space;  // what the outputs take on disk (check_output_space), for --dry-run
+};
+
 // `gpusynth replay` (issue 56): the replays run before the run's file is
 // staged, so that fio never runs while a temporary file of the output is open
 // and unsynced on a file system that may be the one under test. The
 // ensembles that time the requests are generated again for it, their first
 // rows only and into memory (counter-based draws: the rows the file will
 // store), the requests synthesized from them and held whole, and replayed;
-// the results (small) wait in `outcome` for the file, whose requests are then
+// the results (small) wait in the outcome for the file, whose requests are then
 // synthesized from its own rows: the same requests.
-void replay_before_staging(const RunConfig& config, const RunPlan& plan, const RunBackends& backends,
-                           const RunOptions& options, const ExecutionContext& context, RunOutcome& outcome) {
-  const auto start = std::chrono::steady_clock::now();
+std::vector<ReplayResult> replay_before_staging(const PlannedRun& run, const ReplayOptions& replay,
+                                                const ExecutionContext& context) {
+  const RunConfig& config = run.config;
   HeldRows rows;
-  for (std::size_t e = 0; e < plan.ensembles.size(); ++e) {
-    const EnsemblePlan& ensemble = plan.ensembles[e];
+  for (std::size_t e = 0; e < run.batches.ensembles.size(); ++e) {
+    const EnsemblePlan& ensemble = run.batches.ensembles[e];
     const EnsembleSpec& spec = *ensemble.job.spec;
     std::uint64_t needed = 0;
     for (const RequestsSpec& r : config.requests)
@@ -594,11 +610,10 @@ void replay_before_staging(const RunConfig& config, const RunPlan& plan, const R
     limited.job.spec = &first_rows;
     HeldRowWriter writer(ensemble.job.request.storage, spec.length, held.rows);
     Progress quiet(first_rows.replicas * spec.length, true);
-    generate_ensemble(limited, backends.of(e), &writer, first_rows.replicas, nullptr, quiet);
+    generate_ensemble(limited, run.backends.of(e), &writer, first_rows.replicas, nullptr, quiet);
   }
-  const std::vector<RequestsOutcome> requests = synthesize_held_requests(config, rows, context);
-  outcome.replays = replay_requests(config, requests, *options.replay, context);
-  outcome.replay_seconds = seconds_since(start);
+  const std::vector<RequestsOutcome> requests = synthesize_held_requests(config, run.requests, rows, context);
+  return replay_requests(config, run.requests, requests, replay, context);
 }
 
 // The file the ranks' rows go to: this process's EnsembleFile on one rank;
@@ -628,75 +643,211 @@ void warn_implausible_peaks(const Study& study, const ExecutionContext& context)
   }
 }
 
+// The phases of a run, each a function of the results of those before:
+// parse (load_config, apply_overrides) → plan_run → replay_before_staging
+// (`gpusynth replay`) → generate_ensembles → analyse_run → commit_run.
+
+// The datasets read and the study's models fitted (the fitted ensembles join
+// run.config), the backends opened, the batches planned and, with an output,
+// its space checked against `needs`.
+void plan_generation(PlannedRun& run, const RunOptions& options, const ExecutionContext& context,
+                     const OutputNeeds& needs) {
+  run.prepared = prepare_datasets(run.config, context);
+  std::vector<std::string> models;
+  for (const EnsembleSpec& spec : run.config.ensembles) models.push_back(spec.model->name());
+  run.backends = open_backends(run.config.backend, models, context, run.backend_log);
+  run.batches = make_plan(run.config, run.backends, options.memory_limit);
+  if (!options.no_output && !run.config.output.empty())
+    run.space = check_output_space(run.batches, run.prepared.datasets, run.config, needs, !options.dry_run, context);
+}
+
+// Every rank plans the same run from the same config; a failure on one rank
+// only (its node's memory, a trace unreadable there, no fio there) is shared
+// (every rank fails with the first failing rank's error, rank 0 reports it)
+// before any rank goes on.
+PlannedRun plan_run(const RunConfig& parsed, const RunOptions& options, const ExecutionContext& context) {
+  PlannedRun run;
+  run.config = parsed;
+  // First the requests' traces read, their memory planned and every output path
+  // of the run checked, so that a typo in a trace's name fails in seconds, not
+  // after the fits. With --no-output no request is synthesized.
+  OutputNeeds needs;
+  std::exception_ptr failure;
+  try {
+    if (!options.no_output)
+      run.requests = prepare_requests(run.config, options.memory_limit, !options.dry_run, options.replay.has_value());
+    if (options.replay) run.replays = plan_replays(run.config, run.requests, *options.replay, &needs.file_bytes);
+    fault_point("plan");
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  settle_failures(failure);
+  for (const RequestsPlan::Entry& e : run.requests.entries)
+    if (!e.warning.empty() && !options.dry_run)
+      log_info(options.quiet || !is_root_rank(), fmt::format("warning: requests '{}': {}", e.name, e.warning));
+  if (!options.dry_run && !run.replays.empty())  // before the work: what the replays will take
+    log_info(options.quiet || !is_root_rank(), run.replays.substr(0, run.replays.size() - 1));
+  needs.file_bytes += run.requests.file_bytes;
+  needs.texts = run.requests.texts;
+  try {
+    plan_generation(run, options, context, needs);
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  settle_failures(failure);
+  return run;
+}
+
+// What the run says before its work: the backends, the FFT plans, each ensemble's generation warning.
+void log_run_start(const PlannedRun& run, const RunOptions& options, const ExecutionContext& context) {
+  context.log(run.backend_log + "; " + run.batches.device);
+  log_fft_wisdom(run.batches, context);
+  if (options.node_log)  // once per node: its ranks' GPUs
+    log_info(false,
+             fmt::format("{} (rank {}): {}; {}", host_name(), ranks().rank, run.backend_log, run.batches.device));
+  for (const EnsemblePlan& ensemble : run.batches.ensembles)
+    if (!ensemble.job.generation.warning.empty())
+      context.log(fmt::format("warning: ensemble '{}': {}", ensemble.job.spec->name, ensemble.job.generation.warning));
+}
+
+// generate_ensembles' result: rank 0's staged file with every ensemble's rows
+// and attributes (none with --no-output, or on the other ranks), each
+// ensemble's tally, and the study with every replica compared (gathered on rank 0).
+struct GeneratedRun {
+  std::unique_ptr<EnsembleFile> file;
+  std::vector<EnsembleResult> ensembles;
+  std::optional<Study> study;
+};
+
 // The ensembles generated into the run's file, on one rank or many
 // (docs/scale-out.md): rank 0 lays the file out (root attributes, datasets,
 // every ensemble's empty series); every rank generates its share of each
 // ensemble's replicas (generate_ensemble), compares it with the dataset (a
 // study) and writes its stored rows; the per-replica comparisons are gathered
-// on rank 0, which summarises the study, writes the ensembles' attributes with
-// the tallies summed over the ranks, then /compare and the analyses, and
-// commits. Counter-based draws make every value the one-rank run's.
-void generate_run(const RunConfig& config, const RunPlan& plan, const RunBackends& backends,
-                  const std::vector<RunDataset>& datasets, const RunOptions& options, const ExecutionContext& context,
-                  std::optional<Study>& study, RunOutcome& outcome) {
-  if (options.replay) replay_before_staging(config, plan, backends, options, context, outcome);
-  std::optional<EnsembleFile> file;
+// on rank 0, which writes the ensembles' attributes with the tallies summed
+// over the ranks. Counter-based draws make every value the one-rank run's.
+GeneratedRun generate_ensembles(const PlannedRun& run, const RunOptions& options, const ExecutionContext& context) {
+  const RunConfig& config = run.config;
+  const RunPlan& plan = run.batches;
+  GeneratedRun generated;
+  if (config.study.compare) generated.study.emplace(make_study(config, run.prepared.datasets, run.prepared.stopped));
+  EnsembleFile* file = nullptr;
   if (!options.no_output && is_root_rank()) {
-    file.emplace(config.output);
+    generated.file = std::make_unique<EnsembleFile>(config.output);
+    file = generated.file.get();
     file->write_root_attributes(root_attributes(config, plan, options, context));
-    for (const RunDataset& d : datasets) file->write_dataset(d.name, d.series, d.attributes, d.bin_seconds);
+    for (const RunDataset& d : run.prepared.datasets)
+      file->write_dataset(d.name, d.series, d.attributes, d.bin_seconds);
     for (const EnsemblePlan& ensemble : plan.ensembles)
       create_ensemble_series(*file, ensemble, stored_replicas_of(config, *ensemble.job.spec), config.compression);
   }
-  std::unique_ptr<RowWriter> writer = options.no_output ? nullptr : make_row_writer(file ? &*file : nullptr, config);
+  Study* study = generated.study ? &*generated.study : nullptr;
+  std::unique_ptr<RowWriter> writer = options.no_output ? nullptr : make_row_writer(file, config);
   Progress progress(plan.total_samples, context.quiet || !is_root_rank());
   for (std::size_t e = 0; e < plan.ensembles.size(); ++e) {
     const EnsemblePlan& ensemble = plan.ensembles[e];
-    outcome.ensembles.push_back(generate_ensemble(ensemble, backends.of(e), writer.get(),
-                                                  stored_replicas_of(config, *ensemble.job.spec),
-                                                  study ? &*study : nullptr, progress));
-    if (const std::string w = clipped_warning(*ensemble.job.spec, outcome.ensembles.back().tally); !w.empty())
+    generated.ensembles.push_back(generate_ensemble(ensemble, run.backends.of(e), writer.get(),
+                                                    stored_replicas_of(config, *ensemble.job.spec), study, progress));
+    if (const std::string w = clipped_warning(*ensemble.job.spec, generated.ensembles.back().tally); !w.empty())
       context.log(fmt::format("warning: ensemble '{}': {}", ensemble.job.spec->name, w));
   }
   if (writer) writer->close();
   throw_if_interrupted();
   progress.finish();
-  if (study) {
+  if (study)
     for (std::size_t c = 0; c < study->compared().size(); ++c)
       for (const auto& [rows, stride] : study->replica_rows(c))
         gather_rows_to_root(rows, study->compared()[c].entry.replicas, stride);
-  }
-  if (is_root_rank()) {
-    if (study) {
-      const auto summary_start = std::chrono::steady_clock::now();
-      study->summarize(config.seed, *backends.main->make_resampler());
-      outcome.summary_seconds = seconds_since(summary_start);
-      warn_implausible_peaks(*study, context);
+  if (file)
+    for (std::size_t e = 0; e < plan.ensembles.size(); ++e) {
+      const EnsemblePlan& ensemble = plan.ensembles[e];
+      const EnsembleSpec& spec = *ensemble.job.spec;
+      SeriesDataset series =
+          file->open_series(spec.name, ensemble.job.request.storage, spec.length, ensemble.chunk, config.compression);
+      series.write_attributes(ensemble_attributes(ensemble, generated.ensembles[e].tally, context));
+      if (!spec.fit.empty()) series.write_fit(spec.fit);
     }
-    if (file) {
-      for (std::size_t e = 0; e < plan.ensembles.size(); ++e) {
-        const EnsemblePlan& ensemble = plan.ensembles[e];
-        const EnsembleSpec& spec = *ensemble.job.spec;
-        SeriesDataset series =
-            file->open_series(spec.name, ensemble.job.request.storage, spec.length, ensemble.chunk, config.compression);
-        series.write_attributes(ensemble_attributes(ensemble, outcome.ensembles[e].tally, context));
-        if (!spec.fit.empty()) series.write_fit(spec.fit);
-      }
-    }
+  return generated;
+}
+
+// analyse_run's result: the study summarised (rank 0), the burst analyses,
+// and the requests' rows the MPI ranks wrote into the file (when split over them).
+struct AnalysedRun {
+  std::optional<Study> study;
+  std::vector<BurstsOutcome> bursts;
+  bool requests_split = false;
+  std::vector<RequestsOnRanks> requests_on_ranks;
+  double summary_seconds = 0, bursts_seconds = 0;
+};
+
+AnalysedRun analyse_run(const PlannedRun& run, std::optional<Study> study, EnsembleFile* file,
+                        const RunOptions& options, const ExecutionContext& context) {
+  AnalysedRun analysed;
+  analysed.study = std::move(study);
+  if (is_root_rank() && analysed.study) {
+    const auto start = std::chrono::steady_clock::now();
+    analysed.study->summarize(run.config.seed, *run.backends.main->make_resampler());
+    analysed.summary_seconds = seconds_since(start);
+    warn_implausible_peaks(*analysed.study, context);
   }
   if (!options.no_output) {  // every rank: the burst Monte Carlo's replicas are split across them
-    const auto bursts_start = std::chrono::steady_clock::now();
-    outcome.bursts = analyse_run_bursts(config, datasets, file ? &*file : nullptr, context);
-    outcome.bursts_seconds = seconds_since(bursts_start);
+    const auto start = std::chrono::steady_clock::now();
+    analysed.bursts = analyse_run_bursts(run.config, run.prepared.datasets, file, context);
+    analysed.bursts_seconds = seconds_since(start);
   }
-  const bool requests_split = !options.no_output && requests_on_ranks(config);
-  std::vector<RequestsOnRanks> requests;
-  if (requests_split) requests = write_requests_on_ranks(config, file ? &*file : nullptr, context);
+  analysed.requests_split = !options.no_output && requests_on_ranks(run.config);
+  if (analysed.requests_split)
+    analysed.requests_on_ranks = write_requests_on_ranks(run.config, run.requests, file, context);
+  return analysed;
+}
+
+// Rank 0 writes what follows the ensembles and commits the outputs as one
+// unit (finish_file); every rank waits until the file is in place.
+void commit_run(const PlannedRun& run, GeneratedRun& generated, AnalysedRun& analysed, const ExecutionContext& context,
+                RunOutcome& outcome) {
+  outcome.ensembles = std::move(generated.ensembles);
+  outcome.bursts = std::move(analysed.bursts);
+  outcome.summary_seconds = analysed.summary_seconds;
+  outcome.bursts_seconds = analysed.bursts_seconds;
   if (is_root_rank()) {
-    if (file) finish_file(config, *file, study, context, requests_split ? &requests : nullptr, outcome);
-    if (study) outcome.study = std::move(study);
+    if (generated.file)
+      finish_file(run.config, run.requests, *generated.file, analysed.study, context,
+                  analysed.requests_split ? &analysed.requests_on_ranks : nullptr, outcome);
+    outcome.study = std::move(analysed.study);
   }
   barrier();  // the file is in place before any rank reports success
+}
+
+// The refusals that need no work: a run that cannot do what its options ask.
+void check_run_request(const RunConfig& config, const RunOptions& options) {
+  check_bursts_replicas(config);
+  if (options.bursts_required && config.bursts.empty())
+    throw UserError(
+        fmt::format("{}: no 'bursts:' section; `gpusynth bursts` analyses the series it names "
+                    "(docs/bursts.md)",
+                    config.path));
+  if (options.replay && ranks().size > 1)
+    throw UserError(
+        fmt::format("{}: `gpusynth replay` runs fio from one process, on one node: run it without "
+                    "mpirun or srun (under {} ranks every other rank would wait out the replays; "
+                    "docs/scale-out.md)",
+                    config.path, ranks().size));
+  if (options.replay && options.no_output)
+    throw UserError(fmt::format("{}: --no-output leaves no requests to replay", config.path));
+  if (options.no_output && !config.bursts.empty())
+    throw UserError(fmt::format("{}: --no-output leaves nothing for the 'bursts:' analyses to read", config.path));
+  if (!options.no_output && !options.dry_run && config.output.empty())
+    throw UserError(
+        fmt::format("{}: no output file: the config has no 'output:' and no -o was given; add one, or "
+                    "run with --no-output or --dry-run",
+                    config.path));
+  if (!options.no_output && !config.output.empty())
+    resolve_output_target(config.output, "output");  // before the work, not after
+}
+
+// How a run of `config` computes (host/engine/context.hpp).
+ExecutionContext run_context(const RunConfig& config, const RunOptions& options) {
+  return ExecutionContext{config.precision, CpuLanes::avx512, options.quiet, config.fft_wisdom};
 }
 
 }  // namespace
@@ -727,143 +878,44 @@ void apply_overrides(RunConfig& config, const RunOptions& options) {
   }
 }
 
-namespace {
-
-// What every rank prepares alike before the work: the datasets (and fits),
-// the backend and the plan.
-struct PreparedRun {
-  PreparedDatasets prepared;
-  RunBackends backends;
-  std::string backend_log;
-  RunPlan plan;
-  std::string space;  // what the outputs take on disk (check_output_space), for --dry-run
-};
-
-// How a run of `config` computes (host/engine/context.hpp).
-ExecutionContext run_context(const RunConfig& config, const RunOptions& options) {
-  return ExecutionContext{config.precision, CpuLanes::avx512, options.quiet, config.fft_wisdom};
-}
-
-PreparedRun prepare_run(RunConfig& config, const RunOptions& options, const ExecutionContext& context,
-                        const OutputNeeds& needs = {}) {
-  PreparedRun run;
-  run.prepared = prepare_datasets(config, context);
-  std::vector<std::string> models;
-  for (const EnsembleSpec& spec : config.ensembles) models.push_back(spec.model->name());
-  run.backends = open_backends(config.backend, models, context, run.backend_log);
-  run.plan = make_plan(config, run.backends, options.memory_limit);
-  if (!options.no_output && !config.output.empty())
-    run.space = check_output_space(run.plan, run.prepared.datasets, config, needs, !options.dry_run, context);
-  return run;
-}
-
-RunOutcome run_prepared(RunConfig& config, const RunOptions& options, const OutputNeeds& needs) {
-  const ExecutionContext context = run_context(config, options);
-  // Every rank prepares the same run from the same config: a failure there is
-  // agreed on (every rank fails with the first failing rank's error, rank 0
-  // reports it); from begin_job() on, a rank's failure ends every rank.
-  PreparedRun run;
-  std::exception_ptr failure;
-  try {
-    run = prepare_run(config, options, context, needs);
-  } catch (...) {
-    failure = std::current_exception();
-  }
-  settle_failures(failure);
-  begin_job();
-  PreparedDatasets& prepared = run.prepared;
-  const RunPlan& plan = run.plan;
-  const std::string& backend_log = run.backend_log;
-  RunOutcome outcome;
-  outcome.fit_seconds = prepared.fit_seconds;
-  outcome.total_samples = plan.total_samples;
-  if (options.dry_run) {
-    outcome.plan = format_plan(plan, config) + run.space;
-    return outcome;
-  }
-  context.log(backend_log + "; " + plan.device);
-  log_fft_wisdom(plan, context);
-  if (options.node_log)  // once per node: its ranks' GPUs
-    log_info(false, fmt::format("{} (rank {}): {}; {}", host_name(), ranks().rank, backend_log, plan.device));
-  for (const EnsemblePlan& ensemble : plan.ensembles) {
-    if (!ensemble.job.generation.warning.empty())
-      context.log(fmt::format("warning: ensemble '{}': {}", ensemble.job.spec->name, ensemble.job.generation.warning));
-  }
-  const auto start = std::chrono::steady_clock::now();
-  std::optional<Study> study;
-  if (config.study.compare) study.emplace(make_study(config, prepared.datasets, std::move(prepared.stopped)));
-  generate_run(config, plan, run.backends, prepared.datasets, options, context, study, outcome);
-  outcome.seconds = seconds_since(start);
-  return outcome;
-}
-
-}  // namespace
-
-std::vector<FftProblem> run_fft_problems(RunConfig& config, const RunOptions& options) {
+std::vector<FftProblem> run_fft_problems(const RunConfig& config, const RunOptions& options) {
   const ExecutionContext context = run_context(config, options);
   RunOptions planning = options;
   planning.dry_run = true;
-  const PreparedRun run = prepare_run(config, planning, context);
+  PlannedRun run;
+  run.config = config;
+  plan_generation(run, planning, context, {});
   std::set<FftProblem> problems;
-  for (const EnsemblePlan& ensemble : run.plan.ensembles)
+  for (const EnsemblePlan& ensemble : run.batches.ensembles)
     if (const auto& spectral = ensemble.job.generation.spectral)
       for (const FftProblem& problem : fft_problems(*spectral)) problems.insert(problem);
   return {problems.begin(), problems.end()};
 }
 
-RunOutcome run_config(RunConfig& config, const RunOptions& options) {
-  check_bursts_replicas(config);
-  if (options.bursts_required && config.bursts.empty())
-    throw UserError(
-        fmt::format("{}: no 'bursts:' section; `gpusynth bursts` analyses the series it names "
-                    "(docs/bursts.md)",
-                    config.path));
-  if (options.replay && ranks().size > 1)
-    throw UserError(
-        fmt::format("{}: `gpusynth replay` runs fio from one process, on one node: run it without "
-                    "mpirun or srun (under {} ranks every other rank would wait out the replays; "
-                    "docs/scale-out.md)",
-                    config.path, ranks().size));
-  if (options.replay && options.no_output)
-    throw UserError(fmt::format("{}: --no-output leaves no requests to replay", config.path));
-  if (options.no_output && !config.bursts.empty())
-    throw UserError(fmt::format("{}: --no-output leaves nothing for the 'bursts:' analyses to read", config.path));
-  if (!options.no_output && !options.dry_run && config.output.empty())
-    throw UserError(
-        fmt::format("{}: no output file: the config has no 'output:' and no -o was given; add one, or "
-                    "run with --no-output or --dry-run",
-                    config.path));
-  if (!options.no_output && !config.output.empty())
-    resolve_output_target(config.output, "output");  // before the work, not after
+RunOutcome run_config(const RunConfig& config, const RunOptions& options) {
+  check_run_request(config, options);
   RunOutcome outcome;
   InterruptGuard interrupts;
   try {
-    // The requests' traces read, their memory planned, every output path of
-    // the run checked: before any work. With --no-output no request is synthesized.
-    // Every rank plans; a failure on one rank only (its node's memory, a trace
-    // unreadable there, no fio there) is shared before any rank goes on.
-    RequestsPlan requests;
-    std::string replays;
-    OutputNeeds needs;
-    std::exception_ptr failure;
-    try {
-      if (!options.no_output)
-        requests = prepare_requests(config, options.memory_limit, !options.dry_run, options.replay.has_value());
-      if (options.replay) replays = plan_replays(config, requests, *options.replay, &needs.file_bytes);
-      fault_point("plan");
-    } catch (...) {
-      failure = std::current_exception();
+    const ExecutionContext context = run_context(config, options);
+    const PlannedRun run = plan_run(config, options, context);
+    begin_job();  // from here a rank's failure ends every rank
+    outcome.fit_seconds = run.prepared.fit_seconds;
+    outcome.total_samples = run.batches.total_samples;
+    if (options.dry_run) {
+      outcome.plan = format_plan(run.batches, run.config) + run.space + run.requests.text() + run.replays;
+      return outcome;
     }
-    settle_failures(failure);
-    for (const RequestsPlan::Entry& e : requests.entries)
-      if (!e.warning.empty() && !options.dry_run)
-        log_info(options.quiet || !is_root_rank(), fmt::format("warning: requests '{}': {}", e.name, e.warning));
-    if (!options.dry_run && !replays.empty())  // before the work: what the replays will take
-      log_info(options.quiet || !is_root_rank(), replays.substr(0, replays.size() - 1));
-    needs.file_bytes += requests.file_bytes;
-    needs.texts = requests.texts;
-    outcome = run_prepared(config, options, needs);
-    if (options.dry_run) outcome.plan += requests.text() + replays;
+    log_run_start(run, options, context);
+    const auto start = std::chrono::steady_clock::now();
+    if (options.replay) {
+      outcome.replays = replay_before_staging(run, *options.replay, context);
+      outcome.replay_seconds = seconds_since(start);
+    }
+    GeneratedRun generated = generate_ensembles(run, options, context);
+    AnalysedRun analysed = analyse_run(run, std::move(generated.study), generated.file.get(), options, context);
+    commit_run(run, generated, analysed, context, outcome);
+    outcome.seconds = seconds_since(start);
     return outcome;
   } catch (const Interrupted& interrupted) {
     if (failure_ends_job()) throw;  // the other ranks may wait for this one: end them all

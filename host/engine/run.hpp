@@ -1,7 +1,12 @@
-// A run of a config (docs/cli.md, `gpusynth run`): its datasets read and the
-// study's models fitted, the plan made, every ensemble generated batch by
-// batch into one HDF5 file (and compared with its dataset), the study
-// summarised. host/app/run.cpp prints what it returns.
+// A run of a config (docs/cli.md, `gpusynth run`), in phases, each a function
+// of the results before (host/engine/run.cpp): parse (load_config, then
+// apply_overrides) → plan (the requests' traces characterized, the datasets
+// read and the study's models fitted, the backends, batches and outputs'
+// space: everything checked and sized on every rank, then agreed) → the
+// replays (`gpusynth replay`, before the file is staged) → generate (every
+// ensemble batch by batch into one HDF5 file, compared with its dataset) →
+// analyse (the study summarised, the burst analyses, the requests) → commit
+// (the outputs as one unit). host/app/run.cpp prints what it returns.
 #pragma once
 
 #include <cstdint>
@@ -65,9 +70,9 @@ struct RunOutcome {
 
 // The host's FFTs of every spectral ensemble CONFIG generates (its datasets
 // read and fitted as a run would), each once: what `gpusynth fft-wisdom` plans.
-std::vector<FftProblem> run_fft_problems(RunConfig& config, const RunOptions& options);
+std::vector<FftProblem> run_fft_problems(const RunConfig& config, const RunOptions& options);
 
 // Throws UserError / InternalError. With options.dry_run only the plan is made.
-RunOutcome run_config(RunConfig& config, const RunOptions& options);
+RunOutcome run_config(const RunConfig& config, const RunOptions& options);
 
 }  // namespace gs
