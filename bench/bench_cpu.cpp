@@ -27,6 +27,7 @@
 #include "host/engine/config.hpp"
 #include "host/engine/cpu/lanes.hpp"
 #include "host/requests/synthesize.hpp"
+#include "io/request_trace.hpp"
 #include "kernels/launch.hpp"
 #include "kernels/spectral.hpp"
 

@@ -18,6 +18,7 @@
 #include "host/requests/synthesize.hpp"
 #include "io/darshan_log.hpp"
 #include "io/request_texts.hpp"
+#include "io/request_trace.hpp"
 #include "io/series_source.hpp"
 #include "io/trace.hpp"
 

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "io/attributes.hpp"
+#include "host/base/attributes.hpp"
 #include "kernels/workload.hpp"
 
 // The library's objects stay io/'s (scripts/check_layers.py): the classes

@@ -11,8 +11,8 @@
 #include <variant>
 #include <vector>
 
+#include "host/base/attributes.hpp"
 #include "host/base/output_file.hpp"
-#include "io/attributes.hpp"
 #include "io/hdf5_library.hpp"
 
 namespace gs::h5 {

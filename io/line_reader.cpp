@@ -66,13 +66,6 @@ bool LineReader::next(std::string& line) {
   return true;
 }
 
-std::string_view trim(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t\r");
-  if (first == std::string_view::npos) return {};
-  const auto last = text.find_last_not_of(" \t\r");
-  return text.substr(first, last - first + 1);
-}
-
 std::vector<std::string_view> split_fields(std::string_view line, char delimiter) {
   std::vector<std::string_view> fields;
   if (delimiter == ' ') {

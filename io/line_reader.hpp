@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "host/base/text.hpp"
+
 namespace gs {
 
 class LineReader {
@@ -52,8 +54,6 @@ char detect_delimiter(std::string_view line);
 
 // A whole-field decimal number (std::from_chars); false on anything else.
 bool parse_number(std::string_view field, double& value);
-
-std::string_view trim(std::string_view text);
 
 // SHA-256 of a file's bytes as stored (compressed files are hashed compressed), lower-case hex.
 std::string file_sha256(const std::string& path);

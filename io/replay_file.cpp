@@ -176,12 +176,6 @@ void write_fidelity_attributes(hid_t group, const ReplayFidelity& f) {
 
 }  // namespace
 
-std::string text_attribute(const ReplayResult& r, const char* name) {
-  for (const Attribute& a : r.attributes)
-    if (a.name == name && std::holds_alternative<std::string>(a.value)) return std::get<std::string>(a.value);
-  return std::string();
-}
-
 void write_replays(EnsembleFile& file, const std::vector<ReplayResult>& results) {
   if (results.empty()) return;
   const h5::Handle top = h5::create_group(file.hdf5().id(), "replay");

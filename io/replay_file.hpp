@@ -8,20 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "estimators/replay_fidelity.hpp"
-#include "io/attributes.hpp"
+#include "estimators/replay_results.hpp"
 #include "io/ensemble_file.hpp"
 
 namespace gs {
-
-struct ReplayResult {
-  std::string name;                   // the requests: entry replayed
-  std::vector<Attribute> attributes;  // how it was replayed (target, fio, options)
-  ReplayFidelity fidelity;
-};
-
-// The text attribute `name` of a replay (e.g. "target", "fio_servers"); empty when it has none.
-std::string text_attribute(const ReplayResult& r, const char* name);
 
 void write_replays(EnsembleFile& file, const std::vector<ReplayResult>& results);
 

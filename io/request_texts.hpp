@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "estimators/requests.hpp"
 #include "io/fio_servers.hpp"
-#include "io/requests.hpp"
 
 namespace gs {
 

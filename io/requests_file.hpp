@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "io/attributes.hpp"
+#include "estimators/request_characteristics.hpp"
+#include "host/base/attributes.hpp"
 #include "io/ensemble_file.hpp"
-#include "io/request_characteristics.hpp"
 
 namespace gs {
 

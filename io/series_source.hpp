@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "host/base/attributes.hpp"
 #include "host/base/run_paths.hpp"
-#include "io/attributes.hpp"
 #include "io/trace.hpp"
 
 namespace gs {

@@ -7,8 +7,12 @@
 
 A file may include headers of its own layer and of the layers below it.
 kernels and host/base are the bottom layer together (the CPU launcher polls
-interrupts; the FFT plans take the kernels' complex type). io may include
-estimators (it writes their results), never the reverse. The Python module
+interrupts; the FFT plans take the kernels' complex type). DESIGN.md's
+"estimators / io" band is two layers here: io may include estimators (it maps
+their results and the request-level nouns to files, as DESIGN.md's "io/ owns
+every file layout; the engine hands it plain result objects" needs), never the
+reverse, and the nouns the layers above compute with live in estimators (or
+host/base), not in io. The Python module
 (python/) stands on the CLI's layer, as a second front end. Every
 quoted #include of every .hpp, .cpp, .cu and .cuh under host/, kernels/,
 estimators/, io/ and python/ is resolved (beside the file first, then from the source

@@ -10,6 +10,7 @@
 #include "host/base/output_file.hpp"
 #include "host/base/run_paths.hpp"
 #include "host/requests/characteristics.hpp"
+#include "io/request_trace.hpp"
 #include "io/requests_file.hpp"
 #include "version.hpp"
 

@@ -17,6 +17,7 @@
 #include "host/requests/phase_timing.hpp"
 #include "host/requests/workload.hpp"
 #include "io/hdf5_library.hpp"
+#include "io/request_trace.hpp"
 #include "version.hpp"
 
 namespace gs {

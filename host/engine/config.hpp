@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "estimators/compare.hpp"
+#include "host/base/attributes.hpp"
 #include "host/base/fft.hpp"
 #include "host/base/run_paths.hpp"
 #include "host/engine/bursts_spec.hpp"
@@ -21,7 +22,6 @@
 #include "host/engine/requests_spec.hpp"
 #include "host/models/fit.hpp"
 #include "host/models/model.hpp"
-#include "io/attributes.hpp"
 #include "io/series_source.hpp"
 #include "kernels/workload.hpp"
 

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "estimators/study.hpp"
+#include "host/base/attributes.hpp"
 #include "host/engine/config.hpp"
 #include "host/engine/context.hpp"
-#include "io/attributes.hpp"
 
 namespace gs {
 

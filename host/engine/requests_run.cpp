@@ -26,6 +26,7 @@
 #include "host/requests/synthesize.hpp"
 #include "io/ensemble_file.hpp"
 #include "io/parallel_series.hpp"
+#include "io/request_trace.hpp"
 #include "io/requests_file.hpp"
 
 namespace gs {

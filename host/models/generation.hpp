@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "host/base/attributes.hpp"
 #include "host/base/fft.hpp"
-#include "io/attributes.hpp"
 #include "kernels/launch.hpp"
 #include "kernels/pairs.hpp"
 #include "kernels/philox.hpp"

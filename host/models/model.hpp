@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
+#include "host/base/attributes.hpp"
 #include "host/models/generation.hpp"
 #include "host/models/params.hpp"
-#include "io/attributes.hpp"
 
 namespace gs {
 

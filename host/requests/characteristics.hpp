@@ -3,8 +3,8 @@
 // per file class, with gaps measured in global sequence IDs.
 #pragma once
 
+#include "estimators/request_characteristics.hpp"
 #include "host/requests/workload.hpp"
-#include "io/request_characteristics.hpp"
 
 namespace gs {
 

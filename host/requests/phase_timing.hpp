@@ -15,10 +15,10 @@
 #include <utility>
 #include <vector>
 
+#include "estimators/requests.hpp"
 #include "host/requests/random_draws.hpp"
 #include "host/requests/synthesize.hpp"
 #include "host/requests/timing.hpp"
-#include "io/requests.hpp"
 
 namespace gs {
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "io/requests.hpp"
+#include "estimators/requests.hpp"
 
 namespace gs {
 

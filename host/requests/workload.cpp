@@ -12,7 +12,7 @@
 
 #include "host/base/errors.hpp"
 #include "host/base/interrupt.hpp"
-#include "io/traces/fields.hpp"
+#include "host/base/text.hpp"
 
 namespace gs {
 

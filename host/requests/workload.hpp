@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "io/requests.hpp"
+#include "estimators/requests.hpp"
 
 namespace gs {
 

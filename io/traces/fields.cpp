@@ -45,12 +45,6 @@ std::optional<double> parse_iso8601(std::string_view text) {
 
 }  // namespace
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
 
 double number_field(std::string_view field, const char* what) {

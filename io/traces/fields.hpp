@@ -15,7 +15,7 @@
 
 #include "host/base/errors.hpp"
 #include "io/line_reader.hpp"
-#include "io/requests.hpp"
+#include "io/request_trace.hpp"
 #include "io/trace.hpp"
 
 namespace gs {
@@ -28,8 +28,6 @@ struct BadLine {
   std::string message;
   std::string_view field;
 };
-
-std::string lower(std::string_view text);
 
 bool starts_with(std::string_view text, std::string_view prefix);
 
@@ -94,7 +92,7 @@ class EventSink {
   std::vector<double> sizes_, durations_;
 };
 
-// PIONEER's 7 fields (io/requests.hpp): six fields split at `delimiter` (0:
+// PIONEER's 7 fields (io/request_trace.hpp): six fields split at `delimiter` (0:
 // spaces and tabs), the rest of the line is extra, commas and all. Fewer than
 // seven fields is a BadLine.
 PioneerFields split_pioneer_line(std::string_view line, char delimiter);

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "io/request_trace.hpp"
 #include "io/traces/fields.hpp"
 
 namespace gs {

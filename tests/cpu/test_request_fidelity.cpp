@@ -10,6 +10,7 @@
 #include <map>
 
 #include "host/requests/synthesize.hpp"
+#include "io/request_trace.hpp"
 #include "kernels/compare.hpp"
 #include "test_support.hpp"
 

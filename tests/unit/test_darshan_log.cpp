@@ -16,10 +16,11 @@
 #include <optional>
 #include <tuple>
 
+#include "estimators/requests.hpp"
 #include "host/base/errors.hpp"
 #include "io/darshan_log.hpp"
 #include "io/line_reader.hpp"
-#include "io/requests.hpp"
+#include "io/request_trace.hpp"
 #include "io/trace.hpp"
 #include "test_support.hpp"
 

@@ -11,9 +11,10 @@
 #include <map>
 #include <set>
 
+#include "estimators/request_characteristics.hpp"
 #include "host/requests/phase_timing.hpp"
 #include "host/requests/synthesize.hpp"
-#include "io/request_characteristics.hpp"
+#include "io/request_trace.hpp"
 #include "test_support.hpp"
 
 namespace gs {

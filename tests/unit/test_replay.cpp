@@ -10,6 +10,7 @@
 #include "host/requests/characteristics.hpp"
 #include "host/requests/synthesize.hpp"
 #include "io/fio_logs.hpp"
+#include "io/request_trace.hpp"
 #include "test_support.hpp"
 
 namespace gs {

@@ -26,6 +26,7 @@
 #include "io/hdf5.hpp"
 #include "io/line_reader.hpp"
 #include "io/request_texts.hpp"
+#include "io/request_trace.hpp"
 #include "io/requests_file.hpp"
 #include "test_support.hpp"
 

@@ -11,10 +11,11 @@
 #include <map>
 #include <numeric>
 
+#include "estimators/requests.hpp"
 #include "host/base/errors.hpp"
 #include "io/binning.hpp"
 #include "io/line_reader.hpp"
-#include "io/requests.hpp"
+#include "io/request_trace.hpp"
 #include "io/series_source.hpp"
 #include "io/trace.hpp"
 #include "test_support.hpp"

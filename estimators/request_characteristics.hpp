@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "io/requests.hpp"
+#include "estimators/requests.hpp"
 
 namespace gs {
 
@@ -27,9 +27,9 @@ struct Frequencies {
 // The properties a session is drawn with, together (D, SEQ, AM and the
 // operations of one real session, in order).
 struct SessionShape {
-  double requests = 0;       // D
-  double sequentiality = 0;  // SEQ
-  std::uint32_t mode = 0;    // AM as kModeRead | kModeWrite
+  double requests = 0;             // D
+  double sequentiality = 0;        // SEQ
+  std::uint32_t mode = 0;          // AM as kModeRead | kModeWrite
   std::vector<std::uint32_t> ops;  // the path's operation ids, open and close excluded
   std::vector<double> gaps;        // IRG: open → first request → … → close (D + 1 of them)
   std::vector<double> sizes;       // of its data requests, in order
@@ -61,11 +61,11 @@ struct ClassCharacteristics {
   std::vector<double> sequentiality;      // SEQ (sessions with two or more data requests)
   std::vector<double> slack_time;         // ST (s): start minus the end of the process's requests before it (to 1 ns)
   std::vector<double> data_execution_time, metadata_execution_time;  // s (the slack-time replay needs them)
-  Frequencies types_in_sessions;   // RT1
-  Frequencies types_outside;       // RT2
-  Frequencies access_mode;         // AM: read_only, write_only, read_write, none
+  Frequencies types_in_sessions;                                     // RT1
+  Frequencies types_outside;                                         // RT2
+  Frequencies access_mode;                                           // AM: read_only, write_only, read_write, none
   std::vector<SessionShape> sessions;
-  std::vector<double> later_session_gap;    // ISG of every session but a file's first
+  std::vector<double> later_session_gap;  // ISG of every session but a file's first
   // (execution time of the previous request, ST) together, by the OpClass of
   // the request and of the one before it (class·kOpClasses + previous).
   std::array<std::vector<std::pair<double, double>>, kOpClasses * kOpClasses> timing_pairs;

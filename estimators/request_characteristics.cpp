@@ -1,4 +1,4 @@
-#include "io/request_characteristics.hpp"
+#include "estimators/request_characteristics.hpp"
 
 #include <algorithm>
 #include <cmath>

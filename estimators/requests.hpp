@@ -1,8 +1,9 @@
-// Request-level traces (docs/requests.md): every operation with its rank,
-// file, offset, size, start and execution time, read from DXT text or
-// PIONEER's 7-field trace, and the operation classes of PIONEER's library
+// The nouns of request-level work (docs/requests.md): a request with its
+// rank, file, offset, size, start and execution time, a trace as read
+// (io/request_trace.hpp reads DXT text, PIONEER's 7-field trace and binary
+// Darshan logs into it), the operation classes of PIONEER's library
 // enforcement rules (Fig. 1: operations that need an open file and those that
-// do not).
+// do not), and the workloads synthesis makes (host/requests) and io/ writes.
 #pragma once
 
 #include <cstdint>
@@ -12,8 +13,6 @@
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include "io/trace.hpp"
 
 namespace gs {
 
@@ -47,8 +46,8 @@ struct Request {
   double start = 0;     // seconds from the trace's origin
   double duration = 0;  // execution time, seconds
   std::int32_t rank = 0;
-  std::uint32_t op = 0;     // index into RequestTable::ops
-  std::int32_t file = -1;   // index into RequestTable::files; -1: the operation names no file
+  std::uint32_t op = 0;    // index into RequestTable::ops
+  std::int32_t file = -1;  // index into RequestTable::files; -1: the operation names no file
   std::int64_t offset = kUnknown, size = kUnknown;
   std::uint32_t flags = 0;
   std::int64_t session = -1;  // index of its file open session, -1 outside one
@@ -84,7 +83,7 @@ struct RequestTable {
 struct RequestTrace {
   RequestTable table;
   std::vector<std::string> sources;
-  std::int32_t ranks = 0;  // 1 + the largest rank
+  std::int32_t ranks = 0;                                                                  // 1 + the largest rank
   std::map<std::pair<std::int32_t, std::string>, std::uint64_t> posix_opens, mpiio_opens;  // (rank, file name)
   std::uint64_t lines = 0;
   std::uint64_t bad_lines = 0;
@@ -92,23 +91,6 @@ struct RequestTrace {
   std::vector<std::string> incomplete_modules;  // "FILE: MODULE" darshan marked incomplete (io/trace.hpp)
   std::string counters_note;  // the counters name none of the trace's files (another job's?), else empty
 };
-
-// One PIONEER line: timestamp, operation, file, offset, size, execution time,
-// extra (the rest of the line, commas and all). NULL offsets and sizes are kUnknown.
-struct PioneerFields {
-  std::string_view time, op, file, offset, size, execution_time, extra;
-};
-
-// Reads DXT (`format` "dxt": every module, POSIX and MPI-IO) or PIONEER
-// ("pioneer": one file per process, or a `rank=N` word in extra) request
-// traces. `counters` (darshan-parser text of the same job, may be empty) gives
-// the opens used to infer file open sessions.
-RequestTrace read_request_trace(const std::vector<std::string>& paths, const std::string& format,
-                                const TraceOptions& options, const std::string& counters = {});
-
-// What to know before trusting a request trace (its incomplete modules, counters
-// of another job), or empty.
-std::string request_trace_warning(const RequestTrace& trace);
 
 // The request-level workloads gpusynth derives from a trace and synthesizes
 // (host/requests/workload.hpp makes them; io/requests_file.hpp and
@@ -165,17 +147,17 @@ struct Workload {
 };
 
 struct SanitizeSummary {
-  std::uint64_t read = 0;              // requests in the trace
-  std::uint64_t absorbed = 0;          // POSIX calls folded into the MPI-IO call that made them
-  std::uint64_t inferred_sessions = 0; // sessions placed where the trace has no open/close
+  std::uint64_t read = 0;               // requests in the trace
+  std::uint64_t absorbed = 0;           // POSIX calls folded into the MPI-IO call that made them
+  std::uint64_t inferred_sessions = 0;  // sessions placed where the trace has no open/close
   std::uint64_t sessions = 0;
 };
 
 struct PathSummary {
   std::int32_t ranks = 0, children_aligned = 0;
   std::uint64_t root_requests = 0, root_exclusive = 0;
-  std::uint64_t child_only_files = 0;   // files no root request touches (not in the path)
-  std::uint64_t irregular_offsets = 0;  // shared requests whose children's offsets follow no stride
+  std::uint64_t child_only_files = 0;                // files no root request touches (not in the path)
+  std::uint64_t irregular_offsets = 0;               // shared requests whose children's offsets follow no stride
   std::vector<std::int64_t> root_exclusive_indices;  // in the path
   // The ranks grouped by what they do (the same operations on the same files,
   // of the same sizes, in the same order), the root's class first, the others
