@@ -134,7 +134,7 @@ void give_models_their_datasets(RunConfig& config, const std::vector<LoadedSerie
                                       [&](const DatasetSpec& d) { return d.name == spec.dataset; });
     const std::string where = fmt::format("{}:{}: ensemble '{}'", config.path, spec.line, spec.name);
     if (dataset == config.datasets.end()) {
-      spec.model->use_dataset(nullptr, spec.length, where);
+      if (auto model = spec.model->with_dataset(nullptr, spec.length, where)) spec.model = std::move(model);
       continue;
     }
     const LoadedSeries& s = traces[static_cast<std::size_t>(dataset - config.datasets.begin())];
@@ -144,7 +144,7 @@ void give_models_their_datasets(RunConfig& config, const std::vector<LoadedSerie
     facts.length = s.series.size();
     facts.times = s.trace.series_times;
     spec.bin_seconds = facts.binned ? s.binned.bin_width : 0.0;
-    spec.model->use_dataset(&facts, spec.length, where);
+    if (auto model = spec.model->with_dataset(&facts, spec.length, where)) spec.model = std::move(model);
   }
 }
 

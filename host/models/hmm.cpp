@@ -117,8 +117,9 @@ class HmmModel final : public Model {
     return std::nullopt;
   }
 
-  void use_dataset(const DatasetFacts* dataset, std::uint64_t length, const std::string& where) override {
-    if (!p_.times_from_dataset) return;
+  std::shared_ptr<Model> with_dataset(const DatasetFacts* dataset, std::uint64_t length,
+                                      const std::string& where) const override {
+    if (!p_.times_from_dataset) return nullptr;
     if (!dataset)
       throw UserError(
           fmt::format("{}: params.times = dataset needs the ensemble's `dataset:` (one of the config's "
@@ -132,8 +133,10 @@ class HmmModel final : public Model {
     if (dataset->times.size() != length)
       throw UserError(fmt::format("{}: length = {} but dataset '{}' has {} observation times; accepted: length = {}",
                                   where, length, dataset->name, dataset->times.size(), dataset->times.size()));
-    p_.times = dataset->times;
-    p_.times_source = "dataset " + dataset->name;
+    auto model = std::make_shared<HmmModel>(*this);
+    model->p_.times = dataset->times;
+    model->p_.times_source = "dataset " + dataset->name;
+    return model;
   }
 
   std::vector<SideVector> side_vectors(std::uint64_t length) const override {

@@ -54,10 +54,15 @@ class Model {
 
   // The series length the model fixes (hmm with listed observation times).
   virtual std::optional<std::uint64_t> fixed_length() const { return std::nullopt; }
-  // Called once per ensemble of `length` values before planning, with its
-  // dataset (null when it has none); `where` ("file:line: ensemble 'x'")
-  // locates errors.
-  virtual void use_dataset(const DatasetFacts* /*dataset*/, std::uint64_t /*length*/, const std::string& /*where*/) {}
+  // The model as an ensemble of `length` values runs it with its dataset
+  // (null when it has none): a new model where the dataset changes it, else
+  // null (this one as it is). Called by the run's plan for each ensemble; the
+  // parsed config's model is left as it was. `where` ("file:line: ensemble
+  // 'x'") locates errors.
+  virtual std::shared_ptr<Model> with_dataset(const DatasetFacts* /*dataset*/, std::uint64_t /*length*/,
+                                              const std::string& /*where*/) const {
+    return nullptr;
+  }
   // Vectors the output stores beside the series.
   virtual std::vector<SideVector> side_vectors(std::uint64_t /*length*/) const { return {}; }
 

@@ -103,16 +103,19 @@ TEST(Models, HmmTakesTheObservationTimesOfItsDataset) {
       "output: o.h5\nensembles:\n  - {name: h, model: hmm, params: {generator: [[-1, 1], [1, -1]], mu: [0, 1], "
       "sigma: [1, 1], times: dataset}, replicas: 2, length: 3}\n",
       "models.yaml");
-  Model& hmm = *config.ensembles[0].model;
+  const Model& hmm = *config.ensembles[0].model;
   EXPECT_FALSE(hmm.fixed_length().has_value());
-  EXPECT_THROW(hmm.use_dataset(nullptr, 3, "here"), UserError);
+  EXPECT_THROW(hmm.with_dataset(nullptr, 3, "here"), UserError);
   DatasetFacts facts{"latency", false, 3, {0.5, 1.25, 4}};
-  EXPECT_THROW(hmm.use_dataset(&facts, 4, "here"), UserError);  // length 4, but 3 times
+  EXPECT_THROW(hmm.with_dataset(&facts, 4, "here"), UserError);  // length 4, but 3 times
   facts.binned = true;
-  EXPECT_THROW(hmm.use_dataset(&facts, 3, "here"), UserError);  // binned: no times
+  EXPECT_THROW(hmm.with_dataset(&facts, 3, "here"), UserError);  // binned: no times
   facts.binned = false;
-  hmm.use_dataset(&facts, 3, "here");
-  EXPECT_EQ(hmm.side_vectors(3).at(0).values, facts.times);
+  const std::shared_ptr<Model> as_run = hmm.with_dataset(&facts, 3, "here");
+  ASSERT_TRUE(as_run);
+  EXPECT_EQ(as_run->side_vectors(3).at(0).values, facts.times);
+  // The parsed config's model is left as it was: not the dataset's times.
+  EXPECT_NE(hmm.side_vectors(3).at(0).values, facts.times);
 }
 
 TEST(Models, TimesFileIsReadRelativeToTheConfig) {
