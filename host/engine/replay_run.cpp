@@ -505,7 +505,7 @@ std::string plan_replays(const RunConfig& config, const RequestsPlan& requests, 
     const double seconds = options.original_replays * original_seconds + spec->replicas * synthetic_seconds;
     total_seconds += seconds;
     for (const auto& [processes, what] :
-         {std::pair{original.processes, "the original"}, std::pair{entry->processes, "a replica"}})
+         {std::pair{original.processes, "the original"}, std::pair{entry->source->processes, "a replica"}})
       check_processes(located(config, *spec), what, processes, options, replayer);
     check_replay_bins(*spec, options, std::max(original_seconds, synthetic_seconds), requests);
     // In the run's file, /replay/<name>: per bin, each replay's series and the bands over them.
@@ -523,11 +523,12 @@ std::string plan_replays(const RunConfig& config, const RequestsPlan& requests, 
         "({} processes, about {} each, writing up to {}), bins of {} s: about {} of fio time at the trace's pace, "
         "longer where the target is slower than the traced system\n",
         spec->name, options.original_replays, original.processes, duration(original_seconds),
-        format_estimated_bytes(space_of(original)), spec->replicas, entry->processes, duration(synthetic_seconds),
-        format_estimated_bytes(synthetic_space), bin_seconds_of(*spec, options), duration(seconds));
+        format_estimated_bytes(space_of(original)), spec->replicas, entry->source->processes,
+        duration(synthetic_seconds), format_estimated_bytes(synthetic_space), bin_seconds_of(*spec, options),
+        duration(seconds));
     if (!replayer.servers().empty())
       text += fmt::format("  on the fio servers: {}\n",
-                          placement_text(original.processes, entry->processes, replayer.servers()));
+                          placement_text(original.processes, entry->source->processes, replayer.servers()));
   }
   text += fmt::format("fio: {} ({})\n", replayer.fio(), replayer.fio_version());
   const std::optional<std::uint64_t> free = check_space(options.target, largest, largest_what);

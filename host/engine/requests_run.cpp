@@ -126,7 +126,7 @@ std::string RequestsPlan::text() const {
     text += fmt::format(
         "requests '{}': about {:.3g} requests and {:.3g} files per replica ({} processes), {} replica(s), {}: "
         "about {} of memory\n",
-        e.name, e.size.replica_requests, e.size.replica_files, e.processes, e.replicas, e.holding,
+        e.name, e.size.replica_requests, e.size.replica_files, e.source->processes, e.replicas, e.holding,
         format_bytes(e.bytes));
     if (!e.warning.empty()) text += fmt::format("  warning: {}\n", e.warning);
     text += fmt::format("  each replica about {:.0f} reads of {} and {:.0f} writes of {}{}\n", e.volume.reads,
@@ -169,8 +169,8 @@ RequestsPlan::Entry plan_entry(const RunConfig& config, const RequestsSpec& spec
   entry.source = entry_source(config, spec, entry.warning);
   entry.name = spec.name;
   entry.replicas = spec.replicas;
-  entry.processes = entry.source->processes;
-  const SynthesisExpectation expected = expected_synthesis(entry.source->synthesis, spec.synthesis, entry.processes);
+  const std::int32_t processes = entry.source->processes;
+  const SynthesisExpectation expected = expected_synthesis(entry.source->synthesis, spec.synthesis, processes);
   entry.size = expected.size;
   entry.volume = expected.volume;
   entry.replays = !spec.emit.fio.empty();
@@ -193,7 +193,7 @@ RequestsPlan::Entry plan_entry(const RunConfig& config, const RequestsSpec& spec
         "{}: about {:.3g} requests and {:.3g} files in each of {} replica(s) of {} processes, {}: about {} of "
         "memory ({} per request, {} per file{}), more than the budget of {}; lower processes or replicas, "
         "or raise --memory-limit",
-        located(config, spec), entry.size.replica_requests, entry.size.replica_files, spec.replicas, entry.processes,
+        located(config, spec), entry.size.replica_requests, entry.size.replica_files, spec.replicas, processes,
         entry.holding, format_bytes(entry.bytes), format_bytes(kBytesPerRequest), format_bytes(kBytesPerFile),
         held > 0 ? fmt::format(", with {} for the text outputs of the entries before", format_bytes(held)) : "",
         budget_text(plan)));

@@ -54,7 +54,6 @@ struct RequestsPlan {
     SynthesisVolume volume;  // what it reads and writes, expected
     bool replays = false;    // emits a fio replay
     std::uint32_t replicas = 1;
-    std::int32_t processes = 1;
     std::string holding;      // how its replicas are held (the plan's words)
     std::uint64_t bytes = 0;  // the entry's replicas, with the texts' replica of the entries before
     std::string warning;      // what to know of the trace (incomplete modules, unmatched counters), else empty
