@@ -66,6 +66,9 @@ ALLOWED = {
     ("host/base/interrupt.cpp", "guard_depth"): "the process's signal handlers",
     ("host/base/interrupt.cpp", "previous_int"): "the process's signal handlers (and previous_term)",
     ("host/base/fft.cpp", "planner_mutex"): "FFTW's planner is process-wide",
+    ("host/base/config_schema.cpp", "asked_mutex"): "guards the record of the config keys asked for (below)",
+    ("host/base/config_schema.cpp", "keys"): "the config keys this process's parsers asked for: a coverage "
+                                             "record only tests/unit/test_config_schema.cpp reads; no run does",
     ("host/base/fft.cpp", "cache"): "FFTW plans, immutable once made, shared by every run",
     ("host/base/ranks.cpp", "r"): "the MPI ranks of the process",
     ("host/base/ranks.cpp", "job"): "the MPI job of the process (and whether its failure is shared)",

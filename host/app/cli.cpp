@@ -17,6 +17,7 @@
 #include "estimators/boosted_trees.hpp"
 #include "host/app/characterize.hpp"
 #include "host/app/completion.hpp"
+#include "host/app/config_reference.hpp"
 #include "host/app/fft_wisdom.hpp"
 #include "host/app/fit.hpp"
 #include "host/app/models.hpp"
@@ -37,8 +38,8 @@ namespace gs {
 
 namespace {
 
-const std::vector<std::string> kCommands = {"run",    "stats",  "fit",    "norros",     "report",    "characterize",
-                                            "bursts", "replay", "models", "fft-wisdom", "completion"};
+const std::vector<std::string> kCommands = {"run",    "stats",  "fit",    "norros",     "report",        "characterize",
+                                            "bursts", "replay", "models", "fft-wisdom", "config-schema", "completion"};
 
 // The options that say how to read and bin a trace (stats and fit).
 struct TraceArguments {
@@ -513,6 +514,24 @@ class ModelsCommand final : public Command {
   ModelsOptions options_;
 };
 
+// config-schema: the config's keys as JSON Schema, the Markdown reference or the fuzz dictionary.
+class ConfigSchemaCommand final : public Command {
+ public:
+  explicit ConfigSchemaCommand(CLI::App& app)
+      : Command(app.add_subcommand("config-schema",
+                                   "print every key of the config (type, unit, range, default, meaning) as a JSON "
+                                   "Schema for editors, or as docs/config-keys.md or fuzz/config.dict")) {
+    app_->add_option("--format", options_.format,
+                     "json (JSON Schema, draft 2020-12), markdown (docs/config-keys.md) or dict (fuzz/config.dict)")
+        ->check(CLI::IsMember({"json", "markdown", "dict"}))
+        ->default_str("json");
+  }
+  int run() override { return config_schema_command(options_); }
+
+ private:
+  ConfigSchemaOptions options_;
+};
+
 // completion: a bash completion script of `app`'s commands and options.
 class CompletionCommand final : public Command {
  public:
@@ -554,6 +573,7 @@ int parse_and_run(int argc, char** argv) {
   commands.push_back(std::make_unique<ReportCommand>(app));
   commands.push_back(std::make_unique<FftWisdomCommand>(app));
   commands.push_back(std::make_unique<ModelsCommand>(app));
+  commands.push_back(std::make_unique<ConfigSchemaCommand>(app));
   commands.push_back(std::make_unique<CompletionCommand>(app));
   app.formatter(std::make_shared<TopLevelFormatter>());  // after the commands: they keep CLI11's own
   if (argc < 2) {                                        // plain `gpusynth`

@@ -34,27 +34,81 @@ UserError located_error_at(const YAML::Node& node, const std::string& file, cons
   return located_error(file, mark.line + 1, mark.column + 1, message);
 }
 
-ConfigMap::ConfigMap(const YAML::Node& node, std::string file, std::string where, const std::vector<std::string>& known)
-    : node_(node), file_(std::move(file)), where_(std::move(where)) {
-  if (!node_.IsMap()) {
-    throw located_error_at(node_, file_,
+namespace {
+
+// Every key of `node` once, and among `known`.
+void check_keys(const YAML::Node& node, const std::string& file, const std::string& where,
+                const std::vector<std::string>& known) {
+  if (!node.IsMap()) {
+    throw located_error_at(node, file,
                            fmt::format("{} must be a mapping of keys to values, found {}",
-                                       where_.empty() ? "the file" : where_, describe_type(node_)));
+                                       where.empty() ? "the file" : where, describe_type(node)));
   }
   std::map<std::string, YAML::Mark> seen;
-  for (const auto& entry : node_) {
+  for (const auto& entry : node) {
     const std::string key = entry.first.Scalar();
     // yaml-cpp keeps both entries of a repeated key and answers with the first.
     if (const auto [first, fresh] = seen.emplace(key, entry.first.Mark()); !fresh)
-      throw located_error_at(entry.first, file_,
+      throw located_error_at(entry.first, file,
                              fmt::format("the key '{}' appears twice in {} (first on line {}); keep one", key,
-                                         where_.empty() ? "the file" : where_, first->second.line + 1));
+                                         where.empty() ? "the file" : where, first->second.line + 1));
     if (std::find(known.begin(), known.end(), key) == known.end()) {
-      throw located_error_at(entry.first, file_,
+      throw located_error_at(entry.first, file,
                              fmt::format("unknown key '{}' in {}; accepted keys: {}", key,
-                                         where_.empty() ? "the file" : where_, fmt::join(known, ", ")));
+                                         where.empty() ? "the file" : where, fmt::join(known, ", ")));
     }
   }
+}
+
+bool is_one_of(KeyType type, std::initializer_list<KeyType> types) {
+  return std::find(types.begin(), types.end(), type) != types.end();
+}
+
+}  // namespace
+
+ConfigMap::ConfigMap(const YAML::Node& node, std::string file, std::string where, const ConfigSchema& schema,
+                     const std::string& id)
+    : node_(node), file_(std::move(file)), where_(std::move(where)), schema_(&schema), spec_(&schema.mapping(id)) {
+  check_keys(node_, file_, where_, spec_->names());
+}
+
+ConfigMap::ConfigMap(const YAML::Node& node, std::string file, std::string where, const std::vector<std::string>& known)
+    : node_(node), file_(std::move(file)), where_(std::move(where)) {
+  check_keys(node_, file_, where_, known);
+}
+
+const KeySpec* ConfigMap::declared(const std::string& key, std::initializer_list<KeyType> types) const {
+  if (!spec_) return nullptr;
+  const KeySpec* spec = spec_->find(key);
+  if (!spec)
+    throw InternalError("ConfigMap",
+                        fmt::format("'{}' is read from {} but its schema '{}' declares no such key", key,
+                                    where_.empty() ? "the file" : where_, spec_->id),
+                        __FILE__, __LINE__);
+  if (types.size() && !is_one_of(spec->type, types))
+    throw InternalError("ConfigMap",
+                        fmt::format("'{}' of the schema's '{}' is a {}, read here as another type", key, spec_->id,
+                                    to_string(spec->type)),
+                        __FILE__, __LINE__);
+  note_key_asked(*spec_, *spec);
+  return spec;
+}
+
+const KeySpec& ConfigMap::spec(const std::string& key) const {
+  const KeySpec* spec = declared(key, {});
+  if (!spec) throw InternalError("ConfigMap::spec", fmt::format("{} has no schema", where_), __FILE__, __LINE__);
+  return *spec;
+}
+
+void ConfigMap::check_bounds(const std::string& key, const KeySpec* spec, double value) const {
+  if (spec && spec->bounds.any() && !spec->bounds.contains(value))
+    throw error_at(
+        key, fmt::format("{} = {} is out of range; accepted: {}", path_of(key), value, spec->range_description()));
+}
+
+bool ConfigMap::has(const std::string& key) const {
+  declared(key, {});
+  return static_cast<bool>(node_[key]);
 }
 
 std::string ConfigMap::path_of(const std::string& key) const { return where_.empty() ? key : where_ + "." + key; }
@@ -77,37 +131,55 @@ std::string ConfigMap::fmt_missing(const std::string& key, const std::string& wh
 }
 
 std::optional<double> ConfigMap::number(const std::string& key) {
+  const KeySpec* spec = declared(key, {KeyType::number});
   const YAML::Node value = get(key);
-  if (!value) return std::nullopt;
+  if (!value) return spec ? spec->default_number : std::nullopt;
   double x = 0;
   if (!value.IsScalar() || !YAML::convert<double>::decode(value, x) || std::isnan(x)) {
     throw error_at(key, fmt::format("{} must be a number, found {}", path_of(key), describe_type(value)));
   }
   if (!std::isfinite(x)) throw error_at(key, fmt::format("{} must be finite, found {}", path_of(key), value.Scalar()));
+  check_bounds(key, spec, x);
   return x;
 }
 
 std::optional<std::int64_t> ConfigMap::integer(const std::string& key) {
+  const KeySpec* spec = declared(key, {KeyType::whole});
   const YAML::Node value = get(key);
-  if (!value) return std::nullopt;
+  if (!value) {
+    if (spec && spec->default_number) return static_cast<std::int64_t>(*spec->default_number);
+    return std::nullopt;
+  }
   std::int64_t n = 0;
-  if (value.IsScalar() && YAML::convert<std::int64_t>::decode(value, n)) return n;
   double x = 0;  // accept 1e6 and 4096.0 when they are whole numbers
+  if (value.IsScalar() && YAML::convert<std::int64_t>::decode(value, n)) {
+    check_bounds(key, spec, static_cast<double>(n));
+    return n;
+  }
   if (value.IsScalar() && YAML::convert<double>::decode(value, x) && std::isfinite(x) && x == std::floor(x) &&
       std::fabs(x) <= 9007199254740992.0) {
+    check_bounds(key, spec, x);
     return static_cast<std::int64_t>(x);
   }
   throw error_at(key, fmt::format("{} must be a whole number, found {}", path_of(key), describe_type(value)));
 }
 
 std::optional<std::uint64_t> ConfigMap::unsigned_integer(const std::string& key) {
+  const KeySpec* spec = declared(key, {KeyType::whole});
   const YAML::Node value = get(key);
-  if (!value) return std::nullopt;
+  if (!value) {
+    if (spec && spec->default_number) return static_cast<std::uint64_t>(*spec->default_number);
+    return std::nullopt;
+  }
   if (value.IsScalar() && !value.Scalar().empty() && value.Scalar()[0] != '-') {
     std::uint64_t n = 0;
-    if (YAML::convert<std::uint64_t>::decode(value, n)) return n;
+    if (YAML::convert<std::uint64_t>::decode(value, n)) {
+      check_bounds(key, spec, static_cast<double>(n));
+      return n;
+    }
     double x = 0;
     if (YAML::convert<double>::decode(value, x) && x >= 0 && x == std::floor(x) && x <= 9007199254740992.0) {
+      check_bounds(key, spec, x);
       return static_cast<std::uint64_t>(x);
     }
   }
@@ -116,6 +188,11 @@ std::optional<std::uint64_t> ConfigMap::unsigned_integer(const std::string& key)
 }
 
 std::optional<std::string> ConfigMap::text(const std::string& key) {
+  const KeySpec* spec = declared(key, {});
+  if (spec && spec->words.empty() &&
+      !is_one_of(spec->type, {KeyType::text, KeyType::path, KeyType::duration, KeyType::choice}))
+    throw InternalError("ConfigMap::text", fmt::format("'{}' of '{}' is a {}", key, spec_->id, to_string(spec->type)),
+                        __FILE__, __LINE__);
   const YAML::Node value = get(key);
   if (!value) return std::nullopt;
   if (!value.IsScalar()) {
@@ -124,12 +201,24 @@ std::optional<std::string> ConfigMap::text(const std::string& key) {
   return value.Scalar();
 }
 
+bool ConfigMap::flag(const std::string& key) {
+  const KeySpec* spec = declared(key, {KeyType::flag});
+  const YAML::Node value = get(key);
+  if (!value) return spec && spec->default_text == "true";
+  if (!value.IsScalar() || (value.Scalar() != "true" && value.Scalar() != "false"))
+    throw error_at(key,
+                   fmt::format("{} = {} is not accepted; accepted: true, false", path_of(key), describe_type(value)));
+  return value.Scalar() == "true";
+}
+
 bool ConfigMap::holds_scalar(const std::string& key) {
+  declared(key, {});
   const YAML::Node value = get(key);
   return value && value.IsScalar();
 }
 
 std::optional<std::vector<double>> ConfigMap::numbers(const std::string& key) {
+  const KeySpec* spec = declared(key, {KeyType::numbers});
   const YAML::Node value = get(key);
   if (!value) return std::nullopt;
   if (!value.IsSequence()) {
@@ -143,6 +232,10 @@ std::optional<std::vector<double>> ConfigMap::numbers(const std::string& key) {
           value[i], file_,
           fmt::format("{}[{}] must be a finite number, found {}", path_of(key), i, describe_type(value[i])));
     }
+    if (spec && spec->bounds.any() && !spec->bounds.contains(x))
+      throw located_error_at(
+          value[i], file_,
+          fmt::format("{}[{}] = {} is out of range; accepted: {}", path_of(key), i, x, spec->range_description()));
     out.push_back(x);
   }
   return out;
@@ -150,6 +243,7 @@ std::optional<std::vector<double>> ConfigMap::numbers(const std::string& key) {
 
 std::optional<std::vector<std::vector<double>>> ConfigMap::matrix(const std::string& key, std::size_t rows,
                                                                   std::size_t columns) {
+  declared(key, {KeyType::numbers});
   const YAML::Node value = get(key);
   if (!value) return std::nullopt;
   const std::string shape = fmt::format("a list of {} rows, each a list of {} numbers",
@@ -183,13 +277,21 @@ std::optional<std::vector<std::vector<double>>> ConfigMap::matrix(const std::str
   return out;
 }
 
-std::optional<ConfigMap> ConfigMap::map(const std::string& key, const std::vector<std::string>& known) {
+std::optional<ConfigMap> ConfigMap::map(const std::string& key) {
+  const KeySpec* spec = declared(key, {KeyType::mapping});
+  if (!spec) throw InternalError("ConfigMap::map", fmt::format("{} has no schema", where_), __FILE__, __LINE__);
   const YAML::Node value = get(key);
   if (!value) return std::nullopt;
-  return ConfigMap(value, file_, path_of(key), known);
+  return ConfigMap(value, file_, path_of(key), *schema_, spec->mapping);
+}
+
+YAML::Node ConfigMap::node(const std::string& key) {
+  declared(key, {});
+  return node_[key];
 }
 
 std::optional<YAML::Node> ConfigMap::sequence(const std::string& key) {
+  declared(key, {KeyType::mappings, KeyType::names, KeyType::numbers, KeyType::paths, KeyType::texts});
   const YAML::Node value = get(key);
   if (!value) return std::nullopt;
   if (!value.IsSequence()) {
@@ -198,12 +300,19 @@ std::optional<YAML::Node> ConfigMap::sequence(const std::string& key) {
   return value;
 }
 
+std::optional<std::string> ConfigMap::choice(const std::string& key) {
+  const KeySpec* spec = declared(key, {KeyType::choice});
+  if (!spec) throw InternalError("ConfigMap::choice", fmt::format("{} has no schema", where_), __FILE__, __LINE__);
+  const std::vector<std::string>& choices = spec->choices;
+  if (!has(key) && std::find(choices.begin(), choices.end(), spec->default_text) != choices.end())
+    return spec->default_text;
+  return choice(key, choices);
+}
+
 std::optional<std::string> ConfigMap::choice(const std::string& key, const std::vector<std::string>& choices) {
   const auto value = text(key);
   if (!value) return std::nullopt;
-  for (const auto& c : choices) {
-    if (*value == c) return value;
-  }
+  if (std::find(choices.begin(), choices.end(), *value) != choices.end()) return value;
   throw error_at(
       key, fmt::format("{} = '{}' is not accepted; accepted: {}", path_of(key), *value, fmt::join(choices, ", ")));
 }

@@ -8,17 +8,13 @@
 
 #include "host/base/config_map.hpp"
 #include "host/engine/config.hpp"
+#include "host/engine/config_keys.hpp"
 #include "io/series_source.hpp"
 #include "io/trace.hpp"
 
 namespace gs {
 
 namespace {
-
-const std::vector<std::string> kBurstsKeys = {
-    "name",       "dataset",     "operations",  "io_time",          "ensembles",  "bin",      "detection", "features",
-    "horizons",   "label",       "train_share", "validation_share", "predictors", "severity", "xgboost",   "bootstrap",
-    "scheduling", "monte_carlo", "augment",     "run_length_limit"};
 
 double duration_at(ConfigMap& map, const std::string& key, const std::string& text) {
   try {
@@ -87,22 +83,17 @@ void parse_sources(ConfigMap& map, BurstsSpec& spec) {
 
 // `detection`: the threshold mean + k·σ, or the one that makes a share of the bins bursts (default 1 %).
 void parse_detection(ConfigMap& map, BurstAnalysisOptions& a) {
-  if (auto detection = map.map("detection", {"k", "share"})) {
+  if (auto detection = map.map("detection")) {
     if (detection->has("k") && detection->has("share"))
       throw detection->error_here(fmt::format("{}: give k or share, not both", detection->where()));
-    if (auto k = detection->number("k")) {
-      require_in_range(*detection, "k", *k, std::isfinite(*k) && *k >= 0 && *k <= 100, "0 to 100");
-      a.k = *k;
-    }
-    a.share = detection->number("share").value_or(0.01);
-    require_in_range(*detection, "share", a.share, a.share > 0 && a.share < 0.5, "0 < share < 0.5");
+    a.k = detection->number("k");
+    a.share = *detection->number("share");
   }
 }
 
 // `features` and `horizons`.
 void parse_features_and_horizons(ConfigMap& map, const std::string& file, BurstsSpec& spec) {
-  if (auto features = map.choice("features", {"fs1", "fs2", "fs3", "fs3-bytes"}))
-    spec.features = parse_feature_set(*features);
+  if (auto features = map.choice("features")) spec.features = parse_feature_set(*features);
   if (auto horizons = map.sequence("horizons")) {
     if (horizons->size() == 0) throw map.error_at("horizons", fmt::format("{}.horizons is empty", map.where()));
     for (const auto& item : *horizons) {
@@ -118,99 +109,68 @@ void parse_features_and_horizons(ConfigMap& map, const std::string& file, Bursts
 
 // How the rows are labelled and split, and which predictors are trained.
 void parse_prediction(ConfigMap& map, BurstAnalysisOptions& a) {
-  a.prediction.label =
-      map.choice("label", {"at", "within"}).value_or("at") == "at" ? BurstLabel::at : BurstLabel::within;
-  a.prediction.train_share = map.number("train_share").value_or(0.8);
-  require_in_range(map, "train_share", a.prediction.train_share,
-                   a.prediction.train_share >= 0.1 && a.prediction.train_share <= 0.95, "0.1 to 0.95");
-  a.prediction.validation_share = map.number("validation_share").value_or(0.25);
-  require_in_range(map, "validation_share", a.prediction.validation_share,
-                   a.prediction.validation_share >= 0.05 && a.prediction.validation_share <= 0.5, "0.05 to 0.5");
+  a.prediction.label = *map.choice("label") == "at" ? BurstLabel::at : BurstLabel::within;
+  a.prediction.train_share = *map.number("train_share");
+  a.prediction.validation_share = *map.number("validation_share");
   a.prediction.models = {Predictor::logistic, Predictor::xgboost};
   if (auto list = map.sequence("predictors")) a.prediction.models = predictors_at(map, *list, "predictors");
-  if (auto severity = map.choice("severity", {"true", "false"})) a.prediction.severity = *severity == "true";
+  a.prediction.severity = map.flag("severity");
 }
 
 // `xgboost`: the boosted trees' parameters.
 void parse_xgboost(ConfigMap& map, BurstAnalysisOptions& a) {
-  if (auto trees =
-          map.map("xgboost", {"rounds", "max_depth", "learning_rate", "min_child_weight", "lambda", "threads"})) {
+  if (auto trees = map.map("xgboost")) {
     BoostedTreesOptions& t = a.prediction.trees;
-    t.rounds = static_cast<int>(trees->unsigned_integer("rounds").value_or(100));
-    require_in_range(*trees, "rounds", t.rounds, t.rounds >= 1 && t.rounds <= 10000, "1 to 10000");
-    t.max_depth = static_cast<int>(trees->unsigned_integer("max_depth").value_or(4));
-    require_in_range(*trees, "max_depth", t.max_depth, t.max_depth >= 1 && t.max_depth <= 20, "1 to 20");
-    t.learning_rate = trees->number("learning_rate").value_or(0.1);
-    require_in_range(*trees, "learning_rate", t.learning_rate, t.learning_rate > 0 && t.learning_rate <= 1,
-                     "0 < eta <= 1");
-    t.min_child_weight = trees->number("min_child_weight").value_or(1);
-    require_in_range(*trees, "min_child_weight", t.min_child_weight,
-                     t.min_child_weight >= 0 && t.min_child_weight <= 1e6, "0 to 10^6");
-    t.l2 = trees->number("lambda").value_or(1);
-    require_in_range(*trees, "lambda", t.l2, t.l2 >= 0 && t.l2 <= 1e6, "0 to 10^6");
-    t.threads = static_cast<int>(trees->unsigned_integer("threads").value_or(1));
-    require_in_range(*trees, "threads", t.threads, t.threads >= 1 && t.threads <= 1024, "1 to 1024");
+    t.rounds = static_cast<int>(*trees->unsigned_integer("rounds"));
+    t.max_depth = static_cast<int>(*trees->unsigned_integer("max_depth"));
+    t.learning_rate = *trees->number("learning_rate");
+    t.min_child_weight = *trees->number("min_child_weight");
+    t.l2 = *trees->number("lambda");
+    t.threads = static_cast<int>(*trees->unsigned_integer("threads"));
   }
 }
 
 // `bootstrap`: the intervals of the prediction scores.
 void parse_bootstrap(ConfigMap& map, BurstAnalysisOptions& a) {
-  if (auto bootstrap = map.map("bootstrap", {"resamples", "confidence", "block"})) {
-    const std::uint64_t resamples = bootstrap->unsigned_integer("resamples").value_or(1000);
-    require_in_range(*bootstrap, "resamples", static_cast<double>(resamples), resamples <= 100000, "0 to 100000");
-    a.prediction.resamples = static_cast<std::uint32_t>(resamples);
-    a.prediction.confidence = bootstrap->number("confidence").value_or(0.95);
-    require_in_range(*bootstrap, "confidence", a.prediction.confidence,
-                     a.prediction.confidence > 0 && a.prediction.confidence < 1, "0 < confidence < 1");
-    const std::uint64_t block = bootstrap->unsigned_integer("block").value_or(0);
-    require_in_range(*bootstrap, "block", static_cast<double>(block), block <= 1000000, "0 (automatic) to 10^6 bins");
-    a.prediction.block = block;
+  if (auto bootstrap = map.map("bootstrap")) {
+    a.prediction.resamples = static_cast<std::uint32_t>(*bootstrap->unsigned_integer("resamples"));
+    a.prediction.confidence = *bootstrap->number("confidence");
+    a.prediction.block = *bootstrap->unsigned_integer("block");
   }
 }
 
 // `scheduling` (Algorithm 1) and `run_length_limit`.
 void parse_scheduling(ConfigMap& map, BurstAnalysisOptions& a) {
-  if (auto s = map.map("scheduling", {"min_time", "max_time", "window", "alphas", "one_based"})) {
+  if (auto s = map.map("scheduling")) {
     ScheduleOptions& o = a.scheduling;
     if (auto t = s->text("min_time")) o.min_time = duration_at(*s, "min_time", *t);
     if (auto t = s->text("max_time")) o.max_time = duration_at(*s, "max_time", *t);
     require_in_range(*s, "max_time", o.max_time, o.max_time >= o.min_time && o.min_time > 0,
                      fmt::format("at least min_time ({} s)", o.min_time));
-    o.window = s->unsigned_integer("window").value_or(24);
-    require_in_range(*s, "window", static_cast<double>(o.window), o.window >= 1 && o.window <= 10000,
-                     "1 to 10000 bins");
+    o.window = *s->unsigned_integer("window");
     if (auto alphas = s->numbers("alphas")) {
-      for (double alpha : *alphas) require_in_range(*s, "alphas", alpha, alpha >= 0 && alpha <= 1, "0 to 1");
       if (alphas->empty()) throw s->error_at("alphas", fmt::format("{}.alphas is empty", s->where()));
       o.alphas = *alphas;
     }
-    if (auto one = s->choice("one_based", {"true", "false"})) o.one_based = *one == "true";
+    o.one_based = s->flag("one_based");
   }
-  a.run_length_limit = map.unsigned_integer("run_length_limit").value_or(12);
-  require_in_range(map, "run_length_limit", static_cast<double>(a.run_length_limit),
-                   a.run_length_limit >= 1 && a.run_length_limit <= 10000, "1 to 10000");
+  a.run_length_limit = *map.unsigned_integer("run_length_limit");
 }
 
 // `monte_carlo`: the predictors scored on every replica, and how many replicas.
 void parse_monte_carlo(ConfigMap& map, BurstsSpec& spec) {
-  if (auto mc = map.map("monte_carlo", {"predictors", "severity", "replicas"})) {
+  if (auto mc = map.map("monte_carlo")) {
     if (auto list = mc->sequence("predictors")) spec.monte_carlo_models = predictors_at(*mc, *list, "predictors");
-    if (auto severity = mc->choice("severity", {"true", "false"})) spec.monte_carlo_severity = *severity == "true";
-    if (auto replicas = mc->unsigned_integer("replicas")) {
-      require_in_range(*mc, "replicas", static_cast<double>(*replicas), *replicas >= 1 && *replicas <= 0xffffffffull,
-                       "1 to 4294967295 (leave it out for every stored replica)");
-      spec.monte_carlo_replicas = *replicas;
-    }
+    spec.monte_carlo_severity = mc->flag("severity");
+    spec.monte_carlo_replicas = mc->unsigned_integer("replicas").value_or(0);  // 0: every stored replica
   }
 }
 
 // `augment`: replicas that join the real training bins.
 void parse_augment(ConfigMap& map, BurstsSpec& spec) {
-  if (auto augment = map.map("augment", {"replicas"})) {
+  if (auto augment = map.map("augment")) {
     spec.augment_replicas = augment->require(augment->unsigned_integer("replicas"), "replicas",
                                              "how many replicas of each ensemble join the real training bins");
-    require_in_range(*augment, "replicas", static_cast<double>(spec.augment_replicas),
-                     spec.augment_replicas >= 1 && spec.augment_replicas <= 10000, "1 to 10000");
     if (spec.dataset.empty())
       throw augment->error_here(
           fmt::format("{} trains on a real dataset and replicas: give 'dataset'", augment->where()));
@@ -220,7 +180,7 @@ void parse_augment(ConfigMap& map, BurstsSpec& spec) {
 }  // namespace
 
 BurstsSpec parse_bursts(const YAML::Node& node, const std::string& file, std::size_t index) {
-  ConfigMap map(node, file, fmt::format("bursts[{}]", index), kBurstsKeys);
+  ConfigMap map(node, file, fmt::format("bursts[{}]", index), config_schema(), "bursts[]");
   BurstsSpec spec;
   spec.line = static_cast<int>(node.Mark().line) + 1;
   spec.name = required_group_name(map, "the name of the analysis (under /bursts)");

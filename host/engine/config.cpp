@@ -18,6 +18,7 @@
 #include "host/base/errors.hpp"
 #include "host/base/fft.hpp"
 #include "host/base/paths.hpp"
+#include "host/engine/config_keys.hpp"
 #include "io/hdf5_library.hpp"
 #include "io/line_reader.hpp"
 #include "io/trace.hpp"
@@ -49,9 +50,9 @@ StorageType EnsembleSpec::storage() const {
   return dtype == Dtype::float64 ? StorageType::float64 : StorageType::float32;
 }
 
-std::string trace_format_key(ConfigMap& map, const std::vector<std::string>& accepted,
-                             const std::vector<std::string>& traces, const std::string& what) {
-  std::optional<std::string> format = map.choice("format", accepted);
+std::string trace_format_key(ConfigMap& map, const std::vector<std::string>& traces, const std::string& what) {
+  const std::vector<std::string>& accepted = map.spec("format").choices;
+  std::optional<std::string> format = map.choice("format");
   if (!format && !traces.empty()) {
     std::optional<std::string> told;
     try {
@@ -75,42 +76,23 @@ namespace {
 
 WorkloadMapping parse_workload(ConfigMap& map, ValueKind& values) {
   WorkloadMapping workload;
-  workload.v = map.number("v").value_or(1.0);
-  require_in_range(map, "v", workload.v, workload.v > 0, "v > 0 (the I/O mean velocity of eq. (5))");
-  workload.delta = map.number("delta").value_or(0.0);
-  if (const auto cap = map.number("cap")) {
-    require_in_range(map, "cap", *cap, *cap > 0, "cap > 0 (the largest value stored, in the values' unit)");
-    workload.cap = *cap;
-  }
-  values = map.choice("values", {"real", "counts"}).value_or("real") == "counts" ? ValueKind::counts : ValueKind::real;
+  workload.v = *map.number("v");
+  workload.delta = *map.number("delta");
+  if (const auto cap = map.number("cap")) workload.cap = *cap;
+  values = *map.choice("values") == "counts" ? ValueKind::counts : ValueKind::real;
   return workload;
-}
-
-const std::vector<std::string> kEnsembleKeys = {"name",   "model", "params", "workload", "replicas",
-                                                "length", "dtype", "stream", "dataset",  "fit"};
-const std::vector<std::string> kTopKeys = {
-    "version", "seed",     "backend", "precision", "output",   "compression", "datasets",   "ensembles",
-    "models",  "replicas", "fitting", "compare",   "requests", "bursts",      "fft_wisdom", "cap_over_peak"};
-const std::vector<std::string> kDatasetKeys = {"name",           "trace",        "format",      "bin",         "series",
-                                               "column",         "value_column", "op_column",   "size_column", "header",
-                                               "delimiter",      "time_unit",    "modules",     "blk_event",   "sort",
-                                               "skip_bad_lines", "read_values",  "write_values", "spread",
-                                               "align",          "trace_list"};
-
-bool parse_flag(ConfigMap& map, const std::string& key) {
-  return map.choice(key, {"true", "false"}).value_or("false") == "true";
 }
 
 }  // namespace
 
 DatasetSpec parse_dataset(const YAML::Node& node, const std::string& file, const std::string& where) {
-  ConfigMap map(node, file, where, kDatasetKeys);
+  ConfigMap map(node, file, where, config_schema(), "datasets[]");
   DatasetSpec d;
   d.line = static_cast<int>(node.Mark().line) + 1;
   d.name = required_group_name(map, "the dataset's name (under /datasets)");
   SeriesSource& r = d.source;
   r.name = d.name;
-  const YAML::Node trace = node["trace"];
+  const YAML::Node trace = map.node("trace");
   const auto trace_list = map.text("trace_list");
   if (!trace && !trace_list)
     throw map.error_here(fmt::format("{} needs 'trace' (the trace file(s)) or 'trace_list'", map.where()));
@@ -135,7 +117,7 @@ DatasetSpec parse_dataset(const YAML::Node& node, const std::string& file, const
     }
   }
   r.trace.format =
-      trace_format_key(map, trace_format_names(), r.traces,
+      trace_format_key(map, r.traces,
                        fmt::format("the trace format, one of {}; told from the first trace when its first lines or "
                                    "a .darshan log's records leave no doubt (dxt, darshan, blkparse)",
                                    fmt::join(trace_format_names(), ", ")));
@@ -154,12 +136,12 @@ DatasetSpec parse_dataset(const YAML::Node& node, const std::string& file, const
   r.trace.value_column = map.text("value_column").value_or(r.trace.value_column);
   r.trace.op_column = map.text("op_column").value_or(r.trace.op_column);
   r.trace.size_column = map.text("size_column").value_or(r.trace.size_column);
-  r.trace.header = parse_flag(map, "header");
-  if (auto delimiter = map.choice("delimiter", {"comma", "tab", "space"}))
+  r.trace.header = map.flag("header");
+  if (auto delimiter = map.choice("delimiter"))
     r.trace.delimiter = *delimiter == "comma" ? ',' : *delimiter == "tab" ? '\t' : ' ';
-  if (auto unit = map.choice("time_unit", time_unit_names())) r.trace.time_unit = parse_time_unit(*unit);
+  if (auto unit = map.choice("time_unit")) r.trace.time_unit = parse_time_unit(*unit);
   const auto texts = [&](const char* key, std::vector<std::string>& out) {
-    const YAML::Node value = node[key];
+    const YAML::Node value = map.node(key);
     if (!value) return;
     out.clear();
     if (value.IsScalar()) {
@@ -176,11 +158,11 @@ DatasetSpec parse_dataset(const YAML::Node& node, const std::string& file, const
   texts("modules", r.trace.modules);
   texts("read_values", r.trace.read_values);
   texts("write_values", r.trace.write_values);
-  r.trace.blk_action = map.choice("blk_event", {"Q", "D"}).value_or("Q")[0];
-  r.trace.sort = parse_flag(map, "sort");
-  r.trace.skip_bad_lines = parse_flag(map, "skip_bad_lines");
-  if (auto spread = map.choice("spread", {"overlap", "equal"})) r.trace.spread = parse_spread(*spread);
-  if (auto align = map.choice("align", {"start", "epoch"})) r.trace.align = parse_align(*align);
+  r.trace.blk_action = map.choice("blk_event")->front();
+  r.trace.sort = map.flag("sort");
+  r.trace.skip_bad_lines = map.flag("skip_bad_lines");
+  r.trace.spread = parse_spread(*map.choice("spread"));
+  r.trace.align = parse_align(*map.choice("align"));
   return d;
 }
 
@@ -224,12 +206,9 @@ std::vector<Attribute> parse_fit(const YAML::Node& node, const std::string& file
   return attrs;
 }
 
-const std::vector<std::string> kCompareKeys = {"metrics",   "trim",    "acf_lags",      "hurst_estimator",
-                                               "bootstrap", "rank_by", "store_replicas"};
-
 CompareOptions parse_compare(ConfigMap& top) {
   CompareOptions o;
-  auto map = top.map("compare", kCompareKeys);
+  auto map = top.map("compare");
   if (const auto metrics = map->sequence("metrics")) {
     o.metrics.clear();
     for (const auto& item : *metrics) {
@@ -245,26 +224,15 @@ CompareOptions parse_compare(ConfigMap& top) {
     }
     if (o.metrics.empty()) throw map->error_at("metrics", "compare.metrics must list at least one metric");
   }
-  o.trim = map->number("trim").value_or(o.trim);
-  require_in_range(*map, "trim", o.trim, o.trim >= 0 && o.trim < 0.5, "0 <= trim < 0.5 (fraction cut from each end)");
-  if (const auto lags = map->unsigned_integer("acf_lags")) {
-    require_in_range(*map, "acf_lags", static_cast<double>(*lags), *lags >= 1 && *lags <= 100000, "1 to 100000");
-    o.acf_lags = *lags;
+  o.trim = *map->number("trim");
+  o.acf_lags = *map->unsigned_integer("acf_lags");
+  o.hurst_estimator = *map->choice("hurst_estimator");
+  if (auto bootstrap = map->map("bootstrap")) {
+    o.bootstrap.resamples = static_cast<std::uint32_t>(*bootstrap->unsigned_integer("resamples"));
+    o.bootstrap.confidence = *bootstrap->number("confidence");
+    o.bootstrap.method = *bootstrap->choice("method") == "bca" ? IntervalMethod::bca : IntervalMethod::percentile;
   }
-  o.hurst_estimator = map->choice("hurst_estimator", hurst_estimator_keys()).value_or(o.hurst_estimator);
-  if (auto bootstrap = map->map("bootstrap", {"resamples", "confidence", "method"})) {
-    if (const auto b = bootstrap->unsigned_integer("resamples")) {
-      require_in_range(*bootstrap, "resamples", static_cast<double>(*b), *b >= 100 && *b <= 1000000, "100 to 1000000");
-      o.bootstrap.resamples = static_cast<std::uint32_t>(*b);
-    }
-    o.bootstrap.confidence = bootstrap->number("confidence").value_or(o.bootstrap.confidence);
-    require_in_range(*bootstrap, "confidence", o.bootstrap.confidence,
-                     o.bootstrap.confidence >= 0.5 && o.bootstrap.confidence < 1, "0.5 <= confidence < 1");
-    o.bootstrap.method = bootstrap->choice("method", {"percentile", "bca"}).value_or("percentile") == "bca"
-                             ? IntervalMethod::bca
-                             : IntervalMethod::percentile;
-  }
-  if (const auto rank = map->choice("rank_by", {"trimmed_error", "trimmed_error_aligned", "ks", "acf"})) {
+  if (const auto rank = map->choice("rank_by")) {
     o.rank_by = parse_metric(*rank)->front();
     if (!metric_index(o, o.rank_by))
       throw map->error_at("rank_by", fmt::format("compare.rank_by = {} is not among compare.metrics", *rank));
@@ -295,30 +263,17 @@ void parse_study(ConfigMap& top, StudySpec& study) {
       study.models.push_back(name);
     }
   }
-  if (const auto replicas = top.unsigned_integer("replicas")) {
-    require_in_range(top, "replicas", static_cast<double>(*replicas), *replicas >= 1 && *replicas <= 0xffffffffull,
-                     "1 <= replicas <= 4294967295");
-    study.replicas = *replicas;
-  }
-  if (const auto cap = top.number("cap_over_peak")) {
-    require_in_range(top, "cap_over_peak", *cap, std::isfinite(*cap) && *cap >= 1,
-                     "a finite cap_over_peak >= 1 (each fitted ensemble's cap, in multiples of its dataset's peak)");
-    study.cap_over_peak = *cap;
-  }
-  std::vector<std::string> options;
-  for (const FitOptionSpec* option : fit_option_specs()) options.push_back(option->name);
-  if (auto fitting = top.map("fitting", options)) {
-    for (const auto& name : options) {
-      const auto value = fitting->text(name);
-      if (!value) continue;
-      try {
-        study.fitting.set(name, *value, fitting->path_of(name));
-      } catch (const UserError& e) {
-        throw fitting->error_at(name, e.what());
-      }
+  study.replicas = *top.unsigned_integer("replicas");
+  study.cap_over_peak = top.number("cap_over_peak");
+  if (auto fitting = top.map("fitting")) {
+    for (const FitOptionSpec* option : fit_option_specs()) {
+      if (!fitting->has(option->name)) continue;
+      const std::string value = option->choices.empty() ? std::to_string(*fitting->unsigned_integer(option->name))
+                                                        : *fitting->choice(option->name);
+      study.fitting.set(option->name, value, fitting->path_of(option->name));
     }
   }
-  if (top.map("compare", kCompareKeys)) study.compare = parse_compare(top);
+  if (top.has("compare")) study.compare = parse_compare(top);
 }
 
 // Where a second document of `text` starts, if it has one. The parser is
@@ -347,11 +302,11 @@ std::optional<YAML::Mark> second_document_start(const std::string& text) {
 }  // namespace
 
 EnsembleSpec parse_ensemble(const YAML::Node& node, const std::string& file, std::size_t index) {
-  ConfigMap map(node, file, fmt::format("ensembles[{}]", index), kEnsembleKeys);
+  ConfigMap map(node, file, fmt::format("ensembles[{}]", index), config_schema(), "ensembles[]");
   EnsembleSpec spec;
   spec.line = static_cast<int>(node.Mark().line) + 1;
   spec.name = required_group_name(map, fmt::format("a unique name: {}", h5::kGroupNameRule));
-  ConfigMap named(node, file, fmt::format("ensembles[{}] ({})", index, spec.name), kEnsembleKeys);
+  ConfigMap named(node, file, fmt::format("ensembles[{}] ({})", index, spec.name), config_schema(), "ensembles[]");
   const std::string model =
       named.require(named.text("model"), "model", fmt::format("one of {}", fmt::join(model_names(), ", ")));
   const ModelTraits* traits = find_model(model);
@@ -364,28 +319,19 @@ EnsembleSpec parse_ensemble(const YAML::Node& node, const std::string& file, std
         fmt::format("{} is missing the required key 'params' (the "
                     "parameters of {})",
                     named.where(), model));
-  spec.model = make_model(*traits, node["params"], file, named.path_of("params"));
-  if (auto workload = named.map("workload", {"v", "delta", "values", "cap"})) {
-    spec.workload = parse_workload(*workload, spec.values);
-  }
+  spec.model = make_model(*traits, named.node("params"), file, named.path_of("params"));
+  if (auto workload = named.map("workload")) spec.workload = parse_workload(*workload, spec.values);
   spec.replicas = named.require(named.unsigned_integer("replicas"), "replicas", "how many independent series, >= 1");
-  require_in_range(named, "replicas", static_cast<double>(spec.replicas),
-                   spec.replicas >= 1 && spec.replicas <= 0xffffffffull, "1 <= replicas <= 4294967295");
   spec.length = named.require(named.unsigned_integer("length"), "length", "the number of bins of each series, >= 1");
-  require_in_range(named, "length", static_cast<double>(spec.length), spec.length >= 1 && spec.length <= (1ull << 40),
-                   "1 <= length <= 2^40");
   if (const auto fixed = spec.model->fixed_length(); fixed && *fixed != spec.length) {
     throw named.error_at("length", fmt::format("{}.length = {} but the model lists {} observation times; accepted: "
                                                "length = {}",
                                                named.where(), spec.length, *fixed, *fixed));
   }
   spec.dataset = named.text("dataset").value_or("");
-  if (node["fit"]) spec.fit = parse_fit(node["fit"], file, named.where());
-  spec.dtype =
-      named.choice("dtype", {"float32", "float64"}).value_or("float32") == "float64" ? Dtype::float64 : Dtype::float32;
+  if (const YAML::Node fit = named.node("fit")) spec.fit = parse_fit(fit, file, named.where());
+  spec.dtype = *named.choice("dtype") == "float64" ? Dtype::float64 : Dtype::float32;
   if (auto stream = named.unsigned_integer("stream")) {
-    require_in_range(named, "stream", static_cast<double>(*stream), *stream <= 0xffffffffull,
-                     "0 <= stream <= 4294967295");
     spec.stream = static_cast<std::uint32_t>(*stream);
     spec.stream_given = true;
   } else {
@@ -398,14 +344,11 @@ namespace {
 
 // The checked config of a loaded document.
 // version, seed, backend, precision, output, fft_wisdom and compression.
-void parse_run_keys(ConfigMap& top, const YAML::Node& root, const std::string& path, RunConfig& config) {
-  const auto version = top.unsigned_integer("version");
-  if (version && *version != 1) {
-    throw top.error_at("version", fmt::format("version = {} is not supported; accepted: 1", *version));
-  }
-  if (auto seed = top.unsigned_integer("seed")) config.seed = *seed;
-  config.backend = parse_backend_choice(top.choice("backend", {"auto", "cpu", "cuda"}).value_or("auto"));
-  config.precision = parse_math_precision(top.choice("precision", {"accurate", "fast"}).value_or("accurate"));
+void parse_run_keys(ConfigMap& top, const std::string& path, RunConfig& config) {
+  top.unsigned_integer("version");  // only 1 is accepted
+  config.seed = *top.unsigned_integer("seed");
+  config.backend = parse_backend_choice(*top.choice("backend"));
+  config.precision = parse_math_precision(*top.choice("precision"));
   // Optional: -o gives it, and --no-output and --dry-run write nothing (run_config checks).
   if (auto output = top.text("output")) {
     if (output->empty()) throw top.error_at("output", "output must not be empty");
@@ -414,13 +357,10 @@ void parse_run_keys(ConfigMap& top, const YAML::Node& root, const std::string& p
   if (auto wisdom = top.text("fft_wisdom")) {  // read by apply_overrides: `gpusynth fft-wisdom` makes it
     if (wisdom->empty()) throw top.error_at("fft_wisdom", "fft_wisdom must not be empty");
     config.fft_wisdom_path = path_beside(path, *wisdom);
-    const YAML::Mark mark = root["fft_wisdom"].Mark();
+    const YAML::Mark mark = top.node("fft_wisdom").Mark();
     config.fft_wisdom_mark = {mark.line + 1, mark.column + 1};
   }
-  const auto compression = top.integer("compression").value_or(1);
-  require_in_range(top, "compression", static_cast<double>(compression), compression >= 0 && compression <= 9,
-                   "deflate level 0 (none) to 9");
-  config.compression = static_cast<int>(compression);
+  config.compression = static_cast<int>(*top.integer("compression"));
 }
 
 // `datasets`, their names unique; the index of each name.
@@ -551,8 +491,8 @@ RunConfig config_from(const YAML::Node& root, const std::string& text, const std
   RunConfig config;
   config.path = path;
   config.text = text;
-  ConfigMap top(root, path, "", kTopKeys);
-  parse_run_keys(top, root, path, config);
+  ConfigMap top(root, path, "", config_schema(), "");
+  parse_run_keys(top, path, config);
   const std::map<std::string, std::size_t> dataset_names = parse_datasets(top, path, config);
   parse_study(top, config.study);
   if (!config.study.models.empty() && config.datasets.empty())

@@ -98,13 +98,12 @@ class ConfigMap;
 // requests, bursts), required (`meaning` says what it names) and checked:
 // a UserError at the mapping's key `name` otherwise.
 std::string required_group_name(ConfigMap& map, const std::string& meaning);
-// The `format` of an entry with traces: the key, one of `accepted`, or where
-// it is left out what the first trace tells without doubt (its first lines,
-// or a binary .darshan log's records: detect_trace_format, as the command line
-// does) when that is one of `accepted`; else the missing key's UserError,
-// `what` saying what it means.
-std::string trace_format_key(ConfigMap& map, const std::vector<std::string>& accepted,
-                             const std::vector<std::string>& traces, const std::string& what);
+// The `format` of an entry with traces: the key, one of its spec's choices, or
+// where it is left out what the first trace tells without doubt (its first
+// lines, or a binary .darshan log's records: detect_trace_format, as the
+// command line does) when that is one of the choices; else the missing key's
+// UserError, `what` saying what it means.
+std::string trace_format_key(ConfigMap& map, const std::vector<std::string>& traces, const std::string& what);
 
 RunConfig load_config(const std::string& path);
 

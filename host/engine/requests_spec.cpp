@@ -3,26 +3,20 @@
 #include <fmt/format.h>
 
 #include "host/base/config_map.hpp"
-#include "host/engine/config.hpp"
 #include "host/base/paths.hpp"
+#include "host/engine/config.hpp"
+#include "host/engine/config_keys.hpp"
 #include "io/series_source.hpp"
 
 namespace gs {
 
 namespace {
 
-const std::vector<std::string> kRequestKeys = {"name",   "trace",     "format",    "counters",  "time_unit",
-                                               "delimiter", "mode",   "draw",      "processes", "replicas",  "stream",
-                                               "timing", "overrides", "files",     "characteristics", "emit"};
-const std::vector<std::string> kClassKeys = {"root_exclusive", "private", "shared"};
+// The classes a config names under `characteristics:` and `files:`.
+constexpr FileClass kClasses[] = {FileClass::root_exclusive, FileClass::private_file, FileClass::shared};
 
-FileClass class_named(const std::string& name) {
-  return name == "root_exclusive" ? FileClass::root_exclusive
-         : name == "private"      ? FileClass::private_file
-                                  : FileClass::shared;
-}
-
-Frequencies frequencies(ConfigMap& map, const std::string& key, const YAML::Node& node) {
+Frequencies frequencies(ConfigMap& map, const std::string& key) {
+  const YAML::Node node = map.node(key);
   Frequencies f;
   if (!node.IsMap()) throw map.error_at(key, fmt::format("{} must map names to counts", map.path_of(key)));
   std::vector<std::string> names;
@@ -47,52 +41,15 @@ Frequencies frequencies(ConfigMap& map, const std::string& key, const YAML::Node
   return f;
 }
 
-// The largest sample of a given characteristic, and the range as the errors
-// state it: sequence IDs, counts and requests within the 10^8 IDs of a path,
-// bytes below 2^62 (offset + size stays in range), times within 10^6 s (a
-// synthetic time beyond 10^9 s is refused; host/requests/synthesize.hpp).
-std::pair<double, std::string> sample_range(const std::string& key) {
-  if (key == "SEQ") return {1, "numbers from 0 to 1"};
-  if (key == "FS" || key == "OFF" || key == "SIZE") return {kMaxRequestBytes, "bytes from 0 to 2^62"};
-  if (key == "ST" || key == "data_execution_time" || key == "metadata_execution_time")
-    return {1e6, "seconds from 0 to 10^6"};
-  return {1e8, key == "D"    ? "requests from 0 to 10^8"
-               : key == "OT" ? "sessions from 0 to 10^8"
-                             : "sequence IDs from 0 to 10^8"};
-}
-
-// The keys of one class under `characteristics:`: `files` (its OS), every other characteristic of the table
-// by its key, and `rank_stride`.
-std::vector<std::string> given_class_keys() {
-  std::vector<std::string> keys = {"files"};
-  for (const CharacteristicInfo& info : characteristic_table())
-    if (info.id != Characteristic::OS) keys.push_back(info.config_key());
-  keys.push_back("rank_stride");
-  return keys;
-}
-
 // A user's characteristics of one class: samples of each Table III characteristic.
-void parse_given_class(ConfigMap& map, const YAML::Node& map_node, FileClass file_class, ClassCharacteristics& c,
-                       Workload& files) {
+void parse_given_class(ConfigMap& map, FileClass file_class, ClassCharacteristics& c, Workload& files) {
   const auto files_given = map.unsigned_integer("files");
   c.files = static_cast<double>(map.require(files_given, "files", "the number of files of the class (OS)"));
-  require_in_range(map, "files", c.files, c.files >= 1 && c.files <= 1e7, "1 to 10^7");
   for (const CharacteristicInfo& info : characteristic_table()) {
     if (!info.samples) continue;  // categorical (RT1, RT2, AM) or OS, read below
-    const std::string key = info.config_key();
-    if (auto values = map.numbers(key)) {
-      const auto [most, accepted] = sample_range(key);
-      for (std::size_t i = 0; i < values->size(); ++i) {
-        const double v = (*values)[i];
-        if (!(v >= 0 && v <= most))
-          throw located_error_at(
-              map_node[key][i], map.file(),
-              fmt::format("{}[{}] = {} is out of range; accepted: {}", map.path_of(key), i, v, accepted));
-      }
-      c.*info.samples = *values;
-    }
+    if (auto values = map.numbers(info.config_key())) c.*info.samples = *values;
   }
-  const std::int64_t stride = map.integer("rank_stride").value_or(0);
+  const std::int64_t stride = *map.integer("rank_stride");
   // Templates <class>_<k> (at most 10^4; more files cycle through them as <class>_<k>.s<j>).
   for (std::uint64_t k = 0; k < static_cast<std::uint64_t>(std::min(c.files, 1e4)); ++k) {
     const std::string name = fmt::format("{}_{}", file_class_name(file_class), k);
@@ -106,8 +63,8 @@ void parse_given_class(ConfigMap& map, const YAML::Node& map_node, FileClass fil
 }
 
 // `trace` (one file or a list), its `format`, `counters`, `time_unit` and `delimiter`.
-void parse_trace_keys(ConfigMap& map, const YAML::Node& node, const std::string& file, RequestsSpec& spec) {
-  const YAML::Node trace = node["trace"];
+void parse_trace_keys(ConfigMap& map, const std::string& file, RequestsSpec& spec) {
+  const YAML::Node trace = map.node("trace");
   if (!trace) return;
   const auto add = [&](const YAML::Node& item) {
     if (!item.IsScalar() || item.Scalar().empty())
@@ -118,31 +75,30 @@ void parse_trace_keys(ConfigMap& map, const YAML::Node& node, const std::string&
     for (const auto& item : trace) add(item);
   else
     add(trace);
-  spec.format = trace_format_key(map, {"dxt", "pioneer"}, spec.traces,
+  spec.format = trace_format_key(map, spec.traces,
                                  "the trace format: dxt or pioneer; told from the first trace when it is "
                                  "darshan-dxt-parser's text or a .darshan log with DXT records");
   if (auto counters = map.text("counters")) spec.counters = path_beside(file, *counters);
-  if (auto unit = map.choice("time_unit", {"s", "ms", "us", "ns"}))
-    spec.trace_options.time_unit = parse_time_unit(*unit);
-  if (auto delimiter = map.choice("delimiter", {"comma", "tab", "space"}))
+  if (auto unit = map.choice("time_unit")) spec.trace_options.time_unit = parse_time_unit(*unit);
+  if (auto delimiter = map.choice("delimiter"))
     spec.trace_options.delimiter = *delimiter == "comma" ? ',' : *delimiter == "tab" ? '\t' : ' ';
 }
 
 // `characteristics`: a user's Table III per file class, instead of a trace (exactly one of the two).
-void parse_given_characteristics(ConfigMap& map, const YAML::Node& node, RequestsSpec& spec) {
-  const bool trace = static_cast<bool>(node["trace"]);
-  if (auto given = map.map("characteristics", kClassKeys)) {
+void parse_given_characteristics(ConfigMap& map, RequestsSpec& spec) {
+  const bool trace = map.has("trace");
+  if (auto given = map.map("characteristics")) {
     if (trace) throw map.error_at("characteristics", "give either 'trace' or 'characteristics', not both");
     spec.given.emplace();
-    for (const auto& key : kClassKeys) {
+    for (const FileClass file_class : kClasses) {
+      const char* key = file_class_name(file_class);
       if (!given->has(key)) continue;
-      ConfigMap c = *given->map(key, given_class_keys());
-      const FileClass file_class = class_named(key);
+      ConfigMap c = *given->map(key);
       ClassCharacteristics& k = spec.given->of(file_class);
-      parse_given_class(c, node["characteristics"][key], file_class, k, spec.given_files);
-      if (c.has("RT1")) k.types_in_sessions = frequencies(c, "RT1", node["characteristics"][key]["RT1"]);
-      if (c.has("RT2")) k.types_outside = frequencies(c, "RT2", node["characteristics"][key]["RT2"]);
-      if (c.has("AM")) k.access_mode = frequencies(c, "AM", node["characteristics"][key]["AM"]);
+      parse_given_class(c, file_class, k, spec.given_files);
+      if (c.has("RT1")) k.types_in_sessions = frequencies(c, "RT1");
+      if (c.has("RT2")) k.types_outside = frequencies(c, "RT2");
+      if (c.has("AM")) k.access_mode = frequencies(c, "AM");
       for (const auto& mode : k.access_mode.names)
         if (!access_mode_flags(mode))
           throw c.error_at("AM", fmt::format("{}.AM names '{}'; accepted: read_only, write_only, read_write, none",
@@ -157,24 +113,18 @@ void parse_given_characteristics(ConfigMap& map, const YAML::Node& node, Request
 
 // `mode`, `draw`, `processes`, `replicas` and `stream`.
 void parse_sizes(ConfigMap& map, RequestsSpec& spec) {
-  const std::string mode = map.choice("mode", {"sample", "template"}).value_or("sample");
-  spec.synthesis.template_mode = mode == "template";
-  if (map.choice("draw", {"file", "class"}).value_or(spec.given ? "class" : "file") == "class")
+  spec.synthesis.template_mode = *map.choice("mode") == "template";
+  if (map.choice("draw").value_or(spec.given ? "class" : "file") == "class")
     spec.synthesis.draw = SynthesisOptions::Draw::class_pools;
   if (spec.synthesis.template_mode && spec.given)
     throw map.error_at("mode", "mode: template replays a trace's own path; it needs 'trace'");
   if (auto processes = map.unsigned_integer("processes")) {
-    require_in_range(map, "processes", static_cast<double>(*processes), *processes >= 1 && *processes <= 10000000,
-                     "1 to 10^7");
     spec.processes = static_cast<std::int32_t>(*processes);
   } else if (spec.given) {
     spec.processes = 1;
   }
-  const std::uint64_t replicas = map.unsigned_integer("replicas").value_or(1);
-  require_in_range(map, "replicas", static_cast<double>(replicas), replicas >= 1 && replicas <= 1000000, "1 to 10^6");
-  spec.replicas = static_cast<std::uint32_t>(replicas);
+  spec.replicas = static_cast<std::uint32_t>(*map.unsigned_integer("replicas"));
   if (auto stream = map.unsigned_integer("stream")) {
-    require_in_range(map, "stream", static_cast<double>(*stream), *stream <= 0xffffffffull, "0 to 4294967295");
     spec.synthesis.key.stream = static_cast<std::uint32_t>(*stream);
   } else {
     spec.synthesis.key.stream = stream_of_name("requests/" + spec.name);
@@ -182,8 +132,8 @@ void parse_sizes(ConfigMap& map, RequestsSpec& spec) {
 }
 
 // `timing`: phases, slack, or {ensemble, bin}; a sample of a trace without it is timed by its phases.
-void parse_timing(ConfigMap& map, const YAML::Node& node, RequestsSpec& spec) {
-  if (const YAML::Node timing = node["timing"]) {
+void parse_timing(ConfigMap& map, RequestsSpec& spec) {
+  if (const YAML::Node timing = map.node("timing")) {
     if (timing.IsScalar()) {
       if (timing.Scalar() != "slack" && timing.Scalar() != "phases")
         throw map.error_at("timing", fmt::format("{}.timing = '{}'; accepted: phases, slack, or {{ensemble: NAME, "
@@ -197,7 +147,7 @@ void parse_timing(ConfigMap& map, const YAML::Node& node, RequestsSpec& spec) {
                                                  map.where()));
     } else {
       spec.timing = RequestsSpec::Timing::counts;
-      ConfigMap t = *map.map("timing", {"ensemble", "bin"});
+      ConfigMap t = *map.map("timing");
       spec.timing_ensemble = t.require(t.text("ensemble"), "ensemble", "the ensemble whose counts time the requests");
       const std::string bin = t.require(t.text("bin"), "bin", "the width of the ensemble's bins (e.g. 100ms)");
       try {
@@ -218,15 +168,14 @@ void parse_timing(ConfigMap& map, const YAML::Node& node, RequestsSpec& spec) {
 
 // `overrides`: a scale and a shift per overridable characteristic.
 void parse_overrides(ConfigMap& map, RequestsSpec& spec) {
-  if (auto overrides = map.map("overrides", overridable_characteristics())) {
+  if (auto overrides = map.map("overrides")) {
     for (const CharacteristicInfo& info : characteristic_table()) {
       const std::string key = info.short_name;
       if (!info.overridable || !overrides->has(key)) continue;
-      ConfigMap o = *overrides->map(key, {"scale", "shift"});
+      ConfigMap o = *overrides->map(key);
       CharacteristicOverride change;
-      change.scale = o.number("scale").value_or(1);
-      change.shift = o.number("shift").value_or(0);
-      require_in_range(o, "scale", change.scale, change.scale >= 0 && change.scale <= 1e6, "0 to 10^6");
+      change.scale = *o.number("scale");
+      change.shift = *o.number("shift");
       const bool seconds = info.id == Characteristic::ST;  // ST is in seconds: a shift as large as the samples may be
       require_in_range(o, "shift", change.shift, std::abs(change.shift) <= (seconds ? 1e6 : 1e15),
                        seconds ? "-10^6 to 10^6 (seconds)" : "-10^15 to 10^15");
@@ -251,24 +200,20 @@ void parse_files(ConfigMap& map, RequestsSpec& spec) {
     throw map.error_at("files", fmt::format("{}.files: mode: template keeps the trace's own files; leave 'files' out, "
                                             "or use mode: sample",
                                             map.where()));
-  if (auto files = map.map("files", kClassKeys)) {
-    for (const auto& key : kClassKeys) {
-      if (auto n = files->unsigned_integer(key)) {
-        require_in_range(*files, key, static_cast<double>(*n), *n <= 10000000, "0 to 10^7");
-        spec.synthesis.files[static_cast<int>(class_named(key))] = *n;
-      }
-    }
+  if (auto files = map.map("files")) {
+    for (const FileClass file_class : kClasses)
+      if (auto n = files->unsigned_integer(file_class_name(file_class)))
+        spec.synthesis.files[static_cast<int>(file_class)] = *n;
   }
 }
 
 // `emit`: the fio, DiskSim and DXT outputs of one replica, each path with where the config gave it.
-void parse_emit(ConfigMap& map, const YAML::Node& node, const std::string& file, RequestsSpec& spec) {
-  if (auto emit = map.map("emit", {"fio", "disksim", "dxt", "replica"})) {
-    const YAML::Node emit_node = node["emit"];
+void parse_emit(ConfigMap& map, const std::string& file, RequestsSpec& spec) {
+  if (auto emit = map.map("emit")) {
     const auto path_of = [&](const char* key, std::string& path, std::string& at) {
       if (!emit->has(key)) return;
       path = *emit->text(key);
-      const YAML::Mark mark = emit_node[key].Mark();
+      const YAML::Mark mark = emit->node(key).Mark();
       at = fmt::format("{}:{}:{}", file, mark.line + 1, mark.column + 1);
       if (path.empty())
         throw emit->error_at(key, fmt::format("{}.{} is empty; give a path, or leave the key out to write no {} output",
@@ -277,7 +222,7 @@ void parse_emit(ConfigMap& map, const YAML::Node& node, const std::string& file,
     path_of("fio", spec.emit.fio, spec.emit.fio_at);
     path_of("disksim", spec.emit.disksim, spec.emit.disksim_at);
     path_of("dxt", spec.emit.dxt, spec.emit.dxt_at);
-    const std::uint64_t replica = emit->unsigned_integer("replica").value_or(0);
+    const std::uint64_t replica = *emit->unsigned_integer("replica");
     require_in_range(*emit, "replica", static_cast<double>(replica), replica < spec.replicas,
                      fmt::format("0 to replicas - 1 = {}", spec.replicas - 1));
     spec.emit.replica = static_cast<std::uint32_t>(replica);
@@ -299,18 +244,18 @@ std::string timing_text(const RequestsSpec& spec) {
 }
 
 RequestsSpec parse_requests(const YAML::Node& node, const std::string& file, std::size_t index) {
-  ConfigMap map(node, file, fmt::format("requests[{}]", index), kRequestKeys);
+  ConfigMap map(node, file, fmt::format("requests[{}]", index), config_schema(), "requests[]");
   RequestsSpec spec;
   spec.line = static_cast<int>(node.Mark().line) + 1;
   spec.name = required_group_name(map, "the name of the synthesized requests (under /requests)");
   spec.where = fmt::format("requests[{}] ('{}')", index, spec.name);
-  parse_trace_keys(map, node, file, spec);
-  parse_given_characteristics(map, node, spec);
+  parse_trace_keys(map, file, spec);
+  parse_given_characteristics(map, spec);
   parse_sizes(map, spec);
-  parse_timing(map, node, spec);
+  parse_timing(map, spec);
   parse_overrides(map, spec);
   parse_files(map, spec);
-  parse_emit(map, node, file, spec);
+  parse_emit(map, file, spec);
   return spec;
 }
 

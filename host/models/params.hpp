@@ -13,6 +13,7 @@
 #include <variant>
 #include <vector>
 
+#include "host/base/bounds.hpp"
 #include "host/base/config_map.hpp"
 
 namespace gs {
@@ -20,16 +21,6 @@ namespace gs {
 using Matrix = std::vector<std::vector<double>>;
 // Row-major: entry [i·columns + j] (HDF5 attributes are flat).
 std::vector<double> flattened(const Matrix& m);
-
-// The accepted range of a number: each end closed, open or absent.
-struct Bounds {
-  std::optional<double> lower, upper;
-  bool lower_open = false, upper_open = false;
-
-  bool contains(double x) const;
-  // "0 < alpha <= 2", "sigma > 0", "whole number 1 <= m <= 1048576"; "any" without ends.
-  std::string describe(const std::string& name, bool whole = false) const;
-};
 
 enum class ParamType { real, whole, reals, matrix, choice, text };
 

@@ -75,20 +75,6 @@ std::pair<std::uint32_t, std::uint32_t> session_ops(const Workload& path, FileCl
   return {out.op_id("open"), out.op_id("close")};
 }
 
-}  // namespace
-
-const std::vector<std::string>& overridable_characteristics() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> out;
-    for (const CharacteristicInfo& info : characteristic_table())
-      if (info.overridable) out.push_back(info.short_name);
-    return out;
-  }();
-  return names;
-}
-
-namespace {
-
 // One session to place: its requests (open … close) at offsets from the open.
 struct SessionPlan {
   std::vector<Request> requests;

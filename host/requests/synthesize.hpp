@@ -101,9 +101,6 @@ struct SynthesisExpectation {
 SynthesisExpectation expected_synthesis(const SynthesisSource& source, const SynthesisOptions& options,
                                         std::int32_t processes);
 
-// The Table III names a `requests:` override may change.
-const std::vector<std::string>& overridable_characteristics();
-
 // One synthetic generic workload path (seq = 0, 1, … after the merge, holes
 // filled with RT2 operations), timed by slack time. Template mode copies the
 // path, times included. Reproducible from (key, replica, rank class: RandomDraws::of_rank_class).

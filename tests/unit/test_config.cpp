@@ -216,7 +216,7 @@ TEST(Config, WorkloadAndOutputKeys) {
   expect_user_error("backend: gpu\n" + base, {"'gpu' is not accepted; accepted: auto, cpu, cuda"});
   expect_user_error("precision: single\n" + base, {"precision", "'single' is not accepted; accepted: accurate, fast"});
   EXPECT_EQ(parse_config("precision: fast\n" + base, "test.yaml").precision, MathPrecision::fast);
-  expect_user_error("version: 2\n" + base, {"version = 2 is not supported"});
+  expect_user_error("version: 2\n" + base, {"test.yaml:1:10: version = 2 is out of range; accepted: 1"});
   expect_user_error(std::string("output: o.h5\nensembles:\n  - name: x\n    model: stable\n    params: {alpha: 1}\n"
                                 "    replicas: 0\n    length: 8\n"),
                     {"replicas = 0 is out of range"});
