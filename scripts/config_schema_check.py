@@ -5,7 +5,9 @@
 
 The schema must be a valid draft 2020-12 schema; every config given must validate, and
 each of a set of broken copies of the first (an unknown key, a number out of range, a
-choice not accepted, a model's parameter out of range or unknown) must not. YAML is read
+choice not accepted, a model's parameter out of range or unknown) must not; a dataset's
+`column: 2` and `bin: 1` (numbers the parsers read as text) and `bin: 250ms` pass, `bin:
+5 parsecs` does not. YAML is read
 as YAML 1.2's core schema reads it (an editor's language server does; PyYAML's 1.1 would
 read the characteristic OFF as false and 1e300 as text).
 """
@@ -58,6 +60,25 @@ def broken_copies(config):
     return out
 
 
+def dataset_variants(configs):
+    """(what, config, valid) variants of the first config with datasets: scalars the parsers read as text."""
+    config = next((c for c in configs if c.get("datasets")), None)
+    if config is None:
+        return []
+    out = []
+    c = copy.deepcopy(config)
+    c["datasets"][0]["column"] = 2
+    c["datasets"][0]["bin"] = 1
+    out.append(("a dataset's column: 2 and bin: 1 (numbers, read as text)", c, True))
+    c = copy.deepcopy(config)
+    c["datasets"][0]["bin"] = "5 parsecs"
+    out.append(("a dataset's bin: 5 parsecs", c, False))
+    c = copy.deepcopy(config)
+    c["datasets"][0]["bin"] = "250ms"
+    out.append(("a dataset's bin: 250ms", c, True))
+    return out
+
+
 def main(argv):
     schema = json.load(open(argv[1]))
     jsonschema.Draft202012Validator.check_schema(schema)
@@ -72,10 +93,14 @@ def main(argv):
     for what, config in broken_copies(configs[0]):
         if validator.is_valid(config):
             failures.append(f"{argv[2]} with {what} passes the schema")
+    variants = dataset_variants(configs)
+    for what, config, valid in variants:
+        if validator.is_valid(config) != valid:
+            failures.append(f"a config with {what} {'fails' if valid else 'passes'} the schema")
     for failure in failures:
         print(failure, file=sys.stderr)
-    print(f"{len(configs)} configs valid, {len(broken_copies(configs[0]))} broken copies refused"
-          if not failures else f"{len(failures)} failures")
+    print(f"{len(configs)} configs valid, {len(broken_copies(configs[0]))} broken copies refused, "
+          f"{len(variants)} dataset variants as the parser reads them" if not failures else f"{len(failures)} failures")
     return 1 if failures else 0
 
 

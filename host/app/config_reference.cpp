@@ -31,6 +31,8 @@ std::string definition_name(const std::string& id) {
   return name;
 }
 
+constexpr const char* kDurationPattern = "^[+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?(ns|us|ms|min|h|s)?$";
+
 std::string reference_to(const std::string& id) { return "#/$defs/" + definition_name(id); }
 
 void add_bounds(json& out, const Bounds& bounds) {
@@ -55,9 +57,11 @@ json value_schema(const KeySpec& key) {
       add_bounds(out, key.bounds);
       break;
     case KeyType::text:
-    case KeyType::duration:
     case KeyType::path:
-      out["type"] = "string";
+      out["type"] = {"string", "number"};  // the parsers take any scalar as text: `column: 2`
+      break;
+    case KeyType::duration:  // as parse_duration reads it: a positive number of s, or with its unit
+      out = {{"type", {"string", "number"}}, {"exclusiveMinimum", 0}, {"pattern", kDurationPattern}};
       break;
     case KeyType::flag:
       out["type"] = "boolean";
