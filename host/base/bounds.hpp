@@ -18,4 +18,33 @@ struct Bounds {
   std::string describe(const std::string& name, bool whole = false) const;
 };
 
+// The range setters of a spec that holds Bounds (a model's ParamSpec, a config's
+// KeySpec), each returning the spec so that a table reads as one expression:
+// real_param("alpha", "…").above(0).at_most(2).
+template <class Spec>
+struct BoundedSpec {
+  Bounds bounds;
+
+  Spec& above(double x) { return set_lower(x, true); }
+  Spec& at_least(double x) { return set_lower(x, false); }
+  Spec& below(double x) { return set_upper(x, true); }
+  Spec& at_most(double x) { return set_upper(x, false); }
+  Spec& between(double lower, double upper) {  // closed at both ends
+    set_lower(lower, false);
+    return set_upper(upper, false);
+  }
+
+ private:
+  Spec& set_lower(double x, bool open) {
+    bounds.lower = x;
+    bounds.lower_open = open;
+    return static_cast<Spec&>(*this);
+  }
+  Spec& set_upper(double x, bool open) {
+    bounds.upper = x;
+    bounds.upper_open = open;
+    return static_cast<Spec&>(*this);
+  }
+};
+
 }  // namespace gs

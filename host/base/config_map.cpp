@@ -94,16 +94,19 @@ const KeySpec* ConfigMap::declared(const std::string& key, std::initializer_list
   return spec;
 }
 
-const KeySpec& ConfigMap::spec(const std::string& key) const {
-  const KeySpec* spec = declared(key, {});
-  if (!spec) throw InternalError("ConfigMap::spec", fmt::format("{} has no schema", where_), __FILE__, __LINE__);
+const KeySpec& ConfigMap::declared_in_schema(const std::string& key, std::initializer_list<KeyType> types) const {
+  const KeySpec* spec = declared(key, types);
+  if (!spec)
+    throw InternalError("ConfigMap", fmt::format("'{}' needs the schema, and {} is a mapping of data", key, where_),
+                        __FILE__, __LINE__);
   return *spec;
 }
 
+const KeySpec& ConfigMap::spec(const std::string& key) const { return declared_in_schema(key, {}); }
+
 void ConfigMap::check_bounds(const std::string& key, const KeySpec* spec, double value) const {
-  if (spec && spec->bounds.any() && !spec->bounds.contains(value))
-    throw error_at(
-        key, fmt::format("{} = {} is out of range; accepted: {}", path_of(key), value, spec->range_description()));
+  if (spec && spec->bounds.any())
+    require_in_range(*this, key, value, spec->bounds.contains(value), spec->range_description());
 }
 
 bool ConfigMap::has(const std::string& key) const {
@@ -278,11 +281,10 @@ std::optional<std::vector<std::vector<double>>> ConfigMap::matrix(const std::str
 }
 
 std::optional<ConfigMap> ConfigMap::map(const std::string& key) {
-  const KeySpec* spec = declared(key, {KeyType::mapping});
-  if (!spec) throw InternalError("ConfigMap::map", fmt::format("{} has no schema", where_), __FILE__, __LINE__);
+  const KeySpec& spec = declared_in_schema(key, {KeyType::mapping});
   const YAML::Node value = get(key);
   if (!value) return std::nullopt;
-  return ConfigMap(value, file_, path_of(key), *schema_, spec->mapping);
+  return ConfigMap(value, file_, path_of(key), *schema_, spec.mapping);
 }
 
 YAML::Node ConfigMap::node(const std::string& key) {
@@ -301,11 +303,10 @@ std::optional<YAML::Node> ConfigMap::sequence(const std::string& key) {
 }
 
 std::optional<std::string> ConfigMap::choice(const std::string& key) {
-  const KeySpec* spec = declared(key, {KeyType::choice});
-  if (!spec) throw InternalError("ConfigMap::choice", fmt::format("{} has no schema", where_), __FILE__, __LINE__);
-  const std::vector<std::string>& choices = spec->choices;
-  if (!has(key) && std::find(choices.begin(), choices.end(), spec->default_text) != choices.end())
-    return spec->default_text;
+  const KeySpec& spec = declared_in_schema(key, {KeyType::choice});
+  const std::vector<std::string>& choices = spec.choices;
+  if (!node_[key] && std::find(choices.begin(), choices.end(), spec.default_text) != choices.end())
+    return spec.default_text;
   return choice(key, choices);
 }
 

@@ -77,6 +77,8 @@ class ConfigMap {
   std::string fmt_missing(const std::string& key, const std::string& what) const;
   // The spec of `key`, which must be of one of `types`; null for a mapping of data.
   const KeySpec* declared(const std::string& key, std::initializer_list<KeyType> types) const;
+  // The same for a key that only a mapping of the schema has (a sub-mapping, a choice of the spec's).
+  const KeySpec& declared_in_schema(const std::string& key, std::initializer_list<KeyType> types) const;
   void check_bounds(const std::string& key, const KeySpec* spec, double value) const;
 
   YAML::Node node_;

@@ -47,31 +47,6 @@ const char* to_string(KeyType type) {
   return "value";
 }
 
-KeySpec& KeySpec::between(double lower, double upper) {
-  bounds.lower = lower;
-  bounds.upper = upper;
-  return *this;
-}
-KeySpec& KeySpec::above(double x) {
-  bounds.lower = x;
-  bounds.lower_open = true;
-  return *this;
-}
-KeySpec& KeySpec::at_least(double x) {
-  bounds.lower = x;
-  bounds.lower_open = false;
-  return *this;
-}
-KeySpec& KeySpec::below(double x) {
-  bounds.upper = x;
-  bounds.upper_open = true;
-  return *this;
-}
-KeySpec& KeySpec::at_most(double x) {
-  bounds.upper = x;
-  bounds.upper_open = false;
-  return *this;
-}
 KeySpec& KeySpec::defaults(double x) {
   default_number = x;
   default_text = fmt::format("{}", x);

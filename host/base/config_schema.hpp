@@ -40,7 +40,7 @@ enum class KeyType {
 
 const char* to_string(KeyType type);
 
-struct KeySpec {
+struct KeySpec : BoundedSpec<KeySpec> {
   std::string name;
   KeyType type = KeyType::text;
   std::string doc;                       // a sentence
@@ -48,17 +48,12 @@ struct KeySpec {
   bool required = false;                 // required in every mapping of its kind (others say when in `doc`)
   std::optional<double> default_number;  // whole, number: the value when absent
   std::string default_text;              // choice, flag: the value when absent; others: what absence means in words
-  Bounds bounds;                         // whole, number, numbers (each entry): checked on reading
+  // bounds (BoundedSpec): whole, number, numbers (each entry), checked on reading
   std::string accepted;                  // the range as errors state it, where `bounds` alone would not say it
   std::vector<std::string> choices;      // choice
   std::vector<std::string> words;        // words accepted instead of the value (timing: slack)
   std::string mapping;                   // mapping, mappings: the id of the mapping in the schema
 
-  KeySpec& between(double lower, double upper);  // closed at both ends
-  KeySpec& above(double x);
-  KeySpec& at_least(double x);
-  KeySpec& below(double x);
-  KeySpec& at_most(double x);
   KeySpec& defaults(double x);
   KeySpec& defaults(const std::string& text);
   KeySpec& need();

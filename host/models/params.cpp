@@ -12,26 +12,6 @@ std::vector<double> flattened(const Matrix& m) {
   return flat;
 }
 
-ParamSpec& ParamSpec::above(double x) {
-  bounds.lower = x;
-  bounds.lower_open = true;
-  return *this;
-}
-ParamSpec& ParamSpec::at_least(double x) {
-  bounds.lower = x;
-  bounds.lower_open = false;
-  return *this;
-}
-ParamSpec& ParamSpec::below(double x) {
-  bounds.upper = x;
-  bounds.upper_open = true;
-  return *this;
-}
-ParamSpec& ParamSpec::at_most(double x) {
-  bounds.upper = x;
-  bounds.upper_open = false;
-  return *this;
-}
 ParamSpec& ParamSpec::defaults(double x) {
   required = false;
   default_number = x;

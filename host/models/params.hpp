@@ -24,22 +24,18 @@ std::vector<double> flattened(const Matrix& m);
 
 enum class ParamType { real, whole, reals, matrix, choice, text };
 
-struct ParamSpec {
+struct ParamSpec : BoundedSpec<ParamSpec> {
   std::string name;
   ParamType type = ParamType::real;
   std::string meaning;
   bool required = true;
   double default_number = 0;         // real, whole: the value when absent (not required)
   std::string default_text;          // choice: the value when absent; others: what absence means
-  Bounds bounds;                     // real and whole; every entry of reals and matrix
+  // bounds (BoundedSpec): real and whole; every entry of reals and matrix
   std::vector<std::string> choices;  // choice
   std::string word;                  // reals: a word accepted instead of the list (hmm's times: dataset)
   std::string list_of = "numbers";   // reals: what the list holds, for messages
 
-  ParamSpec& above(double x);
-  ParamSpec& at_least(double x);
-  ParamSpec& below(double x);
-  ParamSpec& at_most(double x);
   ParamSpec& defaults(double x);                         // real, whole
   ParamSpec& defaults(const std::string& text);          // choice (a value) or reals/matrix (in words)
   ParamSpec& optional(const std::string& absent_means);  // may be absent; the model decides

@@ -124,10 +124,13 @@ TEST(ConfigSchema, EveryDeclaredKeyIsRead) {
 
 // Each default a number key declares lies within its own bounds.
 TEST(ConfigSchema, DefaultsLieWithinTheirBounds) {
-  for (const MappingSpec& mapping : config_schema().mappings())
-    for (const KeySpec& key : mapping.keys)
-      if (key.default_number && key.bounds.any())
+  for (const MappingSpec& mapping : config_schema().mappings()) {
+    for (const KeySpec& key : mapping.keys) {
+      if (key.default_number && key.bounds.any()) {
         EXPECT_TRUE(key.bounds.contains(*key.default_number)) << mapping.id << "." << key.name;
+      }
+    }
+  }
 }
 
 }  // namespace
