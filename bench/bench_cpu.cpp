@@ -197,7 +197,7 @@ void BM_SpectralAgainstBareFftw(benchmark::State& state) {
   const bool lfsn = state.range(0) == 1;
   const auto length = static_cast<std::uint64_t>(state.range(1));
   const std::uint64_t replicas = length <= 4096 ? 64 : 4;
-  const std::int64_t lanes = state.range(2);  // path_of's 1 (accurate) or 2 (precision fast)
+  const std::int64_t lanes = state.range(2);  // path_of's 1 (accurate), 2 (precision fast) or 3 (AVX2)
   const bool with_wisdom = state.range(3) == 1;
   const auto ensemble = [&](const gs::ExecutionContext& context) {
     return lfsn ? make_ensemble("lfsn", "{alpha: 1.5, beta: 0.5, H: 0.8, m: 16, K: 256}", gs::Dtype::float32, replicas,
@@ -244,11 +244,13 @@ void BM_SpectralAgainstBareFftw(benchmark::State& state) {
   state.counters["x_measure"] = generation / bare_measure;
   state.counters["x_estimate"] = generation / bare_estimate;
   state.SetLabel(fmt::format("{} {} bins{}{}: L {}, M {}", lfsn ? "lfsn float32" : "fgn float64", length,
-                             lanes == 2 ? ", precision fast" : "", with_wisdom ? ", FFTW wisdom" : "", plan.fft_length,
-                             plan.inverse_length));
+                             lanes == 2   ? ", precision fast"
+                             : lanes == 3 ? ", AVX2 lanes"
+                                          : "",
+                             with_wisdom ? ", FFTW wisdom" : "", plan.fft_length, plan.inverse_length));
 }
 BENCHMARK(BM_SpectralAgainstBareFftw)
-    ->ArgsProduct({{0, 1}, {4096, 65536}, {1, 2}, {0, 1}})
+    ->ArgsProduct({{0, 1}, {4096, 65536}, {1, 2, 3}, {0, 1}})
     ->ArgNames({"lfsn", "length", "lanes", "wisdom"})
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);

@@ -66,5 +66,8 @@ GS_HD GS_INLINE Real narrow(double x) {
   return static_cast<Real>(x);
 }
 GS_HD GS_INLINE std::uint64_t widen(std::uint32_t k) { return k; }
+// table[k] (k < the table's length).
+GS_HD GS_INLINE double gather(const double* table, std::uint32_t k) { return table[k]; }
+GS_HD GS_INLINE std::uint32_t gather(const std::uint32_t* table, std::uint32_t k) { return table[k]; }
 
 }  // namespace gs

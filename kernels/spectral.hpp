@@ -9,10 +9,10 @@
 #include <cstdint>
 
 #include "complex.hpp"
-#include "gaussian.hpp"
 #include "lfsn.hpp"
 #include "philox.hpp"
 #include "workload.hpp"
+#include "ziggurat.hpp"
 
 namespace gs {
 
@@ -103,11 +103,13 @@ struct SpectrumFoldKernel {
 // first row is γ(0), γ(1), …, γ(M/2), …, γ(1) (γ(M/2) in the middle) and W is
 // Hermitian complex white noise: W_0, W_{M/2} real N(0, 1), W_j = (U_j + iV_j)/√2
 // otherwise. Then E[Y_k Y_l] = (1/M) Σ_j λ_j e^{2πij(k−l)/M} = γ(k − l) exactly.
-// Philox use: frequency j of replica r uses one call at (replica r, position j,
-// draw 0), words 0–2 (one Box–Muller pair U_j, V_j). Column j ≤ M/2 of each row.
+// Philox use: frequency j of replica r uses the call at (replica r, position j,
+// draw 0), U_j from words 0–1 and V_j from words 2–3 by the ziggurat
+// (kernels/ziggurat.hpp), whose rare retries take draws 1, 2, … of the same position.
+// Column j ≤ M/2 of each row.
 struct CirculantNoiseKernel {
   static constexpr std::uint32_t kDraw = 0;
-  static constexpr int kRadiusWords = 0, kAngleWord = 2;  // U_j, V_j: one Box–Muller pair
+  static_assert(kDraw <= kZigguratMaxPairDraw, "the ziggurat's retries follow the pair's draw");
   static constexpr double kHalfRoot2 = 0.7071067811865476;  // 1/√2, the scale of a complex frequency's parts
 
   const double* amplitude = nullptr;  // sqrt(λ_j / M), j = 0..M/2
@@ -117,10 +119,10 @@ struct CirculantNoiseKernel {
   Complex<double>* folded = nullptr;  // rows of M/2 + 1
 
   GS_HD std::uint64_t columns() const { return inverse_length / 2 + 1; }
+  GS_HD std::uint32_t replica_of(std::uint64_t row) const { return static_cast<std::uint32_t>(first_replica + row); }
 
   GS_HD void operator()(std::uint64_t row, std::uint64_t j, StoreTally&) const {
-    const PhiloxBits r = philox_bits(key, static_cast<std::uint32_t>(first_replica + row), j, kDraw);
-    const ValuePair<double> w = normal_pair<double>(r[kRadiusWords], r[kRadiusWords + 1], r[kAngleWord]);
+    const ValuePair<double> w = ziggurat_normal_pair(key, replica_of(row), j, kDraw);
     put(row, j, w.first, w.second);
   }
 

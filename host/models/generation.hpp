@@ -99,8 +99,9 @@ struct PhiloxUse {
 std::string describe_philox_uses(const std::vector<PhiloxUse>& uses);
 
 // How a word becomes a uniform (kernels/philox.hpp), and the Box–Muller
-// transform's use of three words, as rng_use states them.
+// transform's use of three words and the ziggurat's of a call's four, as rng_use states them.
 extern const char* const kUniformRule;
 std::string box_muller_words(int radius_words, int angle_word);
+std::string ziggurat_words(std::uint32_t draw);
 
 }  // namespace gs

@@ -94,9 +94,7 @@ std::vector<double> fgn_autocovariances(double H, std::uint64_t P) {
 
 PhiloxUse circulant_noise_use() {
   return {"frequency j = 0..M/2 of the circulant embedding of replica r", "j", CirculantNoiseKernel::kDraw,
-          fmt::format("words {}-{} -> (U_j, V_j) ({})", CirculantNoiseKernel::kRadiusWords,
-                      CirculantNoiseKernel::kAngleWord,
-                      box_muller_words(CirculantNoiseKernel::kRadiusWords, CirculantNoiseKernel::kAngleWord))};
+          fmt::format("words 0-3 -> (U_j, V_j) ({})", ziggurat_words(CirculantNoiseKernel::kDraw))};
 }
 
 }  // namespace gs

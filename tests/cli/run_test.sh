@@ -25,7 +25,7 @@ expect_rc 0 "-o relative to the working directory" sh -c "cd '$tmp/elsewhere' &&
 [ -f "$tmp/elsewhere/here.h5" ] || fail "-o did not follow the working directory"
 
 expect_rc 0 "--version" "$gpusynth" --version
-expect_in "$tmp/stdout" "gpusynth 0.5.0" "--version"
+expect_in "$tmp/stdout" "gpusynth 0.6.0" "--version"
 expect_rc 0 "--help" "$gpusynth" --help
 expect_in "$tmp/stdout" "run" "--help lists the run command"
 expect_rc 0 "run --help" "$gpusynth" run --help

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "kernels/ziggurat.hpp"
+
 namespace gs {
 
 // host/engine/cpu/lane_kernels.inc, once per instruction set and precision:
@@ -100,6 +102,11 @@ CpuLaneForm cpu_lane_form(CpuLanes lanes, MathPrecision precision) {
   if (lanes == CpuLanes::none) return CpuLaneForm{};
   const int fast = precision == MathPrecision::fast ? 1 : 0;
   return CpuLaneForm{(lanes == CpuLanes::avx512 ? 2 : 0) + fast};
+}
+
+double ziggurat_rest_on_host(const PhiloxBits& bits, int which, const RngStreamKey& key, std::uint32_t replica,
+                             std::uint64_t position, std::uint32_t draw) {
+  return ziggurat_rest_of(bits, which, key, replica, position, draw);
 }
 
 int philox_by_lanes(CpuLanes lanes, const RngStreamKey& key, std::uint32_t replica, std::uint64_t first,

@@ -53,6 +53,13 @@ std::string cpu_math_description(CpuLanes lanes, MathPrecision precision);
 // given word pairs.
 int philox_by_lanes(CpuLanes lanes, const RngStreamKey& key, std::uint32_t replica, std::uint64_t first,
                     std::uint32_t draw, PhiloxBits out[kMaxCpuLanes]);
+// The scalar rest of a ziggurat draw (kernels/ziggurat.hpp: ziggurat_rest_of), compiled
+// without the lanes' instruction sets. The lanes' translation units call it for their rare
+// lanes outside a layer's core instead of instantiating the shared template themselves, whose
+// copy with AVX-512 instructions the linker could pick for the scalar path (build.lanes_objects).
+double ziggurat_rest_on_host(const PhiloxBits& bits, int which, const RngStreamKey& key, std::uint32_t replica,
+                             std::uint64_t position, std::uint32_t draw);
+
 template <class Real>
 bool stable_by_lanes(CpuLanes lanes, MathPrecision precision, const StableSampler<Real>& law, const std::uint32_t* kv,
                      const std::uint32_t* kw, std::size_t n, Real* out);

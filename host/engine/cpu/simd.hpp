@@ -138,6 +138,9 @@ struct Pack {
   friend GS_INLINE Pack operator~(Pack a) {
     return each(a, a, [](Half x, Half) { return ~x; });
   }
+  friend GS_INLINE Pack operator&(Pack a, Pack b) {
+    return each(a, b, [](Half x, Half y) { return x & y; });
+  }
   friend GS_INLINE Pack operator|(Pack a, Pack b) {
     return each(a, b, [](Half x, Half y) { return x | y; });
   }
@@ -214,6 +217,17 @@ GS_INLINE Word64Pack widen(WordPack k) {
 GS_INLINE WordPack truncate(Word64Pack k) {
   WordPack r;
   r.h[0] = reinterpret_cast<WordPack::Half>(low_words(int_register(k.h[0]), int_register(k.h[1])));
+  return r;
+}
+// table[k] in each lane (k < the table's length).
+GS_INLINE DoublePack gather(const double* table, WordPack k) {
+  DoublePack r;
+  for (int i = 0; i < 2; ++i) r.h[i] = gather_doubles(table, bits(k), i);
+  return r;
+}
+GS_INLINE WordPack gather(const std::uint32_t* table, WordPack k) {
+  WordPack r;
+  r.h[0] = reinterpret_cast<WordPack::Half>(gather_words(table, bits(k)));
   return r;
 }
 template <class R>

@@ -89,6 +89,16 @@ GS_INLINE __m256d word64_to_double(__m256i below_2_63) {
                 lo = exact(_mm256_and_si256(below_2_63, _mm256_set1_epi64x(0xffffffff)));
   return _mm256_add_pd(_mm256_mul_pd(hi, _mm256_set1_pd(4294967296.0)), lo);
 }
+// table[k] for the lanes of register `half` of the 32-bit indices k. (The masked form with
+// a zero source: GCC 12's unmasked one reads an undefined register and warns.)
+GS_INLINE __m256d gather_doubles(const double* table, __m256i k, int half) {
+  const __m256d all = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
+  return _mm256_mask_i32gather_pd(_mm256_setzero_pd(), table, register_half(k, half), all, 8);
+}
+GS_INLINE __m256i gather_words(const std::uint32_t* table, __m256i k) {
+  return _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), reinterpret_cast<const int*>(table), k,
+                                     _mm256_set1_epi32(-1), 4);
+}
 
 // a0 b0 a1 b1 … of two registers to dst (unaligned).
 GS_INLINE void store_interleaved(float* dst, __m256 a, __m256 b) {

@@ -89,6 +89,11 @@ GS_INLINE __m512 narrow_doubles(__m512d lanes_0_to_7, __m512d lanes_8_to_15) {
 }
 // Correctly rounded, as the scalar conversion and the AVX2 layer's.
 GS_INLINE __m512d word64_to_double(__m512i below_2_63) { return _mm512_cvtepu64_pd(below_2_63); }
+// table[k] for the lanes of register `half` of the 32-bit indices k.
+GS_INLINE __m512d gather_doubles(const double* table, __m512i k, int half) {
+  return _mm512_i32gather_pd(register_half(k, half), table, 8);
+}
+GS_INLINE __m512i gather_words(const std::uint32_t* table, __m512i k) { return _mm512_i32gather_epi32(k, table, 4); }
 
 // a0 b0 a1 b1 … of two registers to dst (unaligned); an index's bit 4 (float)
 // or 3 (double) picks b.
