@@ -64,22 +64,23 @@ struct ZigguratCandidate {
   typename Lanes<Word, double>::mask under;
 };
 
+// The uniform in [0, 1) of the top 53 bits of the words hi, lo: ⌊w / 2^11⌋·2^-53 =
+// hi·2^-32 + ⌊lo / 2^11⌋·2^-53, both terms and their sum exact, and 32-bit conversions are
+// cheaper in lanes than 64-bit ones.
+template <class Word>
+GS_HD GS_INLINE typename Lanes<Word, double>::wide uniform53(Word hi, Word lo) {
+  using Wide = typename Lanes<Word, double>::wide;
+  return word_to_double(hi) * Wide(0x1p-32) + word_to_real<Wide>(lo >> kZigguratUniformShift) * Wide(0x1p-53);
+}
+
 template <class Word>
 GS_HD GS_INLINE ZigguratCandidate<Word> ziggurat_candidate(Word hi, Word lo) {
   using Wide = typename Lanes<Word, double>::wide;
   const ZigguratTable& table = ziggurat_table();
   const Word layer = lo & Word(kZigguratLayerMask);
-  // u = ⌊w / 2^11⌋·2^-53 = hi·2^-32 + ⌊lo / 2^11⌋·2^-53: both terms and their sum are exact, and
-  // 32-bit conversions are cheaper in lanes than 64-bit ones.
-  const Wide u = word_to_double(hi) * Wide(0x1p-32) + word_to_real<Wide>(lo >> kZigguratUniformShift) * Wide(0x1p-53);
-  const Wide x = u * gather(table.edge, layer);
+  const Wide x = uniform53(hi, lo) * gather(table.edge, layer);
   const Wide signed_x = select((lo & Word(kZigguratSignBit)) != Word(0u), -x, x);
   return {signed_x, hi < gather(table.core_word, layer)};
-}
-
-// The uniform in [0, 1) of the top 53 bits of the words hi, lo.
-GS_HD GS_INLINE double uniform53(std::uint32_t hi, std::uint32_t lo) {
-  return static_cast<double>(((static_cast<std::uint64_t>(hi) << 32) | lo) >> 11) * 0x1p-53;
 }
 
 // r + e of Marsaglia's tail method, from the calls `call(k)`, `call(k + 1)`, … (k advanced).
