@@ -2,7 +2,9 @@
 //   the device's write bandwidth (cudaMemset) and copy bandwidth (read + write),
 //   cuRAND's curandGenerateNormal (Philox, float) as the reference generator,
 //   the fused α-stable kernel (draw, CMS, store) in samples/s and bytes/s, and
-//   LFSN samples/s against the bare cuFFT D2Z + Z2D of the same batch, and
+//   LFSN samples/s against the bare cuFFT D2Z + Z2D of the same batch,
+//   fGn against the bare cuFFT Z2D of its batch, its ziggurat noise beside the
+//   Box–Muller noise of the streams before version 6, and
 //   the study's Hurst estimates per estimator and its bootstrap resamples
 //   against the host's.
 // Run: build/bench/bench_cuda [log2 samples, default 30]
@@ -28,6 +30,7 @@
 #include "host/models/model.hpp"
 #include "kernels/cuda/check.hpp"
 #include "kernels/cuda/launch.cuh"
+#include "kernels/gaussian.hpp"
 
 namespace {
 
@@ -90,6 +93,18 @@ struct PhiloxFloorKernel {
   }
 };
 
+// The circulant noise as streams before version 6 drew it (Box–Muller from
+// words 0-1 and 2 of the frequency's call), for the ziggurat's device time.
+struct BoxMullerNoiseKernel {
+  gs::CirculantNoiseKernel noise;
+  GS_HD std::uint64_t columns() const { return noise.columns(); }
+  GS_HD void operator()(std::uint64_t row, std::uint64_t j, gs::StoreTally&) const {
+    const gs::PhiloxBits bits = gs::philox_bits(noise.key, noise.replica_of(row), j, gs::CirculantNoiseKernel::kDraw);
+    const gs::ValuePair<double> w = gs::normal_pair<double>(bits[0], bits[1], bits[2]);
+    noise.put(row, j, w.first, w.second);
+  }
+};
+
 // The model's direct kernel through the launcher the engine uses (`fast`:
 // precision fast's, kernels/fast_math.hpp).
 double time_stable(const gs::EnsembleJob& job, void* device_out, unsigned long long* tallies, int sms, bool fast) {
@@ -99,6 +114,70 @@ double time_stable(const gs::EnsembleJob& job, void* device_out, unsigned long l
 }
 
 }  // namespace
+
+// fGn (H = 0.8) at 4096 bins, a batch of 4096 replicas: the whole batch
+// against the bare cuFFT Z2D of its rows (issue 60's ratio, as bench_cpu
+// states it for FFTW), and its noise kernel by the ziggurat and by Box–Muller.
+void time_fgn(unsigned long long* tallies, int sms) {
+  gs::EnsembleSpec spec;
+  spec.name = "bench-fgn";
+  spec.model = gs::make_model("fgn", "{H: 0.8}");
+  spec.length = 4096;
+  spec.replicas = 4096;
+  spec.stream = 3;
+  const gs::EnsembleJob job = gs::make_job(spec, 42);
+  const gs::SpectralPlan& plan = *job.generation.spectral;
+  const std::uint64_t rows = spec.replicas, M = plan.inverse_length, half = M / 2 + 1;
+  auto backend = gs::make_cuda_backend(gs::ExecutionContext{});
+  auto generator = backend->make_generator(job, rows);
+  // Into page-locked memory, as the engine's batches go (a pageable vector
+  // doubled the batch's time on an H200, bench/results/2026-11-30-h200).
+  const std::size_t out_bytes = rows * spec.length * sizeof(float);
+  const gs::HostBuffer pinned = backend->host_buffer(out_bytes);
+  const double batch_ms = median_ms([&] { generator->generate(0, rows, pinned.get()); }, 7);
+  double* signal = nullptr;
+  double* amplitudes = nullptr;
+  cufftDoubleComplex* spectra = nullptr;
+  GS_CUDA_CHECK(cudaMalloc(&signal, rows * plan.fft_length * sizeof(double)));
+  GS_CUDA_CHECK(cudaMalloc(&spectra, rows * half * sizeof(cufftDoubleComplex)));
+  GS_CUDA_CHECK(cudaMalloc(&amplitudes, plan.amplitudes.size() * sizeof(double)));
+  GS_CUDA_CHECK(cudaMemcpy(amplitudes, plan.amplitudes.data(), plan.amplitudes.size() * sizeof(double),
+                           cudaMemcpyHostToDevice));
+  GS_CUDA_CHECK(cudaMemset(spectra, 0, rows * half * sizeof(cufftDoubleComplex)));
+  cufftHandle inverse;
+  int size = static_cast<int>(M);
+  GS_CUFFT_CHECK(cufftPlanMany(&inverse, 1, &size, nullptr, 1, half, nullptr, 1, static_cast<int>(plan.fft_length),
+                               CUFFT_Z2D, rows));
+  const double fft_ms = median_ms([&] { GS_CUFFT_CHECK(cufftExecZ2D(inverse, spectra, signal)); });
+  gs::CirculantNoiseKernel noise = gs::make_circulant_noise_kernel(job);
+  noise.amplitude = amplitudes;
+  noise.folded = reinterpret_cast<gs::Complex<double>*>(spectra);
+  const double ziggurat_ms = median_ms([&] { gs::cuda_for_each(rows, noise, tallies, sms, nullptr); });
+  const double box_muller_ms =
+      median_ms([&] { gs::cuda_for_each(rows, BoxMullerNoiseKernel{noise}, tallies, sms, nullptr); });
+  const double copy_back_ms =
+      median_ms([&] { GS_CUDA_CHECK(cudaMemcpy(pinned.get(), signal, out_bytes, cudaMemcpyDeviceToHost)); });
+  const double frequencies = static_cast<double>(rows * half);
+  std::printf("\nfGn H=0.8, 4096 bins, %llu replicas per batch, inverse FFT length %llu (double)\n",
+              static_cast<unsigned long long>(rows), static_cast<unsigned long long>(M));
+  std::printf("%-52s %10.3f ms  %8.3g output samples/s\n", "  whole batch (generate() into page-locked memory)",
+              batch_ms, rows * spec.length / batch_ms * 1e3);
+  std::printf("%-52s %10.3f ms  (%.0f%% of the batch)\n", "  copy of the batch's output to page-locked host memory",
+              copy_back_ms, 100 * copy_back_ms / batch_ms);
+  std::printf("%-52s %10.3f ms  (%.0f%% of the batch)\n", "  bare cuFFT Z2D (M) of the batch", fft_ms,
+              100 * fft_ms / batch_ms);
+  std::printf("%-52s %10.3f ms  (%.0f%% of the batch; %.3g frequencies/s)\n", "  noise kernel, ziggurat (stream 6)",
+              ziggurat_ms, 100 * ziggurat_ms / batch_ms, frequencies / ziggurat_ms * 1e3);
+  std::printf("%-52s %10.3f ms  (%.3g frequencies/s; ziggurat %.2fx its speed)\n",
+              "  noise kernel, Box-Muller (streams before 6)", box_muller_ms, frequencies / box_muller_ms * 1e3,
+              box_muller_ms / ziggurat_ms);
+  std::printf("%-52s %10.2f x\n", "  batch time / its bare FFT time", batch_ms / fft_ms);
+  std::printf("%-52s %10.2f x\n", "  (batch time - copy to host) / its bare FFT time", (batch_ms - copy_back_ms) / fft_ms);
+  cufftDestroy(inverse);
+  cudaFree(signal);
+  cudaFree(spectra);
+  cudaFree(amplitudes);
+}
 
 // A study's hurst metric: every estimator over 1000 replicas of 7201 values
 // (the cloudphysics trace's length), float32, on the device (cuda_hurst.cu)
@@ -298,6 +377,7 @@ int main(int argc, char** argv) {
               rows * L / fast_innovations_ms * 1e3);
   std::printf("%-52s %10.2f x\n", "  batch time / its bare FFT time", lfsn_ms / fft_ms);
   std::printf("%-52s %10.2f x\n", "  batch time / bare full-length D2Z + Z2D", lfsn_ms / full_fft_ms);
+  time_fgn(tallies, sms);
   time_hurst();
   time_bootstrap();
   cufftDestroy(forward);
