@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -42,6 +43,8 @@ double stable_log_probability(double a, double b, const StableLawParams& law);
 // μ0 = μ1 + βσ tan(πα/2) for α ≠ 1 and μ0 = μ1 + (2/π)βσ ln σ for α = 1.
 StableLawParams to_s0(const StableLawParams& law);
 StableLawParams to_s1(const StableLawParams& law);
+
+class TailSeries;  // stable_law.cpp: the density's series in the far tails
 
 // ln f of the standard S0 law on nodes in u = asinh((z − c)/κ) (c = 0, κ = 1
 // for α ≥ 1; c = ζ, κ ≤ 1e-3 for α < 1, so that the edge of a skewed law is
@@ -95,9 +98,10 @@ class StableLogDensityTable {
   std::vector<double> log_mass_;               // ln ∫ f dz over each node interval
   std::vector<double> log_below_, log_above_;  // ln of the mass below / above each node
   double slope_min_ = 0, slope_max_ = 0;
-  // Whether beyond the nodes below / above the tail series holds (exact), or
-  // ln f goes on along slope_min_ / slope_max_ (a light tail, below the cut).
-  bool exact_below_ = false, exact_above_ = false;
+  // Beyond the nodes below / above: the tail series where it holds (exact,
+  // its terms' coefficients kept), else null and ln f goes on along
+  // slope_min_ / slope_max_ (a light tail, below the cut).
+  std::shared_ptr<const TailSeries> series_below_, series_above_;
   // u of the support's edges: f = 0 at and beyond them (α < 1, |β| = 1).
   double support_min_ = -std::numeric_limits<double>::infinity();
   double support_max_ = std::numeric_limits<double>::infinity();
