@@ -85,7 +85,7 @@ except ImportError as missing:
 from request_table_checks import request_table_problem  # noqa: E402
 from report_bursts import (InputError, MissingModule, WriteError, attribute, burst_analyses,  # noqa: E402
                            burst_sections, member, plt, save, text, values)
-from report_checks import Progress, check_study, walk_in_child  # noqa: E402
+from report_checks import Progress, check_study, draw_in_child, walk_in_child  # noqa: E402
 from report_ensembles import ensemble_sections, plain_ensembles  # noqa: E402
 from report_overview import caveats, overview_sections  # noqa: E402
 from report_replay import replay_sections  # noqa: E402
@@ -432,8 +432,14 @@ def write_report(results, directory, quiet=False, stated=()):
     or damaged, said on stderr and at the top of the page. What the report cannot do without is an error (exit 2,
     one line): a file that is not HDF5 or that HDF5 crashes on (report_checks.walk_in_child), request tables or a
     study missing or damaged, nothing at all to show. All of that is checked before the first progress line, so
-    that a damaged file gives the one line alone."""
+    that a damaged file gives the one line alone. The drawing runs in a child of its own (draw_in_child)."""
     walk_in_child(results, fail)
+    return draw_in_child(results, fail, lambda say: draw_report(results, directory, quiet, stated, say))
+
+
+def draw_report(results, directory, quiet, stated, say):
+    """write_report's checks and drawing, in the child; say(section) as each starts."""
+    say("the checks of its groups")
     try:
         f = h5py.File(results, "r")
     except OSError as e:
@@ -472,7 +478,7 @@ def write_report(results, directory, quiet=False, stated=()):
             fail(f"{results}: nothing to report: {'; '.join(warnings) or 'no ensemble holds a series'}")
         datasets = len(Study(f).datasets) if "compare" in f else 0
         progress = Progress(2 + ("compare" in f) + datasets + len(syntheses) + ("replay" in f) + len(analyses)
-                            + len(plain), quiet)
+                            + len(plain), quiet, say)
         notes = list(stated)  # the caveats gpusynth gave and those the run recorded, shown in their own box
         where = "the overview"
         try:

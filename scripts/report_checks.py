@@ -7,19 +7,23 @@
   every attribute and the data of every dataset (the first row of one over WALK_FULL_BYTES, as the
   report reads no more of it) and says on a pipe what it is about to touch; a child killed by a
   signal names the object it died on, and the parent turns that into the report's one error line.
-  gpusynth (host/app/report.cpp) still turns a signal death of the script into one line and exit 2,
-  for a crash the walk did not reach.
+- draw_in_child: the drawing too runs in a forked child, naming each section as it starts, since
+  HDF5 can die on damaged metadata that the drawing reaches another way than the walk did; a
+  signal death there is the same one line. gpusynth (host/app/report.cpp) still turns a signal
+  death of the script itself into one line and exit 2.
 - check_study: the shapes, dtypes and attributes under /compare, /datasets and /ensembles that
   the study's tables and figures read, against the file's own sizes (the quantile levels, the ACF
   lags, the summary's datasets and models), as one InputError naming the object.
 - Progress: one line per section on stderr ("progress:  40.0% dataset cloudphysics (3.1 s)", as
   gpusynth's other commands write them in a log; redrawn in place on a terminal); -q silences it.
 """
+import json
 import os
 import select
 import signal
 import sys
 import time
+import traceback
 
 import h5py
 import numpy as np
@@ -64,52 +68,104 @@ def walk_deadline(path):
     return 60 + os.path.getsize(path) / 50e6
 
 
-def walk_in_child(path, fail):
-    """Reads all of PATH in a forked child; fail(message) when the child was killed by a signal or did not
-    finish within walk_deadline(PATH) (then it is killed)."""
+def _in_child(work, limit=None, quiet=False, default_signals=False):
+    """Runs work(say) in a forked child, say(text) telling the parent in one line what the child is about to
+    touch. Returns (the child's wait status, the last line it said, the JSON of what work returned); the status
+    is None when the child did not finish within `limit` seconds (it is then killed, as it is when the parent
+    is interrupted). quiet: the child's stderr to /dev/null (what the C library says as HDF5 crashes, "free():
+    invalid pointer", is not the report's line). default_signals: SIGINT and SIGTERM end the child at once
+    instead of through the parent's handlers."""
     readable, writable = os.pipe()
+    sys.stdout.flush()
+    sys.stderr.flush()
     child = os.fork()
-    if child == 0:  # the child: no Python clean-up, no handlers of the parent's
+    if child == 0:  # the child: no Python clean-up at exit, its code by os._exit
         os.close(readable)
-        # Its stderr to /dev/null: what the C library says as HDF5 crashes ("free(): invalid pointer") is
-        # not the report's line; the parent says what crashed and where.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        if quiet:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
+        if default_signals:
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        say = lambda what: os.write(writable, (what.replace("\n", " ") + "\n").encode(errors="replace"))  # noqa: E731
+        code = 0
         try:
-            _walk(path, lambda what: os.write(writable, (what.replace("\n", " ") + "\n").encode(errors="replace")))
-        except BaseException:  # noqa: BLE001 (errors are the report's to say; only a crash is the walk's)
-            pass
-        os._exit(0)
+            say(RESULT + json.dumps(work(say)))
+        except SystemExit as e:  # fail()'s 2, an interruption's 130
+            code = e.code if isinstance(e.code, int) else 1
+        except BaseException:  # noqa: BLE001 (a defect of the script: said as Python says it)
+            traceback.print_exc()
+            code = 1
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
     os.close(writable)
-    pending, last, limit = b"", b"", walk_deadline(path)
-    deadline = time.monotonic() + limit
+    pending, last, result, status = b"", b"", None, None
+    deadline = None if limit is None else time.monotonic() + limit
     try:
         while True:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([readable], [], [], left)[0]:
-                where = last.decode(errors="replace").strip() or "it"
-                fail(f"{path}: HDF5 did not finish reading {where} within {limit:.0f} s: the file is damaged "
-                     "(its metadata overwritten); nothing was written")
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and (left <= 0 or not select.select([readable], [], [], left)[0]):
+                break
             chunk = os.read(readable, 65536)
             if not chunk:
+                _, status = os.waitpid(child, 0)
+                child = 0
                 break
             lines = (pending + chunk).split(b"\n")
             pending = lines.pop()
-            last = next((line for line in reversed(lines) if line), last)
-        _, status = os.waitpid(child, 0)
-        child = 0
+            for line in lines:
+                if line.startswith(RESULT.encode()):
+                    result = json.loads(line[len(RESULT):])
+                elif line:
+                    last = line
     finally:
         os.close(readable)
-        if child:  # interrupted or past the deadline: the walk goes with the report
+        if child:  # interrupted or past the deadline: the child goes with the report
             os.kill(child, signal.SIGKILL)
             os.waitpid(child, 0)
+    return status, last.decode(errors="replace").strip(), result
+
+
+RESULT = "\x1eresult "  # the line that carries what the child's work returned, after everything it said
+
+
+def _signal_name(status):
+    number = os.WTERMSIG(status)
+    return signal.Signals(number).name if number in signal.valid_signals() else str(number)
+
+
+def walk_in_child(path, fail):
+    """Reads all of PATH in a forked child; fail(message) when the child was killed by a signal or did not
+    finish within walk_deadline(PATH)."""
+    def walk(say):
+        try:
+            _walk(path, say)
+        except Exception:  # noqa: BLE001 (errors are the report's to say; only a crash is the walk's)
+            pass
+
+    limit = walk_deadline(path)
+    status, last, _ = _in_child(walk, limit, quiet=True, default_signals=True)
+    if status is None:
+        fail(f"{path}: HDF5 did not finish reading {last or 'it'} within {limit:.0f} s: the file is damaged "
+             "(its metadata overwritten); nothing was written")
     if os.WIFSIGNALED(status):
-        number = os.WTERMSIG(status)
-        name = signal.Signals(number).name if number in signal.valid_signals() else str(number)
-        where = last.decode(errors="replace").strip() or "it"
-        fail(f"{path}: HDF5 crashed ({name}) reading {where}: the file is damaged (cut short or overwritten); "
-             "nothing was written")
+        fail(f"{path}: HDF5 crashed ({_signal_name(status)}) reading {last or 'it'}: the file is damaged (cut short "
+             "or overwritten); nothing was written")
+
+
+def draw_in_child(path, fail, draw):
+    """Returns draw(say) run in a forked child, say naming each section as it starts. The walk reads the whole
+    file first, yet HDF5 can still die on damaged metadata that the drawing reaches another way (seen: a bursts
+    file with a few bytes overwritten whose walk finished and whose drawing died of SIGSEGV in HDF5's metadata
+    cache): that becomes the same one line, exit 2. A child that ends with an error (fail's 2, said already)
+    ends the report with its code."""
+    status, last, result = _in_child(draw)
+    if os.WIFSIGNALED(status):
+        fail(f"{path}: HDF5 crashed ({_signal_name(status)}) reading it for {last or 'the report'}: the file is "
+             "damaged (cut short or overwritten); nothing was written")
+    if os.WEXITSTATUS(status):
+        sys.exit(os.WEXITSTATUS(status))
+    return result
 
 
 def numeric(group, name, ndim, columns=None, what=None):
@@ -190,12 +246,14 @@ class Progress:
     """One line per section on stderr: plain lines in a log, one line redrawn in place on a terminal (as
     host/base/progress.cpp); nothing with quiet."""
 
-    def __init__(self, total, quiet):
-        self.total, self.done, self.quiet = max(total, 1), 0, quiet
+    def __init__(self, total, quiet, on_step=None):
+        self.total, self.done, self.quiet, self.on_step = max(total, 1), 0, quiet, on_step
         self.terminal = sys.stderr.isatty()
         self.start = time.monotonic()
 
     def step(self, label):
+        if self.on_step:
+            self.on_step(label)
         if self.quiet:
             return
         line = f"progress: {100 * self.done / self.total:5.1f}% {label} ({time.monotonic() - self.start:.1f} s)"
