@@ -141,8 +141,8 @@ void time_fgn(unsigned long long* tallies, int sms) {
   GS_CUDA_CHECK(cudaMalloc(&signal, rows * plan.fft_length * sizeof(double)));
   GS_CUDA_CHECK(cudaMalloc(&spectra, rows * half * sizeof(cufftDoubleComplex)));
   GS_CUDA_CHECK(cudaMalloc(&amplitudes, plan.amplitudes.size() * sizeof(double)));
-  GS_CUDA_CHECK(cudaMemcpy(amplitudes, plan.amplitudes.data(), plan.amplitudes.size() * sizeof(double),
-                           cudaMemcpyHostToDevice));
+  GS_CUDA_CHECK(
+      cudaMemcpy(amplitudes, plan.amplitudes.data(), plan.amplitudes.size() * sizeof(double), cudaMemcpyHostToDevice));
   GS_CUDA_CHECK(cudaMemset(spectra, 0, rows * half * sizeof(cufftDoubleComplex)));
   cufftHandle inverse;
   int size = static_cast<int>(M);
@@ -172,7 +172,8 @@ void time_fgn(unsigned long long* tallies, int sms) {
               "  noise kernel, Box-Muller (streams before 6)", box_muller_ms, frequencies / box_muller_ms * 1e3,
               box_muller_ms / ziggurat_ms);
   std::printf("%-52s %10.2f x\n", "  batch time / its bare FFT time", batch_ms / fft_ms);
-  std::printf("%-52s %10.2f x\n", "  (batch time - copy to host) / its bare FFT time", (batch_ms - copy_back_ms) / fft_ms);
+  std::printf("%-52s %10.2f x\n", "  (batch time - copy to host) / its bare FFT time",
+              (batch_ms - copy_back_ms) / fft_ms);
   cufftDestroy(inverse);
   cudaFree(signal);
   cudaFree(spectra);

@@ -333,9 +333,7 @@ class TailSeries {
     const double ak = alpha_ * k;
     return {k * log_c_ + std::lgamma(ak + 1) - std::lgamma(k + 1.0), std::sin(k * angle_)};
   }
-  Term term_coefficient(int k) const {
-    return k <= static_cast<int>(terms_.size()) ? terms_[k - 1] : computed_term(k);
-  }
+  Term term_coefficient(int k) const { return k <= static_cast<int>(terms_.size()) ? terms_[k - 1] : computed_term(k); }
 
   double alpha_, log_c_ = 0, angle_ = 0;  // angle: α(π/2 + θ0)
   std::vector<Term> terms_;               // kept by keep_terms
@@ -851,8 +849,7 @@ StableLogDensityTable::Derivatives StableLogDensityTable::derivatives(double z) 
   const bool below = u < u_.front();
   if (const TailSeries* series = below ? series_below_.get() : series_above_.get()) {
     const double side = below ? -1 : 1;  // the left tail is the right one of f(−z; α, −β)
-    if (const auto d = series->log_density_derivatives(side * (z - zeta_)))
-      return {(*d)[0], side * (*d)[1], (*d)[2]};
+    if (const auto d = series->log_density_derivatives(side * (z - zeta_))) return {(*d)[0], side * (*d)[1], (*d)[2]};
   }
   const double edge = below ? u_.front() : u_.back(), slope = below ? slope_min_ : slope_max_;
   return {(below ? value_.front() : value_.back()) + slope * (u - edge), slope * du, slope * d2u};
