@@ -640,18 +640,20 @@ double table_scale(double alpha, double beta) {
   return scale;
 }
 
-// How far the nodes reach on one side (+1 right, −1 left): from `reach` out by
-// factors of 4 until the tail series holds at the end (`exact`: beyond it the
-// table is the series, f to 1e-14 and the interval masses term by term; before,
-// a power law continued from the end node was 7 % off in f at 5× the reach for
-// α = 0.3) or ln f there is below the cut (a light tail or a support's edge,
-// which no datum at a fit that holds reaches), or up to kReachMax.
+// The series of the law (α, β)'s right tail with its terms' coefficients kept,
+// for a table that asks it about thousands of points.
 std::shared_ptr<const TailSeries> kept_series(double alpha, double beta) {
   auto series = std::make_shared<TailSeries>(alpha, beta);
   series->keep_terms();
   return series;
 }
 
+// How far the nodes reach on one side (+1 right, −1 left): from `reach` out by
+// factors of 4 until the tail series holds at the end (`exact`: beyond it the
+// table is the series, f to 1e-14 and the interval masses term by term; before,
+// a power law continued from the end node was 7 % off in f at 5× the reach for
+// α = 0.3) or ln f there is below the cut (a light tail or a support's edge,
+// which no datum at a fit that holds reaches), or up to kReachMax.
 double tail_reach(double alpha, double beta, double reach, int side, bool& exact) {
   const TailSeries series(alpha, side * beta);
   const double zeta = zeta_of(alpha, beta);

@@ -439,7 +439,7 @@ def write_report(results, directory, quiet=False, stated=()):
 
 def draw_report(results, directory, quiet, stated, say):
     """write_report's checks and drawing, in the child; say(section) as each starts."""
-    say("the checks of its groups")
+    say("checks")
     try:
         f = h5py.File(results, "r")
     except OSError as e:

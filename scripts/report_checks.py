@@ -68,40 +68,37 @@ def walk_deadline(path):
     return 60 + os.path.getsize(path) / 50e6
 
 
-def _in_child(work, limit=None, quiet=False, default_signals=False):
+CANCEL = {signal.SIGINT, signal.SIGTERM}
+RESULT = b"\x1e"  # begins the line that carries what the child's work returned; say() keeps it out of its lines
+
+
+def _in_child(work, limit=None, python_stderr=False, default_signals=False):
     """Runs work(say) in a forked child, say(text) telling the parent in one line what the child is about to
-    touch. Returns (the child's wait status, the last line it said, the JSON of what work returned); the status
-    is None when the child did not finish within `limit` seconds (it is then killed, as it is when the parent
-    is interrupted). quiet: the child's stderr to /dev/null (what the C library says as HDF5 crashes, "free():
-    invalid pointer", is not the report's line). default_signals: SIGINT and SIGTERM end the child at once
+    touch. Returns (the child's wait status, the last line it said, what work returned, through JSON); the
+    status is None when the child did not finish within `limit` seconds (it is then ended, as it is when the
+    parent is interrupted). The child's file descriptor 2 goes to /dev/null (what the C library says as HDF5
+    crashes, "free(): invalid pointer", is not the report's line); python_stderr: Python's own sys.stderr
+    (progress, warnings, errors) keeps the real one. default_signals: SIGINT and SIGTERM end the child at once
     instead of through the parent's handlers."""
-    readable, writable = os.pipe()
     sys.stdout.flush()
     sys.stderr.flush()
-    child = os.fork()
-    if child == 0:  # the child: no Python clean-up at exit, its code by os._exit
+    readable, writable = os.pipe()
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, CANCEL)  # no handler of the parent's runs in the child
+    try:
+        child = os.fork()
+    except BaseException:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         os.close(readable)
-        if quiet:
-            os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
-        if default_signals:
-            signal.signal(signal.SIGINT, signal.SIG_DFL)
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        say = lambda what: os.write(writable, (what.replace("\n", " ") + "\n").encode(errors="replace"))  # noqa: E731
-        code = 0
-        try:
-            say(RESULT + json.dumps(work(say)))
-        except SystemExit as e:  # fail()'s 2, an interruption's 130
-            code = e.code if isinstance(e.code, int) else 1
-        except BaseException:  # noqa: BLE001 (a defect of the script: said as Python says it)
-            traceback.print_exc()
-            code = 1
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(code)
+        os.close(writable)
+        raise
+    if child == 0:
+        os.close(readable)
+        _run_child(writable, work, python_stderr, default_signals, mask)  # never returns
     os.close(writable)
     pending, last, result, status = b"", b"", None, None
     deadline = None if limit is None else time.monotonic() + limit
     try:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         while True:
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and (left <= 0 or not select.select([readable], [], [], left)[0]):
@@ -114,24 +111,76 @@ def _in_child(work, limit=None, quiet=False, default_signals=False):
             lines = (pending + chunk).split(b"\n")
             pending = lines.pop()
             for line in lines:
-                if line.startswith(RESULT.encode()):
+                if line.startswith(RESULT):
                     result = json.loads(line[len(RESULT):])
                 elif line:
                     last = line
     finally:
         os.close(readable)
         if child:  # interrupted or past the deadline: the child goes with the report
-            os.kill(child, signal.SIGKILL)
-            os.waitpid(child, 0)
+            _end(child)
     return status, last.decode(errors="replace").strip(), result
 
 
-RESULT = "\x1eresult "  # the line that carries what the child's work returned, after everything it said
+def _run_child(writable, work, python_stderr, default_signals, mask):
+    """_in_child's child: whatever is raised, it ends by os._exit with Python's own exit status, so that none of
+    the parent's code (its clean-up, Python's at exit with HDF5 objects open) runs in it."""
+    code = 1
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        if python_stderr:
+            sys.stderr = os.fdopen(os.dup(2), "w", buffering=1)
+        os.dup2(null, 2)
+        if default_signals:
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+        def say(what):
+            os.write(writable, (what.replace("\n", " ").replace("\x1e", " ") + "\n").encode(errors="replace"))
+
+        returned = work(say)
+        os.write(writable, RESULT + json.dumps(returned).encode() + b"\n")
+        code = 0
+    except SystemExit as e:  # fail()'s 2, an interruption's 130
+        code = 0 if e.code is None else e.code & 0xFF if isinstance(e.code, int) else 1
+        if not isinstance(e.code, (int, type(None))):
+            print(e.code, file=sys.stderr)
+    except BaseException:  # noqa: BLE001 (a defect of the script: said as Python says it)
+        traceback.print_exc()
+    finally:
+        try:
+            signal.pthread_sigmask(signal.SIG_BLOCK, CANCEL)
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except BaseException:  # noqa: BLE001 (a closed stderr: the code still stands)
+            pass
+        finally:
+            os._exit(code)
+
+
+def _end(child):
+    """Ends a child still running: SIGTERM first, so that a drawing child unwinds as an interrupted report does
+    (its progress line cleared), SIGKILL after a second."""
+    try:
+        os.kill(child, signal.SIGTERM)
+        waited = time.monotonic() + 1
+        while time.monotonic() < waited:
+            if os.waitpid(child, os.WNOHANG)[0]:
+                return
+            time.sleep(0.01)
+        os.kill(child, signal.SIGKILL)
+        os.waitpid(child, 0)
+    except (ProcessLookupError, ChildProcessError):  # it ended meanwhile
+        pass
 
 
 def _signal_name(status):
     number = os.WTERMSIG(status)
-    return signal.Signals(number).name if number in signal.valid_signals() else str(number)
+    try:
+        return signal.Signals(number).name
+    except ValueError:  # a real-time signal has no name
+        return f"signal {number}"
 
 
 def walk_in_child(path, fail):
@@ -144,7 +193,7 @@ def walk_in_child(path, fail):
             pass
 
     limit = walk_deadline(path)
-    status, last, _ = _in_child(walk, limit, quiet=True, default_signals=True)
+    status, last, _ = _in_child(walk, limit, default_signals=True)
     if status is None:
         fail(f"{path}: HDF5 did not finish reading {last or 'it'} within {limit:.0f} s: the file is damaged "
              "(its metadata overwritten); nothing was written")
@@ -159,10 +208,10 @@ def draw_in_child(path, fail, draw):
     file with a few bytes overwritten whose walk finished and whose drawing died of SIGSEGV in HDF5's metadata
     cache): that becomes the same one line, exit 2. A child that ends with an error (fail's 2, said already)
     ends the report with its code."""
-    status, last, result = _in_child(draw)
+    status, last, result = _in_child(draw, python_stderr=True)
     if os.WIFSIGNALED(status):
-        fail(f"{path}: HDF5 crashed ({_signal_name(status)}) reading it for {last or 'the report'}: the file is "
-             "damaged (cut short or overwritten); nothing was written")
+        fail(f"{path}: HDF5 crashed ({_signal_name(status)}) reading it for the report's section '{last}': the "
+             "file is damaged (cut short or overwritten); nothing was written")
     if os.WEXITSTATUS(status):
         sys.exit(os.WEXITSTATUS(status))
     return result

@@ -291,22 +291,35 @@ said = []
 def fail(message):
     said.append(message)
     raise SystemExit(2)
+def check(holds, what):
+    if not holds:
+        sys.exit(f"draw_in_child: {what}")
 def crash(say):
-    say("the burst analyses")
+    say("bursts read")
     os.kill(os.getpid(), signal.SIGSEGV)
 try:
     draw_in_child("x.h5", fail, crash)
 except SystemExit:
     pass
-assert said and said[0].startswith("x.h5: HDF5 crashed (SIGSEGV) reading it for the burst analyses: the file is damaged"), said
-assert draw_in_child("x.h5", fail, lambda say: ["a warning"]) == ["a warning"]
-code = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
-                       "from report_checks import draw_in_child; draw_in_child('x.h5', None, lambda say: sys.exit(2))",
-                       sys.argv[1]]).returncode
-assert code == 2, code
+check(said and said[0].startswith("x.h5: HDF5 crashed (SIGSEGV) reading it for the report's section 'bursts read': "
+                                  "the file is damaged"), f"a crash said {said}")
+def named_like_the_result(say):  # a section named from the file cannot pass for the returned value
+    say("\x1e{not json")
+    return ["a warning"]
+check(draw_in_child("x.h5", fail, named_like_the_result) == ["a warning"], "the returned value")
+for code, exit_with in ((2, "2"), (0, "None"), (1, "'why'")):
+    got = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
+                          "from report_checks import draw_in_child; "
+                          f"draw_in_child('x.h5', None, lambda say: sys.exit({exit_with}))", sys.argv[1]]).returncode
+    check(got == code, f"sys.exit({exit_with}) in the drawing ended the report with {got}, not {code}")
 PY
 (ulimit -c 0; exec /usr/bin/python3 "$tmp/draw_child.py" "$source_dir/scripts") >"$tmp/stdout" 2>"$tmp/stderr" ||
   fail "draw_in_child: $(cat "$tmp/stdout" "$tmp/stderr")"
+# By hand, without --staged: the drawing's child hands its warnings back and the script says what it wrote.
+/usr/bin/python3 "${GPUSYNTH_REPORT_SCRIPT:-$source_dir/scripts/report.py}" -q "$tmp/study.h5" "$tmp/by-hand-report" \
+  >"$tmp/stdout" 2>"$tmp/stderr" || fail "the report by hand: $(cat "$tmp/stderr")"
+grep -q "^wrote $tmp/by-hand-report/index.html ([0-9]* files" "$tmp/stdout" || fail "the report by hand said: $(cat "$tmp/stdout")"
+[ -s "$tmp/by-hand-report/index.html" ] || fail "the report by hand wrote no index.html"
 printf 'import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n' >"$tmp/segv.py"
 (
   ulimit -c 0
