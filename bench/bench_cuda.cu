@@ -79,6 +79,18 @@ gs::EnsembleSpec stable_spec(const StableCase& c, std::uint64_t length) {
   return spec;
 }
 
+// A spectral model's batch of `replicas` rows of `length` values (float32).
+gs::EnsembleSpec spectral_spec(const char* name, const char* model, const char* params, std::uint64_t length,
+                               std::uint64_t replicas, std::uint32_t stream) {
+  gs::EnsembleSpec spec;
+  spec.name = name;
+  spec.model = gs::make_model(model, params);
+  spec.length = length;
+  spec.replicas = replicas;
+  spec.stream = stream;
+  return spec;
+}
+
 // The cost floor of any sampler that needs two uniforms per value: one
 // Philox4x32-10 call per two values, stored as float.
 struct PhiloxFloorKernel {
@@ -119,12 +131,7 @@ double time_stable(const gs::EnsembleJob& job, void* device_out, unsigned long l
 // against the bare cuFFT Z2D of its rows (issue 60's ratio, as bench_cpu
 // states it for FFTW), and its noise kernel by the ziggurat and by Box–Muller.
 void time_fgn(unsigned long long* tallies, int sms) {
-  gs::EnsembleSpec spec;
-  spec.name = "bench-fgn";
-  spec.model = gs::make_model("fgn", "{H: 0.8}");
-  spec.length = 4096;
-  spec.replicas = 4096;
-  spec.stream = 3;
+  const gs::EnsembleSpec spec = spectral_spec("bench-fgn", "fgn", "{H: 0.8}", 4096, 4096, 3);
   const gs::EnsembleJob job = gs::make_job(spec, 42);
   const gs::SpectralPlan& plan = *job.generation.spectral;
   const std::uint64_t rows = spec.replicas, M = plan.inverse_length, half = M / 2 + 1;
@@ -316,12 +323,8 @@ int main(int argc, char** argv) {
   std::printf("\n");
 
   // LFSN with the quickstart's parameters, in batches of 256 replicas.
-  gs::EnsembleSpec lfsn;
-  lfsn.name = "bench-lfsn";
-  lfsn.model = gs::make_model("lfsn", "{alpha: 1.5, beta: 0.5, H: 0.8, m: 16, K: 256}");
-  lfsn.length = 4096;
-  lfsn.replicas = 256;
-  lfsn.stream = 2;
+  const gs::EnsembleSpec lfsn =
+      spectral_spec("bench-lfsn", "lfsn", "{alpha: 1.5, beta: 0.5, H: 0.8, m: 16, K: 256}", 4096, 256, 2);
   const gs::EnsembleJob job = gs::make_job(lfsn, 42);
   const gs::SpectralPlan& plan = *job.generation.spectral;
   const std::uint64_t L = plan.fft_length, half = L / 2 + 1, rows = lfsn.replicas;

@@ -254,6 +254,9 @@ class TailSeries {
     const double bt = alpha == 1.0 ? 0.0 : beta * tan_half_pi(alpha);
     log_c_ = 0.5 * std::log1p(bt * bt);
     angle_ = alpha * kPi / 2 + std::atan(bt);
+    // Not where the leading sine vanishes for α > 1: the light side, whose
+    // exp(−x^{α/(α−1)}) the series leaves out.
+    usable_ = alpha != 1.0 && alpha != 2.0 && !(alpha > 1 && std::fabs(std::sin(angle_)) < 1e-8);
   }
 
   // Keeps every term's coefficient for a series asked about thousands of
@@ -264,9 +267,8 @@ class TailSeries {
     for (int k = 1; k <= kSeriesTerms; ++k) terms_.push_back(computed_term(k));
   }
 
-  // Whether the series describes the tail at all (not where the leading sine
-  // vanishes for α > 1: the light side, whose exp(−x^{α/(α−1)}) it leaves out).
-  bool usable() const { return alpha_ != 1.0 && alpha_ != 2.0 && !(alpha_ > 1 && std::fabs(std::sin(angle_)) < 1e-8); }
+  // Whether the series describes the tail at all.
+  bool usable() const { return usable_; }
 
   std::optional<double> density(double x) const {
     const auto s = sums<1>(std::log(x), 1, [](double) { return std::array<double, 1>{1.0}; });
@@ -336,6 +338,7 @@ class TailSeries {
   Term term_coefficient(int k) const { return k <= static_cast<int>(terms_.size()) ? terms_[k - 1] : computed_term(k); }
 
   double alpha_, log_c_ = 0, angle_ = 0;  // angle: α(π/2 + θ0)
+  bool usable_ = false;
   std::vector<Term> terms_;               // kept by keep_terms
 };
 

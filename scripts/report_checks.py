@@ -143,8 +143,11 @@ def _run_child(writable, work, python_stderr, default_signals, mask):
         os.write(writable, RESULT + json.dumps(returned).encode() + b"\n")
         code = 0
     except SystemExit as e:  # fail()'s 2, an interruption's 130
-        code = 0 if e.code is None else e.code & 0xFF if isinstance(e.code, int) else 1
-        if not isinstance(e.code, (int, type(None))):
+        if e.code is None:
+            code = 0
+        elif isinstance(e.code, int):
+            code = e.code & 0xFF
+        else:  # a message: said, status 1
             print(e.code, file=sys.stderr)
     except BaseException:  # noqa: BLE001 (a defect of the script: said as Python says it)
         traceback.print_exc()
